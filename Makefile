@@ -1,0 +1,60 @@
+# The two commands: `make run` (the product with a demo tournament) and `make test` (the whole suite).
+SHELL := /bin/bash
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+# The suite runs on the real services of this machine.
+TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/postgres
+TEST_REDIS_URL ?= redis://127.0.0.1:6379/15
+
+.PHONY: run serve test lint format bench services clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+
+$(VENV)/.installed: requirements.txt | $(BIN)/python
+	$(BIN)/pip install -q -r requirements.txt
+	touch $@
+
+$(VENV)/.installed-dev: requirements-dev.txt $(VENV)/.installed
+	$(BIN)/pip install -q -r requirements-dev.txt
+	touch $@
+
+run: $(VENV)/.installed
+	$(BIN)/python manage.py migrate --noinput -v 0
+	$(BIN)/python manage.py load_demo
+	@echo "Serving on http://$(HOST):$(PORT)/  (admin: http://$(HOST):$(PORT)/admin/, health: http://$(HOST):$(PORT)/healthz)"
+	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+services:
+	WITH_BROWSER=$(WITH_BROWSER) scripts/ensure-services.sh
+
+test: $(VENV)/.installed-dev services
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: $(VENV)/.installed-dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy scoring/rules tournament/seating
+
+format: $(VENV)/.installed-dev
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+# Production mode on one machine: gunicorn + Celery worker (+ beat) from the Procfile, on PostgreSQL
+# and Redis. Needs SECRET_KEY, DATABASE_URL and REDIS_URL in the environment.
+serve: $(VENV)/.installed
+	@test -n "$$SECRET_KEY" -a -n "$$DATABASE_URL" -a -n "$$REDIS_URL" || \
+	  { echo "make serve needs SECRET_KEY, DATABASE_URL and REDIS_URL (see README, Production)"; exit 2; }
+	DEBUG=0 $(BIN)/python manage.py migrate --noinput
+	DEBUG=0 $(BIN)/python manage.py collectstatic --noinput -v 0
+	DEBUG=0 PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/honcho start -f Procfile
+
+bench: $(VENV)/.installed-dev
+	@for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+
+clean:
+	rm -rf $(VENV) db.sqlite3 staticfiles var

@@ -1,0 +1,104 @@
+"""Shared fixtures. The suite runs on the machine's real PostgreSQL and Redis (see the Makefile).
+
+Celery: tests run tasks in process unless marked ``integration``; those get a real worker process
+(``celery -A config worker``) started once per session, talking to the real Redis broker and to the
+test database.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+from config.celery import app as celery_app
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def database_url_of_test_database() -> str:
+    conf = connection.settings_dict
+    if conf["ENGINE"] != "django.db.backends.postgresql":
+        pytest.fail("integration tests need PostgreSQL: run them with `make test`")
+    user = conf.get("USER") or "postgres"
+    password = f":{conf['PASSWORD']}" if conf.get("PASSWORD") else ""
+    host = conf.get("HOST") or "127.0.0.1"
+    port = conf.get("PORT") or 5432
+    return f"postgres://{user}{password}@{host}:{port}/{conf['NAME']}"
+
+
+@pytest.fixture(scope="session")
+def celery_worker(django_db_setup: None, django_db_blocker: object) -> Iterator[str]:
+    """A real Celery worker process on the real broker; yields its node name."""
+    if not settings.REDIS_URL:
+        pytest.fail("integration tests need REDIS_URL (a real Redis broker): run them with `make test`")
+    node = f"test-{uuid.uuid4().hex[:8]}@localhost"
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url_of_test_database(),
+        "REDIS_URL": settings.REDIS_URL,
+        "CELERY_TASK_ALWAYS_EAGER": "0",
+        "PYTHONUNBUFFERED": "1",
+    }
+    log = ROOT / "tests" / "artifacts" / "celery-worker.log"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    with log.open("w") as log_file:
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "config",
+                "worker",
+                "--loglevel",
+                "INFO",
+                "--concurrency",
+                "2",
+                "--hostname",
+                node,
+                "--without-gossip",
+                "--without-mingle",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log_file,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        try:
+            deadline = time.monotonic() + 60
+            while not celery_app.control.ping(destination=[node], timeout=0.5):
+                if process.poll() is not None:
+                    pytest.fail(f"the Celery worker exited with {process.returncode}; see {log}")
+                if time.monotonic() > deadline:
+                    pytest.fail(f"the Celery worker did not answer a ping within 60 s; see {log}")
+            yield node
+        finally:
+            os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+
+
+@pytest.fixture(autouse=True)
+def celery_mode(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Run tasks in process, except in integration tests, which send them to the real worker."""
+    eager = request.node.get_closest_marker("integration") is None
+    previous = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = eager
+    if not eager:
+        request.getfixturevalue("celery_worker")
+    yield
+    celery_app.conf.task_always_eager = previous
