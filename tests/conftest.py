@@ -14,6 +14,7 @@ import sys
 import time
 import uuid
 from collections.abc import Iterator
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ from django.conf import settings
 from django.db import connection
 
 from config.celery import app as celery_app
+from tournament.models import Player, Tournament
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -102,3 +104,27 @@ def celery_mode(request: pytest.FixtureRequest) -> Iterator[None]:
         request.getfixturevalue("celery_worker")
     yield
     celery_app.conf.task_always_eager = previous
+
+
+@pytest.fixture
+def tournament(db: None) -> Tournament:
+    return Tournament.objects.create(
+        name="Test Open",
+        slug="test-open",
+        starts_on=date(2026, 5, 1),
+        ends_on=date(2026, 5, 2),
+        hanchan_count=5,
+    )
+
+
+def make_players(
+    tournament: Tournament, count: int, *, prefix: str = "Player", **fields: object
+) -> list[Player]:
+    return Player.objects.bulk_create(
+        Player(tournament=tournament, name=f"{prefix} {i:03d}", **fields) for i in range(1, count + 1)
+    )
+
+
+@pytest.fixture
+def sixteen_players(tournament: Tournament) -> list[Player]:
+    return make_players(tournament, 16, status=Player.Status.CHECKED_IN)

@@ -1,0 +1,142 @@
+"""Player import from CSV/XLSX (all-or-nothing, every bad row named) and check-in arithmetic."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from openpyxl import Workbook
+
+from tests.conftest import make_players
+from tournament import registration, services
+from tournament.models import Player, Tournament
+
+GOOD_CSV = (
+    b"Name,Country,Club,EMA id,Team\n"
+    b"Ana Alves,PT,Lisboa Riichi,04000001,Porto\n"
+    b"Ben Braun,Germany,Hamburg,,\n"
+    b"Cho Chen,jpn,,,\n"
+)
+
+
+def xlsx(rows: list[list[object]]) -> bytes:
+    workbook = Workbook()
+    sheet = workbook.active
+    assert sheet is not None
+    for row in rows:
+        sheet.append(row)
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    return buffer.getvalue()
+
+
+def test_rows_are_read_with_header_aliases_and_countries_by_code_name_or_alpha3() -> None:
+    rows = registration.parse_rows(registration.read_table(GOOD_CSV, "players.csv"))
+    preview = registration.validate_rows(rows, countries=services.country_lookup())
+    assert preview.ok
+    assert [(r.name, r.country, r.ema_id) for r in preview.rows] == [
+        ("Ana Alves", "PT", "04000001"),
+        ("Ben Braun", "DE", ""),
+        ("Cho Chen", "JP", ""),
+    ]
+
+
+def test_every_bad_row_is_named_with_its_reason() -> None:
+    data = (
+        b"name;country;ema id\n"
+        b";PT;\n"
+        b"Dai Doi;Atlantis;\n"
+        b"Eve Ek;SE;1234\n"
+        b"Fay Fox;GB;04000002\n"
+        b"Gus Gil;ES;04000002\n"
+        b"Fay Fox;GB;\n"
+    )
+    rows = registration.parse_rows(registration.read_table(data, "p.csv"))
+    preview = registration.validate_rows(rows, countries=services.country_lookup())
+    assert [e.as_dict() for e in preview.errors] == [
+        {"line": 2, "field": "name", "message": "missing name"},
+        {"line": 3, "field": "country", "message": "'Atlantis' is not an ISO 3166 country code or name"},
+        {"line": 4, "field": "ema_id", "message": "EMA id '1234' is not 8 digits"},
+        {"line": 6, "field": "ema_id", "message": "duplicate EMA id 04000002: also on line 5"},
+        {"line": 7, "field": "name", "message": "'Fay Fox' also on line 5"},
+    ]
+    assert [r.name for r in preview.rows] == ["Fay Fox"]
+
+
+def test_a_file_without_a_name_column_is_refused_as_a_whole() -> None:
+    with pytest.raises(registration.PlayerFileError, match="no 'name' column"):
+        registration.parse_rows(registration.read_table(b"club,country\nx,PT\n", "p.csv"))
+
+
+def test_other_formats_are_refused() -> None:
+    with pytest.raises(registration.PlayerFileError, match=r"neither \.csv nor \.xlsx"):
+        registration.read_table(b"", "players.pdf")
+
+
+@pytest.mark.django_db
+def test_xlsx_import_stores_every_player(tournament: Tournament) -> None:
+    data = xlsx(
+        [
+            ["First name", "Last name", "Country", "EMA", "Substitute"],
+            ["Ana", "Alves", "PT", 4000001, "no"],
+            ["Sub", "Stitute", "FR", None, "yes"],
+        ]
+    )
+    preview = services.import_players(tournament, data, "players.xlsx")
+    assert preview.ok
+    stored = {p.name: p for p in tournament.players.all()}
+    assert set(stored) == {"Ana Alves", "Sub Stitute"}
+    assert stored["Ana Alves"].ema_id == "04000001"  # a number cell's leading zero restored
+    assert stored["Sub Stitute"].is_substitute
+
+
+@pytest.mark.django_db
+def test_one_bad_row_imports_nothing(tournament: Tournament) -> None:
+    data = GOOD_CSV + b"Zed,Narnia,,,\n"
+    preview = services.import_players(tournament, data, "players.csv")
+    assert not preview.ok
+    assert [e.as_dict() for e in preview.errors] == [
+        {"line": 5, "field": "country", "message": "'Narnia' is not an ISO 3166 country code or name"}
+    ]
+    assert tournament.players.count() == 0
+
+
+@pytest.mark.django_db
+def test_ema_ids_and_names_already_registered_are_duplicates(tournament: Tournament) -> None:
+    Player.objects.create(tournament=tournament, name="Ana Alves", ema_id="04000001")
+    preview = services.import_players(tournament, GOOD_CSV, "players.csv")
+    assert {(e.line, e.field) for e in preview.errors} == {(2, "name"), (2, "ema_id")}
+    again = services.import_players(tournament, b"name,ema id\nAnother Ana,04000001\n", "p.csv")
+    assert [e.message for e in again.errors] == ["duplicate EMA id 04000001: already Ana Alves"]
+    assert tournament.players.count() == 1
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("checked_in", "needed", "sit_out"), [(36, 0, 0), (37, 3, 1), (38, 2, 2), (39, 1, 3)]
+)
+def test_substitutes_needed_or_players_sitting_out(
+    tournament: Tournament, checked_in: int, needed: int, sit_out: int
+) -> None:
+    players = make_players(tournament, checked_in)
+    for player in players:
+        services.check_in(player)
+    make_players(tournament, 2, prefix="Sub", is_substitute=True)
+    plan = services.check_in_plan(tournament)
+    assert (plan.checked_in, plan.substitutes_needed, plan.tables) == (
+        checked_in,
+        needed,
+        (checked_in + needed) // 4,
+    )
+    assert plan.short_of_substitutes == max(0, needed - 2)
+    out = services.check_in_plan(tournament, prefer="sit_out")
+    assert out.tables == checked_in // 4
+    # The last to check in sit out first.
+    assert [p.pk for p in out.sitting_out] == [p.pk for p in players[checked_in - sit_out :]]
+
+
+@pytest.mark.django_db
+def test_a_withdrawn_player_cannot_check_in(tournament: Tournament) -> None:
+    player = Player.objects.create(tournament=tournament, name="Gone", status=Player.Status.WITHDRAWN)
+    with pytest.raises(ValueError, match="status: Gone has withdrawn"):
+        services.check_in(player)

@@ -1,0 +1,229 @@
+"""Tournaments, players, rounds (hanchan), tables and seats.
+
+The rules of seating live in ``tournament.seating`` (plain Python); these models store its output.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
+from django.db import models
+from django.urls import reverse
+from django_countries.fields import CountryField
+
+from scoring.rules.ruleset import Ruleset, get_ruleset
+
+EMA_ID_VALIDATOR = RegexValidator(r"^\d{8}$", "An EMA id is exactly 8 digits (EMA ranking rules).")
+
+
+class Tournament(models.Model):
+    class Preset(models.TextChoices):
+        WRC2015 = "WRC2015", "World Riichi Championship Rules 2015"
+        EMA2016 = "EMA2016", "EMA riichi rules 2016"
+        EMA2025 = "EMA2025", "EMA riichi rules 2025"
+
+    class TieBreak(models.TextChoices):
+        NONE = "none", "Shared ranks on equal scores"
+        MOST_FIRSTS = "most_firsts", "Most first places"
+        BEST_HANCHAN = "best_hanchan", "Best single hanchan score"
+
+    name = models.CharField(max_length=200)
+    slug = models.SlugField(max_length=80, unique=True)
+    starts_on = models.DateField()
+    ends_on = models.DateField()
+    venue = models.CharField(max_length=200, blank=True)
+    ruleset_preset = models.CharField(max_length=16, choices=Preset.choices, default=Preset.WRC2015)
+    # Custom rules: fields of scoring.rules.ruleset.Ruleset replaced on top of the preset.
+    ruleset_overrides = models.JSONField(default=dict, blank=True)
+    hanchan_count = models.PositiveSmallIntegerField(validators=[MinValueValidator(1), MaxValueValidator(40)])
+    # WRCR 2015 §8.2: a time limit per hanchan, 90 minutes recommended.
+    hanchan_minutes = models.PositiveSmallIntegerField(default=90, validators=[MinValueValidator(10)])
+    tie_break = models.CharField(max_length=16, choices=TieBreak.choices, default=TieBreak.NONE)
+    is_public = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-starts_on", "name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(ends_on__gte=models.F("starts_on")), name="ends_after_start"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournament:home", kwargs={"slug": self.slug})
+
+    def clean(self) -> None:
+        try:
+            self.ruleset()
+        except (TypeError, ValueError) as exc:
+            raise ValidationError({"ruleset_overrides": str(exc)}) from exc
+
+    def ruleset(self) -> Ruleset:
+        if not self.ruleset_overrides:
+            return get_ruleset(self.ruleset_preset)
+        return Ruleset.custom(self.ruleset_preset, **self.ruleset_overrides)
+
+
+class Player(models.Model):
+    """A registered player, or (``is_substitute``) one of the tournament's substitutes, never ranked."""
+
+    class Status(models.TextChoices):
+        REGISTERED = "registered", "Registered"
+        CHECKED_IN = "checked_in", "Checked in"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="players")
+    name = models.CharField(max_length=120)
+    country = CountryField(blank=True)
+    club = models.CharField(max_length=120, blank=True)
+    ema_id = models.CharField("EMA id", max_length=8, blank=True, validators=[EMA_ID_VALIDATOR])
+    team = models.CharField(max_length=120, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.REGISTERED)
+    # WRCR 2015 §7.2: substitutes play normally at the table and are not included in the ranking.
+    is_substitute = models.BooleanField(default=False)
+    # WRCR 2015 §7.1: a disqualified player is not listed in the ranking (the tables played stay).
+    disqualified = models.BooleanField(default=False)
+    checked_in_at = models.DateTimeField(null=True, blank=True)
+    registered_at = models.DateTimeField(auto_now_add=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="players"
+    )
+
+    class Meta:
+        ordering = ["tournament", "is_substitute", "name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "ema_id"],
+                condition=~models.Q(ema_id=""),
+                name="unique_ema_id_per_tournament",
+            ),
+        ]
+        indexes = [models.Index(fields=["tournament", "status"])]
+
+    def __str__(self) -> str:
+        return f"{self.name} (substitute)" if self.is_substitute else self.name
+
+    @property
+    def is_ranked(self) -> bool:
+        return not self.is_substitute and not self.disqualified
+
+
+class Round(models.Model):
+    """One hanchan of the tournament, played at the same time at every table."""
+
+    class Status(models.TextChoices):
+        PLANNED = "planned", "Planned"
+        SEATED = "seated", "Seated"
+        STARTED = "started", "Started"
+        FINISHED = "finished", "Finished"
+
+    class Mode(models.TextChoices):
+        GENERATED = "generated", "Generated schedule"
+        SWISS = "swiss", "Swiss (by standings)"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    starts_at = models.DateTimeField(null=True, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PLANNED)
+    mode = models.CharField(max_length=16, choices=Mode.choices, default=Mode.GENERATED)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="unique_round_number")]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} - hanchan {self.number}"
+
+    @property
+    def has_started(self) -> bool:
+        return self.status in {self.Status.STARTED, self.Status.FINISHED}
+
+
+class Table(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["round", "number"]
+        constraints = [models.UniqueConstraint(fields=["round", "number"], name="unique_table_number")]
+
+    def __str__(self) -> str:
+        return f"{self.round} - table {self.number}"
+
+
+class Seat(models.Model):
+    class Wind(models.IntegerChoices):
+        EAST = 0, "East"
+        SOUTH = 1, "South"
+        WEST = 2, "West"
+        NORTH = 3, "North"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    # Denormalised from the table so that the database refuses a player seated twice in one hanchan.
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seats")
+    wind = models.PositiveSmallIntegerField(choices=Wind.choices)
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    # The player the seating scheduled here, when a substitute sits in their place (WRCR §7.2).
+    replaces = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="replaced_in_seats"
+    )
+
+    class Meta:
+        ordering = ["table", "wind"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "wind"], name="unique_seat_wind"),
+            models.UniqueConstraint(fields=["round", "player"], name="one_seat_per_round"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} {self.get_wind_display()}: {self.player}"
+
+
+class SeatingJob(models.Model):
+    """A seating generation run in the background, with its progress and quality report."""
+
+    class State(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="seating_jobs")
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    requested_at = models.DateTimeField(auto_now_add=True)
+    # The first round number the job (re)generates; earlier rounds are kept as they are.
+    from_round = models.PositiveSmallIntegerField(default=1)
+    seed = models.IntegerField(default=0)
+    state = models.CharField(max_length=16, choices=State.choices, default=State.QUEUED)
+    progress = models.FloatField(default=0.0)
+    report = models.JSONField(default=dict, blank=True)
+    error = models.TextField(blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-requested_at"]
+
+    def __str__(self) -> str:
+        return f"Seating of {self.tournament} from hanchan {self.from_round}: {self.state}"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.pk,
+            "state": self.state,
+            "progress": round(self.progress, 3),
+            "from_round": self.from_round,
+            "report": self.report,
+            "error": self.error,
+        }
