@@ -46,14 +46,14 @@ def basic_points(han: int, fu: int, ruleset: Ruleset, yakuman: int = 0) -> int:
         return MANGAN
     if fu < 20:
         raise ValueError(f"a winning hand has at least 20 fu, got {fu}")
-    base = fu * 2 ** (han + 2)
+    base = fu << (han + 2)
     if base > MANGAN or (ruleset.kiriage and base == KIRIAGE_BASE):
         return MANGAN
     return base
 
 
 def limit_name(han: int, fu: int, ruleset: Ruleset, yakuman: int = 0) -> str:
-    """"" below mangan, else "mangan", "haneman", "baiman", "sanbaiman" or "yakuman"."""
+    """ "" below mangan, else "mangan", "haneman", "baiman", "sanbaiman" or "yakuman"."""
     if yakuman:
         return "yakuman"
     base = basic_points(han, fu, ruleset)

@@ -64,6 +64,9 @@ class Ruleset:
     chombo_table_payment: bool = False
     # WRCR 2015 §7.2 (wrong riichi declaration): a riichi declarer noten at the exhaustive draw is chombo.
     noten_riichi_chombo: bool = True
+    # WRCR 2015 §5.7.4, §5.9: riichi sticks left at the end of the hanchan are collected by nobody. Some
+    # events give them to the first-placed player (the earlier starting seat on a tie); no preset does.
+    sticks_left_to_first: bool = False
     description: str = ""
 
     def __post_init__(self) -> None:
@@ -129,6 +132,7 @@ _BOOL_FIELDS = (
     "kokushi_robs_concealed_kong",
     "chombo_table_payment",
     "noten_riichi_chombo",
+    "sticks_left_to_first",
 )
 
 

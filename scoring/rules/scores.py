@@ -1,0 +1,136 @@
+"""Hanchan ranks, uma and scores from final table points (WRCR 2015 §5.9.2), exact in Decimal.
+
+Hanchan score = (points - return points) / 1,000 + uma, without rounding. Tied players share the places
+they occupy and split the uma of those places equally (two tied first under WRCR: +10 each).
+
+Rounding rule for uma shares that are not exact decimals (three players tied with a custom uma whose
+share is a third, e.g. 20 / 3): **hundredths, remainder to the earlier seat**. Each tied player gets the
+share rounded down to 0.01 and the hundredths left over go, one each, to the tied players in starting seat
+order, so the uma of a table always adds up exactly. Halves and quarters are exact and never rounded.
+
+Scores are formatted by ``format_score``: plain decimal notation without exponent, without trailing
+zeros and without a plus sign ("23.2", "-15", "0.5", "0").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from decimal import ROUND_FLOOR, Decimal
+from fractions import Fraction
+
+from scoring.rules.payments import format_points
+from scoring.rules.ruleset import Ruleset
+
+HUNDREDTH = Decimal("0.01")
+THOUSAND = Decimal(1000)
+
+
+def check_final_points(
+    points: Mapping[str, int], sticks_left: int, ruleset: Ruleset
+) -> list[dict[str, object]]:
+    """Sheet-level errors in a table's final points: each a multiple of 100, and together the starting
+    points of four players less the riichi sticks left on the table (WRCR 2015 §4.1, §5.7.4, §5.9)."""
+    errors: list[dict[str, object]] = []
+    for player, value in points.items():
+        if not isinstance(value, int) or isinstance(value, bool):
+            errors.append(
+                _error("final-points (WRCR 2015 §5.9)", f"final points of {player} must be a whole number")
+            )
+        elif value % 100:
+            errors.append(
+                _error(
+                    "points-multiple (WRCR 2015 §6.1)",
+                    f"final points of {player} ({format_points(value)}) are not a multiple of 100",
+                )
+            )
+    if len(points) != 4:
+        errors.append(_error("final-points (WRCR 2015 §5.9)", f"a table has 4 players, not {len(points)}"))
+    if errors:
+        return errors
+    expected = 4 * ruleset.starting_points - ruleset.riichi_stick * sticks_left
+    total = sum(points.values())
+    if total != expected:
+        why = ""
+        if sticks_left:
+            plural = "s" if sticks_left != 1 else ""
+            start = format_points(4 * ruleset.starting_points)
+            why = f" ({start} less {sticks_left} riichi stick{plural} left)"
+        errors.append(
+            _error(
+                "points-total (WRCR 2015 §5.7.4, §5.9)",
+                f"final points add up to {format_points(total)}, not {format_points(expected)}{why}",
+            )
+        )
+    return errors
+
+
+def _error(rule: str, message: str) -> dict[str, object]:
+    return {"hand": None, "rule": rule, "message": message}
+
+
+def ranks_of(points: Mapping[str, int]) -> dict[str, int]:
+    """Places with ties shared: 1, 2, 2, 4 (WRCR 2015 §5.9: ties may occur)."""
+    values = list(points.values())
+    return {player: 1 + sum(other > value for other in values) for player, value in points.items()}
+
+
+def uma_of(points: Mapping[str, int], ruleset: Ruleset) -> dict[str, Decimal]:
+    """Each player's uma; tied players split the uma of the places they share (WRCR 2015 §5.9.2)."""
+    return _uma(ranks_of(points), ruleset)
+
+
+def _uma(ranks: dict[str, int], ruleset: Ruleset) -> dict[str, Decimal]:
+    uma: dict[str, Decimal] = {}
+    for player, place in ranks.items():
+        if player in uma:
+            continue
+        tied = [other for other, other_place in ranks.items() if other_place == place]
+        if len(tied) == 1:
+            uma[player] = Decimal(ruleset.uma[place - 1])
+        else:
+            total = sum(ruleset.uma[place - 1 : place - 1 + len(tied)])
+            uma.update(zip(tied, _split(total, len(tied)), strict=True))
+    return uma
+
+
+def _split(total: int, count: int) -> list[Decimal]:
+    """``total`` in ``count`` equal shares; hundredths, remainder to the earlier seat when not exact."""
+    share = Decimal(total) / count
+    if _is_finite_decimal(Fraction(total, count)):
+        return [share] * count
+    floor = share.quantize(HUNDREDTH, rounding=ROUND_FLOOR)
+    extra = int((total - floor * count) / HUNDREDTH)
+    return [floor + HUNDREDTH if index < extra else floor for index in range(count)]
+
+
+def _is_finite_decimal(value: Fraction) -> bool:
+    denominator = value.denominator
+    for factor in (2, 5):
+        while denominator % factor == 0:
+            denominator //= factor
+    return denominator == 1
+
+
+def hanchan_scores(
+    points: Mapping[str, int], ruleset: Ruleset, sticks_left: int = 0
+) -> tuple[dict[str, int], dict[str, Decimal], dict[str, Decimal]]:
+    """(ranks, uma, scores) of a table's final points, players in starting seat order.
+
+    Raises ValueError when the points are not a possible end of a hanchan (see ``check_final_points``).
+    """
+    problems = check_final_points(points, sticks_left, ruleset)
+    if problems:
+        raise ValueError("; ".join(str(problem["message"]) for problem in problems))
+    ranks = ranks_of(points)
+    uma = _uma(ranks, ruleset)
+    scores = {
+        player: Decimal(value - ruleset.return_points) / THOUSAND + uma[player]
+        for player, value in points.items()
+    }
+    return ranks, uma, scores
+
+
+def format_score(score: Decimal) -> str:
+    """A score as an exact decimal string: "23.2", "-15", "0.5", "0"."""
+    text = format(score.normalize(), "f")
+    return "0" if text in ("-0", "0") else text
