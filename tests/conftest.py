@@ -16,13 +16,16 @@ import uuid
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from django.conf import settings
 from django.db import connection
 
 from config.celery import app as celery_app
-from tournament.models import Player, Tournament
+
+if TYPE_CHECKING:
+    from tournament.models import Player, Tournament
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -108,6 +111,8 @@ def celery_mode(request: pytest.FixtureRequest) -> Iterator[None]:
 
 @pytest.fixture
 def tournament(db: None) -> Tournament:
+    from tournament.models import Tournament
+
     return Tournament.objects.create(
         name="Test Open",
         slug="test-open",
@@ -120,6 +125,8 @@ def tournament(db: None) -> Tournament:
 def make_players(
     tournament: Tournament, count: int, *, prefix: str = "Player", **fields: object
 ) -> list[Player]:
+    from tournament.models import Player
+
     return Player.objects.bulk_create(
         Player(tournament=tournament, name=f"{prefix} {i:03d}", **fields) for i in range(1, count + 1)
     )
@@ -127,4 +134,63 @@ def make_players(
 
 @pytest.fixture
 def sixteen_players(tournament: Tournament) -> list[Player]:
+    from tournament.models import Player
+
     return make_players(tournament, 16, status=Player.Status.CHECKED_IN)
+
+
+def make_user(username: str, tournament: Tournament | None = None, role: str | None = None) -> Any:
+    from django.contrib.auth import get_user_model
+
+    from tournament.models import StaffRole
+
+    user = get_user_model().objects.create_user(username=username, password="pw-for-tests-only")
+    if tournament is not None and role is not None:
+        StaffRole.objects.create(tournament=tournament, user=user, role=role)
+    return user
+
+
+@pytest.fixture
+def referee(tournament: Tournament) -> Any:
+    return make_user("referee", tournament, "referee")
+
+
+@pytest.fixture
+def head_referee(tournament: Tournament) -> Any:
+    return make_user("head", tournament, "head_referee")
+
+
+@pytest.fixture
+def organiser(tournament: Tournament) -> Any:
+    return make_user("organiser", tournament, "organiser")
+
+
+def seat_table(round_: Any, number: int, players: list[Player]) -> Any:
+    from tournament.models import Seat, Table
+
+    table = Table.objects.create(round=round_, number=number)
+    Seat.objects.bulk_create(
+        Seat(table=table, round=round_, wind=wind, player=player) for wind, player in enumerate(players)
+    )
+    return table
+
+
+@pytest.fixture
+def seated_table(tournament: Tournament) -> Any:
+    """Hanchan 1, table 1: Ana (East), Ben (South), Cho (West), Dai (North)."""
+    from tournament.models import Player, Round
+
+    round_ = Round.objects.create(tournament=tournament, number=1, status=Round.Status.STARTED)
+    players = [
+        Player.objects.create(tournament=tournament, name=name) for name in ("Ana", "Ben", "Cho", "Dai")
+    ]
+    return seat_table(round_, 1, players)
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache() -> Iterator[None]:
+    """Each test starts with an empty cache (the real Redis cache under `make test`)."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield

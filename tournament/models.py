@@ -107,6 +107,8 @@ class Player(models.Model):
                 condition=~models.Q(ema_id=""),
                 name="unique_ema_id_per_tournament",
             ),
+            # Score sheets name the players at a table: names are unique within a tournament.
+            models.UniqueConstraint(fields=["tournament", "name"], name="unique_player_name_per_tournament"),
         ]
         indexes = [models.Index(fields=["tournament", "status"])]
 
@@ -227,3 +229,65 @@ class SeatingJob(models.Model):
             "report": self.report,
             "error": self.error,
         }
+
+
+class StaffRole(models.Model):
+    """A user's role in one tournament, granted by its organisers."""
+
+    class Role(models.TextChoices):
+        REFEREE = "referee", "Referee"
+        HEAD_REFEREE = "head_referee", "Head referee"
+        ORGANISER = "organiser", "Organiser"
+
+    # Each role can do what the roles before it can.
+    RANK = {Role.REFEREE: 1, Role.HEAD_REFEREE: 2, Role.ORGANISER: 3}
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="staff")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_roles"
+    )
+    role = models.CharField(max_length=16, choices=Role.choices)
+    granted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    granted_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "role", "user"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "user"], name="one_role_per_user_and_tournament")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} - {self.get_role_display()} of {self.tournament}"
+
+
+class Absence(models.Model):
+    """A player who does not play a hanchan they were seated for (WRCR 2015 §7.2).
+
+    The substitute takes the seat; the absent player gets no hanchan score for that round and the
+    missed-hanchan penalty (linked here), which is not cumulative with a lateness penalty.
+    """
+
+    class Reason(models.TextChoices):
+        ABSENT = "absent", "Absent"
+        LATE = "late", "More than 10 minutes late"
+        WITHDRAWN = "withdrawn", "Withdrawn from the tournament"
+
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="absences")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="absences")
+    reason = models.CharField(max_length=16, choices=Reason.choices)
+    substitute = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="substitutions"
+    )
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["round", "player"]
+        constraints = [models.UniqueConstraint(fields=["round", "player"], name="one_absence_per_round")]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.get_reason_display().lower()} in {self.round}"

@@ -1,0 +1,80 @@
+"""Point penalties, taken off a player's overall score, never off the table score (WRCR 2015 §7.1).
+
+Nothing is deleted: a penalty given in error is revoked, which keeps who revoked it, when and why.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.conf import settings
+from django.core.validators import MinValueValidator
+from django.db import models
+
+from tournament.models import Player, Round, Tournament
+
+
+class Penalty(models.Model):
+    class Kind(models.TextChoices):
+        CHOMBO = "chombo", "Chombo"  # WRCR 2015 §7.1: 20 points
+        LATENESS = "lateness", "Lateness"  # WRCR 2015 §7.2: 1 point a minute, up to 10
+        MISSED_HANCHAN = "missed_hanchan", "Missed hanchan"  # WRCR 2015 §7.2: 30 points
+        OBSTRUCTION = "obstruction", "Obstruction"
+        INFORMATION = "information", "Passing information"
+        PHONE = "phone", "Phone"
+        OTHER = "other", "Other"
+
+    # Kinds whose amount is the referee's decision (WRCR 2015 §7.1), with a reason required.
+    DISCRETIONARY = {Kind.OBSTRUCTION, Kind.INFORMATION, Kind.PHONE, Kind.OTHER}
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="penalties")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="penalties")
+    round = models.ForeignKey(
+        Round, null=True, blank=True, on_delete=models.PROTECT, related_name="penalties"
+    )
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    points = models.DecimalField(
+        max_digits=7, decimal_places=2, validators=[MinValueValidator(Decimal("0.01"))]
+    )
+    minutes_late = models.PositiveSmallIntegerField(null=True, blank=True)
+    reason = models.TextField(blank=True)
+    # Set for a chombo recorded on a score sheet (hand number on that sheet).
+    sheet = models.ForeignKey(
+        "scoring.ScoreSheet", null=True, blank=True, on_delete=models.PROTECT, related_name="penalties"
+    )
+    hand = models.PositiveSmallIntegerField(null=True, blank=True)
+    given_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    given_at = models.DateTimeField(auto_now_add=True)
+    revoked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    revoke_reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["tournament", "given_at"]
+        verbose_name_plural = "penalties"
+        indexes = [models.Index(fields=["tournament", "revoked_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.player}: -{self.points} ({self.get_kind_display()})"
+
+    @property
+    def is_active(self) -> bool:
+        return self.revoked_at is None
+
+
+class Disqualification(models.Model):
+    """WRCR 2015 §7.1: a disqualified player leaves the ranking; the tables played stay as they are."""
+
+    player = models.OneToOneField(Player, on_delete=models.PROTECT, related_name="disqualification")
+    reason = models.TextField()
+    given_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    given_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.player} disqualified"

@@ -1,0 +1,150 @@
+"""Giving and revoking point penalties, and disqualification (WRCR 2015 §7). Each is one transaction.
+
+Amounts (WRCR 2015 §7.1-§7.2): chombo 20 points (the ruleset's ``chombo_penalty``); lateness 1 point a
+minute, up to 10 minutes (later than that, the player is replaced by a substitute for the hanchan and the
+missed-hanchan penalty applies instead); missing a hanchan 30 points, not cumulative with a lateness
+penalty for the same hanchan (giving it revokes that one); referee-discretion penalties a free amount
+with a reason.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from penalties.models import Disqualification, Penalty
+from tournament import access
+from tournament.models import Player, Round, StaffRole
+from tournament.standings_db import schedule_standings_refresh
+
+Kind = Penalty.Kind
+MISSED_HANCHAN_POINTS = Decimal(30)
+LATENESS_LIMIT_MINUTES = 10
+
+
+class PenaltyError(ValueError):
+    def __init__(self, field: str, rule: str, message: str) -> None:
+        super().__init__(message)
+        self.field, self.rule, self.message = field, rule, message
+
+    def as_dict(self) -> dict[str, str]:
+        return {"field": self.field, "rule": self.rule, "message": self.message}
+
+
+def _amount(value: object) -> Decimal:
+    try:
+        amount = Decimal(str(value))
+    except InvalidOperation:
+        raise PenaltyError("points", "penalty-amount", f"points: {value!r} is not a number") from None
+    if not amount.is_finite() or amount <= 0 or amount != amount.quantize(Decimal("0.01")):
+        raise PenaltyError("points", "penalty-amount", "points: a positive amount, at most two decimals")
+    return amount
+
+
+@transaction.atomic
+def give_penalty(
+    player: Player,
+    kind: str,
+    user: AbstractBaseUser | None,
+    *,
+    round: Round | None = None,
+    points: object = None,
+    minutes_late: int | None = None,
+    reason: str = "",
+) -> Penalty:
+    tournament = player.tournament
+    if user is not None:
+        access.require_role(user, tournament, StaffRole.Role.HEAD_REFEREE)
+    if round is not None and round.tournament_id != tournament.pk:
+        raise PenaltyError("round", "same-tournament", "round: not a hanchan of the player's tournament")
+    if kind not in Kind.values:
+        raise PenaltyError("kind", "penalty-kind", f"kind: {kind!r} is not one of {', '.join(Kind.values)}")
+    if kind == Kind.CHOMBO:
+        amount = Decimal(tournament.ruleset().chombo_penalty)
+    elif kind == Kind.LATENESS:
+        amount = _lateness(player, round, minutes_late)
+    elif kind == Kind.MISSED_HANCHAN:
+        if round is None:
+            raise PenaltyError("round", "missed-hanchan (WRCR 2015 §7.2)", "round: which hanchan was missed?")
+        amount = MISSED_HANCHAN_POINTS
+        # WRCR 2015 §7.2: not cumulative with the lateness penalty of that hanchan.
+        for late in Penalty.objects.filter(player=player, round=round, kind=Kind.LATENESS, revoked_at=None):
+            _revoke(late, user, "replaced by the missed-hanchan penalty (WRCR 2015 §7.2: not cumulative)")
+    else:
+        if not reason.strip():
+            raise PenaltyError(
+                "reason", "penalty-reason (WRCR 2015 §7.1)", "reason: say why this penalty is given"
+            )
+        amount = _amount(points)
+    penalty = Penalty.objects.create(
+        tournament=tournament,
+        player=player,
+        round=round,
+        kind=kind,
+        points=amount,
+        minutes_late=minutes_late if kind == Kind.LATENESS else None,
+        reason=reason.strip(),
+        given_by=user,
+    )
+    schedule_standings_refresh(tournament.pk)
+    return penalty
+
+
+def _lateness(player: Player, round: Round | None, minutes_late: int | None) -> Decimal:
+    if round is None:
+        raise PenaltyError(
+            "round", "lateness (WRCR 2015 §7.2)", "round: for which hanchan was the player late?"
+        )
+    if minutes_late is None or minutes_late < 1:
+        raise PenaltyError("minutes_late", "lateness (WRCR 2015 §7.2)", "minutes_late: at least 1 minute")
+    if minutes_late > LATENESS_LIMIT_MINUTES:
+        raise PenaltyError(
+            "minutes_late",
+            "lateness (WRCR 2015 §7.2)",
+            f"minutes_late: {minutes_late} is more than {LATENESS_LIMIT_MINUTES}; the player is replaced by "
+            "a substitute for this hanchan and gets the missed-hanchan penalty (30) instead",
+        )
+    if Penalty.objects.filter(player=player, round=round, kind=Kind.MISSED_HANCHAN, revoked_at=None).exists():
+        raise PenaltyError(
+            "kind",
+            "lateness (WRCR 2015 §7.2)",
+            "kind: the player already has the missed-hanchan penalty for this hanchan",
+        )
+    return Decimal(minutes_late)
+
+
+def _revoke(penalty: Penalty, user: AbstractBaseUser | None, reason: str) -> None:
+    penalty.revoked_by, penalty.revoked_at, penalty.revoke_reason = user, timezone.now(), reason
+    penalty.save(update_fields=["revoked_by", "revoked_at", "revoke_reason"])
+
+
+@transaction.atomic
+def revoke_penalty(penalty: Penalty, user: AbstractBaseUser, *, reason: str) -> Penalty:
+    access.require_role(user, penalty.tournament, StaffRole.Role.HEAD_REFEREE)
+    penalty = Penalty.objects.select_for_update().get(pk=penalty.pk)
+    if not penalty.is_active:
+        raise PenaltyError(
+            "penalty", "already-revoked", f"already revoked on {penalty.revoked_at:%Y-%m-%d %H:%M}"
+        )
+    if not reason.strip():
+        raise PenaltyError("reason", "revocation-reason", "reason: say why the penalty is revoked")
+    _revoke(penalty, user, reason.strip())
+    schedule_standings_refresh(penalty.tournament_id)
+    return penalty
+
+
+@transaction.atomic
+def disqualify(player: Player, user: AbstractBaseUser, *, reason: str) -> Disqualification:
+    """WRCR 2015 §7.1: off the ranking; the tables already played keep their results."""
+    access.require_role(user, player.tournament, StaffRole.Role.HEAD_REFEREE)
+    if not reason.strip():
+        raise PenaltyError("reason", "disqualification-reason", "reason: say why the player is disqualified")
+    if Disqualification.objects.filter(player=player).exists():
+        raise PenaltyError("player", "already-disqualified", f"{player.name} is already disqualified")
+    record = Disqualification.objects.create(player=player, reason=reason.strip(), given_by=user)
+    Player.objects.filter(pk=player.pk).update(disqualified=True)
+    schedule_standings_refresh(player.tournament_id)
+    return record

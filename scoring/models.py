@@ -1,0 +1,109 @@
+"""Score sheets: one per table per hanchan, checked by the rules engine, signed, corrected with history.
+
+The checking lives in ``scoring.rules`` (plain Python); these models keep what was entered, the engine's
+replay of it, the per-seat results the standings read, and every version of the sheet.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from tournament.models import Player, Seat, Table
+
+
+class ScoreSheet(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        SUBMITTED = "submitted", "Submitted"
+        SIGNED = "signed", "Signed"
+
+    class Form(models.TextChoices):
+        FINAL = "final", "Final points only"
+        HANDS = "hands", "Hand by hand"  # outcomes, point changes, or a mix, hand by hand
+
+    # One sheet per table: the database refuses a second one, whoever submits it.
+    table = models.OneToOneField(Table, on_delete=models.PROTECT, related_name="sheet")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
+    form = models.CharField(max_length=8, choices=Form.choices)
+    # What the referee entered, in the rules engine's sheet format (players by name).
+    entry = models.JSONField()
+    # The rules engine's replay of the entry (final points, ranks, uma, scores, hand by hand).
+    replay = models.JSONField()
+    version = models.PositiveIntegerField(default=1)
+    content_hash = models.CharField(max_length=64, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    submitted_at = models.DateTimeField(null=True, blank=True)
+    signed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    signed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["table"]
+
+    def __str__(self) -> str:
+        return f"Score sheet of {self.table} ({self.get_status_display().lower()})"
+
+    @property
+    def is_signed(self) -> bool:
+        return self.status == self.Status.SIGNED
+
+
+class SeatResult(models.Model):
+    """One player's result on a sheet: what the standings add up (signed sheets only)."""
+
+    sheet = models.ForeignKey(ScoreSheet, on_delete=models.CASCADE, related_name="results")
+    seat = models.ForeignKey(Seat, on_delete=models.PROTECT, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="results")
+    points = models.IntegerField()
+    rank = models.PositiveSmallIntegerField()
+    uma = models.DecimalField(max_digits=6, decimal_places=2)
+    score = models.DecimalField(max_digits=8, decimal_places=2)
+
+    class Meta:
+        ordering = ["sheet", "seat__wind"]
+        constraints = [
+            models.UniqueConstraint(fields=["sheet", "player"], name="one_result_per_player_and_sheet")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.points} ({self.score})"
+
+
+class SheetVersion(models.Model):
+    """Every state a sheet has been in, append-only: the sheet's full history for staff."""
+
+    class Action(models.TextChoices):
+        CREATED = "created", "Created"
+        UPDATED = "updated", "Updated"
+        SUBMITTED = "submitted", "Submitted"
+        SIGNED = "signed", "Signed"
+        CORRECTED = "corrected", "Corrected after signing"
+
+    sheet = models.ForeignKey(ScoreSheet, on_delete=models.PROTECT, related_name="versions")
+    version = models.PositiveIntegerField()
+    action = models.CharField(max_length=16, choices=Action.choices)
+    status = models.CharField(max_length=16, choices=ScoreSheet.Status.choices)
+    entry = models.JSONField()
+    replay = models.JSONField()
+    content_hash = models.CharField(max_length=64)
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+    reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["sheet", "at", "pk"]
+        indexes = [models.Index(fields=["sheet", "version"])]
+
+    def __str__(self) -> str:
+        return f"{self.sheet} v{self.version} {self.action}"

@@ -1,0 +1,37 @@
+"""Who may do what in a tournament, decided in one place.
+
+Roles are per tournament (``StaffRole``): referee < head referee < organiser, each able to do what the
+roles before it can. A site admin (superuser) is an organiser of every tournament.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.exceptions import PermissionDenied
+
+from tournament.models import StaffRole, Tournament
+
+Role = StaffRole.Role
+AnyUser = AbstractBaseUser | AnonymousUser
+
+
+def role_of(user: AnyUser | None, tournament: Tournament) -> str | None:
+    if user is None or not user.is_authenticated:
+        return None
+    if getattr(user, "is_superuser", False):
+        return Role.ORGANISER
+    return StaffRole.objects.filter(tournament=tournament, user=user).values_list("role", flat=True).first()
+
+
+def has_role(user: AnyUser | None, tournament: Tournament, minimum: str) -> bool:
+    role = role_of(user, tournament)
+    return role is not None and StaffRole.RANK[Role(role)] >= StaffRole.RANK[Role(minimum)]
+
+
+def require_role(user: AnyUser | None, tournament: Tournament, minimum: str) -> None:
+    if not has_role(user, tournament, minimum):
+        raise PermissionDenied(f"this needs the role {Role(minimum).label.lower()} of {tournament.name}")
+
+
+def can_view(user: AnyUser | None, tournament: Tournament) -> bool:
+    return tournament.is_public or role_of(user, tournament) is not None
