@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -11,7 +13,7 @@ from django.utils import timezone
 from django_countries import countries
 
 from tournament import access, registration
-from tournament.models import Absence, Player, Round, Seat, StaffRole, Tournament
+from tournament.models import Absence, Player, Round, Seat, SeatingJob, StaffRole, Table, Tournament
 
 
 @cache
@@ -201,3 +203,134 @@ def withdraw_player(
         replace_with_substitute(round_, player, substitute, user, reason=Absence.Reason.WITHDRAWN)
         for round_ in rounds.order_by("number")
     ]
+
+
+def seating_field(tournament: Tournament) -> list[Player]:
+    """Who is seated: the checked-in players (everyone registered while nobody has checked in), with
+    as many substitutes as complete the last table (WRCR 2015 §7.2: substitutes are never ranked)."""
+    players = tournament.players.filter(is_substitute=False).exclude(status=Player.Status.WITHDRAWN)
+    if players.filter(status=Player.Status.CHECKED_IN).exists():
+        players = players.filter(status=Player.Status.CHECKED_IN)
+    field = list(players.order_by("pk"))
+    needed = registration.substitutes_needed(len(field))
+    substitutes = list(
+        tournament.players.filter(is_substitute=True)
+        .exclude(status=Player.Status.WITHDRAWN)
+        .order_by("-status", "pk")[:needed]  # checked-in substitutes first
+    )
+    if len(substitutes) < needed:
+        raise SeatingError(
+            "players",
+            "full-tables",
+            f"{len(field)} players need {needed} substitute(s) to fill {(len(field) + needed) // 4} tables; "
+            f"only {len(substitutes)} available. Register substitutes, or let players sit out.",
+        )
+    return field + substitutes
+
+
+@transaction.atomic
+def request_seating(
+    tournament: Tournament, user: AbstractBaseUser, *, from_round: int = 1, seed: int = 0
+) -> SeatingJob:
+    """Queue the generation of hanchan ``from_round`` to the last; it runs in a Celery task."""
+    from tournament.tasks import generate_seating
+
+    access.require_role(user, tournament, StaffRole.Role.ORGANISER)
+    if not 1 <= from_round <= tournament.hanchan_count:
+        raise SeatingError("from_round", "hanchan-range", f"from_round: 1 to {tournament.hanchan_count}")
+    started = tournament.rounds.filter(
+        number__gte=from_round, status__in=[Round.Status.STARTED, Round.Status.FINISHED]
+    ).first()
+    if started is not None:
+        raise SeatingError(
+            "from_round",
+            "played-rounds-are-kept",
+            f"from_round: hanchan {started.number} has started; re-seat from hanchan {started.number + 1}",
+        )
+    seating_field(tournament)  # refuse at once when the field cannot fill its tables
+    job = SeatingJob.objects.create(
+        tournament=tournament, requested_by=user, from_round=from_round, seed=seed
+    )
+    transaction.on_commit(lambda: generate_seating.delay(job.pk))
+    return job
+
+
+def run_seating_job(job_id: int) -> SeatingJob:
+    """Generate and store the seating of a job; safe to run twice (a finished job is left alone)."""
+    from tournament import seating
+
+    job = SeatingJob.objects.select_related("tournament").get(pk=job_id)
+    if job.state == SeatingJob.State.DONE:
+        return job
+    SeatingJob.objects.filter(pk=job.pk).update(state=SeatingJob.State.RUNNING, progress=0.0)
+    tournament = job.tournament
+    last_saved = [0.0]
+
+    def progress(fraction: float) -> None:
+        now = time.monotonic()
+        if now - last_saved[0] >= 0.5:
+            last_saved[0] = now
+            SeatingJob.objects.filter(pk=job.pk).update(progress=min(fraction, 0.99))
+
+    try:
+        field = seating_field(tournament)
+        fixed = _played_rounds(tournament, job.from_round)
+        schedule = seating.generate(
+            [
+                seating.PlayerInfo(
+                    p.pk, team=p.team or None, club=p.club or None, country=p.country.code or None
+                )
+                for p in field
+            ],
+            tournament.hanchan_count,
+            seed=job.seed,
+            fixed_rounds=fixed,
+            progress=progress,
+        )
+        with transaction.atomic():
+            _store_schedule(tournament, schedule, job.from_round)
+            job.report = seating.quality_report(schedule)
+            job.state, job.progress, job.finished_at = SeatingJob.State.DONE, 1.0, timezone.now()
+            job.save(update_fields=["report", "state", "progress", "finished_at"])
+    except (SeatingError, seating.SeatingError) as exc:
+        job.state, job.error, job.finished_at = SeatingJob.State.FAILED, str(exc), timezone.now()
+        job.save(update_fields=["state", "error", "finished_at"])
+    return job
+
+
+def _played_rounds(tournament: Tournament, before: int) -> list[list[list[int]]]:
+    """The seating of hanchan 1 to ``before - 1`` as the generator's fixed rounds (table order kept)."""
+    rounds: list[list[list[int]]] = []
+    seats = Seat.objects.filter(round__tournament=tournament, round__number__lt=before).values_list(
+        "round__number", "table__number", "player_id"
+    )
+    by_round: dict[int, dict[int, list[int]]] = {}
+    for round_number, table_number, player_id in seats.order_by("round__number", "table__number", "wind"):
+        by_round.setdefault(round_number, {}).setdefault(table_number, []).append(player_id)
+    for round_number in range(1, before):
+        tables = by_round.get(round_number)
+        if not tables:
+            raise SeatingError(
+                "from_round",
+                "played-rounds-are-kept",
+                f"from_round: hanchan {round_number} has no seating; generate from hanchan {round_number}",
+            )
+        rounds.append([tables[number] for number in sorted(tables)])
+    return rounds
+
+
+def _store_schedule(tournament: Tournament, schedule: Any, from_round: int) -> None:
+    Seat.objects.filter(round__tournament=tournament, round__number__gte=from_round).delete()
+    Table.objects.filter(round__tournament=tournament, round__number__gte=from_round).delete()
+    for number in range(from_round, tournament.hanchan_count + 1):
+        round_, _ = Round.objects.update_or_create(
+            tournament=tournament, number=number, defaults={"status": Round.Status.SEATED}
+        )
+        tables = Table.objects.bulk_create(
+            Table(round=round_, number=index + 1) for index in range(len(schedule.rounds[number - 1]))
+        )
+        Seat.objects.bulk_create(
+            Seat(table=table, round=round_, wind=wind, player_id=player_id)
+            for table, players in zip(tables, schedule.rounds[number - 1], strict=True)
+            for wind, player_id in enumerate(players)
+        )

@@ -1,0 +1,92 @@
+"""Seating generation for a tournament: queued as a Celery task, stored as rounds, tables and seats."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+import pytest
+
+from tests.conftest import make_players
+from tournament import services
+from tournament.models import Player, Round, Seat, SeatingJob, Tournament
+
+
+def meetings(tournament: Tournament) -> dict[frozenset[int], int]:
+    count: dict[frozenset[int], int] = {}
+    tables: dict[int, list[int]] = {}
+    seats = Seat.objects.filter(round__tournament=tournament)
+    for table_id, player_id in seats.values_list("table_id", "player_id"):
+        tables.setdefault(table_id, []).append(player_id)
+    for players in tables.values():
+        for pair in combinations(players, 2):
+            count[frozenset(pair)] = count.get(frozenset(pair), 0) + 1
+    return count
+
+
+@pytest.mark.django_db(transaction=True)
+def test_sixteen_players_five_hanchan_everyone_meets_everyone_once(
+    tournament: Tournament, sixteen_players: list[Player], organiser: Any
+) -> None:
+    job = services.request_seating(tournament, organiser, seed=7)
+    job.refresh_from_db()
+    assert job.state == SeatingJob.State.DONE, job.error
+    assert job.report["repeat_pairs"] == 0
+    assert Round.objects.filter(tournament=tournament, status="seated").count() == 5
+    pairs = meetings(tournament)
+    assert len(pairs) == 16 * 15 // 2 and set(pairs.values()) == {1}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_reseating_keeps_played_rounds_and_seats_the_remaining_field(
+    tournament: Tournament, sixteen_players: list[Player], organiser: Any
+) -> None:
+    services.request_seating(tournament, organiser, seed=1)
+    played = Round.objects.get(tournament=tournament, number=1)
+    played.status = Round.Status.STARTED
+    played.save()
+    def seating_of_played() -> list[int]:
+        seats = Seat.objects.filter(round=played).order_by("table__number", "wind")
+        return list(seats.values_list("player_id", flat=True))
+
+    before = seating_of_played()
+    leaver = sixteen_players[0]
+    make_players(tournament, 1, prefix="Sub", is_substitute=True)
+    services.withdraw_player(leaver, organiser, from_round=2)
+    with pytest.raises(services.SeatingError, match="hanchan 1 has started"):
+        services.request_seating(tournament, organiser, from_round=1)
+    job = services.request_seating(tournament, organiser, from_round=2, seed=2)
+    job.refresh_from_db()
+    assert job.state == "done", job.error
+    assert seating_of_played() == before
+    later = Seat.objects.filter(round__tournament=tournament, round__number__gte=2)
+    assert not later.filter(player=leaver).exists()
+    assert later.filter(player__is_substitute=True).count() == 4  # one substitute, hanchan 2 to 5
+
+
+@pytest.mark.django_db
+def test_a_field_short_of_substitutes_is_refused_before_queueing(
+    tournament: Tournament, organiser: Any
+) -> None:
+    make_players(tournament, 6, status=Player.Status.CHECKED_IN)
+    with pytest.raises(services.SeatingError, match="6 players need 2 substitute"):
+        services.request_seating(tournament, organiser)
+    assert SeatingJob.objects.count() == 0
+
+
+@pytest.mark.integration
+@pytest.mark.django_db(transaction=True)
+def test_generation_runs_on_a_real_worker(
+    tournament: Tournament, sixteen_players: list[Player], organiser: Any
+) -> None:
+    import time
+
+    job = services.request_seating(tournament, organiser, seed=3)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        job.refresh_from_db()
+        if job.state in {"done", "failed"}:
+            break
+        time.sleep(0.2)
+    assert job.state == "done", job.error
+    assert Seat.objects.filter(round__tournament=tournament).count() == 16 * 5
