@@ -15,6 +15,7 @@ from django.urls import reverse
 from django_countries.fields import CountryField
 
 from scoring.rules.ruleset import Ruleset, get_ruleset
+from tournament.clock import Clock
 
 EMA_ID_VALIDATOR = RegexValidator(r"^\d{8}$", "An EMA id is exactly 8 digits (EMA ranking rules).")
 
@@ -138,6 +139,10 @@ class Round(models.Model):
     starts_at = models.DateTimeField(null=True, blank=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PLANNED)
     mode = models.CharField(max_length=16, choices=Mode.choices, default=Mode.GENERATED)
+    # The hanchan clock (tournament.clock.Clock): state, end time while running, seconds left otherwise.
+    clock_state = models.CharField(max_length=8, default="stopped")
+    clock_ends_at = models.DateTimeField(null=True, blank=True)
+    clock_remaining = models.FloatField(null=True, blank=True)
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -150,10 +155,24 @@ class Round(models.Model):
     def has_started(self) -> bool:
         return self.status in {self.Status.STARTED, self.Status.FINISHED}
 
+    def clock(self) -> Clock:
+        if self.clock_remaining is None:
+            return Clock.stopped(self.tournament.hanchan_minutes)
+        return Clock(state=self.clock_state, ends_at=self.clock_ends_at, remaining=self.clock_remaining)  # type: ignore[arg-type]
+
+    def set_clock(self, clock: Clock) -> None:
+        self.clock_state, self.clock_ends_at, self.clock_remaining = (
+            clock.state,
+            clock.ends_at,
+            clock.remaining,
+        )
+
 
 class Table(models.Model):
     round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="tables")
     number = models.PositiveSmallIntegerField()
+    # Extra minutes on the hanchan clock for this table only (e.g. after a long ruling).
+    extra_minutes = models.SmallIntegerField(default=0)
 
     class Meta:
         ordering = ["round", "number"]

@@ -13,6 +13,7 @@ from django.utils import timezone
 from django_countries import countries
 
 from tournament import access, registration
+from tournament.clock import ClockError
 from tournament.models import Absence, Player, Round, Seat, SeatingJob, StaffRole, Table, Tournament
 
 
@@ -334,3 +335,35 @@ def _store_schedule(tournament: Tournament, schedule: Any, from_round: int) -> N
             for table, players in zip(tables, schedule.rounds[number - 1], strict=True)
             for wind, player_id in enumerate(players)
         )
+
+
+@transaction.atomic
+def operate_clock(round_: Round, user: AbstractBaseUser, action: str, *, minutes: int = 0) -> Round:
+    """Start, pause or extend the hanchan clock (WRCR 2015 §8.2). Starting it starts the hanchan."""
+    access.require_role(user, round_.tournament, StaffRole.Role.ORGANISER)
+    round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
+    clock, now = round_.clock(), timezone.now()
+    try:
+        if action == "start":
+            clock = clock.start(now)
+            if round_.status in {Round.Status.PLANNED, Round.Status.SEATED}:
+                round_.status = Round.Status.STARTED
+        elif action == "pause":
+            clock = clock.pause(now)
+        elif action == "extend":
+            clock = clock.extend(minutes)
+        else:
+            raise SeatingError("action", "clock-action", f"action: {action!r} is not start, pause or extend")
+    except ClockError as exc:
+        raise SeatingError("clock", "hanchan-clock (WRCR 2015 §8.2)", str(exc)) from None
+    round_.set_clock(clock)
+    round_.save(update_fields=["clock_state", "clock_ends_at", "clock_remaining", "status"])
+    return round_
+
+
+@transaction.atomic
+def give_table_extra_time(table: Table, user: AbstractBaseUser, minutes: int) -> Table:
+    access.require_role(user, table.round.tournament, StaffRole.Role.HEAD_REFEREE)
+    table.extra_minutes = minutes
+    table.save(update_fields=["extra_minutes"])
+    return table
