@@ -367,3 +367,112 @@ def give_table_extra_time(table: Table, user: AbstractBaseUser, minutes: int) ->
     table.extra_minutes = minutes
     table.save(update_fields=["extra_minutes"])
     return table
+
+
+TOURNAMENT_FIELDS = (
+    "name",
+    "slug",
+    "starts_on",
+    "ends_on",
+    "venue",
+    "ruleset_preset",
+    "ruleset_overrides",
+    "hanchan_count",
+    "hanchan_minutes",
+    "tie_break",
+    "is_public",
+)
+
+
+@transaction.atomic
+def create_tournament(user: AbstractBaseUser, **fields: Any) -> Tournament:
+    """A new tournament; its creator becomes its organiser."""
+    unknown = set(fields) - set(TOURNAMENT_FIELDS)
+    if unknown:
+        raise SeatingError(
+            sorted(unknown)[0], "tournament-fields", f"{sorted(unknown)[0]}: not a tournament field"
+        )
+    tournament = Tournament(created_by=user, **fields)
+    tournament.full_clean()
+    tournament.save()
+    StaffRole.objects.create(tournament=tournament, user=user, role=StaffRole.Role.ORGANISER, granted_by=user)
+    return tournament
+
+
+@transaction.atomic
+def update_tournament(tournament: Tournament, user: AbstractBaseUser, **fields: Any) -> Tournament:
+    access.require_role(user, tournament, StaffRole.Role.ORGANISER)
+    unknown = set(fields) - set(TOURNAMENT_FIELDS)
+    if unknown:
+        raise SeatingError(
+            sorted(unknown)[0], "tournament-fields", f"{sorted(unknown)[0]}: not a tournament field"
+        )
+    if "hanchan_count" in fields and tournament.rounds.filter(number__gt=fields["hanchan_count"]).exists():
+        raise SeatingError(
+            "hanchan_count", "seated-rounds", "hanchan_count: hanchan beyond it are already seated"
+        )
+    for name, value in fields.items():
+        setattr(tournament, name, value)
+    tournament.full_clean()
+    tournament.save()
+    return tournament
+
+
+@transaction.atomic
+def register_player(tournament: Tournament, user: AbstractBaseUser, **fields: Any) -> Player:
+    """Register one player by hand (the same checks as a file import)."""
+    access.require_role(user, tournament, StaffRole.Role.ORGANISER)
+    row = {"line": 1, **{k: str(v) for k, v in fields.items() if k != "is_substitute"}}
+    row["substitute"] = "yes" if fields.get("is_substitute") else "no"
+    existing = list(tournament.players.all())
+    preview = registration.validate_rows(
+        [row],
+        countries=country_lookup(),
+        existing_ema_ids={p.ema_id: p.name for p in existing if p.ema_id},
+        existing_names=[p.name for p in existing],
+    )
+    if not preview.ok:
+        error = preview.errors[0]
+        raise SeatingError(error.field, "registration", error.message)
+    data = preview.rows[0]
+    return Player.objects.create(
+        tournament=tournament,
+        name=data.name,
+        country=data.country,
+        club=data.club,
+        ema_id=data.ema_id,
+        team=data.team,
+        is_substitute=data.is_substitute,
+    )
+
+
+@transaction.atomic
+def grant_role(
+    tournament: Tournament, user: AbstractBaseUser, grantee: AbstractBaseUser, role: str
+) -> StaffRole:
+    """Organisers grant (or change) a user's role in their tournament; ``role`` "" removes it."""
+    access.require_role(user, tournament, StaffRole.Role.ORGANISER)
+    if role == "":
+        if grantee.pk == user.pk:
+            raise SeatingError("user", "keep-an-organiser", "user: organisers cannot remove their own role")
+        StaffRole.objects.filter(tournament=tournament, user=grantee).delete()
+        return StaffRole(tournament=tournament, user=grantee, role="")
+    if role not in StaffRole.Role.values:
+        raise SeatingError(
+            "role", "staff-roles", f"role: {role!r} is not one of {', '.join(StaffRole.Role.values)}"
+        )
+    staff, _ = StaffRole.objects.update_or_create(
+        tournament=tournament, user=grantee, defaults={"role": role, "granted_by": user}
+    )
+    return staff
+
+
+def tables_of_referee(user: AbstractBaseUser, tournament: Tournament) -> list[Table]:
+    """The tables of the current hanchan (the first not finished) for a referee's "my tables"."""
+    access.require_role(user, tournament, StaffRole.Role.REFEREE)
+    current = tournament.rounds.exclude(status=Round.Status.FINISHED).order_by("number").first()
+    if current is None:
+        return []
+    return list(
+        Table.objects.filter(round=current).select_related("round", "sheet").prefetch_related("seats__player")
+    )

@@ -787,7 +787,7 @@ def complete_hands(draw: st.DrawFn) -> dict[str, Any]:
 PAYERS = {"tsumo_non_dealer": 2, "tsumo_all": 3}
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(complete_hands())
 def test_complete_hands_evaluate_consistently(data: dict[str, Any]) -> None:
     result = evaluate_hand(data)
@@ -811,7 +811,7 @@ def test_complete_hands_evaluate_consistently(data: dict[str, Any]) -> None:
         )
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(complete_hands(), st.data())
 def test_a_matching_dora_indicator_adds_han_and_never_lowers_the_value(
     data: dict[str, Any], more: Any
