@@ -131,6 +131,14 @@ CELERY_ACCEPT_CONTENT = ["json"]
 # /healthz asks a worker to answer a ping when a broker is configured.
 HEALTHZ_REQUIRE_WORKER = env_bool("HEALTHZ_REQUIRE_WORKER", bool(REDIS_URL))
 
+# Test sessions running side by side on one machine (see the Makefile) keep apart: each has its own
+# test database, cache keys and Celery queue.
+TEST_RUN_ID = os.environ.get("TEST_RUN_ID", "")
+if TEST_RUN_ID:
+    DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default']['NAME']}_{TEST_RUN_ID}"}
+    CACHES["default"]["KEY_PREFIX"] = f"test-{TEST_RUN_ID}"
+    CELERY_TASK_DEFAULT_QUEUE = f"test-{TEST_RUN_ID}"
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

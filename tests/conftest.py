@@ -189,8 +189,15 @@ def seated_table(tournament: Tournament) -> Any:
 
 @pytest.fixture(autouse=True)
 def fresh_cache() -> Iterator[None]:
-    """Each test starts with an empty cache (the real Redis cache under `make test`)."""
+    """Each test starts with an empty cache: this session's keys only (the real Redis under `make test`)."""
     from django.core.cache import cache
 
-    cache.clear()
+    prefix = settings.CACHES["default"].get("KEY_PREFIX", "")
+    if settings.REDIS_URL and prefix:
+        client = cache._cache.get_client(write=True)  # type: ignore[attr-defined]
+        keys = list(client.scan_iter(match=f"{prefix}:*", count=1000))
+        if keys:
+            client.delete(*keys)
+    else:
+        cache.clear()
     yield
