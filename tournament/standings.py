@@ -14,7 +14,6 @@ the first.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -138,25 +137,23 @@ def compute_standings(
 
 def _rank_history(ranked: list[StandingRow], last_round: int, tie_break: TieBreak) -> None:
     """Each ranked player's rank after every round, from the running totals."""
-    running: dict[Hashable, Decimal] = defaultdict(lambda: ZERO)
-    firsts: dict[Hashable, int] = defaultdict(int)
-    best: dict[Hashable, Decimal] = {}
-    for row in ranked:
-        running[row.player] -= row.penalties_by_round.get(None, ZERO)
+    count = len(ranked)
+    running = [-row.penalties_by_round.get(None, ZERO) for row in ranked]
+    firsts = [0] * count
+    best: list[Decimal | None] = [None] * count
     for round_number in range(1, last_round + 1):
-        for row in ranked:
+        for index, row in enumerate(ranked):
             result = row.by_round.get(round_number)
             if result is not None:
-                running[row.player] += result.score
-                firsts[row.player] += result.rank == 1
-                if row.player not in best or result.score > best[row.player]:
-                    best[row.player] = result.score
-            running[row.player] -= row.penalties_by_round.get(round_number, ZERO)
-
-        keyed = sorted(
-            ((_key(running[r.player], firsts[r.player], best.get(r.player), tie_break), r) for r in ranked),
-            key=lambda pair: pair[0],
-        )
-        ranks = _competition_ranks([key for key, _ in keyed])
-        for (_, row), rank in zip(keyed, ranks, strict=True):
-            row.rank_history.append(rank)
+                running[index] += result.score
+                if result.rank == 1:
+                    firsts[index] += 1
+                if best[index] is None or result.score > best[index]:  # type: ignore[operator]
+                    best[index] = result.score
+            penalty = row.penalties_by_round.get(round_number)
+            if penalty:
+                running[index] -= penalty
+        keys = [_key(running[i], firsts[i], best[i], tie_break) for i in range(count)]
+        order = sorted(range(count), key=keys.__getitem__)
+        for index, rank in zip(order, _competition_ranks([keys[i] for i in order]), strict=True):
+            ranked[index].rank_history.append(rank)
