@@ -44,6 +44,11 @@ class Tournament(models.Model):
     hanchan_minutes = models.PositiveSmallIntegerField(default=90, validators=[MinValueValidator(10)])
     tie_break = models.CharField(max_length=16, choices=TieBreak.choices, default=TieBreak.NONE)
     is_public = models.BooleanField(default=True)
+    # Seating: keep players of one team, club or country apart. Empty: no rule; 0: never at one table;
+    # n: not before hanchan n.
+    separate_teams = models.PositiveSmallIntegerField(null=True, blank=True)
+    separate_clubs = models.PositiveSmallIntegerField(null=True, blank=True)
+    separate_countries = models.PositiveSmallIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -68,6 +73,10 @@ class Tournament(models.Model):
             self.ruleset()
         except (TypeError, ValueError) as exc:
             raise ValidationError({"ruleset_overrides": str(exc)}) from exc
+
+    def separation(self) -> dict[str, int | None]:
+        """The seating generator's separation rule: attribute -> first hanchan allowed (0: never)."""
+        return {"team": self.separate_teams, "club": self.separate_clubs, "country": self.separate_countries}
 
     def ruleset(self) -> Ruleset:
         if not self.ruleset_overrides:

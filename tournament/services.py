@@ -286,6 +286,7 @@ def run_seating_job(job_id: int) -> SeatingJob:
             tournament.hanchan_count,
             seed=job.seed,
             fixed_rounds=fixed,
+            separate=separation_rule(tournament),
             progress=progress,
         )
         with transaction.atomic():
@@ -297,6 +298,16 @@ def run_seating_job(job_id: int) -> SeatingJob:
         job.state, job.error, job.finished_at = SeatingJob.State.FAILED, str(exc), timezone.now()
         job.save(update_fields=["state", "error", "finished_at"])
     return job
+
+
+def separation_rule(tournament: Tournament) -> Any:
+    """The tournament's separation settings as the seating generator's rule (0 means never)."""
+    from tournament import seating
+
+    rule = {name: (seating.NEVER if value == 0 else value) for name, value in tournament.separation().items()}
+    if all(value is None for value in rule.values()):
+        return None
+    return seating.SeparationRule(**rule)
 
 
 def _played_rounds(tournament: Tournament, before: int) -> list[list[list[int]]]:
@@ -381,6 +392,9 @@ TOURNAMENT_FIELDS = (
     "hanchan_minutes",
     "tie_break",
     "is_public",
+    "separate_teams",
+    "separate_clubs",
+    "separate_countries",
 )
 
 
