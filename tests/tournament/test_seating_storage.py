@@ -45,6 +45,7 @@ def test_reseating_keeps_played_rounds_and_seats_the_remaining_field(
     played = Round.objects.get(tournament=tournament, number=1)
     played.status = Round.Status.STARTED
     played.save()
+
     def seating_of_played() -> list[int]:
         seats = Seat.objects.filter(round=played).order_by("table__number", "wind")
         return list(seats.values_list("player_id", flat=True))
