@@ -82,4 +82,10 @@ def _hands(data: Any, ruleset_name: str) -> list[dict[str, Any]]:
     from scoring.rules.hands import evaluate_hand
 
     ruleset = get_ruleset(ruleset_name)
-    return [evaluate_hand(hand, ruleset) for hand in data]
+    results = []
+    for number, hand in enumerate(data, 1):
+        try:
+            results.append(evaluate_hand(hand, ruleset))
+        except ValueError as problem:
+            raise _BadInput(f"hand {number}: {problem}") from None
+    return results

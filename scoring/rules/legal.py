@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from scoring.rules.payments import (
     BAIMAN,
@@ -22,7 +23,6 @@ from scoring.rules.payments import (
     SANBAIMAN,
     YAKUMAN,
     basic_points,
-    format_points,
     ron_value,
     tsumo_values,
 )
@@ -83,12 +83,13 @@ def _legal_bases(ruleset: Ruleset, tsumo: bool) -> list[tuple[int, str]]:
     names = {MANGAN: "mangan", HANEMAN: "haneman", BAIMAN: "baiman", SANBAIMAN: "sanbaiman"}
     for base in LIMIT_BASES:
         bases[base] = names[base]
-    for count in range(1, MAX_YAKUMAN + 1 if ruleset.yakuman_accumulate else 2):
-        bases[YAKUMAN * count] = "yakuman" if count == 1 else f"{count} yakuman"
+    for base in _yakuman_bases(ruleset):
+        bases[base] = "yakuman" if base == YAKUMAN else f"{base // YAKUMAN} yakuman"
     return sorted(bases.items())
 
 
 def _yakuman_bases(ruleset: Ruleset) -> list[int]:
+    """The base values of yakuman hands: one, or up to six when the ruleset accumulates them."""
     return [YAKUMAN * count for count in range(1, MAX_YAKUMAN + 1 if ruleset.yakuman_accumulate else 2)]
 
 
@@ -100,6 +101,7 @@ class PaymentTables:
     ``tsumo_split``: (dealer pays, each non-dealer pays) for a non-dealer's self-draw.
     ``liable_ron[dealer]``: the half each of discarder and liable player pays (counters excluded).
     ``liable_tsumo[dealer]``: what the liable player pays for a self-draw (counters excluded).
+    ``bases[(han, fu, tsumo)]``: the base value of every legal han/fu below 14 han (fu None from 5 han).
     """
 
     ron: dict[bool, dict[int, str]]
@@ -107,6 +109,7 @@ class PaymentTables:
     tsumo_split: dict[tuple[int, int], str]
     liable_ron: dict[bool, frozenset[int]]
     liable_tsumo: dict[bool, frozenset[int]]
+    bases: dict[tuple[int, int | None, bool], int]
 
 
 _TABLES: dict[int, tuple[Ruleset, PaymentTables]] = {}
@@ -146,12 +149,20 @@ def _payment_tables(ruleset: Ruleset) -> PaymentTables:
         True: frozenset(3 * tsumo_values(base, True)[1] for base in yakuman),
         False: frozenset(sum(tsumo_values(base, False)) + tsumo_values(base, False)[1] for base in yakuman),
     }
-    return PaymentTables(ron, tsumo_all, tsumo_split, liable_ron, liable_tsumo)
+    bases: dict[tuple[int, int | None, bool], int] = {}
+    for tsumo in (True, False):
+        for han in range(1, 14):
+            for fu in (None, *LEGAL_FU):
+                if han_fu_problem(han, fu, tsumo=tsumo) is None:
+                    bases[(han, fu, tsumo)] = basic_points(han, fu or 0, ruleset)
+    return PaymentTables(ron, tsumo_all, tsumo_split, liable_ron, liable_tsumo, bases)
 
 
-@dataclass(frozen=True, slots=True)
-class Moment:
-    """The situation before a hand. ``riichi``: seats declaring riichi in the hand."""
+class Moment(NamedTuple):
+    """The situation before a hand. ``riichi``: seats declaring riichi in the hand.
+
+    A NamedTuple rather than a frozen dataclass, like ``HandOutcome``: the replay makes one per hand,
+    and a frozen dataclass takes several times longer to build."""
 
     dealer: int
     honba: int = 0
@@ -159,8 +170,7 @@ class Moment:
     riichi: frozenset[int] = frozenset()
 
 
-@dataclass(frozen=True, slots=True)
-class HandOutcome:
+class HandOutcome(NamedTuple):
     """How a hand ended and what it changed.
 
     ``changes`` per seat include riichi stakes and collected sticks. ``winners`` in turn order from the
@@ -351,34 +361,29 @@ def readings(moment: Moment, changes: tuple[int, int, int, int], ruleset: Rulese
     before = [changes[0], changes[1], changes[2], changes[3]]
     for seat in riichi:
         before[seat] += stick
-    pot = stick * (moment.sticks + len(riichi))
+    gainers: list[int] = []
+    paid: dict[int, int] = {}
+    for seat in SEATS:
+        if before[seat] > 0:
+            gainers.append(seat)
+        elif before[seat] < 0:
+            paid[seat] = -before[seat]
     total = before[0] + before[1] + before[2] + before[3]
     found: list[HandOutcome] = []
-    if total == pot:
-        _win_readings(moment, changes, before, ruleset, found)
-    if total == 0:
+    if total == stick * (moment.sticks + len(riichi)) and paid:
+        if len(gainers) == 1:
+            _single_win_readings(moment, changes, gainers[0], paid, ruleset, found)
+        elif len(paid) == 1 and ruleset.multiple_ron:
+            (loser,) = paid
+            outcome = _multiple_ron_reading(moment, changes, loser, gainers, before, ruleset)
+            if outcome:
+                found.append(outcome)
+    if total == 0 and (0 not in before or not gainers):
+        # Noten payments change every player's points, or nobody's.
         _draw_readings(moment, changes, before, ruleset, found)
     if riichi and not any(changes) and not ruleset.chombo_table_payment:
         found.append(HandOutcome(CHOMBO, changes))
     return found
-
-
-def _win_readings(
-    moment: Moment,
-    changes: tuple[int, int, int, int],
-    before: list[int],
-    ruleset: Ruleset,
-    found: list[HandOutcome],
-) -> None:
-    gainers = [seat for seat in SEATS if before[seat] > 0]
-    paid = {seat: -before[seat] for seat in SEATS if before[seat] < 0}
-    if len(gainers) == 1 and paid:
-        _single_win_readings(moment, changes, gainers[0], paid, ruleset, found)
-    elif len(gainers) > 1 and len(paid) == 1 and ruleset.multiple_ron:
-        (loser,) = paid
-        outcome = _multiple_ron_reading(moment, changes, loser, gainers, before, ruleset)
-        if outcome:
-            found.append(outcome)
 
 
 def _single_win_readings(
@@ -402,7 +407,9 @@ def _single_win_readings(
         for loser, liable in itertools.permutations(paid, 2):
             half = paid[liable]
             if half in tables.liable_ron[dealer] and paid[loser] == half + moment.honba * ruleset.honba_ron:
-                found.append(HandOutcome(RON, changes, (winner,), (loser, liable), liable=liable, value="yakuman"))
+                found.append(
+                    HandOutcome(RON, changes, (winner,), (loser, liable), liable=liable, value="yakuman")
+                )
                 break
     else:
         value = _tsumo_value(moment.dealer, paid, moment.honba * ruleset.honba_tsumo_each, tables)
@@ -460,9 +467,10 @@ def _draw_readings(
     found: list[HandOutcome],
 ) -> None:
     if not any(before):
-        found.append(HandOutcome(DRAW, changes, tenpai=(0, 1, 2, 3)))
+        # Nobody tenpai first: the likelier reading, kept when both lead to the same game state later.
         if not (moment.riichi and ruleset.noten_riichi_chombo):
             found.append(HandOutcome(DRAW, changes, tenpai=()))
+        found.append(HandOutcome(DRAW, changes, tenpai=(0, 1, 2, 3)))
         return
     tenpai = tuple(seat for seat in SEATS if before[seat] > 0)
     if noten_payments(tenpai, ruleset) != before:
@@ -475,11 +483,6 @@ def _draw_readings(
 def is_legal(moment: Moment, changes: Sequence[int], ruleset: Ruleset) -> bool:
     """True when ``changes`` is one legal outcome of ``moment`` (the fast form of ``legal_outcomes``)."""
     return bool(readings(moment, _as_tuple(changes), ruleset))
-
-
-def describe_ron_value(amount: int, dealer: bool, ruleset: Ruleset) -> str | None:
-    """What hand a ron payment (counters excluded) comes from, e.g. "3 han 40 fu", or None."""
-    return payment_tables(ruleset).ron[dealer].get(amount)
 
 
 def nearest_ron_values(amount: int, dealer: bool, ruleset: Ruleset) -> tuple[int | None, int | None]:
@@ -496,12 +499,10 @@ __all__ = [
     "MULTIPLE_RON",
     "RON",
     "TSUMO",
+    "HandOutcome",
     "Moment",
     "PaymentTables",
-    "HandOutcome",
     "chombo_payments",
-    "describe_ron_value",
-    "format_points",
     "han_fu_problem",
     "is_legal",
     "legal_han_fu",

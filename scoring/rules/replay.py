@@ -19,14 +19,13 @@ rest of the sheet agrees with.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, NamedTuple, TypeGuard
 
 from scoring.rules import legal
 from scoring.rules.legal import CHOMBO, DRAW, MULTIPLE_RON, RON, TSUMO, HandOutcome, Moment
-from scoring.rules.payments import YAKUMAN, basic_points, format_points, ron_value, win_payments
+from scoring.rules.payments import YAKUMAN, basic_points, format_points, ron_value, tsumo_values, win_payments
 from scoring.rules.ruleset import DEFAULT_RULESET, Ruleset, get_ruleset
-from scoring.rules.scores import check_final_points, format_score, hanchan_scores
+from scoring.rules.scores import check_final_points, format_score, table_scores
 
 Error = dict[str, Any]
 
@@ -35,6 +34,7 @@ WIND_LETTERS = ("E", "S", "W", "N")
 # WRCR 2015 §5.8: East 1 to South 4, then the game ends (no West round, no agari yame §5.9.1).
 END_ROUND_INDEX = 8
 UNREADABLE = "unreadable"
+_NOBODY: frozenset[int] = frozenset()
 ROUND_LABELS = tuple(f"{wind} {number}" for wind in ROUND_WINDS for number in range(1, 5))
 
 RULE_FORMAT = "sheet-format"
@@ -59,9 +59,11 @@ RULE_MULTIPLE = "points-multiple (WRCR 2015 §6.1)"
 RULE_TILES = "hand-tiles (WRCR 2015 §6.1)"
 
 
-@dataclass(frozen=True, slots=True)
-class HandState:
-    """The table before a hand: ``round_index`` 0 is East 1, 7 is South 4, 8 is past the end."""
+class HandState(NamedTuple):
+    """The table before a hand: ``round_index`` 0 is East 1, 7 is South 4, 8 is past the end.
+
+    Immutable like the frozen dataclasses elsewhere; a NamedTuple because the replay makes one per hand
+    and a frozen dataclass takes several times longer to build."""
 
     round_index: int
     honba: int
@@ -77,7 +79,7 @@ class HandState:
         return self.round_index >= END_ROUND_INDEX
 
     def label(self) -> str:
-        """ "East 1" to "South 4"; hands after the end are labelled on as "West 1" and so on."""
+        """East 1 to South 4; hands after the end are labelled on as West 1 and so on."""
         return ROUND_LABELS[self.round_index % 16]
 
 
@@ -95,18 +97,20 @@ def next_state(state: HandState, outcome: HandOutcome, declarers: int) -> HandSt
         return HandState(state.round_index, state.honba, state.sticks, points)
     if kind == DRAW:
         # §5.7.2, §5.7.4, §5.7.8: a counter is added, the sticks wait, the dealer stays if tenpai.
-        rotation = 0 if state.dealer in outcome.tenpai else 1
+        rotation = 0 if state.round_index % 4 in outcome.tenpai else 1
         return HandState(state.round_index + rotation, state.honba + 1, state.sticks + declarers, points)
-    if state.dealer in outcome.winners:
+    if state.round_index % 4 in outcome.winners:
         return HandState(state.round_index, state.honba + 1, 0, points)
     return HandState(state.round_index + 1, 0, 0, points)
 
 
-@dataclass(frozen=True, slots=True)
-class _Sheet:
+class _Sheet(NamedTuple):
+    """What the replay needs of a sheet besides its hands."""
+
     players: tuple[str, str, str, str]
     seats: dict[str, int]
     ruleset: Ruleset
+    tables: legal.PaymentTables
 
     def name(self, seat: int) -> str:
         return self.players[seat]
@@ -195,7 +199,8 @@ def _read_sheet(sheet: Mapping[str, Any], ruleset: Ruleset | None) -> tuple[_She
         except (TypeError, ValueError) as problem:
             return None, [_sheet_error(RULE_RULESET, str(problem))]
     seats = {player: seat for seat, player in enumerate(players)}
-    return _Sheet((players[0], players[1], players[2], players[3]), seats, ruleset), []
+    names = (players[0], players[1], players[2], players[3])
+    return _Sheet(names, seats, ruleset, legal.payment_tables(ruleset)), []
 
 
 def _sheet_ruleset(value: object) -> Ruleset:
@@ -208,6 +213,17 @@ def _sheet_ruleset(value: object) -> Ruleset:
 
 def _step(sheet: _Sheet, number: int, hand: object, paths: list[_Node]) -> list[_Node]:
     """Every path extended by every reading of ``hand``; one path per resulting game state."""
+    if len(paths) == 1:
+        node = paths[0]
+        state = node.state
+        if state.round_index < END_ROUND_INDEX:
+            results = _hand_outcomes(sheet, number, hand, state)
+            if len(results) == 1:
+                outcome, errors, riichi = results[0]
+                after = next_state(state, outcome, len(riichi))
+                return [
+                    _Node(after, node, state, outcome, riichi, tuple(errors), node.error_count + len(errors))
+                ]
     extended: dict[tuple[int, int, int], _Node] = {}
     for node in paths:
         state = node.state
@@ -263,10 +279,7 @@ def _hand_outcomes(
             _check_written_deltas(sheet, number, hand["deltas"], state, outcome, errors)
         return [(outcome, errors, riichi)]
     if "deltas" in hand:
-        return [
-            (outcome, [*errors, *more], riichi)
-            for outcome, more in _deltas_outcomes(sheet, number, hand, state, riichi)
-        ]
+        return _deltas_outcomes(sheet, number, hand, state, riichi, errors)
     errors.append(_error(number, state, RULE_FORMAT, "a hand needs a result or the four deltas"))
     return [(_unreadable(), errors, riichi)]
 
@@ -293,8 +306,13 @@ def _seat_set(
     sheet: _Sheet, number: int, state: HandState, names: object, role: str
 ) -> tuple[frozenset[int], list[Error]]:
     errors: list[Error] = []
-    if names == []:
-        return frozenset(), errors
+    if not names:
+        return _NOBODY, errors
+    if isinstance(names, list):
+        try:
+            return frozenset([sheet.seats[name] for name in names]), errors
+        except (KeyError, TypeError):
+            pass
     if not isinstance(names, list):
         errors.append(_error(number, state, RULE_FORMAT, f"{role} is a list of players"))
         return frozenset(), errors
@@ -347,30 +365,65 @@ def _win(
     *,
     tsumo: bool,
 ) -> HandOutcome:
+    seats = sheet.seats
+    winner = seats.get(hand.get("winner"))  # type: ignore[arg-type]
+    loser = None if tsumo else seats.get(hand.get("loser"))  # type: ignore[arg-type]
+    if winner is None or (loser is None and not tsumo) or winner == loser:
+        return _bad_win(sheet, number, hand, state, tsumo, errors)
+    basic = _known_value(sheet, hand, tsumo)
+    if basic is None:
+        basic = _win_value(sheet, number, hand, state, riichi, winner, tsumo, errors)
+    liable = _liable(sheet, number, hand, state, winner, loser, basic, errors) if "liable" in hand else None
+    ruleset = sheet.ruleset
+    changes = [0, 0, 0, 0]
+    for seat in riichi:
+        changes[seat] -= ruleset.riichi_stick
+    dealer = state.round_index % 4
+    if liable is not None:
+        payments = win_payments(
+            basic, dealer=winner == dealer, tsumo=tsumo, honba=state.honba, ruleset=ruleset, liable=True
+        )
+        _pay(changes, payments, winner, loser, liable, dealer)
+    elif tsumo:
+        from_dealer, from_other = tsumo_values(basic, winner == dealer)
+        counters = state.honba * ruleset.honba_tsumo_each
+        for seat in range(4):
+            if seat != winner:
+                amount = (from_dealer if seat == dealer else from_other) + counters
+                changes[seat] -= amount
+                changes[winner] += amount
+    elif loser is not None:
+        amount = ron_value(basic, winner == dealer) + state.honba * ruleset.honba_ron
+        changes[loser] -= amount
+        changes[winner] += amount
+    changes[winner] += ruleset.riichi_stick * (state.sticks + len(riichi))
+    return HandOutcome(TSUMO if tsumo else RON, (changes[0], changes[1], changes[2], changes[3]), (winner,))
+
+
+def _bad_win(
+    sheet: _Sheet, number: int, hand: dict[str, Any], state: HandState, tsumo: bool, errors: list[Error]
+) -> HandOutcome:
+    """The errors of a win whose winner or discarder is missing or unknown."""
     winner = _seat(sheet, number, state, hand.get("winner"), "winner", errors)
     loser = None if tsumo else _seat(sheet, number, state, hand.get("loser"), "discarder (loser)", errors)
-    if winner is None or (not tsumo and loser is None):
-        return _unreadable()
-    if winner == loser:
-        errors.append(
-            _error(number, state, RULE_FORMAT, f"{sheet.name(winner)} cannot win on his own discard")
-        )
-        return _unreadable()
-    basic = _win_value(sheet, number, hand, state, riichi, winner, tsumo, errors)
-    liable = _liable(sheet, number, hand, state, winner, loser, basic, errors)
-    changes = _stakes(sheet, riichi)
-    if basic:
-        payments = win_payments(
-            basic,
-            dealer=winner == state.dealer,
-            tsumo=tsumo,
-            honba=state.honba,
-            ruleset=sheet.ruleset,
-            liable=liable is not None,
-        )
-        _pay(changes, payments, winner, loser, liable, state.dealer)
-    changes[winner] += sheet.ruleset.riichi_stick * (state.sticks + len(riichi))
-    return HandOutcome(TSUMO if tsumo else RON, _as_changes(changes), winners=(winner,))
+    if winner is not None and winner == loser:
+        text = f"{sheet.name(winner)} cannot win on his own discard"
+        errors.append(_error(number, state, RULE_FORMAT, text))
+    return _unreadable()
+
+
+def _known_value(sheet: _Sheet, hand: dict[str, Any], tsumo: bool) -> int | None:
+    """The base value of a plain legal han/fu, from the ruleset's tables; None for anything else
+    (tiles, yakuman, illegal or unreadable values), which ``_win_value`` checks and reports."""
+    han, fu = hand.get("han"), hand.get("fu")
+    if (
+        type(han) is not int
+        or "tiles" in hand
+        or "yakuman" in hand
+        or (fu is not None and type(fu) is not int)
+    ):
+        return None
+    return sheet.tables.bases.get((han, fu, tsumo))
 
 
 def _pay(
@@ -399,8 +452,7 @@ def _pay(
                 changes[winner] += amount
 
 
-@dataclass(frozen=True, slots=True)
-class _Value:
+class _Value(NamedTuple):
     """A win's value as the sheet (or the tiles) give it: han and fu, or a count of yakuman."""
 
     han: int
@@ -530,9 +582,14 @@ def _evaluate_tiles(
     if winner in riichi and not flags.get("double_riichi"):
         flags["riichi"] = True
     situation["flags"] = flags
-    result = evaluate_hand(situation, sheet.ruleset)
+    try:
+        result = evaluate_hand(situation, sheet.ruleset)
+    except ValueError as problem:
+        errors.append(_error(number, state, RULE_FORMAT, f"the tiles do not describe a hand: {problem}"))
+        return None
     if not result.get("valid"):
-        text = f"the tiles of {sheet.name(winner)} are not a winning hand"
+        reason = f" ({result['reason']})" if result.get("reason") else ""
+        text = f"the tiles of {sheet.name(winner)} are not a winning hand{reason}"
         errors.append(_error(number, state, RULE_TILES, text))
         return None
     basic = int(result.get("basic_points") or 0)
@@ -664,9 +721,16 @@ def _read_deltas(
     sheet: _Sheet, number: int, deltas: object, state: HandState, errors: list[Error]
 ) -> tuple[int, int, int, int] | None:
     if isinstance(deltas, dict) and len(deltas) == 4:
-        values = [deltas.get(player) for player in sheet.players]
-        if all(type(value) is int and not value % 100 for value in values):
-            return _as_changes(values)
+        east, south, west, north = sheet.players
+        a, b, c, d = deltas.get(east), deltas.get(south), deltas.get(west), deltas.get(north)
+        if (
+            type(a) is int
+            and type(b) is int
+            and type(c) is int
+            and type(d) is int
+            and not (a % 100 or b % 100 or c % 100 or d % 100)
+        ):
+            return a, b, c, d
     return _read_bad_deltas(sheet, number, deltas, state, errors)
 
 
@@ -716,18 +780,24 @@ def _changes_text(sheet: _Sheet, changes: Sequence[int]) -> str:
 
 
 def _deltas_outcomes(
-    sheet: _Sheet, number: int, hand: dict[str, Any], state: HandState, riichi: frozenset[int]
-) -> list[tuple[HandOutcome, list[Error]]]:
-    errors: list[Error] = []
+    sheet: _Sheet,
+    number: int,
+    hand: dict[str, Any],
+    state: HandState,
+    riichi: frozenset[int],
+    errors: list[Error],
+) -> list[tuple[HandOutcome, list[Error], frozenset[int]]]:
+    """Each reading of a deltas hand with its errors (``errors``: those found so far in the hand) and its
+    riichi declarers."""
     changes = _read_deltas(sheet, number, hand["deltas"], state, errors)
     if changes is None:
-        return [(_unreadable(), errors)]
+        return [(_unreadable(), errors, riichi)]
     if "chombo" in hand:
         outcome = _chombo(sheet, number, hand["chombo"], state, errors)
         if outcome.changes != changes:
             errors.append(_error(number, state, RULE_CHOMBO, _chombo_mismatch(sheet, outcome, changes)))
-        return [(HandOutcome(CHOMBO, changes, offenders=outcome.offenders), errors)]
-    moment = Moment(state.dealer, state.honba, state.sticks, riichi)
+        return [(HandOutcome(CHOMBO, changes, offenders=outcome.offenders), errors, riichi)]
+    moment = Moment(state.round_index % 4, state.honba, state.sticks, riichi)
     found = legal.readings(moment, changes, sheet.ruleset)
     if "tenpai" in hand:
         tenpai, more = _seat_set(sheet, number, state, hand["tenpai"], "tenpai")
@@ -735,8 +805,10 @@ def _deltas_outcomes(
         found = [reading for reading in found if reading.kind != DRAW or set(reading.tenpai) == tenpai]
     if not found:
         errors.append(_explain(sheet, number, state, moment, changes))
-        return [(_fallback(moment, changes, sheet.ruleset), errors)]
-    outcomes: list[tuple[HandOutcome, list[Error]]] = []
+        return [(_fallback(moment, changes, sheet.ruleset), errors, riichi)]
+    if len(found) == 1 and found[0].kind != CHOMBO:
+        return [(found[0], errors, riichi)]
+    outcomes: list[tuple[HandOutcome, list[Error], frozenset[int]]] = []
     for reading in found:
         more = list(errors)
         if reading.kind == CHOMBO:
@@ -750,7 +822,7 @@ def _deltas_outcomes(
                     "is applied",
                 )
             )
-        outcomes.append((reading, more))
+        outcomes.append((reading, more, riichi))
     return outcomes
 
 
@@ -780,43 +852,54 @@ def _fallback(moment: Moment, changes: tuple[int, int, int, int], ruleset: Rules
 def _explain(sheet: _Sheet, number: int, state: HandState, moment: Moment, changes: Sequence[int]) -> Error:
     """The error for a change that is no legal outcome: the most specific reason found."""
     ruleset = sheet.ruleset
-    before = [
-        change + ruleset.riichi_stick if seat in moment.riichi else change
-        for seat, change in enumerate(changes)
-    ]
-    pot = ruleset.riichi_stick * (moment.sticks + len(moment.riichi))
+    stick = ruleset.riichi_stick
+    before = [change + stick if seat in moment.riichi else change for seat, change in enumerate(changes)]
+    pot = stick * (moment.sticks + len(moment.riichi))
     gainers = [seat for seat in range(4) if before[seat] > 0]
     payers = [seat for seat in range(4) if before[seat] < 0]
     total = sum(before)
-    rule, text = (
-        RULE_PAYMENT,
-        f"the changes {_changes_text(sheet, changes)} are not a legal outcome of this hand",
-    )
-    if len(gainers) == 1 and payers and total != pot and total > 0:
-        rule, text = RULE_STICKS, _sticks_text(sheet, moment, gainers[0], total, pot)
-    elif total not in (0, pot):
-        rule = RULE_ZERO_SUM
-        text = (
-            f"the changes {_changes_text(sheet, changes)} add up to "
-            f"{format_points(sum(changes), sign=True)}; "
-            "apart from riichi stakes and collected sticks the changes of a hand add up to zero"
-        )
+    tenpai = [seat for seat in range(4) if before[seat] > 0]
+    if total == 0 and 0 < len(tenpai) < 4 and legal.noten_payments(tenpai, ruleset) == before:
+        rule, text = RULE_NOTEN_RIICHI, _noten_riichi_text(sheet, sorted(moment.riichi - set(tenpai)))
     elif len(gainers) == 1 and payers and total == pot:
         rule, text = _win_problem(sheet, moment, gainers[0], {seat: -before[seat] for seat in payers})
+    elif len(gainers) == 1 and payers and (total > 0 or 0 in before) and (total - pot) % stick == 0:
+        rule, text = RULE_STICKS, _sticks_text(sheet, moment, gainers[0], total, pot)
     elif len(gainers) > 1 and len(payers) == 1 and total == pot:
-        if not ruleset.multiple_ron:
-            rule = RULE_HEAD_BUMP
-            text = (
-                f"{sheet.names(gainers)} are paid by {sheet.name(payers[0])}, but under {ruleset.name} only "
-                "one player wins on a discard: the closest to the discarder in turn order (head bump)"
-            )
-        else:
-            text = (
-                f"{_changes_text(sheet, changes)} is not a legal multiple ron: each winner gets a legal ron"
-            )
+        rule, text = _multiple_ron_problem(sheet, gainers, payers[0], changes)
     elif total == 0:
-        rule, text = _draw_problem(sheet, moment, before, changes)
+        rule, text = (
+            RULE_NOTEN,
+            (
+                f"the changes {_changes_text(sheet, changes)} are not noten payments: at an exhaustive draw "
+                f"the noten players pay {format_points(ruleset.noten_total)} in all, shared equally, to "
+                "the tenpai players"
+            ),
+        )
+    else:
+        rule, text = (
+            RULE_ZERO_SUM,
+            (
+                f"the changes {_changes_text(sheet, changes)} add up to "
+                f"{format_points(sum(changes), sign=True)}; "
+                "apart from riichi stakes and collected sticks the changes of a hand add up to zero"
+            ),
+        )
     return _error(number, state, rule, text)
+
+
+def _multiple_ron_problem(
+    sheet: _Sheet, gainers: Sequence[int], loser: int, changes: Sequence[int]
+) -> tuple[str, str]:
+    if not sheet.ruleset.multiple_ron:
+        return RULE_HEAD_BUMP, (
+            f"{sheet.names(gainers)} are paid by {sheet.name(loser)}, but under {sheet.ruleset.name} only "
+            "one player wins on a discard: the closest to the discarder in turn order (head bump)"
+        )
+    return (
+        RULE_PAYMENT,
+        f"{_changes_text(sheet, changes)} is not a legal multiple ron: each winner gets a legal ron",
+    )
 
 
 def _sticks_text(sheet: _Sheet, moment: Moment, winner: int, collected: int, pot: int) -> str:
@@ -842,7 +925,8 @@ def _win_problem(sheet: _Sheet, moment: Moment, winner: int, paid: dict[int, int
             _at(moment, dealer=seat), _changes_of(moment, winner, paid, ruleset), ruleset
         ):
             return RULE_DEALER, _dealer_text(sheet, moment, winner, seat, paid)
-    for honba_count in range(moment.honba + 4):
+    # Counters left out (the usual slip) or one too many.
+    for honba_count in range(moment.honba + 2):
         if honba_count != moment.honba and legal.is_legal(
             _at(moment, honba=honba_count), _changes_of(moment, winner, paid, ruleset), ruleset
         ):
@@ -909,19 +993,6 @@ def _honba_text(moment: Moment, honba_count: int, ruleset: Ruleset, ron: bool) -
     )
 
 
-def _draw_problem(
-    sheet: _Sheet, moment: Moment, before: list[int], changes: Sequence[int]
-) -> tuple[str, str]:
-    tenpai = [seat for seat in range(4) if before[seat] > 0]
-    if legal.noten_payments(tenpai, sheet.ruleset) == before:
-        return RULE_NOTEN_RIICHI, _noten_riichi_text(sheet, sorted(moment.riichi - set(tenpai)))
-    return RULE_NOTEN, (
-        f"the changes {_changes_text(sheet, changes)} are not noten payments: at an exhaustive draw the "
-        f"noten players pay {format_points(sheet.ruleset.noten_total)} in all, shared equally, to the "
-        "tenpai players"
-    )
-
-
 # ---------------------------------------------------------------------------------------------------
 # Result
 
@@ -941,13 +1012,13 @@ def _result(sheet: _Sheet, raw: Mapping[str, Any], node: _Node, errors: list[Err
     hands: list[dict[str, Any]] = []
     chombo: list[dict[str, Any]] = []
     for number, step in enumerate(_path(node), 1):
-        errors.extend(step.errors)
+        if step.errors:
+            errors.extend(step.errors)
         hands.append(_hand_record(players, step))
-        outcome = step.outcome
-        if outcome is not None and outcome.kind == CHOMBO:
+        if step.outcome is not None and step.outcome.offenders:
             chombo.extend(
                 {"player": players[seat], "hand": number, "points": -sheet.ruleset.chombo_penalty}
-                for seat in outcome.offenders
+                for seat in step.outcome.offenders
             )
     state = _collect_sticks_left(node.state, sheet.ruleset)
     final = dict(zip(players, state.points, strict=True))
@@ -961,11 +1032,8 @@ def _result(sheet: _Sheet, raw: Mapping[str, Any], node: _Node, errors: list[Err
         "riichi_sticks_left": state.sticks,
         "finished": state.finished,
     }
-    try:
-        ranks, uma, scores = hanchan_scores(final, sheet.ruleset, state.sticks)
-    except ValueError:
-        pass
-    else:
+    if sum(state.points) == 4 * sheet.ruleset.starting_points - sheet.ruleset.riichi_stick * state.sticks:
+        ranks, uma, scores = table_scores(final, sheet.ruleset)
         result["ranks"] = ranks
         result["uma"] = {player: format_score(value) for player, value in uma.items()}
         result["scores"] = {player: format_score(value) for player, value in scores.items()}
@@ -986,23 +1054,28 @@ def _collect_sticks_left(state: HandState, ruleset: Ruleset) -> HandState:
 
 
 def _hand_record(players: tuple[str, str, str, str], step: _Node) -> dict[str, Any]:
-    before, outcome = step.before, step.outcome
+    before, outcome, points, riichi = step.before, step.outcome, step.state.points, step.riichi
     assert before is not None and outcome is not None
+    east, south, west, north = players
+    changes, kind = outcome.changes, outcome.kind
     record: dict[str, Any] = {
-        "round": before.label(),
+        "round": ROUND_LABELS[before.round_index % 16],
         "dealer": players[before.round_index % 4],
         "honba": before.honba,
         "sticks": before.sticks,
-        "result": outcome.kind,
-        "riichi": [players[seat] for seat in sorted(step.riichi)] if step.riichi else [],
-        "deltas": dict(zip(players, outcome.changes, strict=True)),
-        "points": dict(zip(players, step.state.points, strict=True)),
+        "result": kind,
+        "riichi": [players[seat] for seat in sorted(riichi)] if riichi else [],
+        "deltas": {east: changes[0], south: changes[1], west: changes[2], north: changes[3]},
+        "points": {east: points[0], south: points[1], west: points[2], north: points[3]},
     }
-    if outcome.winners:
-        record["winners"] = [players[seat] for seat in outcome.winners]
-    if outcome.kind == DRAW:
+    winners = outcome.winners
+    if winners:
+        record["winners"] = (
+            [players[winners[0]]] if len(winners) == 1 else [players[seat] for seat in winners]
+        )
+    elif kind == DRAW:
         record["tenpai"] = [players[seat] for seat in outcome.tenpai]
-    if outcome.offenders:
+    elif outcome.offenders:
         record["offenders"] = [players[seat] for seat in outcome.offenders]
     return record
 
@@ -1017,8 +1090,7 @@ def _end_errors(
             _sheet_error(
                 RULE_NOT_FINISHED,
                 f"the sheet stops before the end of the hanchan ({state.label()}, {state.honba} honba is "
-                "still "
-                "to be played) but does not say the time limit ended it",
+                "still to be played) but does not say the time limit ended it",
             )
         )
     sticks_left = raw.get("riichi_sticks_left")
@@ -1032,6 +1104,8 @@ def _end_errors(
     written = raw.get("final_points")
     if written is None:
         return errors
+    if written == final and sum(state.points) == sum(final.values()) and not errors:
+        return check_final_points(written, state.sticks, sheet.ruleset)
     if not isinstance(written, dict):
         return [*errors, _sheet_error(RULE_FORMAT, "final_points maps each player to his points")]
     unknown = sorted(set(written) - set(final))

@@ -30,6 +30,11 @@ def check_final_points(
 ) -> list[dict[str, object]]:
     """Sheet-level errors in a table's final points: each a multiple of 100, and together the starting
     points of four players less the riichi sticks left on the table (WRCR 2015 §4.1, §5.7.4, §5.9)."""
+    expected = 4 * ruleset.starting_points - ruleset.riichi_stick * sticks_left
+    values = list(points.values())
+    whole = len(values) == 4 and all(type(value) is int and not value % 100 for value in values)
+    if whole and sum(values) == expected:
+        return []
     errors: list[dict[str, object]] = []
     for player, value in points.items():
         if not isinstance(value, int) or isinstance(value, bool):
@@ -47,7 +52,6 @@ def check_final_points(
         errors.append(_error("final-points (WRCR 2015 §5.9)", f"a table has 4 players, not {len(points)}"))
     if errors:
         return errors
-    expected = 4 * ruleset.starting_points - ruleset.riichi_stick * sticks_left
     total = sum(points.values())
     if total != expected:
         why = ""
@@ -70,26 +74,21 @@ def _error(rule: str, message: str) -> dict[str, object]:
 
 def ranks_of(points: Mapping[str, int]) -> dict[str, int]:
     """Places with ties shared: 1, 2, 2, 4 (WRCR 2015 §5.9: ties may occur)."""
-    values = list(points.values())
-    return {player: 1 + sum(other > value for other in values) for player, value in points.items()}
-
-
-def uma_of(points: Mapping[str, int], ruleset: Ruleset) -> dict[str, Decimal]:
-    """Each player's uma; tied players split the uma of the places they share (WRCR 2015 §5.9.2)."""
-    return _uma(ranks_of(points), ruleset)
+    ordered = sorted(points.values(), reverse=True)
+    return {player: ordered.index(value) + 1 for player, value in points.items()}
 
 
 def _uma(ranks: dict[str, int], ruleset: Ruleset) -> dict[str, Decimal]:
+    places = list(ranks.values())
+    if len(set(places)) == len(places):
+        return {player: Decimal(ruleset.uma[place - 1]) for player, place in ranks.items()}
     uma: dict[str, Decimal] = {}
     for player, place in ranks.items():
         if player in uma:
             continue
         tied = [other for other, other_place in ranks.items() if other_place == place]
-        if len(tied) == 1:
-            uma[player] = Decimal(ruleset.uma[place - 1])
-        else:
-            total = sum(ruleset.uma[place - 1 : place - 1 + len(tied)])
-            uma.update(zip(tied, _split(total, len(tied)), strict=True))
+        total = sum(ruleset.uma[place - 1 : place - 1 + len(tied)])
+        uma.update(zip(tied, _split(total, len(tied)), strict=True))
     return uma
 
 
@@ -121,6 +120,13 @@ def hanchan_scores(
     problems = check_final_points(points, sticks_left, ruleset)
     if problems:
         raise ValueError("; ".join(str(problem["message"]) for problem in problems))
+    return table_scores(points, ruleset)
+
+
+def table_scores(
+    points: Mapping[str, int], ruleset: Ruleset
+) -> tuple[dict[str, int], dict[str, Decimal], dict[str, Decimal]]:
+    """``hanchan_scores`` of points already known to be a possible end of a hanchan."""
     ranks = ranks_of(points)
     uma = _uma(ranks, ruleset)
     scores = {
@@ -132,5 +138,7 @@ def hanchan_scores(
 
 def format_score(score: Decimal) -> str:
     """A score as an exact decimal string: "23.2", "-15", "0.5", "0"."""
-    text = format(score.normalize(), "f")
-    return "0" if text in ("-0", "0") else text
+    text = str(score)
+    if "E" in text or text == "-0" or ("." in text and text.endswith("0")):
+        text = format(score.normalize(), "f")
+    return "0" if text == "-0" else text
