@@ -1,0 +1,251 @@
+"""The REST API under ``/api/``: its routes, the token login, the OpenAPI schema and docs, and the one
+error format every refusal takes (docs/api.md).
+
+Errors, whatever raised them (a serializer, ``tournament.access``, a service, the throttle), answer::
+
+    {"errors": [{"field": "country", "rule": "registration", "message": "..."}, ...]}
+
+``field`` is null when the error is not about one input field; score-sheet errors also carry ``hand``
+(the hand's number on the sheet, or null) and player-file errors ``line``. Status codes: 400 invalid
+input or a rule refused, 401 not logged in, 403 logged in without the role, 404 not found (or a private
+tournament the user has no role in), 409 a score-sheet conflict or a signed (locked) sheet, 429 too many
+login attempts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from django.core.exceptions import NON_FIELD_ERRORS
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import Http404
+from django.urls import path
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from rest_framework import exceptions, status
+from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.response import Response
+from rest_framework.routers import DefaultRouter
+from rest_framework.settings import api_settings
+from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.views import exception_handler as drf_exception_handler
+from rest_framework.views import set_rollback
+
+from penalties.api import DisqualificationViewSet, PenaltyViewSet
+from penalties.services import PenaltyError
+from scoring import api as sheets
+from scoring.services import SheetConflict, SheetError, SheetLocked
+from tournament.api import (
+    PlayerViewSet,
+    Refused,
+    RoundViewSet,
+    SeatingJobViewSet,
+    StaffViewSet,
+    TableViewSet,
+    TournamentViewSet,
+)
+from tournament.registration import PlayerFileError
+from tournament.services import SeatingError
+
+# -- The error format ----------------------------------------------------------------------------------
+
+Error = dict[str, Any]
+
+
+def error(field: str | None, rule: str, message: str) -> Error:
+    return {"field": field, "rule": rule, "message": message}
+
+
+def sheet_error(item: dict[str, Any]) -> Error:
+    """An error of the rules engine or of ``scoring.services``: it names its hand (or null) and rule."""
+    hand = item.get("hand")
+    field = item.get("field") or ("hands" if hand is not None else None)
+    extra = {key: value for key, value in item.items() if key not in {"hand", "field", "rule", "message"}}
+    return {**error(field, str(item.get("rule", "score-sheet")), str(item["message"])), "hand": hand, **extra}
+
+
+def drf_errors(detail: Any, field: str | None = None) -> Iterator[Error]:
+    """A DRF error detail (dicts of lists of ``ErrorDetail``, nested as the input) as flat errors; nested
+    fields are named with dots (``entry.form``, ``rows.2.name``)."""
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            if key in {api_settings.NON_FIELD_ERRORS_KEY, NON_FIELD_ERRORS}:
+                yield from drf_errors(value, field)
+            else:
+                yield from drf_errors(value, f"{field}.{key}" if field else str(key))
+    elif isinstance(detail, list):
+        for index, item in enumerate(detail):
+            nested = isinstance(item, dict | list)
+            yield from drf_errors(item, (f"{field}.{index}" if field else str(index)) if nested else field)
+    else:
+        yield error(field, str(getattr(detail, "code", None) or "invalid"), str(detail))
+
+
+def django_errors(exc: DjangoValidationError) -> Iterator[Error]:
+    """A model's ``full_clean`` refusal, field by field."""
+    by_field = exc.error_dict if hasattr(exc, "error_dict") else {NON_FIELD_ERRORS: exc.error_list}
+    for field, items in by_field.items():
+        for item in items:
+            for message in item:
+                yield error(
+                    None if field == NON_FIELD_ERRORS else field, item.code or "invalid", str(message)
+                )
+
+
+def domain_refusal(exc: Exception) -> tuple[int, list[Error]] | None:
+    """The status and errors of a refusal by a service or the rules engine; None for anything else."""
+    if isinstance(exc, SheetError):
+        code = (
+            status.HTTP_409_CONFLICT
+            if isinstance(exc, SheetConflict | SheetLocked)
+            else status.HTTP_400_BAD_REQUEST
+        )
+        return code, [sheet_error(item) for item in exc.errors]
+    if isinstance(exc, PenaltyError | SeatingError):
+        return status.HTTP_400_BAD_REQUEST, [exc.as_dict()]
+    if isinstance(exc, PlayerFileError):
+        field, separator, message = str(exc).partition(": ")
+        if not separator:
+            field, message = "file", str(exc)
+        return status.HTTP_400_BAD_REQUEST, [error(field, "player-file", message)]
+    if isinstance(exc, DjangoValidationError):
+        return status.HTTP_400_BAD_REQUEST, list(django_errors(exc))
+    if isinstance(exc, Refused):
+        return exc.status_code, exc.errors
+    return None
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """Every refusal in one shape, ``{"errors": [...]}`` (the REST_FRAMEWORK ``EXCEPTION_HANDLER``)."""
+    refusal = domain_refusal(exc)
+    if refusal is not None:
+        set_rollback()
+        code, errors = refusal
+        return Response({"errors": errors}, status=code)
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound(*exc.args)
+    request, view = context.get("request"), context.get("view")
+    if isinstance(exc, DjangoPermissionDenied):
+        # tournament.access refused. Not logged in: 401 and how to log in, rather than 403 (logged in,
+        # without the role). DRF's own refusals (a CSRF failure, say) keep their status.
+        if request is not None and not request.user.is_authenticated:
+            exc = exceptions.NotAuthenticated()
+            if view is not None:
+                exc.auth_header = view.get_authenticate_header(request)  # type: ignore[attr-defined]
+        else:
+            exc = exceptions.PermissionDenied(*exc.args)
+    response = drf_exception_handler(exc, context)  # status, WWW-Authenticate, Retry-After
+    if response is None or not isinstance(exc, exceptions.APIException):
+        return response  # not a refusal: a server error, raised as such
+    response.data = {"errors": list(drf_errors(exc.detail))}
+    return response
+
+
+ERRORS_SCHEMA = {
+    "type": "object",
+    "description": "Every refusal: one or more errors.",
+    "properties": {
+        "errors": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "field": {
+                        "type": "string",
+                        "nullable": True,
+                        "description": "The input field, dotted when nested; null when not about one field.",
+                    },
+                    "rule": {
+                        "type": "string",
+                        "description": "The rule refused, e.g. required, stale-version.",
+                    },
+                    "message": {"type": "string"},
+                    "hand": {
+                        "type": "integer",
+                        "nullable": True,
+                        "description": "Score-sheet errors: the hand's number on the sheet, or null.",
+                    },
+                    "line": {"type": "integer", "description": "Player-file errors: the line in the file."},
+                },
+                "required": ["field", "rule", "message"],
+            },
+        }
+    },
+    "required": ["errors"],
+}
+ERROR_DESCRIPTIONS = {
+    "400": "Invalid input, or a rule refused it.",
+    "401": "Not logged in: send a token (Authorization: Token ...) or a session cookie.",
+    "403": "Logged in, without the role this needs.",
+    "404": "Not found, or a private tournament the user has no role in.",
+    "429": "Too many attempts: wait for the time in Retry-After.",
+}
+
+
+def error_responses(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """drf-spectacular postprocessing hook: every operation's error responses, in the one error format."""
+    result.setdefault("components", {}).setdefault("schemas", {})["Errors"] = ERRORS_SCHEMA
+    content = {"application/json": {"schema": {"$ref": "#/components/schemas/Errors"}}}
+    for url, operations in result.get("paths", {}).items():
+        for method, operation in operations.items():
+            responses = operation.setdefault("responses", {})
+            codes = ["401", "403"]
+            if method != "get":
+                codes.append("400")
+            if "{" in url:
+                codes.append("404")
+            if url == "/api/auth/token/":
+                codes.append("429")
+            for code in codes:
+                responses.setdefault(code, {"description": ERROR_DESCRIPTIONS[code]})
+            for code, response in responses.items():
+                if code.startswith("4"):
+                    response["content"] = content
+    return result
+
+
+# -- Token login ---------------------------------------------------------------------------------------
+
+
+class TokenLoginView(ObtainAuthToken):
+    """``POST username, password`` -> ``{"token": "..."}``; send it as ``Authorization: Token ...``.
+
+    Ten attempts a minute per address (the ``login`` throttle rate), right or wrong, then 429.
+    """
+
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "login"
+
+
+# -- Routes --------------------------------------------------------------------------------------------
+
+
+class Router(DefaultRouter):
+    include_format_suffixes = False
+
+
+router = Router(use_regex_path=False)
+router.register("tournaments", TournamentViewSet, basename="tournament")
+router.register("tournaments/<int:tournament_pk>/players", PlayerViewSet, basename="player")
+router.register("tournaments/<int:tournament_pk>/staff", StaffViewSet, basename="staff")
+router.register("tournaments/<int:tournament_pk>/rounds", RoundViewSet, basename="round")
+router.register("tournaments/<int:tournament_pk>/seating-jobs", SeatingJobViewSet, basename="seating-job")
+router.register("tournaments/<int:tournament_pk>/penalties", PenaltyViewSet, basename="penalty")
+router.register(
+    "tournaments/<int:tournament_pk>/disqualifications", DisqualificationViewSet, basename="disqualification"
+)
+router.register("tables", TableViewSet, basename="table")
+
+app_name = "api"
+urlpatterns = [
+    path("auth/token/", TokenLoginView.as_view(), name="token"),
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+    path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
+    path("tables/<int:table_pk>/sheet/", sheets.sheet_view, name="sheet"),
+    path("tables/<int:table_pk>/sheet/check/", sheets.check_view, name="sheet-check"),
+    path("tables/<int:table_pk>/sheet/sign/", sheets.sign_view, name="sheet-sign"),
+    path("tables/<int:table_pk>/sheet/correct/", sheets.correct_view, name="sheet-correct"),
+    *router.urls,
+]

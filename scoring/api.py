@@ -1,0 +1,172 @@
+"""The REST API over score sheets: one sheet per table, under ``/api/tables/{table_pk}/sheet/``.
+
+Referees of the tournament check, enter, submit and sign; head referees and organisers correct a
+signed sheet. Anyone who can see the tournament reads a signed sheet; drafts, submitted sheets and every
+sheet's history are for its staff. Refusals of ``scoring.services`` map to HTTP in ``config.api``:
+``SheetInvalid`` 400, ``SheetConflict`` and ``SheetLocked`` 409.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Any
+
+from django.db.models import Prefetch
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import status, viewsets
+from rest_framework.exceptions import NotFound
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from scoring import services
+from scoring.models import ScoreSheet, SheetVersion
+from scoring.serializers import (
+    CorrectSheetSerializer,
+    PublicSheetSerializer,
+    SheetCheckSerializer,
+    SheetEntrySerializer,
+    SheetSerializer,
+    SheetUpdateSerializer,
+    SheetVerdictSerializer,
+    SignSheetSerializer,
+)
+from tournament import access
+from tournament.api import is_staff
+from tournament.models import StaffRole, Table
+
+Role = StaffRole.Role
+
+CONFLICT = OpenApiResponse(
+    description="Conflict: the table has a sheet already, the sheet changed since the version sent, or it "
+    "is signed (locked). The error names which."
+)
+
+
+@extend_schema(tags=["score sheets"])
+class SheetViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
+    """The score sheet of one table."""
+
+    serializer_class = SheetSerializer
+    table: Table
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        super().initial(request, *args, **kwargs)
+        table = Table.objects.select_related("round__tournament").filter(pk=kwargs["table_pk"]).first()
+        if table is None or not access.can_view(request.user, table.round.tournament):
+            raise NotFound(f"no table {kwargs['table_pk']}")
+        self.table = table
+
+    def require(self, role: str) -> None:
+        access.require_role(self.request.user, self.table.round.tournament, role)
+
+    @cached_property
+    def staff(self) -> bool:
+        """Whether this user is on the tournament's staff (and so sees drafts and history)."""
+        return is_staff(self.request, self.table.round.tournament)
+
+    def sheet(self) -> ScoreSheet:
+        """The table's sheet, as the user may see it: staff every sheet, others a signed one only."""
+        sheet = (
+            ScoreSheet.objects.select_related("table__round", "created_by", "submitted_by", "signed_by")
+            .prefetch_related(Prefetch("versions", queryset=SheetVersion.objects.select_related("author")))
+            .filter(table=self.table)
+            .first()
+        )
+        if sheet is None or not (sheet.is_signed or self.staff):
+            raise NotFound(f"table {self.table.number} of hanchan {self.table.round.number} has no sheet yet")
+        return sheet
+
+    def respond(self, sheet: ScoreSheet, code: int = status.HTTP_200_OK) -> Response:
+        serializer = SheetSerializer if self.staff else PublicSheetSerializer
+        return Response(serializer(sheet).data, status=code)
+
+    @extend_schema(summary="The table's sheet (staff: with every version)", responses=SheetSerializer)
+    def retrieve(self, request: Request, table_pk: int) -> Response:
+        return self.respond(self.sheet())
+
+    @extend_schema(
+        summary="Enter the table's sheet, as a draft or submitted (referee)",
+        request=SheetEntrySerializer,
+        responses={201: SheetSerializer, 409: CONFLICT},
+    )
+    def create(self, request: Request, table_pk: int) -> Response:
+        self.require(Role.REFEREE)
+        serializer = SheetEntrySerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        services.save_sheet(self.table, data["entry"], request.user, submit=data["submit"])
+        return self.respond(self.sheet(), status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary="Change the draft or submitted sheet, naming the version edited (referee)",
+        request=SheetUpdateSerializer,
+        responses={200: SheetSerializer, 409: CONFLICT},
+    )
+    def update(self, request: Request, table_pk: int) -> Response:
+        self.require(Role.REFEREE)
+        self.sheet()  # 404 when there is none yet: POST creates it
+        serializer = SheetUpdateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        services.save_sheet(
+            self.table,
+            data["entry"],
+            request.user,
+            submit=data["submit"],
+            expected_version=data["expected_version"],
+        )
+        return self.respond(self.sheet())
+
+    @extend_schema(
+        summary="Check an entry against the rules without saving it (referee)",
+        description="200 either way: valid true with the replay, or valid false with every error.",
+        request=SheetCheckSerializer,
+        responses={200: SheetVerdictSerializer},
+    )
+    def check(self, request: Request, table_pk: int) -> Response:
+        self.require(Role.REFEREE)
+        serializer = SheetCheckSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        return Response(services.check_entry(self.table, serializer.validated_data["entry"]))
+
+    @extend_schema(
+        summary="Sign the submitted sheet, which locks it (referee)",
+        request=SignSheetSerializer,
+        responses={200: SheetSerializer, 409: CONFLICT},
+    )
+    def sign(self, request: Request, table_pk: int) -> Response:
+        self.require(Role.REFEREE)
+        sheet = self.sheet()
+        serializer = SignSheetSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.sign_sheet(
+            sheet, request.user, expected_version=serializer.validated_data["expected_version"]
+        )
+        return self.respond(self.sheet())
+
+    @extend_schema(
+        summary="Correct a signed sheet, with a reason (head referee)",
+        request=CorrectSheetSerializer,
+        responses={200: SheetSerializer, 409: CONFLICT},
+    )
+    def correct(self, request: Request, table_pk: int) -> Response:
+        self.require(Role.HEAD_REFEREE)
+        sheet = self.sheet()
+        serializer = CorrectSheetSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        services.correct_sheet(
+            sheet,
+            data["entry"],
+            request.user,
+            reason=data["reason"],
+            expected_version=data["expected_version"],
+        )
+        return self.respond(self.sheet())
+
+
+# The routes, mapped by hand: a table has one sheet, so there is no list and no sheet id in the URL.
+sheet_view = SheetViewSet.as_view({"get": "retrieve", "post": "create", "put": "update"})
+check_view = SheetViewSet.as_view({"post": "check"})
+sign_view = SheetViewSet.as_view({"post": "sign"})
+correct_view = SheetViewSet.as_view({"post": "correct"})

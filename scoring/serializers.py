@@ -1,0 +1,141 @@
+"""The REST API's shapes for score sheets: what a referee sends, and the sheet with its history.
+
+The entry itself is the rules engine's sheet format (``scoring.services`` documents it); these
+serializers only check that it is a JSON object and pass it on: the engine is the one judge of it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from scoring.models import ScoreSheet, SheetVersion
+
+ENTRY_HELP = (
+    'The sheet in the rules engine\'s format, players by name: {"form": "final", "final_points": '
+    '{name: points}, "riichi_sticks_left": n, "chombo": [name]} or {"form": "hands", "hands": [...], '
+    '"final_points": {...}, "ended_by_time": false}, each hand an outcome or the four point changes.'
+)
+
+
+class SheetEntrySerializer(serializers.Serializer[Any]):
+    entry = serializers.DictField(help_text=ENTRY_HELP)
+    submit = serializers.BooleanField(
+        required=False, default=False, help_text="true: submit for signing (the hanchan must be over)."
+    )
+
+
+class SheetUpdateSerializer(SheetEntrySerializer):
+    expected_version = serializers.IntegerField(
+        min_value=1, help_text="The version being edited; a sheet changed meanwhile is a conflict (409)."
+    )
+
+
+class SheetCheckSerializer(serializers.Serializer[Any]):
+    entry = serializers.DictField(help_text=ENTRY_HELP)
+
+
+class SignSheetSerializer(serializers.Serializer[Any]):
+    expected_version = serializers.IntegerField(
+        min_value=1, required=False, allow_null=True, default=None, help_text="The version the referee read."
+    )
+
+
+class CorrectSheetSerializer(serializers.Serializer[Any]):
+    entry = serializers.DictField(help_text=ENTRY_HELP)
+    reason = serializers.CharField(allow_blank=True, help_text="Why the signed sheet changes (required).")
+    expected_version = serializers.IntegerField(min_value=1, required=False, allow_null=True, default=None)
+
+
+class SheetErrorSerializer(serializers.Serializer[Any]):
+    hand = serializers.IntegerField(allow_null=True, help_text="The hand's number on the sheet, or null.")
+    field = serializers.CharField(allow_null=True, required=False)
+    rule = serializers.CharField()
+    message = serializers.CharField()
+
+
+class SheetVerdictSerializer(serializers.Serializer[Any]):
+    """The rules engine's verdict. Valid: the replay (final points, ranks, uma, scores, chombo and, hand
+    by hand, each hand's payments). Invalid: every error, each naming its hand and rule."""
+
+    valid = serializers.BooleanField()
+    errors = SheetErrorSerializer(many=True, required=False)
+    final_points = serializers.DictField(child=serializers.IntegerField(), required=False)
+    ranks = serializers.DictField(child=serializers.IntegerField(), required=False)
+    uma = serializers.DictField(child=serializers.CharField(), required=False)
+    scores = serializers.DictField(child=serializers.CharField(), required=False)
+
+
+def username(user: Any) -> str | None:
+    return user.get_username() if user is not None else None
+
+
+class SheetVersionSerializer(serializers.ModelSerializer[SheetVersion]):
+    author = serializers.SerializerMethodField()
+
+    class Meta:
+        model = SheetVersion
+        fields = ("version", "action", "status", "entry", "replay", "content_hash", "author", "at", "reason")
+        read_only_fields = fields
+
+    def get_author(self, version: SheetVersion) -> str | None:
+        return username(version.author)
+
+
+class PublicSheetSerializer(serializers.ModelSerializer[ScoreSheet]):
+    """A signed sheet as anyone who can see the tournament sees it."""
+
+    table = serializers.IntegerField(source="table_id", read_only=True)
+    tournament = serializers.IntegerField(source="table.round.tournament_id", read_only=True)
+    round = serializers.IntegerField(source="table.round.number", read_only=True)
+    table_number = serializers.IntegerField(source="table.number", read_only=True)
+
+    class Meta:
+        model = ScoreSheet
+        fields = (
+            "id",
+            "tournament",
+            "round",
+            "table",
+            "table_number",
+            "status",
+            "form",
+            "version",
+            "entry",
+            "replay",
+            "content_hash",
+            "signed_at",
+        )
+        read_only_fields = fields
+
+
+class SheetSerializer(PublicSheetSerializer):
+    """A sheet as the tournament's staff see it: who did what, and every version (``history``)."""
+
+    created_by = serializers.SerializerMethodField()
+    submitted_by = serializers.SerializerMethodField()
+    signed_by = serializers.SerializerMethodField()
+    history = SheetVersionSerializer(source="versions", many=True, read_only=True)
+
+    class Meta(PublicSheetSerializer.Meta):
+        fields = (
+            *PublicSheetSerializer.Meta.fields,
+            "created_by",
+            "created_at",
+            "updated_at",
+            "submitted_by",
+            "submitted_at",
+            "signed_by",
+            "history",
+        )
+        read_only_fields = fields
+
+    def get_created_by(self, sheet: ScoreSheet) -> str | None:
+        return username(sheet.created_by)
+
+    def get_submitted_by(self, sheet: ScoreSheet) -> str | None:
+        return username(sheet.submitted_by)
+
+    def get_signed_by(self, sheet: ScoreSheet) -> str | None:
+        return username(sheet.signed_by)

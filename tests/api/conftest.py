@@ -1,0 +1,134 @@
+"""Fixtures of the API tests: a tournament in play, with a user of every role, each with a token.
+
+``world``: "Test Open" (public, 2 hanchan), 12 checked-in players and 2 substitutes; hanchan 1 started
+with three tables (table 1 signed, table 2 submitted, table 3 without a sheet), hanchan 2 seated the
+same way; a phone penalty on Ben; a finished seating job. "Closed Cup" is private, with the same staff
+and one seated table. "Other Cup" has the outsider referee.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+import pytest
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from penalties import services as penalties
+from scoring import services as sheets
+from tests.conftest import make_players, make_user, seat_table
+from tests.scoring import hanchan
+from tournament.models import Player, Round, SeatingJob, StaffRole, Table, Tournament
+
+PASSWORD = "pw-for-tests-only"  # tests.conftest.make_user's
+ROLES = ("anonymous", "player", "referee", "head_referee", "organiser", "admin", "other_referee")
+
+
+def final_entry(
+    names: list[str], points: tuple[int, int, int, int] = (40000, 32000, 28000, 20000)
+) -> dict[str, Any]:
+    return {"form": "final", "final_points": dict(zip(names, points, strict=True)), "riichi_sticks_left": 0}
+
+
+@dataclass
+class World:
+    tournament: Tournament
+    private: Tournament
+    other: Tournament
+    users: dict[str, Any]
+    tokens: dict[str, str]
+    players: dict[str, Player]
+    tables: dict[str, Table]
+    ids: dict[str, int] = field(default_factory=dict)
+
+    def client(self, role: str) -> APIClient:
+        """An API client authenticated by the role's token (none for "anonymous")."""
+        client = APIClient()
+        if role != "anonymous":
+            client.credentials(HTTP_AUTHORIZATION=f"Token {self.tokens[role]}")
+        return client
+
+    def names(self, table: str) -> list[str]:
+        return [
+            seat.player.name for seat in self.tables[table].seats.select_related("player").order_by("wind")
+        ]
+
+
+def new_tournament(name: str, slug: str, **fields: Any) -> Tournament:
+    return Tournament.objects.create(
+        name=name, slug=slug, starts_on=date(2026, 5, 1), ends_on=date(2026, 5, 2), hanchan_count=2, **fields
+    )
+
+
+@pytest.fixture(autouse=True)
+def quick_passwords(settings: Any) -> None:
+    """Real password checks, with a hasher fast enough for dozens of users per test."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def world(db: None) -> World:
+    tournament = new_tournament("Test Open", "test-open")
+    private = new_tournament("Closed Cup", "closed-cup", is_public=False)
+    other = new_tournament("Other Cup", "other-cup")
+    users = {
+        "player": make_user("player"),
+        "referee": make_user("referee", tournament, StaffRole.Role.REFEREE),
+        "head_referee": make_user("head", tournament, StaffRole.Role.HEAD_REFEREE),
+        "organiser": make_user("organiser", tournament, StaffRole.Role.ORGANISER),
+        "other_referee": make_user("outsider", other, StaffRole.Role.REFEREE),
+    }
+    admin = make_user("admin")
+    admin.is_superuser = admin.is_staff = True
+    admin.save()
+    users["admin"] = admin
+    for role in ("referee", "head_referee", "organiser"):
+        StaffRole.objects.create(tournament=private, user=users[role], role=role)
+    tokens = {role: Token.objects.create(user=user).key for role, user in users.items()}
+
+    named = [
+        Player.objects.create(tournament=tournament, name=name, status=Player.Status.CHECKED_IN)
+        for name in ("Ana", "Ben", "Cho", "Dai")
+    ]
+    field_players = named + make_players(tournament, 8, prefix="Player", status=Player.Status.CHECKED_IN)
+    substitutes = make_players(tournament, 2, prefix="Sub", is_substitute=True)
+    round1 = Round.objects.create(tournament=tournament, number=1, status=Round.Status.STARTED)
+    round2 = Round.objects.create(tournament=tournament, number=2, status=Round.Status.SEATED)
+    groups = [field_players[0:4], field_players[4:8], field_players[8:12]]
+    tables = {f"t{n}": seat_table(round1, n, group) for n, group in enumerate(groups, start=1)}
+    for n, group in enumerate(groups, start=1):
+        tables[f"r2t{n}"] = seat_table(round2, n, group)
+
+    referee, head = users["referee"], users["head_referee"]
+    signed = sheets.save_sheet(tables["t1"], hanchan.entry("final"), referee, submit=True)
+    sheets.sign_sheet(signed, referee)
+    second = [p.name for p in groups[1]]
+    sheets.save_sheet(tables["t2"], final_entry(second), referee, submit=True)
+    penalty = penalties.give_penalty(named[1], "phone", head, points=3, reason="ringing")
+    job = SeatingJob.objects.create(
+        tournament=tournament, requested_by=users["organiser"], state=SeatingJob.State.DONE, progress=1.0
+    )
+
+    private_players = make_players(private, 4, prefix="Closed")
+    private_round = Round.objects.create(tournament=private, number=1, status=Round.Status.SEATED)
+    tables["private_table"] = seat_table(private_round, 1, private_players)
+
+    players = {p.name: p for p in [*field_players, *substitutes]}
+    world = World(tournament, private, other, users, tokens, players, tables)
+    world.ids = {
+        "t": tournament.pk,
+        "private": private.pk,
+        "penalty": penalty.pk,
+        "job": job.pk,
+        "referee_role": StaffRole.objects.get(tournament=tournament, user=referee).pk,
+        **{name: table.pk for name, table in tables.items()},
+        "ana": players["Ana"].pk,
+        "ben": players["Ben"].pk,
+        "dai": players["Dai"].pk,
+        "t3_player": players["Player 005"].pk,  # East at table 3 of each hanchan
+        "sub1": players["Sub 001"].pk,
+        "sub2": players["Sub 002"].pk,
+    }
+    return world

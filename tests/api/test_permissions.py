@@ -1,0 +1,257 @@
+"""Who may do what through the API: every endpoint, tried as every role, against one table of expectations.
+
+Columns, in order: anonymous, a logged-in player with no role, referee, head referee, organiser, site
+admin, and a referee of another tournament. Each try runs in a savepoint that is rolled back, so every
+role meets the same state. Requests authenticate with each user's token (sessions: test_session.py).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import transaction
+
+from tests.api.conftest import PASSWORD, ROLES, World, final_entry
+from tests.scoring import hanchan
+
+Body = dict[str, Any] | Callable[[World], dict[str, Any]] | None
+
+
+class Case(NamedTuple):
+    expected: tuple[int, int, int, int, int, int, int]  # in the order of ROLES
+    method: str
+    url: str  # formatted with World.ids
+    body: Body = None
+    multipart: bool = False
+
+
+def new_tournament_body(world: World) -> dict[str, Any]:
+    return {
+        "name": "New Cup",
+        "slug": "new-cup",
+        "starts_on": "2026-06-01",
+        "ends_on": "2026-06-01",
+        "hanchan_count": 4,
+    }
+
+
+def full_tournament_body(world: World) -> dict[str, Any]:
+    return {**new_tournament_body(world), "name": "Test Open", "slug": "test-open", "venue": "Hall B"}
+
+
+def player_file(world: World) -> dict[str, Any]:
+    return {"file": SimpleUploadedFile("players.csv", b"name,country\nNew One,JP\nNew Two,FR\n")}
+
+
+def sheet_t3(world: World) -> dict[str, Any]:
+    return {"entry": final_entry(world.names("t3")), "submit": True}
+
+
+def sheet_t2_update(world: World) -> dict[str, Any]:
+    entry = final_entry(world.names("t2"), (35000, 35000, 30000, 20000))
+    return {"entry": entry, "submit": True, "expected_version": 1}
+
+
+def check_t2(world: World) -> dict[str, Any]:
+    return {"entry": final_entry(world.names("t2"))}
+
+
+def correct_t1(world: World) -> dict[str, Any]:
+    entry = {**hanchan.entry("final"), "chombo": []}
+    return {"entry": entry, "reason": "the chombo was at another table"}
+
+
+LOGIN = {"username": "player", "password": PASSWORD}
+WITHDRAW = {"from_round": 2}
+GRANT = {"username": "player", "role": "referee"}
+PROMOTE = {"role": "head_referee"}
+REVOKE = {"reason": "not his phone"}
+DISQUALIFY = {"player": "{dai}", "reason": "collusion"}
+
+ANYONE = (200, 200, 200, 200, 200, 200, 200)
+T = "/api/tournaments/{t}"
+PRIVATE = "/api/tournaments/{private}"
+
+# fmt: off
+CASES: list[Case] = [
+    #     anon, player, referee, head, organiser, admin, other referee
+    # The API's own pages and the login.
+    Case(ANYONE,                              "GET",    "/api/"),
+    Case(ANYONE,                              "GET",    "/api/schema/"),
+    Case(ANYONE,                              "GET",    "/api/docs/"),
+    Case(ANYONE,                              "GET",    "/api/redoc/"),
+    Case(ANYONE,                              "POST",   "/api/auth/token/", LOGIN),
+    # Tournaments.
+    Case(ANYONE,                              "GET",    "/api/tournaments/"),
+    Case((401, 201, 201, 201, 201, 201, 201), "POST",   "/api/tournaments/", new_tournament_body),
+    Case(ANYONE,                              "GET",    T + "/"),
+    Case((401, 403, 403, 403, 200, 200, 403), "PATCH",  T + "/", {"venue": "Hall B"}),
+    Case((401, 403, 403, 403, 200, 200, 403), "PUT",    T + "/", full_tournament_body),
+    Case(ANYONE,                              "GET",    T + "/standings/"),
+    Case((401, 403, 403, 403, 200, 200, 403), "GET",    T + "/check-in-plan/"),
+    # Players.
+    Case(ANYONE,                              "GET",    T + "/players/"),
+    Case(ANYONE,                              "GET",    T + "/players/{ana}/"),
+    Case((401, 403, 403, 403, 201, 201, 403), "POST",   T + "/players/", {"name": "New One"}),
+    Case((401, 403, 403, 403, 201, 201, 403), "POST",   T + "/players/import/", player_file, multipart=True),
+    Case((401, 403, 403, 403, 200, 200, 403), "POST",   T + "/players/{t3_player}/check-in/"),
+    Case((401, 403, 403, 403, 200, 200, 403), "DELETE", T + "/players/{t3_player}/check-in/"),
+    Case((401, 403, 403, 403, 200, 200, 403), "POST",   T + "/players/{t3_player}/withdraw/", WITHDRAW),
+    Case((401, 403, 403, 403, 201, 201, 403), "POST",   T + "/players/{t3_player}/substitute/",
+         {"round": 2, "substitute": "{sub1}"}),
+    # Staff roles.
+    Case((401, 403, 403, 403, 200, 200, 403), "GET",    T + "/staff/"),
+    Case((401, 403, 403, 403, 201, 201, 403), "POST",   T + "/staff/", GRANT),
+    Case((401, 403, 403, 403, 200, 200, 403), "PATCH",  T + "/staff/{referee_role}/", PROMOTE),
+    Case((401, 403, 403, 403, 204, 204, 403), "DELETE", T + "/staff/{referee_role}/"),
+    # Rounds, tables, the clock, seating.
+    Case(ANYONE,                              "GET",    T + "/rounds/"),
+    Case(ANYONE,                              "GET",    T + "/rounds/1/"),
+    Case((401, 403, 403, 403, 200, 200, 403), "POST",   T + "/rounds/2/clock/", {"action": "start"}),
+    Case((401, 403, 403, 403, 400, 400, 403), "POST",   T + "/rounds/1/finish/"),  # tables 2 and 3 unsigned
+    Case(ANYONE,                              "GET",    "/api/tables/{t1}/"),
+    Case((401, 403, 403, 200, 200, 200, 403), "POST",   "/api/tables/{t1}/extra-time/", {"minutes": 5}),
+    Case((401, 403, 403, 403, 200, 200, 403), "GET",    T + "/seating-jobs/"),
+    Case((401, 403, 403, 403, 200, 200, 403), "GET",    T + "/seating-jobs/{job}/"),
+    Case((401, 403, 403, 403, 202, 202, 403), "POST",   T + "/seating-jobs/", {"from_round": 2, "seed": 1}),
+    # Score sheets: table 1 signed, table 2 submitted, table 3 without a sheet.
+    Case(ANYONE,                              "GET",    "/api/tables/{t1}/sheet/"),
+    Case((404, 404, 200, 200, 200, 200, 404), "GET",    "/api/tables/{t2}/sheet/"),
+    Case((401, 403, 201, 201, 201, 201, 403), "POST",   "/api/tables/{t3}/sheet/", sheet_t3),
+    Case((401, 403, 200, 200, 200, 200, 403), "PUT",    "/api/tables/{t2}/sheet/", sheet_t2_update),
+    Case((401, 403, 200, 200, 200, 200, 403), "POST",   "/api/tables/{t2}/sheet/check/", check_t2),
+    Case((401, 403, 200, 200, 200, 200, 403), "POST",   "/api/tables/{t2}/sheet/sign/", {}),
+    Case((401, 403, 403, 200, 200, 200, 403), "POST",   "/api/tables/{t1}/sheet/correct/", correct_t1),
+    # Penalties and disqualifications.
+    Case(ANYONE,                              "GET",    T + "/penalties/"),
+    Case(ANYONE,                              "GET",    T + "/penalties/{penalty}/"),
+    Case((401, 403, 403, 201, 201, 201, 403), "POST",   T + "/penalties/",
+         {"player": "{ben}", "kind": "phone", "points": "2", "reason": "ringing again"}),
+    Case((401, 403, 403, 200, 200, 200, 403), "POST",   T + "/penalties/{penalty}/revoke/", REVOKE),
+    Case(ANYONE,                              "GET",    T + "/disqualifications/"),
+    Case((401, 403, 403, 201, 201, 201, 403), "POST",   T + "/disqualifications/", DISQUALIFY),
+    # A private tournament: invisible (404) to whoever has no role in it.
+    Case((404, 404, 200, 200, 200, 200, 404), "GET",    PRIVATE + "/"),
+    Case((404, 404, 200, 200, 200, 200, 404), "GET",    PRIVATE + "/players/"),
+    Case((404, 404, 200, 200, 200, 200, 404), "GET",    PRIVATE + "/rounds/"),
+    Case((404, 404, 200, 200, 200, 200, 404), "GET",    PRIVATE + "/standings/"),
+    Case((404, 404, 200, 200, 200, 200, 404), "GET",    PRIVATE + "/penalties/"),
+    Case((404, 404, 200, 200, 200, 200, 404), "GET",    "/api/tables/{private_table}/"),
+    Case((401, 404, 403, 403, 201, 201, 404), "POST",   PRIVATE + "/players/", {"name": "New One"}),
+]
+# fmt: on
+
+
+def fill(value: Any, ids: dict[str, int]) -> Any:
+    """ "{name}" placeholders in a request body become the world's ids."""
+    if isinstance(value, str) and value.startswith("{") and value.endswith("}"):
+        return ids[value[1:-1]]
+    return value
+
+
+def send(world: World, role: str, case: Case) -> Any:
+    url = case.url.format(**world.ids)
+    body = case.body(world) if callable(case.body) else case.body
+    request = getattr(world.client(role), case.method.lower())
+    if body is None:
+        return request(url)
+    body = {key: fill(value, world.ids) for key, value in body.items()}
+    return request(url, body, format="multipart" if case.multipart else "json")
+
+
+def case_id(case: Case) -> str:
+    return f"{case.method} {case.url}"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_every_endpoint_as_every_role(world: World, case: Case) -> None:
+    got: dict[str, int] = {}
+    for role in ROLES:
+        with transaction.atomic():
+            response = send(world, role, case)
+            got[role] = response.status_code
+            transaction.set_rollback(True)
+        if response.status_code >= 400:
+            assert set(response.json()) == {"errors"}, response.content  # one error format everywhere
+    expected = dict(zip(ROLES, case.expected, strict=True))
+    assert got == expected, {
+        role: (got[role], expected[role]) for role in ROLES if got[role] != expected[role]
+    }
+
+
+PLACEHOLDERS = {
+    "tournament_pk": ["t", "private"],
+    "pk": ["t", "private", "ana", "t3_player", "referee_role", "job", "penalty", "t1", "private_table"],
+    "table_pk": ["t1", "t2", "t3"],
+    "number": ["1", "2"],
+}
+
+
+def api_routes() -> set[tuple[str, str]]:
+    """Every (method, URL pattern) the API answers, read from the URL configuration."""
+    from django.urls import get_resolver
+
+    routes: set[tuple[str, str]] = set()
+
+    def walk(patterns: Any, prefix: str) -> None:
+        for pattern in patterns:
+            if hasattr(pattern, "url_patterns"):
+                walk(pattern.url_patterns, prefix + str(pattern.pattern))
+                continue
+            callback = pattern.callback
+            actions = getattr(callback, "actions", None) or {
+                method: method
+                for method in ("get", "post", "put", "patch", "delete")
+                if hasattr(callback.cls, method)
+            }
+            routes.update(
+                (method.upper(), prefix + str(pattern.pattern))
+                for method in actions
+                if method not in {"head", "options"}
+            )
+
+    api = next(p for p in get_resolver().url_patterns if str(p.pattern) == "api/")
+    walk(api.url_patterns, "/api/")
+    return routes
+
+
+def test_the_table_tries_every_route_and_method_of_the_api() -> None:
+    """A new endpoint, or a new method on one, cannot be added without its row in CASES."""
+
+    def regex(route: str) -> str:
+        def alternatives(match: re.Match[str]) -> str:
+            values = PLACEHOLDERS[match.group(1)]
+            return "(" + "|".join(re.escape("{" + v + "}") if not v.isdigit() else v for v in values) + ")"
+
+        return re.sub(r"<int:(\w+)>", alternatives, route.replace(".", r"\."))
+
+    tried = {(case.method, case.url) for case in CASES}
+    untried = sorted(
+        (method, route)
+        for method, route in api_routes()
+        if not any(m == method and re.fullmatch(regex(route), url) for m, url in tried)
+    )
+    assert untried == []
+    assert len(api_routes()) > 40  # the walk found the API
+
+
+def test_private_tournament_is_left_out_of_the_list_for_outsiders(world: World) -> None:
+    seen = {}
+    for role in ROLES:
+        response = world.client(role).get("/api/tournaments/")
+        seen[role] = sorted(t["name"] for t in response.json()["results"])
+    everything = ["Closed Cup", "Other Cup", "Test Open"]
+    assert seen == {
+        "anonymous": ["Other Cup", "Test Open"],
+        "player": ["Other Cup", "Test Open"],
+        "referee": everything,
+        "head_referee": everything,
+        "organiser": everything,
+        "admin": everything,
+        "other_referee": ["Other Cup", "Test Open"],
+    }

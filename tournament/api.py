@@ -1,0 +1,549 @@
+"""The REST API over tournaments, players, staff roles, rounds, tables and seating jobs (docs/api.md).
+
+Every view does the same four things: check the form of the input with a serializer, authorise through
+``tournament.access``, call one service of ``tournament.services``, and serialize what it returns. A
+private tournament (``is_public`` off) does not exist, as far as the API says, for users without a role
+in it: 404, never 403.
+
+The shared pieces of the API's views (the pagination, the lookup of a visible tournament, the
+refusal in the error format) live here too; ``scoring.api`` and ``penalties.api`` import them.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+from django_filters.rest_framework import DjangoFilterBackend
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import APIException, NotFound
+from rest_framework.filters import SearchFilter
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from tournament import access, services
+from tournament.models import Player, Round, SeatingJob, StaffRole, Table, Tournament
+from tournament.registration import ImportPreview
+from tournament.serializers import (
+    AbsenceSerializer,
+    ChangeRoleSerializer,
+    CheckInPlanQuerySerializer,
+    CheckInPlanSerializer,
+    ClockActionSerializer,
+    ExtraTimeSerializer,
+    GrantRoleSerializer,
+    PlayerFileSerializer,
+    PlayerImportSerializer,
+    PlayerSerializer,
+    PublicPlayerSerializer,
+    RegisterPlayerSerializer,
+    RoundSerializer,
+    SeatingJobSerializer,
+    SeatingRequestSerializer,
+    StaffRoleSerializer,
+    StandingsSerializer,
+    SubstituteSerializer,
+    TableSerializer,
+    TournamentSerializer,
+    WithdrawalSerializer,
+    WithdrawSerializer,
+)
+from tournament.standings_db import cached_standings
+
+Role = StaffRole.Role
+
+
+class Pagination(PageNumberPagination):
+    """Lists come a page at a time: 100 items, ``?page_size=`` up to 1,000."""
+
+    page_size = 100
+    page_size_query_param = "page_size"
+    max_page_size = 1000
+
+
+class Refused(APIException):
+    """A refusal already in the API's error format: a list of ``{"field", "rule", "message"}``."""
+
+    status_code = status.HTTP_400_BAD_REQUEST
+    default_code = "refused"
+
+    def __init__(self, errors: list[dict[str, Any]], status_code: int = status.HTTP_400_BAD_REQUEST) -> None:
+        super().__init__(detail="; ".join(str(error["message"]) for error in errors))
+        self.errors = errors
+        self.status_code = status_code
+
+    @classmethod
+    def from_value_error(cls, exc: ValueError, rule: str) -> Refused:
+        """A service's ``ValueError("field: message")`` as a refusal naming that field."""
+        field, separator, message = str(exc).partition(": ")
+        if not separator:
+            return cls([{"field": None, "rule": rule, "message": str(exc)}])
+        return cls([{"field": field, "rule": rule, "message": message}])
+
+
+def visible_tournament(request: Request, pk: int) -> Tournament:
+    """The tournament if this user may see it (``access.can_view``); otherwise 404, as if it did not exist."""
+    tournament = Tournament.objects.filter(pk=pk).first()
+    if tournament is None or not access.can_view(request.user, tournament):
+        raise NotFound(f"no tournament {pk}")
+    return tournament
+
+
+def is_staff(request: Request, tournament: Tournament) -> bool:
+    """Referees, head referees and organisers of the tournament (and site admins) see private fields."""
+    return access.has_role(request.user, tournament, Role.REFEREE)
+
+
+class TournamentScopedViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
+    """A resource inside one tournament, under ``/api/tournaments/{tournament_pk}/``."""
+
+    pagination_class = Pagination
+    lookup_value_converter = "int"
+    tournament: Tournament
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        super().initial(request, *args, **kwargs)
+        self.tournament = visible_tournament(request, kwargs["tournament_pk"])
+
+    def require(self, role: str) -> None:
+        access.require_role(self.request.user, self.tournament, role)
+
+    @cached_property
+    def staff(self) -> bool:
+        """Whether this user is on the tournament's staff (and so sees its private fields)."""
+        return is_staff(self.request, self.tournament)
+
+    def get_serializer_context(self) -> dict[str, Any]:
+        context = super().get_serializer_context()
+        if hasattr(self, "tournament"):
+            context["tournament"] = self.tournament
+        return context
+
+    def schema_only(self) -> bool:
+        """True while drf-spectacular inspects the view (no request, no tournament)."""
+        return getattr(self, "swagger_fake_view", False)
+
+
+# -- Tournaments ---------------------------------------------------------------------------------------
+
+
+@extend_schema(tags=["tournaments"])
+class TournamentViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
+    """Public tournaments, and the private ones where the user has a role."""
+
+    serializer_class = TournamentSerializer
+    pagination_class = Pagination
+    lookup_value_converter = "int"
+    filter_backends = [DjangoFilterBackend, SearchFilter]
+    filterset_fields = ("is_public", "ruleset_preset")
+    search_fields = ("name", "venue")
+
+    def get_queryset(self) -> QuerySet[Tournament]:
+        if getattr(self, "swagger_fake_view", False):
+            return Tournament.objects.none()
+        return access.visible_tournaments(self.request.user)
+
+    @extend_schema(summary="List the tournaments this user can see")
+    def list(self, request: Request) -> Response:
+        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
+        return self.get_paginated_response(TournamentSerializer(page, many=True).data)
+
+    @extend_schema(summary="Create a tournament; its creator becomes its organiser")
+    def create(self, request: Request) -> Response:
+        serializer = TournamentSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        tournament = services.create_tournament(request.user, **serializer.validated_data)
+        return Response(TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(summary="A tournament")
+    def retrieve(self, request: Request, pk: int) -> Response:
+        return Response(TournamentSerializer(visible_tournament(request, pk)).data)
+
+    @extend_schema(summary="Change a tournament (organiser)")
+    def update(self, request: Request, pk: int, partial: bool = False) -> Response:
+        tournament = visible_tournament(request, pk)
+        access.require_role(request.user, tournament, Role.ORGANISER)
+        serializer = TournamentSerializer(tournament, data=request.data, partial=partial)
+        serializer.is_valid(raise_exception=True)
+        tournament = services.update_tournament(tournament, request.user, **serializer.validated_data)
+        return Response(TournamentSerializer(tournament).data)
+
+    @extend_schema(summary="Change some fields of a tournament (organiser)")
+    def partial_update(self, request: Request, pk: int) -> Response:
+        return self.update(request, pk, partial=True)
+
+    @extend_schema(
+        summary="The standings (from the cache) and the tables still without a signed sheet",
+        responses=StandingsSerializer,
+    )
+    @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
+    def standings(self, request: Request, pk: int) -> Response:
+        tournament = visible_tournament(request, pk)
+        return Response({**cached_standings(tournament.pk), "pending_tables": pending_tables(tournament)})
+
+    @extend_schema(
+        summary="How the checked-in field fills its tables (organiser)",
+        parameters=[CheckInPlanQuerySerializer],
+        responses=CheckInPlanSerializer,
+    )
+    @action(detail=True, methods=["get"], url_path="check-in-plan", pagination_class=None, filter_backends=[])
+    def check_in_plan(self, request: Request, pk: int) -> Response:
+        tournament = visible_tournament(request, pk)
+        access.require_role(request.user, tournament, Role.ORGANISER)
+        query = CheckInPlanQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        plan = services.check_in_plan(tournament, prefer=query.validated_data["prefer"])
+        return Response(CheckInPlanSerializer(plan).data)
+
+
+def pending_tables(tournament: Tournament) -> list[dict[str, Any]]:
+    """Tables of seated or started hanchan whose sheet is not signed yet (one query)."""
+    tables = (
+        Table.objects.filter(
+            round__tournament=tournament, round__status__in=[Round.Status.SEATED, Round.Status.STARTED]
+        )
+        .exclude(sheet__status="signed")
+        .order_by("round__number", "number")
+        .values_list("pk", "round__number", "number", "sheet__status")
+    )
+    return [
+        {"id": pk, "round": round_number, "table": number, "sheet_status": sheet_status}
+        for pk, round_number, number, sheet_status in tables
+    ]
+
+
+# -- Players -------------------------------------------------------------------------------------------
+
+
+@extend_schema(tags=["players"])
+class PlayerViewSet(TournamentScopedViewSet):
+    """The tournament's players and substitutes. Anyone who can see the tournament sees name, country,
+    club, team and status; its staff also see the EMA id, check-in time and the rest."""
+
+    serializer_class = PlayerSerializer
+    filter_backends = [DjangoFilterBackend, SearchFilter]
+    filterset_fields = ("status", "is_substitute")
+    search_fields = ("name",)
+
+    def get_queryset(self) -> QuerySet[Player]:
+        if self.schema_only():
+            return Player.objects.none()
+        return self.tournament.players.all()
+
+    def player_serializer(self) -> type[PublicPlayerSerializer]:
+        return PlayerSerializer if self.staff else PublicPlayerSerializer
+
+    @extend_schema(
+        summary="List the players (filters: status, is_substitute, search by name)",
+        responses=PlayerSerializer(many=True),
+    )
+    def list(self, request: Request, tournament_pk: int) -> Response:
+        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
+        return self.get_paginated_response(self.player_serializer()(page, many=True).data)
+
+    @extend_schema(summary="A player", responses=PlayerSerializer)
+    def retrieve(self, request: Request, tournament_pk: int, pk: int) -> Response:
+        return Response(self.player_serializer()(self.get_object()).data)
+
+    @extend_schema(
+        summary="Register one player by hand (organiser)",
+        request=RegisterPlayerSerializer,
+        responses={201: PlayerSerializer},
+    )
+    def create(self, request: Request, tournament_pk: int) -> Response:
+        self.require(Role.ORGANISER)
+        serializer = RegisterPlayerSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        player = services.register_player(self.tournament, request.user, **serializer.validated_data)
+        return Response(PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary="Import players from a CSV or XLSX file, all or nothing (organiser)",
+        description="With dry_run=true: every row and every error, nothing stored (200). Without: the "
+        "players stored (201), or, when any row is bad, nothing stored and each bad row's error (400).",
+        request={"multipart/form-data": PlayerFileSerializer},
+        responses={200: PlayerImportSerializer, 201: PlayerImportSerializer},
+    )
+    @action(detail=False, methods=["post"], url_path="import", parser_classes=[MultiPartParser, FormParser])
+    def import_file(self, request: Request, tournament_pk: int) -> Response:
+        self.require(Role.ORGANISER)
+        serializer = PlayerFileSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        upload, dry_run = serializer.validated_data["file"], serializer.validated_data["dry_run"]
+        if dry_run:
+            preview = services.preview_player_file(self.tournament, upload.read(), upload.name)
+            return Response(import_result(preview, dry_run=True))
+        preview = services.import_players(self.tournament, upload.read(), upload.name)
+        if not preview.ok:
+            raise Refused(import_result(preview, dry_run=False)["errors"])
+        return Response(import_result(preview, dry_run=False), status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary="Check a player in (POST) or take the check-in back (DELETE) (organiser)",
+        request=None,
+        responses={200: PlayerSerializer},
+    )
+    @action(detail=True, methods=["post", "delete"], url_path="check-in")
+    def check_in(self, request: Request, tournament_pk: int, pk: int) -> Response:
+        self.require(Role.ORGANISER)
+        player = self.get_object()
+        try:
+            player = services.check_in(player, checked_in=request.method == "POST")
+        except ValueError as exc:
+            raise Refused.from_value_error(exc, "check-in") from None
+        return Response(PlayerSerializer(player).data)
+
+    @extend_schema(
+        summary="Withdraw a player from a hanchan on (organiser)",
+        request=WithdrawSerializer,
+        responses={200: WithdrawalSerializer},
+    )
+    @action(detail=True, methods=["post"])
+    def withdraw(self, request: Request, tournament_pk: int, pk: int) -> Response:
+        self.require(Role.ORGANISER)
+        player = self.get_object()
+        serializer = WithdrawSerializer(data=request.data, context=self.get_serializer_context())
+        serializer.is_valid(raise_exception=True)
+        absences = services.withdraw_player(player, request.user, **serializer.validated_data)
+        player.refresh_from_db()
+        return Response(WithdrawalSerializer({"player": player, "absences": absences}).data)
+
+    @extend_schema(
+        summary="Seat a substitute in this player's seat for one hanchan (organiser)",
+        request=SubstituteSerializer,
+        responses={201: AbsenceSerializer},
+    )
+    @action(detail=True, methods=["post"])
+    def substitute(self, request: Request, tournament_pk: int, pk: int) -> Response:
+        self.require(Role.ORGANISER)
+        player = self.get_object()
+        serializer = SubstituteSerializer(data=request.data, context=self.get_serializer_context())
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        absence = services.replace_with_substitute(
+            data["round"], player, data["substitute"], request.user, reason=data["reason"]
+        )
+        return Response(AbsenceSerializer(absence).data, status=status.HTTP_201_CREATED)
+
+
+def import_result(preview: ImportPreview, *, dry_run: bool) -> dict[str, Any]:
+    stored = preview.ok and not dry_run
+    return {
+        "valid": preview.ok,
+        "dry_run": dry_run,
+        "imported": len(preview.rows) if stored else 0,
+        "rows": [
+            {
+                "line": row.line,
+                "name": row.name,
+                "country": row.country,
+                "club": row.club,
+                "ema_id": row.ema_id,
+                "team": row.team,
+                "is_substitute": row.is_substitute,
+            }
+            for row in preview.rows
+        ],
+        "errors": [
+            {"field": error.field, "rule": "registration", "message": error.message, "line": error.line}
+            for error in preview.errors
+        ],
+    }
+
+
+# -- Staff roles ---------------------------------------------------------------------------------------
+
+
+@extend_schema(tags=["staff"])
+class StaffViewSet(TournamentScopedViewSet):
+    """Who referees and organises the tournament; organisers only, for reading and for changing."""
+
+    serializer_class = StaffRoleSerializer
+
+    def get_queryset(self) -> QuerySet[StaffRole]:
+        if self.schema_only():
+            return StaffRole.objects.none()
+        return self.tournament.staff.select_related("user", "granted_by")
+
+    @extend_schema(summary="List the staff roles (organiser)")
+    def list(self, request: Request, tournament_pk: int) -> Response:
+        self.require(Role.ORGANISER)
+        page = self.paginate_queryset(self.get_queryset())
+        return self.get_paginated_response(StaffRoleSerializer(page, many=True).data)
+
+    @extend_schema(
+        summary="Grant a user a role, or change the role they have (organiser)",
+        request=GrantRoleSerializer,
+        responses={201: StaffRoleSerializer},
+    )
+    def create(self, request: Request, tournament_pk: int) -> Response:
+        self.require(Role.ORGANISER)
+        serializer = GrantRoleSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        grantee, role = serializer.validated_data["username"], serializer.validated_data["role"]
+        staff = services.grant_role(self.tournament, request.user, grantee, role)
+        return Response(StaffRoleSerializer(staff).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary="Change a staff member's role (organiser)",
+        request=ChangeRoleSerializer,
+        responses={200: StaffRoleSerializer},
+    )
+    def partial_update(self, request: Request, tournament_pk: int, pk: int) -> Response:
+        self.require(Role.ORGANISER)
+        staff = self.get_object()
+        serializer = ChangeRoleSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        staff = services.grant_role(
+            self.tournament, request.user, staff.user, serializer.validated_data["role"]
+        )
+        return Response(StaffRoleSerializer(staff).data)
+
+    @extend_schema(summary="Remove a staff member's role (organiser)", responses={204: None})
+    def destroy(self, request: Request, tournament_pk: int, pk: int) -> Response:
+        self.require(Role.ORGANISER)
+        staff = self.get_object()
+        services.grant_role(self.tournament, request.user, staff.user, "")
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+# -- Rounds, tables, the clock -------------------------------------------------------------------------
+
+
+def tables_with_seating() -> Prefetch[Any]:
+    return Prefetch(
+        "tables",
+        queryset=Table.objects.select_related("sheet").prefetch_related("seats__player", "seats__replaces"),
+    )
+
+
+@extend_schema(tags=["rounds"])
+class RoundViewSet(TournamentScopedViewSet):
+    """The hanchan of the tournament (by number), each with its clock and its seating."""
+
+    serializer_class = RoundSerializer
+    lookup_field = "number"
+    filter_backends = [DjangoFilterBackend]
+    filterset_fields = ("status",)
+
+    def get_queryset(self) -> QuerySet[Round]:
+        if self.schema_only():
+            return Round.objects.none()
+        return self.tournament.rounds.select_related("tournament").prefetch_related(tables_with_seating())
+
+    @extend_schema(summary="List the hanchan with their tables and seats")
+    def list(self, request: Request, tournament_pk: int) -> Response:
+        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
+        return self.get_paginated_response(RoundSerializer(page, many=True).data)
+
+    @extend_schema(summary="A hanchan with its clock, tables and seats")
+    def retrieve(self, request: Request, tournament_pk: int, number: int) -> Response:
+        return Response(RoundSerializer(self.get_object()).data)
+
+    @extend_schema(
+        summary="Start (or resume), pause or extend the hanchan clock (organiser)",
+        request=ClockActionSerializer,
+        responses={200: RoundSerializer},
+    )
+    @action(detail=True, methods=["post"])
+    def clock(self, request: Request, tournament_pk: int, number: int) -> Response:
+        self.require(Role.ORGANISER)
+        round_ = self.get_object()
+        serializer = ClockActionSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.operate_clock(
+            round_,
+            request.user,
+            serializer.validated_data["action"],
+            minutes=serializer.validated_data["minutes"],
+        )
+        return Response(RoundSerializer(self.get_object()).data)
+
+    @extend_schema(
+        summary="Close a started hanchan once every table's sheet is signed (organiser)",
+        request=None,
+        responses={200: RoundSerializer},
+    )
+    @action(detail=True, methods=["post"])
+    def finish(self, request: Request, tournament_pk: int, number: int) -> Response:
+        self.require(Role.ORGANISER)
+        services.finish_round(self.get_object(), request.user)
+        return Response(RoundSerializer(self.get_object()).data)
+
+
+@extend_schema(tags=["rounds"])
+class TableViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
+    """One table of one hanchan (its score sheet is under ``/api/tables/{id}/sheet/``)."""
+
+    serializer_class = TableSerializer
+    lookup_value_converter = "int"
+    queryset = Table.objects.select_related("round__tournament", "sheet").prefetch_related(
+        "seats__player", "seats__replaces"
+    )
+
+    def get_object(self) -> Table:
+        table: Table = super().get_object()
+        if not access.can_view(self.request.user, table.round.tournament):
+            raise NotFound(f"no table {table.pk}")
+        return table
+
+    @extend_schema(summary="A table: its seating, extra minutes, clock and sheet state")
+    def retrieve(self, request: Request, pk: int) -> Response:
+        return Response(TableSerializer(self.get_object()).data)
+
+    @extend_schema(
+        summary="Give this table extra minutes on the hanchan clock (head referee)",
+        request=ExtraTimeSerializer,
+        responses={200: TableSerializer},
+    )
+    @action(detail=True, methods=["post"], url_path="extra-time")
+    def extra_time(self, request: Request, pk: int) -> Response:
+        table = self.get_object()
+        access.require_role(request.user, table.round.tournament, Role.HEAD_REFEREE)
+        serializer = ExtraTimeSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.give_table_extra_time(table, request.user, serializer.validated_data["minutes"])
+        return Response(TableSerializer(self.get_object()).data)
+
+
+# -- Seating generation --------------------------------------------------------------------------------
+
+
+@extend_schema(tags=["rounds"])
+class SeatingJobViewSet(TournamentScopedViewSet):
+    """Seating generation runs in the background: POST queues a job (202), GET follows it (organiser)."""
+
+    serializer_class = SeatingJobSerializer
+
+    def get_queryset(self) -> QuerySet[SeatingJob]:
+        if self.schema_only():
+            return SeatingJob.objects.none()
+        return self.tournament.seating_jobs.all()
+
+    @extend_schema(summary="List the seating jobs, latest first (organiser)")
+    def list(self, request: Request, tournament_pk: int) -> Response:
+        self.require(Role.ORGANISER)
+        page = self.paginate_queryset(self.get_queryset())
+        return self.get_paginated_response(SeatingJobSerializer(page, many=True).data)
+
+    @extend_schema(summary="A seating job: state, progress, quality report (organiser)")
+    def retrieve(self, request: Request, tournament_pk: int, pk: int) -> Response:
+        self.require(Role.ORGANISER)
+        return Response(SeatingJobSerializer(self.get_object()).data)
+
+    @extend_schema(
+        summary="Generate the seating of hanchan from_round to the last (organiser)",
+        request=SeatingRequestSerializer,
+        responses={202: OpenApiResponse(SeatingJobSerializer, description="The job, queued.")},
+    )
+    def create(self, request: Request, tournament_pk: int) -> Response:
+        self.require(Role.ORGANISER)
+        serializer = SeatingRequestSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        job = services.request_seating(self.tournament, request.user, **serializer.validated_data)
+        return Response(SeatingJobSerializer(job).data, status=status.HTTP_202_ACCEPTED)

@@ -1,0 +1,369 @@
+"""The REST API's shapes for tournaments, players, staff, rounds, tables and seating jobs.
+
+Serializers here check the form of what comes in (types, required fields, ids that belong to the
+tournament) and render what goes out; the rules themselves live in ``tournament.services``, which the
+views in ``tournament.api`` call. No serializer here saves anything.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from tournament.models import Absence, Player, Round, Seat, SeatingJob, StaffRole, Table, Tournament
+from tournament.services import TOURNAMENT_FIELDS
+
+# A player list of a few thousand rows is well under this; anything larger is not a player list.
+MAX_PLAYER_FILE_BYTES = 5 * 1024 * 1024
+
+
+class TournamentSerializer(serializers.ModelSerializer[Tournament]):
+    class Meta:
+        model = Tournament
+        fields = ("id", *TOURNAMENT_FIELDS, "created_at")
+        read_only_fields = ("id", "created_at")
+
+
+class PublicPlayerSerializer(serializers.ModelSerializer[Player]):
+    """What anyone who can see the tournament sees of a player."""
+
+    country = serializers.CharField(
+        source="country.code", read_only=True, help_text="ISO 3166 alpha-2 code, or empty."
+    )
+
+    class Meta:
+        model = Player
+        fields = ("id", "name", "country", "club", "team", "status")
+        read_only_fields = fields
+
+
+class PlayerSerializer(PublicPlayerSerializer):
+    """A player as the tournament's staff see them; anyone else gets the public fields only (id, name,
+    country, club, team, status)."""
+
+    class Meta(PublicPlayerSerializer.Meta):
+        fields = (
+            *PublicPlayerSerializer.Meta.fields,
+            "ema_id",
+            "is_substitute",
+            "disqualified",
+            "checked_in_at",
+            "registered_at",
+        )
+        read_only_fields = fields
+
+
+class PlayerRefSerializer(serializers.ModelSerializer[Player]):
+    class Meta:
+        model = Player
+        fields = ("id", "name")
+        read_only_fields = fields
+
+
+class RegisterPlayerSerializer(serializers.Serializer[Any]):
+    """One player registered by hand; ``tournament.services.register_player`` checks it like a file row."""
+
+    name = serializers.CharField(max_length=200, allow_blank=True)
+    country = serializers.CharField(max_length=80, allow_blank=True, required=False, default="")
+    club = serializers.CharField(max_length=120, allow_blank=True, required=False, default="")
+    ema_id = serializers.CharField(max_length=40, allow_blank=True, required=False, default="")
+    team = serializers.CharField(max_length=120, allow_blank=True, required=False, default="")
+    is_substitute = serializers.BooleanField(required=False, default=False)
+
+
+class PlayerFileSerializer(serializers.Serializer[Any]):
+    file = serializers.FileField(help_text="A CSV (UTF-8, comma or semicolon) or XLSX player list.")
+    dry_run = serializers.BooleanField(
+        required=False, default=False, help_text="true: check the file and show its rows, store nothing."
+    )
+
+    def validate_file(self, upload: Any) -> Any:
+        if upload.size > MAX_PLAYER_FILE_BYTES:
+            raise serializers.ValidationError(
+                f"the file has {upload.size:,} bytes; a player list is at most {MAX_PLAYER_FILE_BYTES:,}",
+                code="max_size",
+            )
+        return upload
+
+
+class PlayerRowSerializer(serializers.Serializer[Any]):
+    line = serializers.IntegerField()
+    name = serializers.CharField()
+    country = serializers.CharField()
+    club = serializers.CharField()
+    ema_id = serializers.CharField()
+    team = serializers.CharField()
+    is_substitute = serializers.BooleanField()
+
+
+class RowErrorSerializer(serializers.Serializer[Any]):
+    field = serializers.CharField()
+    rule = serializers.CharField()
+    message = serializers.CharField()
+    line = serializers.IntegerField(help_text="The file's line (the header is line 1).")
+
+
+class PlayerImportSerializer(serializers.Serializer[Any]):
+    """The preview (``dry_run``) or the result of an import: every good row and every bad one."""
+
+    valid = serializers.BooleanField()
+    dry_run = serializers.BooleanField()
+    imported = serializers.IntegerField(help_text="Players stored (0 on a dry run or a refused file).")
+    rows = PlayerRowSerializer(many=True)
+    errors = RowErrorSerializer(many=True)
+
+
+class CheckInPlanQuerySerializer(serializers.Serializer[Any]):
+    prefer = serializers.ChoiceField(
+        choices=["substitutes", "sit_out"],
+        default="substitutes",
+        help_text="substitutes: substitutes complete the last table; sit_out: the last to check in sit out.",
+    )
+
+
+class CheckInPlanSerializer(serializers.Serializer[Any]):
+    checked_in = serializers.IntegerField()
+    tables = serializers.IntegerField()
+    substitutes_needed = serializers.IntegerField()
+    substitutes_available = serializers.IntegerField()
+    short_of_substitutes = serializers.IntegerField()
+    sitting_out = PlayerRefSerializer(many=True)
+
+
+class TournamentPlayerField(serializers.PrimaryKeyRelatedField[Player]):
+    """A player id, looked up among the players of the view's tournament (context ``tournament``)."""
+
+    queryset = Player.objects.all()
+
+    def get_queryset(self) -> Any:
+        return Player.objects.filter(tournament=self.context["tournament"])
+
+
+class RoundNumberField(serializers.SlugRelatedField[Round]):
+    """A hanchan given by its number in the view's tournament (context ``tournament``)."""
+
+    queryset = Round.objects.all()
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(slug_field="number", **kwargs)
+
+    def get_queryset(self) -> Any:
+        return Round.objects.filter(tournament=self.context["tournament"]).select_related("tournament")
+
+
+class WithdrawSerializer(serializers.Serializer[Any]):
+    from_round = serializers.IntegerField(min_value=1, help_text="The first hanchan the player misses.")
+    substitute = TournamentPlayerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="A substitute who takes the seat in every seated hanchan not started; without one, "
+        "re-seat from from_round with a seating job.",
+    )
+
+
+class SubstituteSerializer(serializers.Serializer[Any]):
+    round = RoundNumberField(help_text="The hanchan number.")
+    substitute = TournamentPlayerField(help_text="The substitute's player id.")
+    reason = serializers.ChoiceField(choices=Absence.Reason.choices, default=Absence.Reason.ABSENT)
+
+
+class AbsenceSerializer(serializers.ModelSerializer[Absence]):
+    round = serializers.IntegerField(source="round.number", read_only=True)
+    player = PlayerRefSerializer(read_only=True)
+    substitute = PlayerRefSerializer(read_only=True, allow_null=True)
+
+    class Meta:
+        model = Absence
+        fields = ("id", "round", "player", "substitute", "reason", "recorded_at")
+        read_only_fields = fields
+
+
+class WithdrawalSerializer(serializers.Serializer[Any]):
+    player = PlayerSerializer()
+    absences = AbsenceSerializer(many=True)
+
+
+class StaffRoleSerializer(serializers.ModelSerializer[StaffRole]):
+    username = serializers.CharField(source="user.get_username", read_only=True)
+    granted_by = serializers.SerializerMethodField()
+
+    class Meta:
+        model = StaffRole
+        fields = ("id", "user", "username", "role", "granted_by", "granted_at")
+        read_only_fields = fields
+
+    def get_granted_by(self, staff: StaffRole) -> str | None:
+        return staff.granted_by.get_username() if staff.granted_by else None
+
+
+class GrantRoleSerializer(serializers.Serializer[Any]):
+    username = serializers.SlugRelatedField(
+        slug_field="username", queryset=get_user_model().objects.all(), help_text="The user's login name."
+    )
+    role = serializers.ChoiceField(choices=StaffRole.Role.choices)
+
+
+class ChangeRoleSerializer(serializers.Serializer[Any]):
+    role = serializers.ChoiceField(choices=StaffRole.Role.choices)
+
+
+class ClockSerializer(serializers.Serializer[Any]):
+    """``tournament.clock.Clock.as_dict``: state, when it runs out (while running), seconds left."""
+
+    state = serializers.ChoiceField(choices=["stopped", "running", "paused", "over"])
+    ends_at = serializers.DateTimeField(allow_null=True)
+    seconds_left = serializers.FloatField()
+
+
+class SeatSerializer(serializers.ModelSerializer[Seat]):
+    wind_name = serializers.CharField(source="get_wind_display", read_only=True)
+    player = PlayerRefSerializer(read_only=True)
+    replaces = PlayerRefSerializer(read_only=True, allow_null=True)
+
+    class Meta:
+        model = Seat
+        fields = ("wind", "wind_name", "player", "replaces")
+        read_only_fields = fields
+
+
+class SheetStateSerializer(serializers.Serializer[Any]):
+    status = serializers.CharField()
+    version = serializers.IntegerField()
+
+
+class TableSerializer(serializers.ModelSerializer[Table]):
+    """A table of a hanchan: its seating, its extra minutes, the state of its score sheet."""
+
+    round = serializers.IntegerField(source="round.number", read_only=True)
+    tournament = serializers.IntegerField(source="round.tournament_id", read_only=True)
+    seats = SeatSerializer(many=True, read_only=True)
+    sheet = serializers.SerializerMethodField()
+    seconds_left = serializers.SerializerMethodField(
+        help_text="The hanchan clock's seconds left at this table, its extra minutes included."
+    )
+
+    class Meta:
+        model = Table
+        fields = ("id", "tournament", "round", "number", "extra_minutes", "seconds_left", "seats", "sheet")
+        read_only_fields = fields
+
+    @extend_schema_field(SheetStateSerializer(allow_null=True))
+    def get_sheet(self, table: Table) -> dict[str, Any] | None:
+        sheet = getattr(table, "sheet", None)
+        return None if sheet is None else {"status": sheet.status, "version": sheet.version}
+
+    def get_seconds_left(self, table: Table) -> float:
+        return round(table.round.clock().seconds_left(timezone.now(), table.extra_minutes), 1)
+
+
+class RoundTableSerializer(TableSerializer):
+    class Meta(TableSerializer.Meta):
+        fields = ("id", "number", "extra_minutes", "seconds_left", "seats", "sheet")
+        read_only_fields = fields
+
+
+class RoundSerializer(serializers.ModelSerializer[Round]):
+    """A hanchan with its clock and its seating: every table, every seat."""
+
+    clock = serializers.SerializerMethodField()
+    tables = RoundTableSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Round
+        fields = ("number", "status", "mode", "starts_at", "clock", "tables")
+        read_only_fields = fields
+
+    @extend_schema_field(ClockSerializer())
+    def get_clock(self, round_: Round) -> dict[str, object]:
+        return round_.clock().as_dict(timezone.now())
+
+
+class ClockActionSerializer(serializers.Serializer[Any]):
+    action = serializers.ChoiceField(choices=["start", "pause", "extend"])
+    minutes = serializers.IntegerField(
+        required=False,
+        default=0,
+        min_value=-24 * 60,
+        max_value=24 * 60,
+        help_text="For extend: minutes to add (negative to shorten).",
+    )
+
+
+class ExtraTimeSerializer(serializers.Serializer[Any]):
+    minutes = serializers.IntegerField(
+        min_value=-32768, max_value=32767, help_text="This table's extra minutes (replaces the last value)."
+    )
+
+
+class SeatingRequestSerializer(serializers.Serializer[Any]):
+    from_round = serializers.IntegerField(
+        required=False, default=1, help_text="The first hanchan to (re)generate; earlier ones are kept."
+    )
+    seed = serializers.IntegerField(required=False, default=0, min_value=-(2**31), max_value=2**31 - 1)
+
+
+class SeatingJobSerializer(serializers.ModelSerializer[SeatingJob]):
+    """``SeatingJob.as_dict`` (state, progress, quality report, error) with when it was asked for."""
+
+    report = serializers.JSONField(read_only=True, help_text="The quality report once done.")
+
+    class Meta:
+        model = SeatingJob
+        fields = (
+            "id",
+            "state",
+            "progress",
+            "from_round",
+            "seed",
+            "report",
+            "error",
+            "requested_at",
+            "finished_at",
+        )
+        read_only_fields = fields
+
+    def to_representation(self, job: SeatingJob) -> dict[str, Any]:
+        data = super().to_representation(job)
+        return {**data, **job.as_dict()}
+
+
+class PendingTableSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    round = serializers.IntegerField()
+    table = serializers.IntegerField()
+    sheet_status = serializers.CharField(allow_null=True, help_text="null: no sheet yet.")
+
+
+class HanchanResultSerializer(serializers.Serializer[Any]):
+    table = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    points = serializers.IntegerField()
+    rank = serializers.IntegerField()
+    score = serializers.CharField()
+
+
+class StandingRowSerializer(serializers.Serializer[Any]):
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    ranked = serializers.BooleanField()
+    rank = serializers.IntegerField(allow_null=True)
+    total = serializers.CharField(help_text="Exact decimal, as text.")
+    hanchan_total = serializers.CharField()
+    penalties = serializers.CharField()
+    played = serializers.IntegerField()
+    firsts = serializers.IntegerField()
+    by_round = serializers.DictField(child=HanchanResultSerializer(), help_text="Keyed by hanchan number.")
+    rank_history = serializers.ListField(child=serializers.IntegerField(allow_null=True))
+
+
+class StandingsSerializer(serializers.Serializer[Any]):
+    """``tournament.standings_db.cached_standings`` and the tables still waiting for a signed sheet."""
+
+    rounds = serializers.IntegerField()
+    rows = StandingRowSerializer(many=True)
+    pending_tables = PendingTableSerializer(many=True)
