@@ -231,7 +231,11 @@ def save_sheet(
         _record(sheet, SheetVersion.Action.SUBMITTED if submit else SheetVersion.Action.CREATED, user)
         return sheet
     _lock_table(table)
-    sheet = ScoreSheet.objects.get(table=table)
+    sheet = ScoreSheet.objects.filter(table=table).first()
+    if sheet is None:
+        raise SheetConflict(
+            [_error("version", "stale-version", f"table {table.number} has no sheet yet; create it instead")]
+        )
     if sheet.is_signed:
         raise SheetLocked(
             [

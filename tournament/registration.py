@@ -204,6 +204,9 @@ def validate_rows(
             errors.append(
                 RowError(line, "ema_id", f"duplicate EMA id {ema_id}: also on line {seen_ema[ema_id]}")
             )
+        for column in ("club", "team"):
+            if len(str(row.get(column, "")).strip()) > MAX_NAME_LENGTH:
+                errors.append(RowError(line, column, f"{column} longer than {MAX_NAME_LENGTH} characters"))
         substitute_text = str(row.get("substitute", "")).strip().lower()
         if substitute_text not in TRUE_WORDS | FALSE_WORDS:
             errors.append(RowError(line, "substitute", f"{substitute_text!r} is not yes or no"))

@@ -15,6 +15,7 @@ from django_countries import countries
 from tournament import access, registration
 from tournament.clock import ClockError
 from tournament.models import Absence, Player, Round, Seat, SeatingJob, StaffRole, Table, Tournament
+from tournament.standings_db import schedule_standings_refresh
 
 
 @cache
@@ -60,6 +61,7 @@ def import_players(tournament: Tournament, data: bytes, filename: str) -> regist
             )
             for row in preview.rows
         )
+        schedule_standings_refresh(tournament.pk)
     return preview
 
 
@@ -348,6 +350,10 @@ def _store_schedule(tournament: Tournament, schedule: Any, from_round: int) -> N
         )
 
 
+MAX_CLOCK_MINUTES = 24 * 60
+MAX_TABLE_EXTRA_MINUTES = 120
+
+
 @transaction.atomic
 def operate_clock(round_: Round, user: AbstractBaseUser, action: str, *, minutes: int = 0) -> Round:
     """Start, pause or extend the hanchan clock (WRCR 2015 §8.2). Starting it starts the hanchan."""
@@ -362,6 +368,10 @@ def operate_clock(round_: Round, user: AbstractBaseUser, action: str, *, minutes
         elif action == "pause":
             clock = clock.pause(now)
         elif action == "extend":
+            if not -MAX_CLOCK_MINUTES <= minutes <= MAX_CLOCK_MINUTES:
+                raise SeatingError(
+                    "minutes", "clock-range", f"minutes: between -{MAX_CLOCK_MINUTES} and {MAX_CLOCK_MINUTES}"
+                )
             clock = clock.extend(minutes)
         else:
             raise SeatingError("action", "clock-action", f"action: {action!r} is not start, pause or extend")
@@ -375,6 +385,8 @@ def operate_clock(round_: Round, user: AbstractBaseUser, action: str, *, minutes
 @transaction.atomic
 def give_table_extra_time(table: Table, user: AbstractBaseUser, minutes: int) -> Table:
     access.require_role(user, table.round.tournament, StaffRole.Role.HEAD_REFEREE)
+    if not 0 <= minutes <= MAX_TABLE_EXTRA_MINUTES:
+        raise SeatingError("minutes", "clock-range", f"minutes: between 0 and {MAX_TABLE_EXTRA_MINUTES}")
     table.extra_minutes = minutes
     table.save(update_fields=["extra_minutes"])
     return table
@@ -429,6 +441,7 @@ def update_tournament(tournament: Tournament, user: AbstractBaseUser, **fields: 
         setattr(tournament, name, value)
     tournament.full_clean()
     tournament.save()
+    schedule_standings_refresh(tournament.pk)  # the tie-break or the rules may have changed
     return tournament
 
 
@@ -449,6 +462,7 @@ def register_player(tournament: Tournament, user: AbstractBaseUser, **fields: An
         error = preview.errors[0]
         raise SeatingError(error.field, "registration", error.message)
     data = preview.rows[0]
+    schedule_standings_refresh(tournament.pk)
     return Player.objects.create(
         tournament=tournament,
         name=data.name,
@@ -475,6 +489,8 @@ def grant_role(
         raise SeatingError(
             "role", "staff-roles", f"role: {role!r} is not one of {', '.join(StaffRole.Role.values)}"
         )
+    if grantee.pk == user.pk and role != StaffRole.Role.ORGANISER:
+        raise SeatingError("role", "keep-an-organiser", "role: organisers cannot lower their own role")
     staff, _ = StaffRole.objects.update_or_create(
         tournament=tournament, user=grantee, defaults={"role": role, "granted_by": user}
     )
@@ -490,3 +506,35 @@ def tables_of_referee(user: AbstractBaseUser, tournament: Tournament) -> list[Ta
     return list(
         Table.objects.filter(round=current).select_related("round", "sheet").prefetch_related("seats__player")
     )
+
+
+# ---------------------------------------------------------------------------------------------------
+# Added for the pages: which hanchan is in play, and closing one so that the next becomes current.
+
+
+def current_round(tournament: Tournament) -> Round | None:
+    """The hanchan in play: the first not finished (the same one ``tables_of_referee`` lists)."""
+    return tournament.rounds.exclude(status=Round.Status.FINISHED).order_by("number").first()
+
+
+@transaction.atomic
+def finish_round(round_: Round, user: AbstractBaseUser) -> Round:
+    """The organiser closes a hanchan once every table's sheet is signed; the next one becomes current."""
+    access.require_role(user, round_.tournament, StaffRole.Role.ORGANISER)
+    round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
+    if round_.status != Round.Status.STARTED:
+        raise SeatingError(
+            "round", "finish-started-hanchan", f"hanchan {round_.number} is {round_.get_status_display()}"
+        )
+    pending = list(
+        round_.tables.exclude(sheet__status="signed").order_by("number").values_list("number", flat=True)
+    )
+    if pending:
+        raise SeatingError(
+            "round",
+            "signed-sheets-first",
+            f"hanchan {round_.number}: table(s) {', '.join(map(str, pending))} have no signed sheet yet",
+        )
+    round_.status = Round.Status.FINISHED
+    round_.save(update_fields=["status"])
+    return round_
