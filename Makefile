@@ -32,7 +32,9 @@ run: $(VENV)/.installed
 services:
 	WITH_BROWSER=$(WITH_BROWSER) scripts/ensure-services.sh
 
-test: $(VENV)/.installed-dev services
+# The suite includes browser tests: Debian's chromium and chromium-driver come with the services.
+test: $(VENV)/.installed-dev
+	WITH_BROWSER=1 scripts/ensure-services.sh
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) TEST_RUN_ID=$$$$ $(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: $(VENV)/.installed-dev

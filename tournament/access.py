@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import PermissionDenied
+from django.db.models import Q, QuerySet
 
 from tournament.models import StaffRole, Tournament
 
@@ -35,3 +36,24 @@ def require_role(user: AnyUser | None, tournament: Tournament, minimum: str) -> 
 
 def can_view(user: AnyUser | None, tournament: Tournament) -> bool:
     return tournament.is_public or role_of(user, tournament) is not None
+
+
+def can_create_tournament(user: AnyUser | None) -> bool:
+    """Site admins, users given Django's ``tournament.add_tournament`` permission, and organisers of a
+    tournament may create a tournament (and become its organiser)."""
+    if user is None or not user.is_authenticated:
+        return False
+    if user.has_perm("tournament.add_tournament"):  # type: ignore[union-attr]
+        return True
+    return StaffRole.objects.filter(user=user, role=Role.ORGANISER).exists()
+
+
+def visible_tournaments(user: AnyUser | None) -> QuerySet[Tournament]:
+    """The tournaments ``can_view`` lets this user see: the public ones, and those where they have a role."""
+    tournaments = Tournament.objects.all()
+    if user is not None and getattr(user, "is_superuser", False):
+        return tournaments
+    if user is None or not user.is_authenticated:
+        return tournaments.filter(is_public=True)
+    with_role = StaffRole.objects.filter(user=user).values("tournament")
+    return tournaments.filter(Q(is_public=True) | Q(pk__in=with_role))

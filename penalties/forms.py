@@ -1,0 +1,43 @@
+"""Forms of the penalties page; the amounts and their rules are ``penalties.services``'s."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from penalties.models import Penalty
+from tournament.forms import RoundChoiceField
+from tournament.models import Player, Round, Tournament
+
+
+class PenaltyForm(forms.Form):
+    player = forms.ModelChoiceField(queryset=Player.objects.none())
+    kind = forms.ChoiceField(choices=Penalty.Kind.choices)
+    round = RoundChoiceField(queryset=Round.objects.none(), required=False, label="Hanchan")
+    points = forms.DecimalField(
+        required=False,
+        max_digits=7,
+        decimal_places=2,
+        help_text="Only for the referee's discretion (obstruction, information, phone, other).",
+    )
+    minutes_late = forms.IntegerField(required=False, min_value=1, help_text="Only for lateness: 1 to 10.")
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)
+
+    def __init__(self, tournament: Tournament, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["player"].queryset = tournament.players.order_by("name")
+        self.fields["round"].queryset = tournament.rounds.order_by("number")
+
+
+class RevokeForm(forms.Form):
+    reason = forms.CharField(max_length=500)
+
+
+class DisqualifyForm(forms.Form):
+    player = forms.ModelChoiceField(queryset=Player.objects.none())
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))
+
+    def __init__(self, tournament: Tournament, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["player"].queryset = tournament.players.filter(disqualified=False).order_by("name")

@@ -1,0 +1,267 @@
+"""The referees' pages: the tables of the current hanchan and the score-sheet editor.
+
+The editor (``static/js/sheet.js``) asks ``check`` for the rules engine's verdict as the referee types
+(nothing is stored); saving, submitting, signing and correcting post forms to the views below, each of
+which calls one service of ``scoring.services``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from scoring import services
+from scoring.forms import CorrectionForm, SheetForm, SignForm
+from scoring.models import ScoreSheet
+from tournament import services as tournament_services
+from tournament.models import Seat, StaffRole, Table, Tournament
+from tournament.views import access_tournament, render_page
+
+Role = StaffRole.Role
+WIND_NAMES = dict(Seat.Wind.choices)
+CONFLICT_HINT = "Reload the sheet to see the saved version; your entry is still below, not saved."
+UNREADABLE = {"hand": None, "message": "the sheet could not be read: each player is named by a text"}
+
+
+def _table(tournament: Tournament, round_number: int, table_number: int) -> Table:
+    return get_object_or_404(
+        Table.objects.select_related("round__tournament"),
+        round__tournament=tournament,
+        round__number=round_number,
+        number=table_number,
+    )
+
+
+def _sheet_of(table: Table) -> ScoreSheet | None:
+    return ScoreSheet.objects.filter(table=table).select_related("signed_by", "submitted_by").first()
+
+
+def _sheet_page(
+    request: HttpRequest,
+    tournament: Tournament,
+    table: Table,
+    *,
+    entry: dict[str, Any] | None = None,
+    errors: list[dict[str, Any]] | None = None,
+    correcting: bool = False,
+    correction_form: CorrectionForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    sheet = _sheet_of(table)
+    seats = list(table.seats.select_related("player", "replaces").order_by("wind"))
+    editable = correcting or sheet is None or not sheet.is_signed
+    if entry is None and sheet is not None:
+        entry = sheet.entry
+    return render_page(
+        request,
+        "scoring/sheet.html",
+        tournament,
+        {
+            "table": table,
+            "sheet": sheet,
+            "seats": seats,
+            "editable": editable,
+            "correcting": correcting,
+            "errors": errors or [],
+            "editor": {
+                "players": [seat.player.name for seat in seats],
+                "winds": [WIND_NAMES[seat.wind] for seat in seats],
+                "entry": entry,
+                "editable": editable,
+            },
+            "correction_form": correction_form,
+            "sign_form": SignForm(initial={"expected_version": sheet.version}) if sheet else None,
+            "versions": sheet.versions.select_related("author").order_by("-at", "-pk") if sheet else [],
+            "hands": _hands(sheet, seats) if sheet and not editable else [],
+            "results": _results(sheet, seats) if sheet and sheet.replay.get("final_points") else [],
+        },
+        status=status,
+    )
+
+
+def _points(value: Any) -> str:
+    return f"{value:,}" if isinstance(value, int) else ""
+
+
+def _hands(sheet: ScoreSheet, seats: list[Seat]) -> list[dict[str, Any]]:
+    """The replay's hands for display: the points after each hand in seat order."""
+    return [
+        {
+            "round": hand.get("round", ""),
+            "honba": hand.get("honba", 0),
+            "result": hand.get("result", ""),
+            "points": [_points(hand.get("points", {}).get(seat.player.name)) for seat in seats],
+        }
+        for hand in sheet.replay.get("hands") or []
+    ]
+
+
+def _results(sheet: ScoreSheet, seats: list[Seat]) -> list[dict[str, Any]]:
+    replay = sheet.replay
+    return [
+        {
+            "wind": WIND_NAMES[seat.wind],
+            "name": seat.player.name,
+            "points": _points(replay["final_points"].get(seat.player.name)),
+            "rank": (replay.get("ranks") or {}).get(seat.player.name),
+            "score": (replay.get("scores") or {}).get(seat.player.name),
+        }
+        for seat in seats
+    ]
+
+
+@login_required
+@require_GET
+def my_tables(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = access_tournament(request, slug, Role.REFEREE)
+    tables = tournament_services.tables_of_referee(request.user, tournament)
+    rows = []
+    for table in tables:
+        seats = sorted(table.seats.all(), key=lambda seat: seat.wind)
+        rows.append(
+            {
+                "table": table,
+                "sheet": getattr(table, "sheet", None),
+                "players": [(WIND_NAMES[seat.wind], seat.player.name) for seat in seats],
+            }
+        )
+    return render_page(
+        request,
+        "scoring/my_tables.html",
+        tournament,
+        {"rows": rows, "round": tables[0].round if tables else None},
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def sheet(request: HttpRequest, slug: str, round_number: int, table_number: int) -> HttpResponse:
+    tournament = access_tournament(request, slug, Role.REFEREE)
+    table = _table(tournament, round_number, table_number)
+    if request.method == "GET":
+        return _sheet_page(request, tournament, table)
+    form = SheetForm(request.POST)
+    if not form.is_valid():
+        errors = [{"hand": None, "message": f"{name}: {'; '.join(e)}"} for name, e in form.errors.items()]
+        entry = form.cleaned_data.get("entry")
+        return _sheet_page(request, tournament, table, entry=entry, errors=errors, status=400)
+    submit = form.cleaned_data["action"] == "submit"
+    entry = form.cleaned_data["entry"]
+    try:
+        saved = services.save_sheet(
+            table,
+            entry,
+            request.user,
+            submit=submit,
+            expected_version=form.cleaned_data["expected_version"],
+        )
+    except services.SheetConflict as conflict:
+        errors = [*conflict.errors, {"hand": None, "message": CONFLICT_HINT}]
+        return _sheet_page(request, tournament, table, entry=entry, errors=errors, status=409)
+    except services.SheetError as refused:
+        return _sheet_page(request, tournament, table, entry=entry, errors=refused.errors, status=400)
+    except TypeError:  # see ``check``
+        return _sheet_page(request, tournament, table, errors=[UNREADABLE], status=400)
+    if submit:
+        messages.success(request, f"Submitted (version {saved.version}). A referee signs it next.")
+    else:
+        messages.success(request, f"Draft saved (version {saved.version}).")
+    return redirect(
+        "tournament:sheet", slug=tournament.slug, round_number=round_number, table_number=table_number
+    )
+
+
+@login_required
+@require_POST
+def sign(request: HttpRequest, slug: str, round_number: int, table_number: int) -> HttpResponse:
+    tournament = access_tournament(request, slug, Role.REFEREE)
+    table = _table(tournament, round_number, table_number)
+    current = get_object_or_404(ScoreSheet, table=table)
+    form = SignForm(request.POST)
+    if form.is_valid():
+        try:
+            services.sign_sheet(current, request.user, expected_version=form.cleaned_data["expected_version"])
+        except services.SheetError as refused:
+            for error in refused.errors:
+                messages.error(request, error["message"])
+        else:
+            messages.success(request, "Signed. The standings are updated.")
+    return redirect(
+        "tournament:sheet", slug=tournament.slug, round_number=round_number, table_number=table_number
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def correct(request: HttpRequest, slug: str, round_number: int, table_number: int) -> HttpResponse:
+    tournament = access_tournament(request, slug, Role.HEAD_REFEREE)
+    table = _table(tournament, round_number, table_number)
+    current = get_object_or_404(ScoreSheet, table=table, status=ScoreSheet.Status.SIGNED)
+    if request.method == "GET":
+        form = CorrectionForm(initial={"expected_version": current.version})
+        return _sheet_page(request, tournament, table, correcting=True, correction_form=form)
+    form = CorrectionForm(request.POST)
+    if not form.is_valid():
+        return _sheet_page(
+            request,
+            tournament,
+            table,
+            entry=form.cleaned_data.get("entry"),  # what the head referee typed, if it was readable
+            correcting=True,
+            correction_form=form,
+            status=400,
+        )
+    entry = form.cleaned_data["entry"]
+    try:
+        services.correct_sheet(
+            current,
+            entry,
+            request.user,
+            reason=form.cleaned_data["reason"],
+            expected_version=form.cleaned_data["expected_version"],
+        )
+    except services.SheetError as refused:
+        status = 409 if isinstance(refused, services.SheetConflict) else 400
+        errors = list(refused.errors)
+        if status == 409:
+            errors.append({"hand": None, "message": CONFLICT_HINT})
+        return _sheet_page(
+            request,
+            tournament,
+            table,
+            entry=entry,
+            errors=errors,
+            correcting=True,
+            correction_form=form,
+            status=status,
+        )
+    messages.success(request, "Corrected. The standings are updated; the old version stays in the history.")
+    return redirect(
+        "tournament:sheet", slug=tournament.slug, round_number=round_number, table_number=table_number
+    )
+
+
+@login_required
+@require_POST
+def check(request: HttpRequest, slug: str, round_number: int, table_number: int) -> HttpResponse:
+    """The rules engine's verdict on an entry as the referee types: errors by hand, or the replay."""
+    tournament = access_tournament(request, slug, Role.REFEREE)
+    table = _table(tournament, round_number, table_number)
+    try:
+        body = json.loads(request.body or b"null")
+    except (ValueError, UnicodeDecodeError):
+        body = None
+    entry = body.get("entry") if isinstance(body, dict) else None
+    try:
+        verdict = services.check_entry(table, entry)  # type: ignore[arg-type]
+    except services.SheetError as refused:
+        verdict = {"valid": False, "errors": refused.errors}
+    except TypeError:  # the engine does not yet read a player given as a list or object
+        verdict = {"valid": False, "errors": [UNREADABLE]}
+    return JsonResponse(verdict)

@@ -1,0 +1,283 @@
+/* On every page: small helpers, the hanchan clock (counting down in the browser, refreshed from the
+   server every few seconds, with a gong at zero made with the Web Audio API), "me" (the player a
+   visitor chose, remembered in localStorage) and list filters. */
+(function () {
+  "use strict";
+
+  const Riichi = (window.Riichi = window.Riichi || {});
+
+  Riichi.csrfToken = function () {
+    const input = document.querySelector("input[name=csrfmiddlewaretoken]");
+    if (input) return input.value;
+    const match = document.cookie.match(/(?:^|; )csrftoken=([^;]+)/);
+    return match ? decodeURIComponent(match[1]) : "";
+  };
+
+  Riichi.points = function (value) {
+    return Number(value).toLocaleString("en-US");
+  };
+
+  Riichi.signed = function (value) {
+    const n = Number(value);
+    return (n > 0 ? "+" : "") + n.toLocaleString("en-US");
+  };
+
+  /* Case- and accent-insensitive text for name searches ("chloe" finds "Chloé"). */
+  Riichi.fold = function (text) {
+    return String(text || "")
+      .normalize("NFD")
+      .replace(/[\u0300-\u036f]/g, "")
+      .toLowerCase()
+      .trim();
+  };
+
+  Riichi.debounce = function (fn, ms) {
+    let timer = null;
+    return function (...args) {
+      clearTimeout(timer);
+      timer = setTimeout(() => fn.apply(this, args), ms);
+    };
+  };
+
+  Riichi.el = function (tag, attrs, children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (value === null || value === undefined || value === false) continue;
+      if (key === "text") node.textContent = value;
+      else if (key === "className") node.className = value;
+      else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+      else node.setAttribute(key, value === true ? "" : value);
+    }
+    for (const child of [].concat(children || [])) {
+      if (child === null || child === undefined || child === false) continue;
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  };
+
+  /* "Me": the player this visitor follows in one tournament. */
+  Riichi.me = {
+    key: (slug) => "riichi.me." + slug,
+    get(slug) {
+      try {
+        return JSON.parse(localStorage.getItem(this.key(slug)) || "null");
+      } catch (e) {
+        return null;
+      }
+    },
+    set(slug, player) {
+      try {
+        if (player) localStorage.setItem(this.key(slug), JSON.stringify(player));
+        else localStorage.removeItem(this.key(slug));
+      } catch (e) {
+        /* private browsing: nothing remembered */
+      }
+      document.dispatchEvent(new CustomEvent("riichi:me", { detail: { slug, player } }));
+    },
+  };
+
+  /* ------------------------------------------------------------------ the gong */
+
+  let audio = null;
+
+  function soundWanted() {
+    try {
+      return localStorage.getItem("riichi.sound") !== "off";
+    } catch (e) {
+      return true;
+    }
+  }
+
+  function audioContext() {
+    const Context = window.AudioContext || window.webkitAudioContext;
+    if (!Context) return null;
+    if (!audio) audio = new Context();
+    if (audio.state === "suspended") audio.resume();
+    return audio;
+  }
+
+  /* A struck gong: a low fundamental with inharmonic partials, a fast attack and a long decay. */
+  function strike(ctx, at, loudness) {
+    const master = ctx.createGain();
+    master.gain.setValueAtTime(0.0001, at);
+    master.gain.exponentialRampToValueAtTime(loudness, at + 0.015);
+    master.gain.exponentialRampToValueAtTime(0.0001, at + 5.5);
+    master.connect(ctx.destination);
+    const partials = [
+      [98, 1.0],
+      [196.7, 0.55],
+      [263.4, 0.4],
+      [348.9, 0.25],
+      [471.2, 0.16],
+      [603.8, 0.1],
+      [809.5, 0.06],
+    ];
+    for (const [frequency, amplitude] of partials) {
+      const osc = ctx.createOscillator();
+      const gain = ctx.createGain();
+      osc.type = "sine";
+      osc.frequency.setValueAtTime(frequency * 1.004, at);
+      osc.frequency.exponentialRampToValueAtTime(frequency, at + 1.5);
+      gain.gain.value = amplitude;
+      osc.connect(gain);
+      gain.connect(master);
+      osc.start(at);
+      osc.stop(at + 5.6);
+    }
+  }
+
+  Riichi.gong = function (times) {
+    if (!soundWanted()) return false;
+    const ctx = audioContext();
+    if (!ctx) return false;
+    const now = ctx.currentTime + 0.05;
+    for (let i = 0; i < (times || 3); i++) strike(ctx, now + i * 2.2, 0.5);
+    return true;
+  };
+
+  /* Browsers let a page make sound only after a tap or a key: wake the audio on the first one. */
+  function unlockAudio() {
+    if (soundWanted()) audioContext();
+    window.removeEventListener("pointerdown", unlockAudio);
+    window.removeEventListener("keydown", unlockAudio);
+  }
+  window.addEventListener("pointerdown", unlockAudio);
+  window.addEventListener("keydown", unlockAudio);
+
+  function setupSoundToggles() {
+    for (const button of document.querySelectorAll("[data-sound-toggle]")) {
+      const show = () => {
+        const on = soundWanted();
+        button.setAttribute("aria-pressed", on ? "true" : "false");
+        button.textContent = on ? "Gong on" : "Gong off";
+      };
+      show();
+      button.addEventListener("click", () => {
+        const on = !soundWanted();
+        try {
+          localStorage.setItem("riichi.sound", on ? "on" : "off");
+        } catch (e) {
+          /* nothing to remember it in */
+        }
+        for (const other of document.querySelectorAll("[data-sound-toggle]")) {
+          other.setAttribute("aria-pressed", on ? "true" : "false");
+          other.textContent = on ? "Gong on" : "Gong off";
+        }
+        if (on) Riichi.gong(1);
+      });
+    }
+  }
+
+  /* ------------------------------------------------------------------ the hanchan clock */
+
+  Riichi.formatSeconds = function (seconds) {
+    const s = Math.max(0, Math.ceil(seconds));
+    const h = Math.floor(s / 3600);
+    const m = Math.floor((s % 3600) / 60);
+    const sec = s % 60;
+    const mm = h ? String(m).padStart(2, "0") : String(m);
+    return (h ? h + ":" : "") + mm + ":" + String(sec).padStart(2, "0");
+  };
+
+  const STATE_WORDS = {
+    stopped: "not started",
+    running: "left",
+    paused: "paused",
+    over: "time is up",
+    none: "",
+  };
+
+  function setupClock() {
+    const widgets = Array.from(document.querySelectorAll("[data-clock]"));
+    if (!widgets.length) return;
+    const url = widgets[0].dataset.clockUrl;
+    const state = {
+      round: widgets[0].dataset.round || null,
+      state: widgets[0].dataset.state || "none",
+      seconds: parseFloat(widgets[0].dataset.seconds || "0"),
+      at: performance.now(),
+      shown: null,
+    };
+
+    function left() {
+      if (state.state !== "running") return state.seconds;
+      return Math.max(0, state.seconds - (performance.now() - state.at) / 1000);
+    }
+
+    function paint() {
+      const seconds = left();
+      const shownState = state.state === "running" && seconds <= 0 ? "over" : state.state;
+      for (const widget of widgets) {
+        widget.dataset.state = shownState;
+        widget.classList.toggle("ending", shownState === "running" && seconds <= 300);
+        for (const node of widget.querySelectorAll("[data-clock-time]")) {
+          node.textContent = Riichi.formatSeconds(seconds);
+        }
+        for (const node of widget.querySelectorAll("[data-clock-state]")) {
+          node.textContent = STATE_WORDS[shownState] || "";
+        }
+        for (const node of widget.querySelectorAll("[data-clock-round]")) {
+          node.textContent = state.round || "";
+        }
+      }
+      /* The gong sounds when this page sees the time run out, once per hanchan. */
+      if (state.state === "running" && state.shown !== null && state.shown > 0 && seconds <= 0) {
+        const key = "riichi.gong." + url + "." + state.round;
+        let done = false;
+        try {
+          done = sessionStorage.getItem(key) === "1";
+          sessionStorage.setItem(key, "1");
+        } catch (e) {
+          done = false;
+        }
+        if (!done) Riichi.gong(3);
+      }
+      state.shown = seconds;
+    }
+
+    async function refresh() {
+      try {
+        const response = await fetch(url, { cache: "no-store", headers: { Accept: "application/json" } });
+        if (!response.ok) return;
+        const data = await response.json();
+        if (String(data.round) !== String(state.round)) state.shown = null; /* a new hanchan */
+        state.round = data.round;
+        state.state = data.state === "over" ? "running" : data.state;
+        state.seconds = Number(data.seconds_left || 0);
+        state.at = performance.now();
+        document.dispatchEvent(new CustomEvent("riichi:clock", { detail: data }));
+      } catch (e) {
+        /* offline for a moment: keep counting down locally */
+      }
+    }
+
+    paint();
+    setInterval(paint, 250);
+    setInterval(refresh, 4000);
+    document.addEventListener("visibilitychange", () => {
+      if (!document.hidden) refresh();
+    });
+  }
+
+  /* ------------------------------------------------------------------ list filters */
+
+  function setupFilters() {
+    for (const input of document.querySelectorAll("[data-filter]")) {
+      const items = () => document.querySelectorAll(input.dataset.filter);
+      const apply = () => {
+        const query = Riichi.fold(input.value);
+        for (const item of items()) {
+          item.hidden = query !== "" && !Riichi.fold(item.dataset.name).includes(query);
+        }
+      };
+      input.addEventListener("input", apply);
+      Riichi.applyFilters = apply;
+    }
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    setupSoundToggles();
+    setupClock();
+    setupFilters();
+  });
+})();

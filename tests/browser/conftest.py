@@ -1,0 +1,96 @@
+"""Browser tests: Playwright for Python driving Debian's Chromium (/usr/bin/chromium, installed by
+``make test`` through scripts/ensure-services.sh; no browser is downloaded) against pytest-django's
+live server. Screenshots of the main pages go to tests/artifacts/screenshots/ for people to look at.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+# Playwright's sync API runs an event loop in this thread; the ORM calls of the tests are still
+# synchronous and safe here.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SCREENSHOTS = Path(__file__).resolve().parents[1] / "artifacts" / "screenshots"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 860}
+
+
+@pytest.fixture(autouse=True)
+def fast_passwords(settings: Any) -> None:
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        pytest.fail("browser tests need Debian's chromium: run them with `make test`")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def new_context(browser: Any, transactional_db: None) -> Iterator[Any]:
+    """Browser contexts (each a fresh profile) closed when the test ends, before its data goes: no
+    page keeps polling a server whose tournament is gone."""
+    opened: list[Any] = []
+
+    def make(**options: Any) -> Any:
+        context = browser.new_context(**options)
+        opened.append(context)
+        return context
+
+    yield make
+    for context in opened:
+        context.close()
+
+
+@pytest.fixture
+def screenshot() -> Any:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+
+    def take(page: Any, name: str, *, full_page: bool = True) -> Path:
+        path = SCREENSHOTS / f"{name}.png"
+        page.evaluate("window.scrollTo(0, 0)")
+        if not full_page:
+            page.screenshot(path=str(path))
+            return path
+        # The whole page on a screen as tall as the page: sticky bars sit where they belong.
+        size = page.viewport_size
+        height = page.evaluate("document.documentElement.scrollHeight")
+        page.set_viewport_size({"width": size["width"], "height": max(height, size["height"])})
+        page.screenshot(path=str(path))
+        page.set_viewport_size(size)
+        return path
+
+    return take
+
+
+def log_in(page: Any, live_server: Any, username: str, password: str, next_path: str) -> None:
+    page.goto(f"{live_server.url}/accounts/login/?next={next_path}")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.click("button[type=submit].primary")
+    page.wait_for_url(f"**{next_path}")

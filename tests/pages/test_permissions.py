@@ -1,0 +1,147 @@
+"""Every page renders for the roles that may see it and refuses the others: a login redirect for the
+anonymous, 403 for a signed-in user without the role (a referee of another tournament included), and
+404 for everyone without a role when the tournament is private."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.pages.conftest import Site, client_for
+
+USERS = ("anonymous", "nobody", "other_referee", "referee", "head_referee", "organiser", "admin")
+RANK = {"referee": 1, "head_referee": 2, "organiser": 3, "admin": 3}
+
+PUBLIC = [
+    "/t/{slug}/",
+    "/t/{slug}/standings/",
+    "/t/{slug}/standings.json",
+    "/t/{slug}/seating/",
+    "/t/{slug}/seating/1/",
+    "/t/{slug}/players/",
+    "/t/{slug}/players/{ana}/",
+    "/t/{slug}/projector/",
+    "/t/{slug}/clock.json",
+]
+STAFF = [
+    ("/t/{slug}/referee/", "referee"),
+    ("/t/{slug}/sheet/1/1/", "referee"),
+    ("/t/{slug}/sheet/1/2/", "referee"),
+    ("/t/{slug}/sheet/1/1/correct/", "head_referee"),
+    ("/t/{slug}/penalties/", "head_referee"),
+    ("/t/{slug}/clock/", "head_referee"),
+    ("/t/{slug}/manage/", "organiser"),
+    ("/t/{slug}/manage/edit/", "organiser"),
+    ("/t/{slug}/manage/players/", "organiser"),
+    ("/t/{slug}/manage/check-in/", "organiser"),
+    ("/t/{slug}/manage/seating/", "organiser"),
+    ("/t/{slug}/manage/seating/jobs/{job}/", "organiser"),
+    ("/t/{slug}/manage/seating/jobs/{job}.json", "organiser"),
+    ("/t/{slug}/manage/absences/", "organiser"),
+    ("/t/{slug}/manage/staff/", "organiser"),
+]
+
+
+def url(template: str, site: Site) -> str:
+    return template.format(slug=site.tournament.slug, ana=site.player("Ana").pk, job=site.job.pk)
+
+
+def expected_staff_status(user: str, minimum: str, *, private: bool) -> int:
+    if user == "anonymous":
+        return 302
+    if RANK.get(user, 0) >= RANK[minimum]:
+        return 200
+    return 404 if private and user not in RANK else 403
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("user", USERS)
+def test_public_pages_open_to_everyone_for_a_public_tournament(site: Site, user: str) -> None:
+    client = client_for(site.users[user])
+    for template in PUBLIC:
+        response = client.get(url(template, site))
+        assert response.status_code == 200, (template, user, response.status_code)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("user", USERS)
+def test_a_private_tournament_is_not_found_for_people_without_a_role(site: Site, user: str) -> None:
+    site.tournament.is_public = False
+    site.tournament.save()
+    client = client_for(site.users[user])
+    expected = 200 if user in RANK else 404
+    for template in PUBLIC:
+        response = client.get(url(template, site))
+        assert response.status_code == expected, (template, user, response.status_code)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("private", [False, True], ids=["public", "private"])
+@pytest.mark.parametrize("user", USERS)
+def test_staff_pages_permission_matrix(site: Site, user: str, private: bool) -> None:
+    if private:
+        site.tournament.is_public = False
+        site.tournament.save()
+    client = client_for(site.users[user])
+    for template, minimum in STAFF:
+        address = url(template, site)
+        response = client.get(address)
+        expected = expected_staff_status(user, minimum, private=private)
+        assert response.status_code == expected, (template, user, response.status_code)
+        if expected == 302:
+            assert response["Location"].startswith("/accounts/login/?next=")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("user", "expected"),
+    [
+        ("anonymous", 302),
+        ("nobody", 403),
+        ("other_referee", 403),
+        ("referee", 403),
+        ("head_referee", 403),
+        ("organiser", 200),
+        ("admin", 200),
+    ],
+)
+def test_creating_a_tournament_is_for_organisers_and_site_admins(
+    site: Site, user: str, expected: int
+) -> None:
+    assert client_for(site.users[user]).get("/tournaments/new/").status_code == expected
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("user", USERS)
+def test_staff_actions_refuse_the_wrong_roles(site: Site, user: str) -> None:
+    """The POST-only actions follow the same rules as the pages."""
+    client = client_for(site.users[user])
+    slug = site.tournament.slug
+    penalty = site.tournament.penalties.get()  # Cho's chombo on table 1
+    actions: list[tuple[str, dict[str, Any], str]] = [
+        (f"/t/{slug}/sheet/1/2/check.json", {}, "referee"),
+        (f"/t/{slug}/penalties/{penalty.pk}/revoke/", {"reason": "test"}, "head_referee"),
+        (f"/t/{slug}/penalties/disqualify/", {}, "head_referee"),
+        (f"/t/{slug}/manage/check-in/{site.player('Ana').pk}/", {"checked_in": "on"}, "organiser"),
+        (f"/t/{slug}/manage/players/import/", {}, "organiser"),
+    ]
+    for address, data, minimum in actions:
+        response = client.post(address, data)
+        allowed = user != "anonymous" and RANK.get(user, 0) >= RANK[minimum]
+        if user == "anonymous":
+            assert response.status_code == 302, address
+        elif not allowed:
+            assert response.status_code == 403, (address, user)
+        else:
+            assert response.status_code in {200, 302, 400}, (address, user, response.status_code)
+
+
+@pytest.mark.django_db
+def test_index_lists_public_tournaments_and_the_private_ones_of_the_staff(site: Site) -> None:
+    site.tournament.is_public = False
+    site.tournament.save()
+    assert b"Test Open" not in client_for(None).get("/").content
+    assert b"Test Open" not in client_for(site.users["other_referee"]).get("/").content
+    assert b"Test Open" in client_for(site.users["referee"]).get("/").content
+    assert b"Elsewhere Cup" in client_for(None).get("/").content

@@ -1,0 +1,135 @@
+"""Forms of the organisers' pages: they read and shape input; the services decide what is allowed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django_countries import countries
+
+from tournament.models import Absence, Player, Round, StaffRole, Tournament
+from tournament.services import TOURNAMENT_FIELDS
+
+MAX_PLAYER_FILE_BYTES = 5 * 1024 * 1024
+
+
+def country_choices() -> list[tuple[str, str]]:
+    return [("", "—"), *((code, str(name)) for code, name in countries)]
+
+
+class TournamentForm(forms.ModelForm):
+    class Meta:
+        model = Tournament
+        fields = list(TOURNAMENT_FIELDS)
+        widgets = {
+            "starts_on": forms.DateInput(attrs={"type": "date"}),
+            "ends_on": forms.DateInput(attrs={"type": "date"}),
+            "ruleset_overrides": forms.Textarea(attrs={"rows": 3, "spellcheck": "false"}),
+        }
+        help_texts = {
+            "slug": "The address of the tournament's pages: /t/<slug>/ (letters, digits and hyphens).",
+            "ruleset_overrides": "Custom rules on top of the preset, as JSON, e.g. "
+            '{"uma": [20, 10, -10, -20]}. Leave {} for the preset as it is.',
+            "hanchan_minutes": "The time limit of each hanchan (WRCR 2015 §8.2: 90 minutes recommended).",
+            "separate_teams": "Keep team mates apart: empty for no rule, 0 for never at one table, "
+            "n for not before hanchan n.",
+            "separate_clubs": "The same for clubs.",
+            "separate_countries": "The same for countries.",
+        }
+
+
+class PlayerForm(forms.Form):
+    name = forms.CharField(max_length=120)
+    country = forms.ChoiceField(choices=country_choices, required=False)
+    club = forms.CharField(max_length=120, required=False)
+    ema_id = forms.CharField(label="EMA id", max_length=8, required=False, help_text="8 digits")
+    team = forms.CharField(max_length=120, required=False)
+    is_substitute = forms.BooleanField(label="Substitute (plays when needed, never ranked)", required=False)
+
+
+class PlayerFileForm(forms.Form):
+    file = forms.FileField(
+        label="Player list (.csv or .xlsx)",
+        help_text="Columns: name (or first name + last name), country, club, ema id, team, substitute.",
+    )
+
+    def clean_file(self) -> Any:
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_PLAYER_FILE_BYTES:
+            raise forms.ValidationError("The file is larger than 5 MB.")
+        return upload
+
+
+class ImportConfirmForm(forms.Form):
+    token = forms.CharField(max_length=64, widget=forms.HiddenInput)
+
+
+class CheckInForm(forms.Form):
+    checked_in = forms.BooleanField(required=False)
+
+
+class SeatingForm(forms.Form):
+    from_round = forms.IntegerField(
+        label="Seat from hanchan", min_value=1, initial=1, help_text="Hanchan already started are kept."
+    )
+    seed = forms.IntegerField(
+        label="Seed", initial=0, help_text="Another seed gives another schedule of the same quality."
+    )
+
+
+class ClockForm(forms.Form):
+    action = forms.ChoiceField(choices=[("start", "Start"), ("pause", "Pause"), ("extend", "Extend")])
+    minutes = forms.IntegerField(required=False, min_value=-60, max_value=60)
+
+
+class TableTimeForm(forms.Form):
+    table = forms.IntegerField(label="Table", min_value=1)
+    minutes = forms.IntegerField(label="Extra minutes", min_value=-30, max_value=60)
+
+
+class RoundChoiceField(forms.ModelChoiceField):
+    def label_from_instance(self, obj: Any) -> str:
+        return f"Hanchan {obj.number} ({obj.get_status_display().lower()})"
+
+
+class SubstituteForm(forms.Form):
+    round = RoundChoiceField(queryset=Round.objects.none(), label="Hanchan")
+    player = forms.ModelChoiceField(queryset=Player.objects.none(), label="Absent player")
+    substitute = forms.ModelChoiceField(queryset=Player.objects.none())
+    reason = forms.ChoiceField(
+        choices=[c for c in Absence.Reason.choices if c[0] != Absence.Reason.WITHDRAWN]
+    )
+
+    def __init__(self, tournament: Tournament, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["round"].queryset = tournament.rounds.exclude(status=Round.Status.FINISHED).exclude(
+            status=Round.Status.PLANNED
+        )
+        self.fields["player"].queryset = tournament.players.filter(is_substitute=False)
+        self.fields["substitute"].queryset = tournament.players.filter(is_substitute=True).exclude(
+            status=Player.Status.WITHDRAWN
+        )
+
+
+class WithdrawForm(forms.Form):
+    player = forms.ModelChoiceField(queryset=Player.objects.none())
+    from_round = forms.IntegerField(label="From hanchan", min_value=1)
+    substitute = forms.ModelChoiceField(
+        queryset=Player.objects.none(),
+        required=False,
+        help_text="Empty: re-seat the hanchan not started from the seating page instead.",
+    )
+
+    def __init__(self, tournament: Tournament, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["player"].queryset = tournament.players.filter(is_substitute=False).exclude(
+            status=Player.Status.WITHDRAWN
+        )
+        self.fields["substitute"].queryset = tournament.players.filter(is_substitute=True).exclude(
+            status=Player.Status.WITHDRAWN
+        )
+
+
+class StaffForm(forms.Form):
+    username = forms.CharField(label="User name", max_length=150)
+    role = forms.ChoiceField(choices=[*StaffRole.Role.choices, ("", "No role (remove)")], required=False)
