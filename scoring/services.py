@@ -152,7 +152,7 @@ def _checked(table: Table, entry: dict[str, Any], *, complete: bool = True) -> d
     result = check_entry(table, entry)
     if not result["valid"]:
         raise SheetInvalid(result["errors"])
-    if complete and not result.get("finished", True) and not entry.get("ended_by_time", False):
+    if complete and not result.get("finished", True) and entry.get("ended_by_time") is not True:
         raise SheetInvalid(
             [
                 _error(

@@ -276,9 +276,11 @@ class PlayerViewSet(TournamentScopedViewSet):
         serializer.is_valid(raise_exception=True)
         upload, dry_run = serializer.validated_data["file"], serializer.validated_data["dry_run"]
         if dry_run:
-            preview = services.preview_player_file(self.tournament, upload.read(), upload.name)
+            preview = services.preview_player_file(
+                self.tournament, upload.read(), upload.name, user=request.user
+            )
             return Response(import_result(preview, dry_run=True))
-        preview = services.import_players(self.tournament, upload.read(), upload.name)
+        preview = services.import_players(self.tournament, upload.read(), upload.name, user=request.user)
         if not preview.ok:
             raise Refused(import_result(preview, dry_run=False)["errors"])
         return Response(import_result(preview, dry_run=False), status=status.HTTP_201_CREATED)
@@ -293,7 +295,7 @@ class PlayerViewSet(TournamentScopedViewSet):
         self.require(Role.ORGANISER)
         player = self.get_object()
         try:
-            player = services.check_in(player, checked_in=request.method == "POST")
+            player = services.check_in(player, user=request.user, checked_in=request.method == "POST")
         except ValueError as exc:
             raise Refused.from_value_error(exc, "check-in") from None
         return Response(PlayerSerializer(player).data)

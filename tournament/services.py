@@ -31,8 +31,11 @@ def country_lookup() -> dict[str, str]:
     return lookup
 
 
-def preview_player_file(tournament: Tournament, data: bytes, filename: str) -> registration.ImportPreview:
-    """Read and check a player list without storing anything."""
+def preview_player_file(
+    tournament: Tournament, data: bytes, filename: str, *, user: AbstractBaseUser
+) -> registration.ImportPreview:
+    """Read and check a player list without storing anything (organisers only)."""
+    access.require_role(user, tournament, StaffRole.Role.ORGANISER)
     rows = registration.parse_rows(registration.read_table(data, filename))
     existing = tournament.players.all()
     return registration.validate_rows(
@@ -44,10 +47,12 @@ def preview_player_file(tournament: Tournament, data: bytes, filename: str) -> r
 
 
 @transaction.atomic
-def import_players(tournament: Tournament, data: bytes, filename: str) -> registration.ImportPreview:
+def import_players(
+    tournament: Tournament, data: bytes, filename: str, *, user: AbstractBaseUser
+) -> registration.ImportPreview:
     """Store every player of the file, or none: a file with one bad row imports nothing."""
     Tournament.objects.select_for_update().get(pk=tournament.pk)  # one import at a time per tournament
-    preview = preview_player_file(tournament, data, filename)
+    preview = preview_player_file(tournament, data, filename, user=user)
     if preview.ok:
         Player.objects.bulk_create(
             Player(
@@ -66,9 +71,12 @@ def import_players(tournament: Tournament, data: bytes, filename: str) -> regist
 
 
 @transaction.atomic
-def check_in(player: Player, *, checked_in: bool = True) -> Player:
+def check_in(player: Player, *, user: AbstractBaseUser, checked_in: bool = True) -> Player:
+    access.require_role(user, player.tournament, StaffRole.Role.ORGANISER)
     if player.status == Player.Status.WITHDRAWN:
-        raise ValueError(f"status: {player.name} has withdrawn and cannot check in")
+        raise SeatingError(
+            "status", "withdrawn-players", f"status: {player.name} has withdrawn and cannot check in"
+        )
     player.status = Player.Status.CHECKED_IN if checked_in else Player.Status.REGISTERED
     player.checked_in_at = timezone.now() if checked_in else None
     player.save(update_fields=["status", "checked_in_at"])
@@ -364,6 +372,15 @@ def operate_clock(round_: Round, user: AbstractBaseUser, action: str, *, minutes
         if action == "start":
             clock = clock.start(now)
             if round_.status in {Round.Status.PLANNED, Round.Status.SEATED}:
+                playing = (
+                    round_.tournament.rounds.filter(status=Round.Status.STARTED).exclude(pk=round_.pk).first()
+                )
+                if playing is not None:
+                    raise SeatingError(
+                        "round",
+                        "one-hanchan-at-a-time",
+                        f"hanchan {playing.number} is in play: finish it first",
+                    )
                 round_.status = Round.Status.STARTED
         elif action == "pause":
             clock = clock.pause(now)

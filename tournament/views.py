@@ -530,7 +530,7 @@ def import_preview(request: HttpRequest, slug: str) -> HttpResponse:
         upload = file_form.cleaned_data["file"]
         data = upload.read()
         try:
-            preview = services.preview_player_file(tournament, data, upload.name)
+            preview = services.preview_player_file(tournament, data, upload.name, user=request.user)
         except PlayerFileError as error:
             file_form.add_error("file", str(error))
         else:
@@ -567,7 +567,7 @@ def import_confirm(request: HttpRequest, slug: str) -> HttpResponse:
         messages.error(request, "That upload has expired or was already imported; upload the file again.")
         return redirect("tournament:registration", slug=tournament.slug)
     try:
-        preview = services.import_players(tournament, stored["data"], stored["name"])
+        preview = services.import_players(tournament, stored["data"], stored["name"], user=request.user)
     except PlayerFileError as error:
         messages.error(request, str(error))
         return redirect("tournament:registration", slug=tournament.slug)
@@ -608,7 +608,7 @@ def check_in_toggle(request: HttpRequest, slug: str, player_id: int) -> HttpResp
     form = CheckInForm(request.POST)
     if form.is_valid():
         try:
-            services.check_in(person, checked_in=form.cleaned_data["checked_in"])
+            services.check_in(person, user=request.user, checked_in=form.cleaned_data["checked_in"])
         except ValueError as error:
             messages.error(request, str(error))
     return redirect(reverse("tournament:check_in", args=[tournament.slug]) + f"#player-{person.pk}")

@@ -288,10 +288,15 @@ def _unreadable() -> HandOutcome:
     return HandOutcome(UNREADABLE, (0, 0, 0, 0))
 
 
+def _seat_of(sheet: _Sheet, name: object) -> int | None:
+    """The seat of a player named on the sheet; None for anything that is not a name at this table."""
+    return sheet.seats.get(name) if isinstance(name, str) else None
+
+
 def _seat(
     sheet: _Sheet, number: int, state: HandState, name: object, role: str, errors: list[Error]
 ) -> int | None:
-    seat = sheet.seats.get(name) if isinstance(name, str) else None
+    seat = _seat_of(sheet, name)
     if seat is None:
         if name is None:
             errors.append(_error(number, state, RULE_FORMAT, f"the {role} is missing"))
@@ -365,9 +370,8 @@ def _win(
     *,
     tsumo: bool,
 ) -> HandOutcome:
-    seats = sheet.seats
-    winner = seats.get(hand.get("winner"))  # type: ignore[arg-type]
-    loser = None if tsumo else seats.get(hand.get("loser"))  # type: ignore[arg-type]
+    winner = _seat_of(sheet, hand.get("winner"))
+    loser = None if tsumo else _seat_of(sheet, hand.get("loser"))
     if winner is None or (loser is None and not tsumo) or winner == loser:
         return _bad_win(sheet, number, hand, state, tsumo, errors)
     basic = _known_value(sheet, hand, tsumo)

@@ -8,7 +8,7 @@ import pytest
 from django.core.cache import cache
 
 from tests.api.conftest import World, final_entry
-from tournament.models import Player
+from tournament.models import Player, Round
 from tournament.standings_db import cache_key
 
 
@@ -135,6 +135,9 @@ def test_rounds_show_the_seating_and_the_clock(world: World) -> None:
         ("West", "Cho", None),
         ("North", "Dai", None),
     ]
+    playing = organiser.post(f"{base}/rounds/2/clock/", {"action": "start"})
+    assert playing.status_code == 400 and playing.json()["errors"][0]["rule"] == "one-hanchan-at-a-time"
+    Round.objects.filter(tournament=world.tournament, number=1).update(status=Round.Status.FINISHED)
     ok(organiser.post(f"{base}/rounds/2/clock/", {"action": "start"}))
     paused = ok(organiser.post(f"{base}/rounds/2/clock/", {"action": "pause"}))
     assert paused["clock"]["state"] == "paused"

@@ -79,7 +79,8 @@ def test_a_player_given_as_a_list_is_an_error_not_a_crash(site: Site) -> None:
     entry["hands"][0]["winner"] = ["Fay"]
     client = client_for(site.users["referee"])
     verdict = check(client, site, entry).json()
-    assert verdict["valid"] is False and "could not be read" in verdict["errors"][0]["message"]
+    assert verdict["valid"] is False
+    assert "the winner ['Fay'] is not a player of this table" in verdict["errors"][0]["message"]
     saved = save(client, site, entry, "draft")
     assert saved.status_code == 400 and not ScoreSheet.objects.filter(table=site.table_2).exists()
 

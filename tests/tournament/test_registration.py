@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from typing import Any
 
 import pytest
 from openpyxl import Workbook
@@ -74,7 +75,7 @@ def test_other_formats_are_refused() -> None:
 
 
 @pytest.mark.django_db
-def test_xlsx_import_stores_every_player(tournament: Tournament) -> None:
+def test_xlsx_import_stores_every_player(tournament: Tournament, organiser: Any) -> None:
     data = xlsx(
         [
             ["First name", "Last name", "Country", "EMA", "Substitute"],
@@ -82,7 +83,7 @@ def test_xlsx_import_stores_every_player(tournament: Tournament) -> None:
             ["Sub", "Stitute", "FR", None, "yes"],
         ]
     )
-    preview = services.import_players(tournament, data, "players.xlsx")
+    preview = services.import_players(tournament, data, "players.xlsx", user=organiser)
     assert preview.ok
     stored = {p.name: p for p in tournament.players.all()}
     assert set(stored) == {"Ana Alves", "Sub Stitute"}
@@ -91,9 +92,9 @@ def test_xlsx_import_stores_every_player(tournament: Tournament) -> None:
 
 
 @pytest.mark.django_db
-def test_one_bad_row_imports_nothing(tournament: Tournament) -> None:
+def test_one_bad_row_imports_nothing(tournament: Tournament, organiser: Any) -> None:
     data = GOOD_CSV + b"Zed,Narnia,,,\n"
-    preview = services.import_players(tournament, data, "players.csv")
+    preview = services.import_players(tournament, data, "players.csv", user=organiser)
     assert not preview.ok
     assert [e.as_dict() for e in preview.errors] == [
         {"line": 5, "field": "country", "message": "'Narnia' is not an ISO 3166 country code or name"}
@@ -102,11 +103,13 @@ def test_one_bad_row_imports_nothing(tournament: Tournament) -> None:
 
 
 @pytest.mark.django_db
-def test_ema_ids_and_names_already_registered_are_duplicates(tournament: Tournament) -> None:
+def test_ema_ids_and_names_already_registered_are_duplicates(tournament: Tournament, organiser: Any) -> None:
     Player.objects.create(tournament=tournament, name="Ana Alves", ema_id="04000001")
-    preview = services.import_players(tournament, GOOD_CSV, "players.csv")
+    preview = services.import_players(tournament, GOOD_CSV, "players.csv", user=organiser)
     assert {(e.line, e.field) for e in preview.errors} == {(2, "name"), (2, "ema_id")}
-    again = services.import_players(tournament, b"name,ema id\nAnother Ana,04000001\n", "p.csv")
+    again = services.import_players(
+        tournament, b"name,ema id\nAnother Ana,04000001\n", "p.csv", user=organiser
+    )
     assert [e.message for e in again.errors] == ["duplicate EMA id 04000001: already Ana Alves"]
     assert tournament.players.count() == 1
 
@@ -116,11 +119,11 @@ def test_ema_ids_and_names_already_registered_are_duplicates(tournament: Tournam
     ("checked_in", "needed", "sit_out"), [(36, 0, 0), (37, 3, 1), (38, 2, 2), (39, 1, 3)]
 )
 def test_substitutes_needed_or_players_sitting_out(
-    tournament: Tournament, checked_in: int, needed: int, sit_out: int
+    tournament: Tournament, organiser: Any, checked_in: int, needed: int, sit_out: int
 ) -> None:
     players = make_players(tournament, checked_in)
     for player in players:
-        services.check_in(player)
+        services.check_in(player, user=organiser)
     make_players(tournament, 2, prefix="Sub", is_substitute=True)
     plan = services.check_in_plan(tournament)
     assert (plan.checked_in, plan.substitutes_needed, plan.tables) == (
@@ -136,7 +139,21 @@ def test_substitutes_needed_or_players_sitting_out(
 
 
 @pytest.mark.django_db
-def test_a_withdrawn_player_cannot_check_in(tournament: Tournament) -> None:
+def test_a_withdrawn_player_cannot_check_in(tournament: Tournament, organiser: Any) -> None:
     player = Player.objects.create(tournament=tournament, name="Gone", status=Player.Status.WITHDRAWN)
     with pytest.raises(ValueError, match="status: Gone has withdrawn"):
-        services.check_in(player)
+        services.check_in(player, user=organiser)
+
+
+@pytest.mark.django_db
+def test_only_organisers_import_and_check_in(tournament: Tournament, referee: Any) -> None:
+    from django.core.exceptions import PermissionDenied
+
+    with pytest.raises(PermissionDenied):
+        services.import_players(tournament, GOOD_CSV, "players.csv", user=referee)
+    with pytest.raises(PermissionDenied):
+        services.preview_player_file(tournament, GOOD_CSV, "players.csv", user=referee)
+    player = Player.objects.create(tournament=tournament, name="Ana")
+    with pytest.raises(PermissionDenied):
+        services.check_in(player, user=referee)
+    assert tournament.players.count() == 1

@@ -119,7 +119,7 @@ class Command(BaseCommand):
                 tournament=tournament, name=name, defaults={"country": country, "club": club}
             )
             if player.status == Player.Status.REGISTERED:
-                services.check_in(player)
+                services.check_in(player, user=users["organiser"])
         return tournament
 
     def seating(self, tournament: Tournament, organiser: Any) -> None:
