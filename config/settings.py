@@ -58,6 +58,10 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
+    "rest_framework.authtoken",
+    "django_filters",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
     "django_countries",
     "tournament",
     "scoring",
@@ -153,6 +157,7 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -166,13 +171,50 @@ WHITENOISE_AUTOREFRESH = DEBUG
 WHITENOISE_USE_FINDERS = DEBUG
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "var" / "media"))
 MEDIA_URL = "media/"
+if TEST_RUN_ID:  # test sessions side by side keep their files apart too
+    MEDIA_ROOT = MEDIA_ROOT / f"test-{TEST_RUN_ID}"
+# Exports (tournament.export_services): a produced file is kept this many hours, then deleted.
+EXPORT_EXPIRY_HOURS = float(os.environ.get("EXPORT_EXPIRY_HOURS", "24"))
 
-LOGIN_URL = "admin:login"
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "tournament:index"
+LOGOUT_REDIRECT_URL = "tournament:index"
 
+# The REST API (config/api.py, docs/api.md). Token first, so that a request without credentials gets 401
+# with "WWW-Authenticate: Token"; pages' logins work through the session. Pagination, filters and the
+# permission checks of tournament.access are set per view.
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "config.api.exception_handler",
+    # Token logins per address (config.api.TokenLoginView), counted in the shared cache.
+    "DEFAULT_THROTTLE_RATES": {"login": "10/minute"},
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Riichi tournament manager API",
+    "DESCRIPTION": "Tournaments, players, seating, score sheets checked by the rules, penalties and "
+    'standings. Errors: {"errors": [{"field", "rule", "message"}]}; see docs/api.md.',
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SCHEMA_PATH_PREFIX": "/api/",
+    "COMPONENT_SPLIT_REQUEST": True,
+    # Responses document the staff's view; others get a subset of its fields (e.g. no EMA id).
+    "COMPONENT_NO_READ_ONLY_REQUIRED": True,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {
+        "PlayerStatusEnum": "tournament.models.Player.Status",
+        "RoundStatusEnum": "tournament.models.Round.Status",
+        "SheetStatusEnum": "scoring.models.ScoreSheet.Status",
+    },
+    # Every operation's 4xx responses in the one error format (config.api.error_responses).
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "config.api.error_responses"],
 }
 
 if not DEBUG:

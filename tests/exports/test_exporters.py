@@ -1,0 +1,218 @@
+"""Every exporter's file, opened and read back: cells, rows, pages and text."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from typing import Any
+
+import pytest
+
+from tests.exports.conftest import H2_TABLE_1_CORRECTED, TABLE_2_POINTS
+from tests.exports.helpers import csv_rows, pdf, rows, workbook, zip_members
+from tests.scoring import hanchan
+from tournament.exports import ListExporter, all_exporters, get_exporter
+from tournament.exports.base import XLSX, ZIP_TIME
+from tournament.exports.ema import split_name
+from tournament.exports.printable import unicode_font
+from tournament.models import StaffRole, Tournament
+
+PRODUCT_EXPORTERS = [
+    "standings_xlsx",
+    "standings_csv",
+    "seating_xlsx",
+    "seating_csv",
+    "score_sheets_xlsx",
+    "ema_results_xlsx",
+    "ema_results_csv",
+    "score_sheets_pdf",
+    "seating_cards_pdf",
+    "archive_json",
+]
+
+
+def render(identifier: str, tournament: Tournament) -> Any:
+    exporter = get_exporter(identifier)
+    assert exporter is not None, identifier
+    return exporter.render(tournament)
+
+
+def test_the_registry_lists_every_exporter_in_order_with_its_permission() -> None:
+    identifiers = [exporter.identifier for exporter in all_exporters()]
+    assert [i for i in identifiers if i in PRODUCT_EXPORTERS] == PRODUCT_EXPORTERS
+    permissions = {exporter.identifier: exporter.permission for exporter in all_exporters()}
+    assert permissions["seating_xlsx"] == permissions["seating_csv"] == "public"
+    assert permissions["standings_xlsx"] == permissions["standings_csv"] == StaffRole.Role.REFEREE
+    assert permissions["score_sheets_xlsx"] == permissions["score_sheets_pdf"] == StaffRole.Role.REFEREE
+    assert permissions["ema_results_csv"] == permissions["archive_json"] == StaffRole.Role.ORGANISER
+    standings = get_exporter("standings_csv")
+    assert isinstance(standings, ListExporter) and standings.verbose_name == "Standings (CSV)"
+
+
+@pytest.mark.django_db
+def test_standings_workbook_has_the_ranking_results_by_hanchan_and_penalties(played: Tournament) -> None:
+    result = render("standings_xlsx", played)
+    assert (result.filename, result.content_type) == ("test-open-standings.xlsx", XLSX)
+    book = workbook(result.data)
+    assert book.sheetnames == ["Standings", "By hanchan", "Penalties"]
+    sheet = book["Standings"]
+    assert sheet.freeze_panes == "A2"
+    table = rows(sheet)
+    header = table[0]
+    assert header[:5] == ["Rank", "Name", "Country", "EMA id", "Total"]
+    assert header[5:12] == ["H1", "H2", "H3", "H4", "H5", "Penalties", "Played"]
+    by_name = {row[1]: row for row in table[1:]}
+    ana = by_name["Ana"]
+    # Hanchan 1: 22.4 (tests/scoring/hanchan.py); hanchan 2: 36,000 in first place: 6 + 15 uma = 21.
+    assert ana[:5] == [1, "Ana", "Japan", "10000001", 43.4]
+    assert ana[5:7] == [22.4, 21] and ana[10:12] == [0, 2]
+    cho = by_name["Cho"]
+    assert cho[10] == -20 and cho[4] == pytest.approx(-20.1 - 20 - 20)  # chombo; 25,000 fourth: -5 - 15
+    assert sheet.cell(row=2, column=5).number_format == "0.0#"
+    assert sheet.column_dimensions["B"].width == 28
+    assert by_name["Dai"][0] is None and by_name["Dai"][-1] == "Disqualified"
+    assert by_name["Sam Sub"][0] is None and by_name["Sam Sub"][-1] == "Substitute"
+    ranked = [row[0] for row in table[1:] if row[0] is not None]
+    assert ranked == sorted(ranked) and len(ranked) == 7
+    by_hanchan = rows(book["By hanchan"])
+    assert by_hanchan[0] == ["Hanchan", "Table", "Wind", "Name", "Points", "Place", "Score"]
+    assert by_hanchan[1] == [1, 1, "East", "Ana", 37400, 1, 22.4]
+    assert len(by_hanchan) == 1 + 12  # three signed tables
+    penalties = rows(book["Penalties"])
+    assert [(row[0], row[2], row[3]) for row in penalties[1:]] == [
+        ("Cho", "Chombo", -20),
+        ("Eve", "Missed hanchan", -30),
+    ]  # Ben's revoked lateness is not there
+
+
+@pytest.mark.django_db
+def test_standings_csv_is_a_zip_of_one_file_per_sheet_with_exact_decimals(played: Tournament) -> None:
+    result = render("standings_csv", played)
+    assert (result.filename, result.content_type) == ("test-open-standings-csv.zip", "application/zip")
+    members = zip_members(result.data)
+    assert sorted(members) == [
+        "test-open-standings-by-hanchan.csv",
+        "test-open-standings-penalties.csv",
+        "test-open-standings-standings.csv",
+    ]
+    table = csv_rows(members["test-open-standings-standings.csv"])
+    assert table[0][:5] == ["Rank", "Name", "Country", "EMA id", "Total"]
+    ana = next(row for row in table if row[1] == "Ana")
+    assert ana[:7] == ["1", "Ana", "Japan", "10000001", "43.4", "22.4", "21"]
+
+
+@pytest.mark.django_db
+def test_seating_by_table_and_by_player_in_excel_and_csv(played: Tournament) -> None:
+    book = workbook(render("seating_xlsx", played).data)
+    assert book.sheetnames == ["By table", "By player"]
+    by_table = rows(book["By table"])
+    assert by_table[0] == ["Hanchan", "Table", "East", "South", "West", "North", "Note"]
+    assert by_table[1] == [1, 1, "Ana", "Ben", "Cho", "Dai", None]
+    assert by_table[3] == [2, 1, "Ana", "Pieter de Vries", "Sam Sub", "Cho", "Sam Sub sits in for Eve"]
+    by_player = {row[0]: row for row in rows(book["By player"])}
+    assert by_player["Name"][:7] == ["Name", "Country", "Note", "H1 table", "H1 wind", "H2 table", "H2 wind"]
+    assert by_player["Ana"][3:7] == [1, "East", 1, "East"]
+    assert by_player["Eve"][3:7] == [2, "North", None, None]
+    assert by_player["Sam Sub"][2:7] == ["Substitute", None, None, 1, "West"]
+    members = zip_members(render("seating_csv", played).data)
+    by_player_csv = {row[0]: row for row in csv_rows(members["test-open-seating-by-player.csv"])}
+    assert by_player_csv["Łukasz Nowak"][:7] == ["Łukasz Nowak", "Poland", "", "2", "South", "2", "South"]
+
+
+@pytest.mark.django_db
+def test_score_sheets_workbook_has_a_worksheet_per_hanchan_hand_by_hand(played: Tournament) -> None:
+    book = workbook(render("score_sheets_xlsx", played).data)
+    assert book.sheetnames == ["Hanchan 1", "Hanchan 2"]
+    first = rows(book["Hanchan 1"])
+    assert first[0][:6] == ["Table", "Hand", "Round", "Dealer", "Honba", "Result"]
+    assert first[1][5:10] == ["Seats", "Ana", "Ben", "Cho", "Dai"]
+    hands = [row for row in first if row and row[0] == 1 and isinstance(row[1], int)]
+    assert len(hands) == len(hanchan.OUTCOMES)
+    assert hands[0][1:10] == [1, "East 1", "Ana", 0, "Ron: Ben", 0, 2000, -2000, 0]
+    assert hands[1][10] == "Cho"  # riichi
+    assert hands[6][5] == "Chombo: Cho"
+    final = next(row for row in first if row and row[5] == "Final points")
+    assert final[6:10] == [hanchan.FINAL_POINTS[name] for name in ("Ana", "Ben", "Cho", "Dai")]
+    score = next(row for row in first if row and row[5] == "Score")
+    assert score[6:10] == [22.4, -8.4, -20.1, 6.1]
+    signed = [row[5] for row in first if row and isinstance(row[5], str) and row[5].startswith("Signed by")]
+    assert len(signed) == 2 and signed[0].startswith("Signed by referee at ")
+    table_2 = next(row for row in first if row and row[0] == 2 and row[5] == "Final points")
+    assert table_2[6:10] == TABLE_2_POINTS
+    second = rows(book["Hanchan 2"])
+    corrected = next(row for row in second if row and row[0] == 1 and row[5] == "Final points")
+    assert corrected[6:10] == H2_TABLE_1_CORRECTED
+    assert any(row and row[5] == "Draft, not signed (version 1)" for row in second)
+    assert any(row and isinstance(row[5], str) and "(version 2)" in row[5] for row in second)
+
+
+def test_names_split_into_first_and_last_at_the_last_space() -> None:
+    assert split_name("Pieter de Vries") == ("Pieter de", "Vries")
+    assert split_name("Ana") == ("", "Ana")
+    assert split_name(" Chloé  Martin ") == ("Chloé", "Martin")
+
+
+@pytest.mark.django_db
+def test_ema_results_one_row_per_ranked_player_in_excel_and_csv(played: Tournament) -> None:
+    table = rows(workbook(render("ema_results_xlsx", played).data)["Results"])
+    assert table[0] == [
+        "Rank",
+        "EMA number",
+        "Last name",
+        "First name",
+        "Country",
+        "Tournament points",
+        "Table points",
+    ]
+    assert len(table) == 1 + 7  # the disqualified player and the substitute are not ranked
+    assert table[1] == [1, "10000001", "Ana", None, "JPN", 43.4, 37400 + 36000]
+    pieter = next(row for row in table if row[2] == "Vries")
+    assert pieter[1:5] == ["10000005", "Vries", "Pieter de", "NLD"]
+    assert [row[0] for row in table[1:]] == sorted(row[0] for row in table[1:])
+    csv_table = csv_rows(render("ema_results_csv", played).data)
+    assert csv_table[1] == ["1", "10000001", "Ana", "", "JPN", "43.4", "73400"]
+    eve = next(row for row in csv_table if row[2] == "Eve")
+    assert eve[5:] == ["-56", "19000"]  # 19,000 fourth: -11 - 15 uma, and 30 for the missed hanchan
+
+
+@pytest.mark.django_db
+def test_printable_score_sheets_one_page_per_table_with_the_seats(played: Tournament) -> None:
+    result = render("score_sheets_pdf", played)
+    assert result.content_type == "application/pdf" and result.filename == "test-open-score-sheets.pdf"
+    pages, texts = pdf(result.data)
+    assert pages == 4
+    assert "Hanchan 1" in texts[0] and "Table 1" in texts[0]
+    for name in ("Ana", "Ben", "Cho", "Dai", "EAST", "NORTH", "Final points", "Signatures", "Referee"):
+        assert name in texts[0]
+    assert "Chloé Martin" in texts[1]  # Windows-1252: Helvetica
+    # Beyond Windows-1252 the system's DejaVu Sans writes the name; without it the Ł prints as a box.
+    assert ("Łukasz Nowak" if unicode_font() else "ukasz Nowak") in texts[1]
+    assert "Hanchan 2" in texts[2] and "Sam Sub" in texts[2]
+
+
+@pytest.mark.django_db
+def test_seating_cards_four_to_a_page_with_every_hanchan(played: Tournament) -> None:
+    pages, texts = pdf(render("seating_cards_pdf", played).data)
+    assert pages == 3  # nine players with a seat
+    text = "\n".join(texts)
+    for name in ("Ana", "Chloé Martin", "ukasz Nowak", "Sam Sub", "Hanchan", "Table", "Seat"):
+        assert name in text
+    ana = next(page for page in texts if "Ana" in page)
+    assert "East" in ana
+
+
+@pytest.mark.django_db
+def test_every_export_gives_the_same_bytes_twice(played: Tournament) -> None:
+    for identifier in PRODUCT_EXPORTERS:
+        data = render(identifier, played).data
+        assert data == render(identifier, played).data, identifier
+        if data.startswith(b"PK"):  # workbooks and zips: no member carries the time it was written
+            with zipfile.ZipFile(io.BytesIO(data)) as archive:
+                assert {info.date_time for info in archive.infolist()} == {ZIP_TIME}, identifier
+
+
+@pytest.mark.django_db
+def test_every_export_of_an_empty_tournament_renders(tournament: Tournament) -> None:
+    for identifier in PRODUCT_EXPORTERS:
+        assert render(identifier, tournament).data, identifier
+    assert rows(workbook(render("standings_xlsx", tournament).data)["Standings"])[1:] == []

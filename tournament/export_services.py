@@ -1,0 +1,224 @@
+"""Exports of a tournament: request one, produce it in a Celery task, hand out the file.
+
+``request_export`` checks the exporter's permission, creates an ``ExportJob`` and queues the task once
+the transaction commits. ``run_export_job`` (the task's body) re-checks the permission of whoever asked,
+renders the file, stores it under MEDIA_ROOT and sets it to expire after ``EXPORT_EXPIRY_HOURS``. It is
+safe to run twice: a finished job is left alone, and a job whose worker died mid-way is produced again
+from the start, to the same file name with the same bytes. ``job_for_download`` checks the same
+permission again for whoever downloads. Expired files are refused and deleted; the next request deletes
+any others that have expired.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from datetime import timedelta
+from pathlib import PurePosixPath
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import PermissionDenied
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone
+
+from tournament import access
+from tournament.access import AnyUser
+from tournament.exports import PUBLIC, Exporter, all_exporters, get_exporter
+from tournament.models import ExportJob, Tournament
+
+logger = logging.getLogger(__name__)
+State = ExportJob.State
+# A queued or running job asked for again within this time is handed back instead of queued twice.
+DUPLICATE_WINDOW = timedelta(minutes=10)
+
+
+class ExportError(Exception):
+    """An export that cannot be requested or handed out; ``status`` is the HTTP status that says so."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.message, self.status = message, status
+
+
+def expiry_hours() -> float:
+    return float(getattr(settings, "EXPORT_EXPIRY_HOURS", 24))
+
+
+def is_allowed(user: AnyUser | None, tournament: Tournament, exporter: Exporter) -> bool:
+    """Whether ``user`` may request and download this export of this tournament."""
+    if exporter.permission == PUBLIC:
+        return access.can_view(user, tournament)
+    return access.has_role(user, tournament, exporter.permission)
+
+
+def exporters_for(user: AnyUser | None, tournament: Tournament) -> list[Exporter]:
+    return [exporter for exporter in all_exporters() if is_allowed(user, tournament, exporter)]
+
+
+def exporter_of(identifier: str) -> Exporter:
+    exporter = get_exporter(identifier)
+    if exporter is None:
+        raise ExportError(f"exporter: {identifier!r} is not an export of this site", 404)
+    return exporter
+
+
+def requester(user: AnyUser | None) -> Any:
+    return user if user is not None and user.is_authenticated else None
+
+
+def request_export(tournament: Tournament, user: AnyUser | None, exporter_id: str) -> ExportJob:
+    """Queue an export of ``tournament`` by ``user``; the same export still under way is handed back."""
+    exporter = exporter_of(exporter_id)
+    if not is_allowed(user, tournament, exporter):
+        if not access.can_view(user, tournament):
+            raise ExportError("tournament: not found", 404)
+        raise PermissionDenied(f"the export {exporter.verbose_name} is not open to you in {tournament.name}")
+    delete_expired_exports()  # files are not transactional: before, not inside, the transaction below
+    return _queue(tournament, requester(user), exporter)
+
+
+@transaction.atomic
+def _queue(tournament: Tournament, asked_by: Any, exporter: Exporter) -> ExportJob:
+    from tournament.tasks import run_export
+
+    pending = (
+        ExportJob.objects.filter(
+            tournament=tournament,
+            exporter=exporter.identifier,
+            requested_by=asked_by,
+            state__in=[State.QUEUED, State.RUNNING],
+            requested_at__gte=timezone.now() - DUPLICATE_WINDOW,
+        )
+        .order_by("-requested_at")
+        .first()
+    )
+    if pending is not None:
+        return pending
+    job = ExportJob.objects.create(tournament=tournament, exporter=exporter.identifier, requested_by=asked_by)
+    transaction.on_commit(lambda: run_export.delay(job.pk))
+    return job
+
+
+def _fail(job: ExportJob, message: str) -> ExportJob:
+    job.state, job.error, job.finished_at = State.FAILED, message, timezone.now()
+    job.save(update_fields=["state", "error", "finished_at"])
+    return job
+
+
+def run_export_job(job_id: int) -> ExportJob:
+    """Produce and store the file of a job. Safe to run twice: a finished (done or failed) job is left
+    alone; a queued or running one (its worker died) is produced from the start."""
+    job = ExportJob.objects.select_related("tournament", "requested_by").get(pk=job_id)
+    if job.state in {State.DONE, State.FAILED}:
+        return job
+    exporter = get_exporter(job.exporter)
+    if exporter is None:
+        return _fail(job, f"{job.exporter!r} is not an export of this site")
+    if not is_allowed(job.requested_by, job.tournament, exporter):
+        return _fail(job, "permission: whoever asked for this export may no longer have it")
+    ExportJob.objects.filter(pk=job.pk).update(state=State.RUNNING, progress=0.0, error="")
+    last_saved = [time.monotonic()]
+
+    def progress(fraction: float) -> None:
+        now = time.monotonic()
+        if now - last_saved[0] >= 0.5:
+            last_saved[0] = now
+            ExportJob.objects.filter(pk=job.pk).update(progress=max(0.0, min(fraction, 0.99)))
+
+    try:
+        result = exporter.render(job.tournament, progress)
+    except Exception as exc:  # the job records the failure; the worker goes on with the next task
+        logger.exception("export %s of job %s failed", job.exporter, job.pk)
+        return _fail(job, f"{type(exc).__name__}: {exc}")
+    # Stored as exports/<tournament>/<job>-<exporter>.<extension>, short whatever the tournament's slug;
+    # the download carries the full file name. A second run (after a lost worker) replaces the file.
+    stored = f"{job.exporter}{PurePosixPath(result.filename).suffix}"
+    if job.file:
+        job.file.delete(save=False)
+    name = job.file.field.generate_filename(job, stored)
+    if job.file.storage.exists(name):
+        job.file.storage.delete(name)
+    job.file.save(stored, ContentFile(result.data), save=False)
+    now = timezone.now()
+    job.filename, job.content_type = result.filename, result.content_type
+    job.state, job.progress, job.error = State.DONE, 1.0, ""
+    job.finished_at, job.expires_at = now, now + timedelta(hours=expiry_hours())
+    job.save(
+        update_fields=[
+            "file",
+            "filename",
+            "content_type",
+            "state",
+            "progress",
+            "error",
+            "finished_at",
+            "expires_at",
+        ]
+    )
+    return job
+
+
+def is_expired(job: ExportJob, now: Any = None) -> bool:
+    return job.expires_at is not None and job.expires_at <= (now or timezone.now())
+
+
+def delete_expired_exports(now: Any = None) -> int:
+    """Delete the files of every expired export (the jobs stay, without a file); returns how many."""
+    now = now or timezone.now()
+    count = 0
+    for job in ExportJob.objects.filter(expires_at__lte=now).exclude(file=""):
+        job.file.delete(save=False)
+        ExportJob.objects.filter(pk=job.pk).update(file="")
+        count += 1
+    return count
+
+
+def access_export_job(user: AnyUser | None, tournament: Tournament, job_id: int) -> ExportJob:
+    """The job, if ``user`` may see it: a job of this tournament whose exporter ``user`` may use."""
+    if not access.can_view(user, tournament):
+        raise ExportError("tournament: not found", 404)
+    job = ExportJob.objects.filter(pk=job_id, tournament=tournament).first()
+    if job is None:
+        raise ExportError("export: not found", 404)
+    exporter = exporter_of(job.exporter)
+    if not is_allowed(user, tournament, exporter):
+        raise PermissionDenied(f"the export {exporter.verbose_name} is not open to you in {tournament.name}")
+    return job
+
+
+def job_for_download(user: AnyUser | None, tournament: Tournament, job_id: int) -> ExportJob:
+    """The job whose file ``user`` downloads: done, not expired, and allowed to ``user``."""
+    job = access_export_job(user, tournament, job_id)
+    if job.state != State.DONE:
+        raise ExportError(f"export: not ready ({job.get_state_display().lower()})", 409)
+    if is_expired(job) or not job.file or not job.file.storage.exists(job.file.name):
+        if job.file:
+            job.file.delete(save=False)
+            ExportJob.objects.filter(pk=job.pk).update(file="")
+        raise ExportError("export: expired; ask for it again", 410)
+    return job
+
+
+def job_status(job: ExportJob, tournament: Tournament | None = None) -> dict[str, Any]:
+    """A job as JSON for the page that polls it."""
+    tournament = tournament or job.tournament
+    exporter = get_exporter(job.exporter)
+    ready = job.state == State.DONE and bool(job.file) and not is_expired(job)
+    slug = tournament.slug
+    return {
+        "id": job.pk,
+        "exporter": job.exporter,
+        "name": exporter.verbose_name if exporter else job.exporter,
+        "state": job.state,
+        "progress": round(job.progress, 3),
+        "error": job.error,
+        "filename": job.filename,
+        "expires_at": job.expires_at.isoformat() if job.expires_at else None,
+        "status_url": reverse("exports:status", kwargs={"slug": slug, "job_id": job.pk}),
+        "download_url": reverse("exports:download", kwargs={"slug": slug, "job_id": job.pk})
+        if ready
+        else None,
+    }

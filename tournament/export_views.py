@@ -1,0 +1,102 @@
+"""Pages and endpoints of a tournament's exports: list, request (POST), poll (JSON), download.
+
+Thin views: they find the tournament, call ``tournament.export_services`` and turn its answers and
+refusals into responses (403 without the permission, 404 for what the user may not see, 410 for an
+expired file).
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from tournament import access, export_services
+from tournament.export_services import ExportError
+from tournament.models import ExportJob, Tournament
+from tournament.views import render_page
+
+
+def _tournament(request: HttpRequest, slug: str) -> Tournament:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    if not access.can_view(request.user, tournament):
+        raise Http404("tournament: not found")
+    return tournament
+
+
+def _error(exc: ExportError) -> JsonResponse:
+    return JsonResponse({"error": exc.message}, status=exc.status)
+
+
+@require_GET
+def index(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _tournament(request, slug)
+    exporters = export_services.exporters_for(request.user, tournament)
+    identifiers = [exporter.identifier for exporter in exporters]
+    jobs = []
+    if request.user.is_authenticated:
+        recent = ExportJob.objects.filter(
+            tournament=tournament, requested_by=request.user, exporter__in=identifiers
+        ).order_by("-requested_at")[:10]
+        jobs = [export_services.job_status(job, tournament) for job in recent]
+    focus = None
+    job_id = request.GET.get("job", "")
+    if job_id.isdigit():
+        try:
+            focus = export_services.job_status(
+                export_services.access_export_job(request.user, tournament, int(job_id)), tournament
+            )
+        except (ExportError, PermissionDenied):
+            focus = None
+    context = {
+        "exporters": exporters,
+        "jobs": jobs,
+        "focus": focus,
+        "expiry_hours": export_services.expiry_hours(),
+    }
+    return render_page(request, "exports/index.html", tournament, context)
+
+
+@require_POST
+def request_export(request: HttpRequest, slug: str, identifier: str) -> HttpResponse:
+    """Queue an export. JSON callers (the page's script) get the job's status (202); a plain form post
+    is sent back to the page, which shows that job."""
+    tournament = _tournament(request, slug)
+    wants_json = "application/json" in request.headers.get("Accept", "")
+    try:
+        job = export_services.request_export(tournament, request.user, identifier)
+    except ExportError as exc:
+        if wants_json:
+            return _error(exc)
+        raise Http404(exc.message) from None
+    if wants_json:
+        return JsonResponse(export_services.job_status(job, tournament), status=202)
+    return redirect(f"{reverse('exports:index', kwargs={'slug': slug})}?job={job.pk}")
+
+
+@require_GET
+def status(request: HttpRequest, slug: str, job_id: int) -> JsonResponse:
+    tournament = _tournament(request, slug)
+    try:
+        job = export_services.access_export_job(request.user, tournament, job_id)
+    except ExportError as exc:
+        return _error(exc)
+    return JsonResponse(export_services.job_status(job, tournament))
+
+
+@require_GET
+def download(request: HttpRequest, slug: str, job_id: int) -> HttpResponse:
+    tournament = _tournament(request, slug)
+    try:
+        job = export_services.job_for_download(request.user, tournament, job_id)
+    except ExportError as exc:
+        if exc.status == 404:
+            raise Http404(exc.message) from None
+        return HttpResponse(exc.message, status=exc.status, content_type="text/plain; charset=utf-8")
+    response = FileResponse(
+        job.file.open("rb"), as_attachment=True, filename=job.filename, content_type=job.content_type
+    )
+    response["Cache-Control"] = "private, no-store"
+    return response

@@ -1,0 +1,83 @@
+"""The results file the EMA ranking (MERS) needs from a riichi tournament.
+
+One row per ranked player, in ranking order: rank, EMA number, last name, first name, country, tournament
+points and table points. Choices this file makes, documented in docs/exports.md:
+
+* names: a player has one ``name``; the last name is the part after the last space, the first name the
+  rest ("Pieter de Vries" gives first name "Pieter de", last name "Vries"). A one-word name is a last name.
+* country: the ISO 3166-1 alpha-3 code (DEU, NLD, GBR); empty when the player has no country.
+* tournament points: the overall score of the standings (hanchan scores less penalties), exact.
+* table points: the sum of the player's final table points at the signed tables (raw points, e.g.
+  37,400 + 26,600 = 64,000).
+* EMA number: empty for a player without one (the EMA counts them as non-EMA players).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from django_countries import countries
+
+from tournament.exports.base import (
+    POINTS_FORMAT,
+    SCORE_FORMAT,
+    Column,
+    ListExporter,
+    Progress,
+    Sheet,
+    register,
+)
+from tournament.models import Player, StaffRole
+from tournament.standings_db import load_standings
+
+if TYPE_CHECKING:
+    from tournament.models import Tournament
+
+
+def split_name(name: str) -> tuple[str, str]:
+    """(first name, last name): split at the last space."""
+    first, _, last = name.strip().rpartition(" ")
+    return first.strip(), last
+
+
+@register
+class EMAResultsExporter(ListExporter):
+    name = "ema_results"
+    title = "EMA results"
+    position = 40
+    permission = StaffRole.Role.ORGANISER
+    description = "The results sheet for the EMA ranking: one row per ranked player."
+
+    def sheets(self, tournament: Tournament, progress: Progress) -> Iterator[Sheet]:
+        standings = load_standings(tournament.pk)
+        progress(0.5)
+        details = {
+            pk: (ema_id, countries.alpha3(code) or "" if code else "")
+            for pk, ema_id, code in Player.objects.filter(tournament=tournament).values_list(
+                "pk", "ema_id", "country"
+            )
+        }
+
+        def rows() -> Iterator[list[Any]]:
+            for row in standings.rows:
+                if row.rank is None:
+                    continue
+                first, last = split_name(row.name)
+                ema_id, country = details.get(row.player, ("", ""))
+                table_points = sum(result.points for result in row.by_round.values())
+                yield [row.rank, ema_id, last, first, country, row.total, table_points]
+
+        yield Sheet(
+            "Results",
+            [
+                Column("Rank", 6),
+                Column("EMA number", 12),
+                Column("Last name", 22),
+                Column("First name", 22),
+                Column("Country", 9),
+                Column("Tournament points", 18, SCORE_FORMAT),
+                Column("Table points", 14, POINTS_FORMAT),
+            ],
+            rows(),
+        )

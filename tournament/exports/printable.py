@@ -1,0 +1,371 @@
+"""Printable PDFs: the score sheets referees carry to the tables, and each player's seating card.
+
+Drawn with reportlab's canvas directly (no layout engine): the parts every page shares are drawn once as a
+form (a PDF XObject) and placed on each page, so that thousands of pages render in seconds. Written with
+``invariant=1``: the same data gives the same bytes.
+
+Fonts: Helvetica for text that Windows-1252 can write (most European names), DejaVu Sans for anything else
+when the system has it (Debian: fonts-dejavu-core); without it such characters print as boxes.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from reportlab.lib.pagesizes import A4
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen.canvas import Canvas
+
+from tournament.exports.base import PDF, Exporter, ExportFile, Progress, no_progress, register
+from tournament.models import Player, Round, Seat, StaffRole
+
+if TYPE_CHECKING:
+    from tournament.models import Tournament
+
+WIND_NAMES = ("East", "South", "West", "North")
+PAGE_WIDTH, PAGE_HEIGHT = A4
+MARGIN = 36.0
+GREY = 0.45
+UNICODE_FONT_FILES = (
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/TTF/DejaVuSans.ttf",
+    "/usr/local/share/fonts/DejaVuSans.ttf",
+)
+
+
+@cache
+def unicode_font() -> str | None:
+    """The name of a registered font for text beyond Windows-1252, or None when none is installed."""
+    for path in UNICODE_FONT_FILES:
+        if Path(path).is_file():
+            pdfmetrics.registerFont(TTFont("DejaVuSans", path))
+            return "DejaVuSans"
+    return None
+
+
+def font_for(text: str, bold: bool = False) -> str:
+    try:
+        text.encode("cp1252")
+    except UnicodeEncodeError:
+        font = unicode_font()
+        if font is not None:
+            return font
+    return "Helvetica-Bold" if bold else "Helvetica"
+
+
+def draw(
+    canvas: Canvas,
+    x: float,
+    y: float,
+    text: str,
+    size: float = 10,
+    *,
+    bold: bool = False,
+    align: str = "left",
+    max_width: float | None = None,
+) -> None:
+    """Text at (x, y), shrunk to ``max_width`` when it is too long."""
+    font = font_for(text, bold)
+    if max_width is not None:
+        width = pdfmetrics.stringWidth(text, font, size)
+        if width > max_width:
+            size = max(5.0, size * max_width / width)
+    canvas.setFont(font, size)
+    if align == "center":
+        canvas.drawCentredString(x, y, text)
+    elif align == "right":
+        canvas.drawRightString(x, y, text)
+    else:
+        canvas.drawString(x, y, text)
+
+
+def seating_of(tournament: Tournament) -> list[tuple[int, int, list[str]]]:
+    """(hanchan, table, the four names from East to North) of every table, in order."""
+    tables: dict[tuple[int, int], list[str]] = {}
+    rows = (
+        Seat.objects.filter(round__tournament=tournament)
+        .order_by("round__number", "table__number", "wind")
+        .values_list("round__number", "table__number", "wind", "player__name")
+    )
+    for round_number, table, wind, name in rows:
+        tables.setdefault((round_number, table), ["", "", "", ""])[wind] = name
+    return [(round_number, table, names) for (round_number, table), names in tables.items()]
+
+
+def new_canvas(buffer: io.BytesIO, title: str) -> Canvas:
+    canvas = Canvas(buffer, pagesize=A4, invariant=1, pageCompression=1)
+    canvas.setTitle(title)
+    canvas.setAuthor("Riichi tournament manager")
+    canvas.setCreator("Riichi tournament manager")
+    return canvas
+
+
+# ---------------------------------------------------------------------------------------------------
+# Score sheets
+
+SEAT_TOP = 770.0
+GRID_TOP = 700.0
+HAND_ROWS = 18
+ROW = 20.0
+# Columns of the hand grid: number, round, result, the four seats, riichi.
+GRID_COLUMNS = (("#", 22.0), ("Round", 48.0), ("Result (han / fu)", 113.0))
+SEAT_COLUMN = 75.0
+RIICHI_COLUMN = 40.0
+TOTAL_ROWS = ("Riichi sticks", "Final points", "Place", "Score")
+
+
+def grid_x() -> list[float]:
+    """Left edges of the grid's columns, and the right edge last."""
+    xs = [MARGIN]
+    for _, width in GRID_COLUMNS:
+        xs.append(xs[-1] + width)
+    for _ in range(4):
+        xs.append(xs[-1] + SEAT_COLUMN)
+    xs.append(xs[-1] + RIICHI_COLUMN)
+    return xs
+
+
+def draw_sheet_form(canvas: Canvas) -> None:
+    """Everything a score sheet page shares: frames, grid, labels, signature lines."""
+    xs = grid_x()
+    seat_x = xs[3:7]
+    canvas.setLineWidth(0.6)
+    # The seats: the wind above each seat column.
+    for index, wind in enumerate(WIND_NAMES):
+        canvas.setFillGray(GREY)
+        draw(canvas, seat_x[index] + SEAT_COLUMN / 2, SEAT_TOP, wind.upper(), 8, bold=True, align="center")
+    canvas.setFillGray(0)
+    canvas.rect(seat_x[0], SEAT_TOP - 44, 4 * SEAT_COLUMN, 38)
+    for x in seat_x[1:]:
+        canvas.line(x, SEAT_TOP - 44, x, SEAT_TOP - 6)
+    draw(canvas, MARGIN, SEAT_TOP - 22, "Players", 10, bold=True)
+    draw(canvas, MARGIN, SEAT_TOP - 34, "in their seats", 8)
+    # The hand grid: header row, hand rows, total rows.
+    rows = 1 + HAND_ROWS + len(TOTAL_ROWS)
+    bottom = GRID_TOP - rows * ROW
+    canvas.rect(xs[0], bottom, xs[-1] - xs[0], rows * ROW)
+    for index in range(1, rows):
+        y = GRID_TOP - index * ROW
+        canvas.setLineWidth(1.2 if index in (1, 1 + HAND_ROWS) else 0.4)
+        canvas.line(xs[0], y, xs[-1], y)
+    canvas.setLineWidth(0.6)
+    hands_bottom = GRID_TOP - (1 + HAND_ROWS) * ROW
+    for index, x in enumerate(xs[1:-1], 1):
+        # The total rows' titles span the number, round and result columns.
+        canvas.line(x, hands_bottom if index < 3 else bottom, x, GRID_TOP)
+    header_y = GRID_TOP - ROW + 6
+    for (title, _), x, right in zip(GRID_COLUMNS, xs, xs[1:], strict=False):
+        draw(canvas, (x + right) / 2, header_y, title, 8, bold=True, align="center")
+    for index, wind in enumerate(WIND_NAMES):
+        draw(
+            canvas,
+            (seat_x[index] + seat_x[index] + SEAT_COLUMN) / 2,
+            header_y,
+            wind,
+            8,
+            bold=True,
+            align="center",
+        )
+    draw(canvas, (xs[-2] + xs[-1]) / 2, header_y, "Riichi", 8, bold=True, align="center")
+    for index in range(HAND_ROWS):
+        y = GRID_TOP - (index + 2) * ROW + 6
+        draw(canvas, (xs[0] + xs[1]) / 2, y, str(index + 1), 8, align="center")
+    for index, title in enumerate(TOTAL_ROWS):
+        y = GRID_TOP - (1 + HAND_ROWS + index + 1) * ROW + 6
+        draw(canvas, xs[0] + 4, y, title, 9, bold=True)
+    # Signatures: one line under each seat, then the referee's.
+    sign_y = bottom - 46
+    draw(canvas, MARGIN, sign_y + 4, "Signatures", 10, bold=True)
+    for x in seat_x:
+        canvas.line(x + 4, sign_y, x + SEAT_COLUMN - 4, sign_y)
+    referee_y = sign_y - 50
+    draw(canvas, MARGIN, referee_y + 4, "Referee", 10, bold=True)
+    canvas.line(seat_x[0] + 4, referee_y, seat_x[1] + SEAT_COLUMN - 4, referee_y)
+    draw(canvas, seat_x[2] + 4, referee_y + 4, "Time", 10, bold=True)
+    canvas.line(seat_x[2] + 34, referee_y, seat_x[3] + SEAT_COLUMN - 4, referee_y)
+    canvas.setFillGray(GREY)
+    draw(canvas, seat_x[0] + 4, referee_y - 12, "name and signature", 7)
+    draw(
+        canvas,
+        MARGIN,
+        MARGIN,
+        "Write each hand's point changes per seat, riichi sticks included; the final points add up to the "
+        "starting points less the riichi sticks left. All four players sign.",
+        7,
+        max_width=PAGE_WIDTH - 2 * MARGIN,
+    )
+    canvas.setFillGray(0)
+
+
+def draw_sheet_page(
+    canvas: Canvas, tournament: Tournament, round_number: int, table: int, names: list[str]
+) -> None:
+    xs = grid_x()
+    seat_x = xs[3:7]
+    draw(canvas, MARGIN, PAGE_HEIGHT - MARGIN - 12, tournament.name, 14, bold=True, max_width=330)
+    draw(
+        canvas,
+        PAGE_WIDTH - MARGIN,
+        PAGE_HEIGHT - MARGIN - 14,
+        f"Hanchan {round_number}  ·  Table {table}",
+        16,
+        bold=True,
+        align="right",
+    )
+    when = tournament.starts_on.isoformat()
+    draw(canvas, MARGIN, PAGE_HEIGHT - MARGIN - 28, f"{when}  {tournament.venue}".strip(), 8)
+    for index, name in enumerate(names):
+        draw(canvas, seat_x[index] + 4, SEAT_TOP - 28, name, 10, bold=True, max_width=SEAT_COLUMN - 8)
+    bottom = GRID_TOP - (1 + HAND_ROWS + len(TOTAL_ROWS)) * ROW
+    for index, name in enumerate(names):
+        draw(canvas, seat_x[index] + 4, bottom - 58, name, 7, max_width=SEAT_COLUMN - 8)
+
+
+@register
+class ScoreSheetsPDFExporter(Exporter):
+    identifier = "score_sheets_pdf"
+    position = 50
+    verbose_name = "Printable score sheets (PDF)"
+    description = "One sheet per table per hanchan: the four players in their seats, hand rows, signatures."
+    permission = StaffRole.Role.REFEREE
+
+    def render(self, tournament: Tournament, progress: Progress = no_progress) -> ExportFile:
+        tables = seating_of(tournament)
+        buffer = io.BytesIO()
+        canvas = new_canvas(buffer, f"{tournament.name}: score sheets")
+        canvas.beginForm("sheet")
+        draw_sheet_form(canvas)
+        canvas.endForm()
+        for index, (round_number, table, names) in enumerate(tables):
+            canvas.doForm("sheet")
+            draw_sheet_page(canvas, tournament, round_number, table, names)
+            canvas.showPage()
+            if index % 100 == 99:
+                progress(index / len(tables))
+        if not tables:
+            draw(canvas, MARGIN, PAGE_HEIGHT / 2, f"{tournament.name}: no table is seated yet.", 12)
+            canvas.showPage()
+        canvas.save()
+        return ExportFile(f"{tournament.slug}-score-sheets.pdf", PDF, buffer.getvalue())
+
+
+# ---------------------------------------------------------------------------------------------------
+# Seating cards: four A6 cards on each A4 page
+
+CARD_WIDTH, CARD_HEIGHT = PAGE_WIDTH / 2, PAGE_HEIGHT / 2
+CARD_PADDING = 22.0
+CARD_ORIGINS = ((0.0, CARD_HEIGHT), (CARD_WIDTH, CARD_HEIGHT), (0.0, 0.0), (CARD_WIDTH, 0.0))
+CARD_TABLE_TOP = CARD_HEIGHT - 96
+
+
+def card_row_height(rounds: int) -> float:
+    return min(16.0, (CARD_TABLE_TOP - CARD_PADDING - 16) / max(rounds + 1, 1))
+
+
+def draw_card_form(canvas: Canvas, rounds: int) -> None:
+    """A card's frame and its table of hanchan, drawn at the origin (the bottom left of the card)."""
+    row = card_row_height(rounds)
+    canvas.setLineWidth(0.3)
+    canvas.setDash(2, 3)
+    canvas.rect(0, 0, CARD_WIDTH, CARD_HEIGHT)
+    canvas.setDash()
+    left, right = CARD_PADDING, CARD_WIDTH - CARD_PADDING
+    canvas.setLineWidth(0.6)
+    header_y = CARD_TABLE_TOP
+    canvas.line(left, header_y - 4, right, header_y - 4)
+    columns = (left + 4, left + 90, left + 160)
+    for x, title in zip(columns, ("Hanchan", "Table", "Seat"), strict=True):
+        draw(canvas, x, header_y, title, 9, bold=True)
+    canvas.setLineWidth(0.3)
+    for number in range(1, rounds + 1):
+        y = header_y - number * row
+        draw(canvas, columns[0], y, str(number), min(10, row - 4))
+        canvas.line(left, y - 4, right, y - 4)
+
+
+def draw_card(
+    canvas: Canvas,
+    tournament: Tournament,
+    name: str,
+    country: str,
+    places: dict[int, tuple[int, int]],
+    rounds: int,
+) -> None:
+    row = card_row_height(rounds)
+    left = CARD_PADDING
+    draw(canvas, left, CARD_HEIGHT - CARD_PADDING - 10, tournament.name, 9, max_width=CARD_WIDTH - 2 * left)
+    draw(canvas, left, CARD_HEIGHT - CARD_PADDING - 36, name, 16, bold=True, max_width=CARD_WIDTH - 2 * left)
+    if country:
+        draw(canvas, left, CARD_HEIGHT - CARD_PADDING - 52, country, 9)
+    columns = (left + 90, left + 160)
+    size = min(11, row - 3)
+    for number in range(1, rounds + 1):
+        y = CARD_TABLE_TOP - number * row
+        if number in places:
+            table, wind = places[number]
+            draw(canvas, columns[0], y, str(table), size, bold=True)
+            draw(canvas, columns[1], y, WIND_NAMES[wind], size, bold=True)
+        else:
+            draw(canvas, columns[0], y, "-", size)
+
+
+@register
+class SeatingCardsPDFExporter(Exporter):
+    identifier = "seating_cards_pdf"
+    position = 60
+    verbose_name = "Seating cards (PDF)"
+    description = "A card per player with their table and seat in every hanchan, four to a page."
+    permission = StaffRole.Role.REFEREE
+
+    def render(self, tournament: Tournament, progress: Progress = no_progress) -> ExportFile:
+        from django_countries import countries
+
+        places: dict[int, dict[int, tuple[int, int]]] = {}
+        seats = Seat.objects.filter(round__tournament=tournament).values_list(
+            "player_id", "round__number", "table__number", "wind"
+        )
+        for player, round_number, table, wind in seats:
+            places.setdefault(player, {})[round_number] = (table, wind)
+        last_round = (
+            Round.objects.filter(tournament=tournament).order_by("-number").values_list("number", flat=True)
+        )
+        rounds = max(tournament.hanchan_count, next(iter(last_round), 0))
+        country_names = dict(countries)
+        players = [
+            (name, str(country_names.get(code, code)) if code else "", places[pk])
+            for pk, name, code in Player.objects.filter(tournament=tournament, pk__in=places)
+            .order_by("name")
+            .values_list("pk", "name", "country")
+        ]
+        buffer = io.BytesIO()
+        canvas = new_canvas(buffer, f"{tournament.name}: seating cards")
+        canvas.beginForm("card")
+        draw_card_form(canvas, rounds)
+        canvas.endForm()
+        for page, cards in enumerate(chunks(players, 4)):
+            for (x, y), (name, country, seated) in zip(CARD_ORIGINS, cards, strict=False):
+                canvas.saveState()
+                canvas.translate(x, y)
+                canvas.doForm("card")
+                draw_card(canvas, tournament, name, country, seated, rounds)
+                canvas.restoreState()
+            canvas.showPage()
+            if page % 50 == 49:
+                progress(page * 4 / len(players))
+        if not players:
+            draw(canvas, MARGIN, PAGE_HEIGHT / 2, f"{tournament.name}: no player is seated yet.", 12)
+            canvas.showPage()
+        canvas.save()
+        return ExportFile(f"{tournament.slug}-seating-cards.pdf", PDF, buffer.getvalue())
+
+
+def chunks(
+    items: list[tuple[str, str, dict[int, tuple[int, int]]]], size: int
+) -> Iterator[list[tuple[str, str, dict[int, tuple[int, int]]]]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]

@@ -1,0 +1,70 @@
+"""Seating: every hanchan table by table, and every player's table and wind in every hanchan."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from django_countries import countries
+
+from tournament.exports.base import Column, ListExporter, Progress, Sheet, register
+from tournament.models import Player, Seat
+
+if TYPE_CHECKING:
+    from tournament.models import Tournament
+
+WIND_NAMES = ("East", "South", "West", "North")
+
+
+@register
+class SeatingExporter(ListExporter):
+    name = "seating"
+    title = "Seating"
+    position = 20
+    description = "By hanchan and table; and one row per player with every table and wind."
+
+    def sheets(self, tournament: Tournament, progress: Progress) -> Iterator[Sheet]:
+        seats = list(
+            Seat.objects.filter(round__tournament=tournament)
+            .order_by("round__number", "table__number", "wind")
+            .values_list("round__number", "table__number", "wind", "player__name", "replaces__name")
+        )
+        progress(0.3)
+        tables: dict[tuple[int, int], list[str]] = {}
+        notes: dict[tuple[int, int], list[str]] = {}
+        by_player: dict[str, dict[int, tuple[int, int]]] = {}
+        for round_number, table, wind, name, replaces in seats:
+            tables.setdefault((round_number, table), ["", "", "", ""])[wind] = name
+            if replaces:
+                notes.setdefault((round_number, table), []).append(f"{name} sits in for {replaces}")
+            by_player.setdefault(name, {})[round_number] = (table, wind)
+        rounds = max([tournament.hanchan_count, *(key[0] for key in tables)])
+
+        yield Sheet(
+            "By table",
+            [
+                Column("Hanchan", 9),
+                Column("Table", 7),
+                *(Column(wind, 26) for wind in WIND_NAMES),
+                Column("Note", 30),
+            ],
+            ([*key, *names, "; ".join(notes.get(key, []))] for key, names in tables.items()),
+        )
+        progress(0.6)
+        country_names = dict(countries)
+        players = Player.objects.filter(tournament=tournament).order_by("name")
+
+        def player_rows() -> Iterator[list[Any]]:
+            for name, code, is_substitute in players.values_list("name", "country", "is_substitute"):
+                places = by_player.get(name, {})
+                row: list[Any] = [name, str(country_names.get(code, code)) if code else ""]
+                row.append("Substitute" if is_substitute else "")
+                for number in range(1, rounds + 1):
+                    table, wind = places.get(number, (None, None))
+                    row += [table, WIND_NAMES[wind] if wind is not None else ""]
+                yield row
+
+        columns = [Column("Name", 28), Column("Country", 16), Column("Note", 11)]
+        for number in range(1, rounds + 1):
+            columns += [Column(f"H{number} table", 9), Column(f"H{number} wind", 8)]
+        yield Sheet("By player", columns, player_rows())

@@ -1,0 +1,147 @@
+"""Standings: overall ranking with every hanchan's score, results by hanchan, and the penalties."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+from django_countries import countries
+
+from penalties.models import Penalty
+from tournament.exports.base import (
+    DATETIME_FORMAT,
+    POINTS_FORMAT,
+    SCORE_FORMAT,
+    Column,
+    ListExporter,
+    Progress,
+    Sheet,
+    register,
+)
+from tournament.models import Player, Seat, StaffRole
+from tournament.standings_db import load_standings
+
+if TYPE_CHECKING:
+    from tournament.models import Tournament
+
+WINDS = dict(Seat.Wind.choices)
+
+
+def player_details(tournament: Tournament) -> dict[int, tuple[str, str, str]]:
+    """Each player's country (English name), EMA id and why they are not ranked, if they are not."""
+    names = dict(countries)
+    rows = Player.objects.filter(tournament=tournament).values_list(
+        "pk", "country", "ema_id", "is_substitute", "disqualified"
+    )
+    return {
+        pk: (
+            str(names.get(code, code)) if code else "",
+            ema_id,
+            "Substitute" if is_substitute else "Disqualified" if disqualified else "",
+        )
+        for pk, code, ema_id, is_substitute, disqualified in rows
+    }
+
+
+@register
+class StandingsExporter(ListExporter):
+    """The standings as computed now from the signed sheets and active penalties (not the cache).
+
+    For the tournament's staff: the file has the players' EMA ids, which the product shows to staff only
+    (the public see the standings pages).
+    """
+
+    name = "standings"
+    title = "Standings"
+    position = 10
+    permission = StaffRole.Role.REFEREE
+    description = "Ranking with every hanchan's score and the penalties; results by hanchan; penalties."
+
+    def sheets(self, tournament: Tournament, progress: Progress) -> Iterator[Sheet]:
+        standings = load_standings(tournament.pk)
+        progress(0.3)
+        rounds = max(standings.rounds, tournament.hanchan_count)
+        details = player_details(tournament)
+        columns = [
+            Column("Rank", 6),
+            Column("Name", 28),
+            Column("Country", 16),
+            Column("EMA id", 10),
+            Column("Total", 9, SCORE_FORMAT),
+            *(Column(f"H{n}", 7, SCORE_FORMAT) for n in range(1, rounds + 1)),
+            Column("Penalties", 9, SCORE_FORMAT),
+            Column("Played", 7),
+            Column("Note", 14),
+        ]
+
+        def overall() -> Iterator[list[Any]]:
+            for row in standings.rows:
+                country, ema_id, note = details.get(row.player, ("", "", ""))  # type: ignore[call-overload]
+                by_round = row.by_round
+                yield [
+                    row.rank,
+                    row.name,
+                    country,
+                    ema_id,
+                    row.total,
+                    *(by_round[n].score if n in by_round else None for n in range(1, rounds + 1)),
+                    -row.penalty_total if row.penalty_total else Decimal(0),
+                    row.played,
+                    note,
+                ]
+
+        yield Sheet("Standings", columns, overall())
+        progress(0.6)
+
+        def by_hanchan() -> Iterator[list[Any]]:
+            results = sorted(
+                (result.round, result.table, result.seat, row.name, result)
+                for row in standings.rows
+                for result in row.by_round.values()
+            )
+            for round_number, table, seat, name, result in results:
+                yield [
+                    round_number,
+                    table,
+                    WINDS.get(seat, ""),
+                    name,
+                    result.points,
+                    result.rank,
+                    result.score,
+                ]
+
+        yield Sheet(
+            "By hanchan",
+            [
+                Column("Hanchan", 9),
+                Column("Table", 7),
+                Column("Wind", 7),
+                Column("Name", 28),
+                Column("Points", 10, POINTS_FORMAT),
+                Column("Place", 7),
+                Column("Score", 9, SCORE_FORMAT),
+            ],
+            by_hanchan(),
+        )
+        progress(0.9)
+        penalties = (
+            Penalty.objects.filter(tournament=tournament, revoked_at=None)
+            .order_by("given_at", "pk")
+            .values_list("player__name", "round__number", "kind", "points", "given_at")
+        )
+        kinds = dict(Penalty.Kind.choices)
+        yield Sheet(
+            "Penalties",
+            [
+                Column("Name", 28),
+                Column("Hanchan", 9),
+                Column("Kind", 20),
+                Column("Points", 9, SCORE_FORMAT),
+                Column("Given at", 18, DATETIME_FORMAT),
+            ],
+            (
+                [name, round_number, kinds.get(kind, kind), -points, given_at]
+                for name, round_number, kind, points, given_at in penalties
+            ),
+        )
