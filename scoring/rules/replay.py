@@ -806,7 +806,8 @@ def _deltas_outcomes(
     if "tenpai" in hand:
         tenpai, more = _seat_set(sheet, number, state, hand["tenpai"], "tenpai")
         errors.extend(more)
-        found = [reading for reading in found if reading.kind != DRAW or set(reading.tenpai) == tenpai]
+        # Naming the tenpai players says the hand was an exhaustive draw.
+        found = [reading for reading in found if reading.kind == DRAW and set(reading.tenpai) == tenpai]
     if not found:
         errors.append(_explain(sheet, number, state, moment, changes))
         return [(_fallback(moment, changes, sheet.ruleset), errors, riichi)]

@@ -466,3 +466,23 @@ def test_tiles_are_scored_and_checked_against_the_sheet() -> None:
         "not the value on the sheet"
     )
     assert result["hands"][2]["deltas"] == {"Ana": -3900, "Ben": 0, "Cho": 0, "Dai": 3900}  # from the tiles
+
+
+def test_naming_the_tenpai_players_makes_the_hand_a_draw_not_a_multiple_ron() -> None:
+    # Under EMA2016 (several winners on one discard) +1,000 / +1,000 / -3,000 / +1,000 is also three
+    # 1 han 30 fu rons on Cho; the tenpai list says it was a draw, so the counter goes up.
+    names = ["Ana", "Ben", "Cho", "Dai"]
+    draw = {"deltas": dict(zip(names, [1000, 1000, -3000, 1000], strict=True)), "riichi": []}
+    result = replay(
+        {
+            "ruleset": "EMA2016",
+            "players": names,
+            "ended_by_time": True,
+            "hands": [
+                {**draw, "tenpai": ["Ana", "Ben", "Dai"]},
+                {"result": "draw", "tenpai": [], "riichi": []},
+            ],
+        }
+    )
+    assert result["errors"] == []
+    assert [(h["result"], h["honba"]) for h in result["hands"]] == [("draw", 0), ("draw", 1)]
