@@ -1,0 +1,149 @@
+"""Quality grid of the seating generator against the counting lower bounds.
+
+Runs the command line (the organisers' contract) for 16..172 players in steps of 4 and 1..15 hanchan,
+plus 200, 500 and 1000 players x 12 hanchan, evaluates every schedule with the organisers' tool
+``seating_eval.py`` and writes ``benchmarks/seating_sweep.json`` plus a Markdown summary on stdout.
+
+    .venv/bin/python benchmarks/seating_sweep.py [--jobs 2] [--time-limit SECONDS] [--only 16x5 ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+EVAL = Path("/work/shared/tools/seating_eval.py")
+if not EVAL.exists():
+    EVAL = ROOT.parent / "shared" / "tools" / "seating_eval.py"
+
+
+def grid() -> list[tuple[int, int]]:
+    sizes = [(n, r) for n in range(16, 173, 4) for r in range(1, 16)]
+    return [*sizes, (200, 12), (500, 12), (1000, 12)]
+
+
+def run_one(job: tuple[int, int, float | None]) -> dict[str, Any]:
+    n, r, limit = job
+    cmd = [sys.executable, "-m", "tournament.seating", "--players", str(n), "--rounds", str(r)]
+    if limit is not None:
+        cmd += ["--time-limit", str(limit)]
+    start = time.monotonic()
+    done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=True)
+    seconds = time.monotonic() - start
+    evaluated = subprocess.run([sys.executable, str(EVAL)], input=done.stdout, capture_output=True, text=True)
+    report: dict[str, Any] = json.loads(evaluated.stdout)
+    schedule = json.loads(done.stdout)["rounds"]
+    consecutive = 0
+    for h in range(len(schedule) - 1):
+        now = {p: t for t, table in enumerate(schedule[h]) for p in table}
+        after = {p: t for t, table in enumerate(schedule[h + 1]) for p in table}
+        consecutive += sum(1 for p in now if now[p] == after[p])
+    keep = [
+        "valid",
+        "excess_meetings",
+        "excess_meetings_lower_bound",
+        "repeat_pairs",
+        "repeat_pairs_lower_bound",
+        "max_pair_meetings",
+        "table_repeats",
+        "table_repeats_lower_bound",
+        "table_warnings",
+        "wind_imbalance",
+        "wind_imbalance_lower_bound",
+        "wind_warnings",
+        "min_indirect",
+        "indirect_warnings",
+        "non_meeting_pairs",
+        "opponent_graph_components",
+    ]
+    row = {key: report.get(key) for key in keep}
+    row.update(players=n, rounds=r, seconds=round(seconds, 2), consecutive_table_repeats=consecutive)
+    return row
+
+
+def summary(rows: list[dict[str, Any]]) -> str:
+    lines = [
+        "| players | hanchan at all bounds | excess > bound (excess/bound) | table repeats > bound "
+        "(repeats/bound) | wind warnings | consecutive tables | slowest (s) |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    by_n: dict[int, list[dict[str, Any]]] = {}
+    for row in rows:
+        by_n.setdefault(row["players"], []).append(row)
+    for n in sorted(by_n):
+        group = sorted(by_n[n], key=lambda row: row["rounds"])
+        optimal = [
+            row["rounds"]
+            for row in group
+            if row["excess_meetings"] == row["excess_meetings_lower_bound"]
+            and row["table_repeats"] == row["table_repeats_lower_bound"]
+            and row["wind_imbalance"] == row["wind_imbalance_lower_bound"]
+            and row["consecutive_table_repeats"] == 0
+        ]
+        excess = [
+            f"{row['rounds']}:{row['excess_meetings']}/{row['excess_meetings_lower_bound']}"
+            for row in group
+            if row["excess_meetings"] > row["excess_meetings_lower_bound"]
+        ]
+        tables = [
+            f"{row['rounds']}:{row['table_repeats']}/{row['table_repeats_lower_bound']}"
+            for row in group
+            if row["table_repeats"] > row["table_repeats_lower_bound"]
+        ]
+        winds = sum(row["wind_warnings"] for row in group)
+        consecutive = [
+            f"{row['rounds']}:{row['consecutive_table_repeats']}"
+            for row in group
+            if row["consecutive_table_repeats"]
+        ]
+        slowest = max(row["seconds"] for row in group)
+        lines.append(
+            f"| {n} | {_ranges(optimal)} | {' '.join(excess) or '-'} | {' '.join(tables) or '-'} | {winds} | "
+            f"{' '.join(consecutive) or '-'} | {slowest} |"
+        )
+    return "\n".join(lines)
+
+
+def _ranges(values: list[int]) -> str:
+    if not values:
+        return "-"
+    parts: list[str] = []
+    start = prev = values[0]
+    for v in [*values[1:], None]:  # type: ignore[list-item]
+        if v is not None and v == prev + 1:
+            prev = v
+            continue
+        parts.append(f"{start}" if start == prev else f"{start}-{prev}")
+        if v is not None:
+            start = prev = v
+    return ",".join(parts)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--time-limit", type=float, default=None)
+    parser.add_argument("--only", nargs="*", default=None, help="sizes like 16x5")
+    parser.add_argument("--out", default=str(ROOT / "benchmarks" / "seating_sweep.json"))
+    args = parser.parse_args()
+    sizes = grid()
+    if args.only:
+        wanted = {tuple(map(int, s.split("x"))) for s in args.only}
+        sizes = [s for s in sizes if s in wanted]
+    jobs = [(n, r, args.time_limit) for n, r in sizes]
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        rows = list(pool.map(run_one, jobs))
+    Path(args.out).write_text(json.dumps(rows, indent=0) + "\n", encoding="utf-8")
+    print(summary(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

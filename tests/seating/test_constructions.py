@@ -1,0 +1,74 @@
+"""Algebraic constructions and the shipped schedules."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tournament.seating import constructions, cyclic
+from tournament.seating.cyclic import CyclicShape
+
+from .helpers import pair_counts
+
+
+def _check_no_repeat(rounds: list[list[list[int]]], n: int) -> None:
+    for hanchan in rounds:
+        assert sorted(p for g in hanchan for p in g) == list(range(n))
+    assert max(pair_counts(rounds).values()) == 1
+
+
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_affine_space(k: int) -> None:
+    classes = constructions.affine_classes(k)
+    n = 4**k
+    assert len(classes) == (n - 1) // 3
+    meetings = pair_counts(classes)
+    assert len(meetings) == n * (n - 1) // 2
+
+
+@pytest.mark.parametrize(("n", "rounds"), [(20, 5), (32, 8), (36, 9), (64, 16), (100, 25), (140, 35)])
+def test_transversal_design_has_no_repeats_and_no_table_repeats(n: int, rounds: int) -> None:
+    schedule = constructions.transversal_schedule(n, rounds)
+    assert schedule is not None
+    _check_no_repeat(schedule, n)
+    for p in range(n):
+        tables = [next(t for t, g in enumerate(h) if p in g) for h in schedule]
+        assert len(set(tables)) == rounds
+
+
+@pytest.mark.parametrize("n", [24, 40, 56, 1000])
+def test_no_transversal_design_when_a_field_is_too_small(n: int) -> None:
+    assert constructions.transversal_schedule(n, 3) is None
+
+
+@pytest.mark.parametrize("n", [48, 200, 1000])
+def test_linear_schedule(n: int) -> None:
+    _, reach = constructions.linear_multipliers(n // 4)
+    schedule = constructions.linear_schedule(n, min(reach, 12))
+    assert schedule is not None
+    _check_no_repeat(schedule, n)
+
+
+def test_rotational_design_40() -> None:
+    rounds = cyclic.rotational_design(40, random.Random(1), 10**7)
+    assert rounds is not None and len(rounds) == 13
+    meetings = pair_counts(rounds)
+    assert len(meetings) == 40 * 39 // 2 and set(meetings.values()) == {1}
+
+
+def test_cyclic_base_hanchan_by_depth_first_search() -> None:
+    shape = CyclicShape(m=5, k=4, f=0, s=1)
+    for seed in range(10):
+        bases = cyclic.depth_first_bases(shape, random.Random(seed), 20_000)
+        if bases is not None:
+            _check_no_repeat(cyclic.develop(shape, bases, 5), 20)
+            return
+    pytest.fail("no base hanchan for 20 players")
+
+
+def test_shipped_schedules_are_repeat_free() -> None:
+    for n in range(16, 173, 4):
+        found = cyclic.shipped_schedule(n, 1)
+        if found is not None:
+            _check_no_repeat(found[1], n)

@@ -1,0 +1,155 @@
+"""The generator: valid schedules for any size, the known perfect schedules, the other criteria."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tournament.seating import SeatingError, generate, lower_bounds, quality_report
+
+from .helpers import assert_valid, pair_counts
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tables=st.integers(min_value=1, max_value=50), rounds=st.integers(min_value=1, max_value=15))
+def test_any_size_gives_a_valid_schedule(tables: int, rounds: int) -> None:
+    n = 4 * tables
+    schedule = generate(n, rounds, seed=tables * 31 + rounds, time_limit=0.2)
+    assert len(schedule.rounds) == rounds
+    assert_valid(schedule.rounds, range(1, n + 1))
+    report = quality_report(schedule)
+    assert report["valid"]
+    assert report["wind_imbalance"] <= 1
+    assert report["wind_warnings"] == 0
+
+
+def test_16_players_5_hanchan_is_perfect() -> None:
+    schedule = generate(16, 5, seed=7)
+    meetings = pair_counts(schedule.rounds)
+    assert len(meetings) == 120 and set(meetings.values()) == {1}  # everyone meets everyone once
+    report = quality_report(schedule)
+    assert report["wind_imbalance"] == 1 and report["wind_warnings"] == 0
+    # The affine plane forces one player per table to stay between two hanchan (16 consecutive
+    # repeats); then at least one player visits a table three times, and with one such player at
+    # least 34 table repeats (exhaustive search over the table numbers): we reach that minimum.
+    assert report["consecutive_table_repeats"] == 16
+    assert report["table_warnings"] == 1
+    assert report["table_repeats"] == 34
+
+
+def test_32_players_8_hanchan_no_repeat_no_table_repeat_perfect_winds() -> None:
+    report = quality_report(generate(32, 8, seed=1))
+    assert report["excess_meetings"] == 0
+    assert report["table_repeats"] == 0
+    assert report["consecutive_table_repeats"] == 0
+    assert report["wind_imbalance"] == 0
+    assert report["wind_count_histogram"] == {"2": 128}
+
+
+@pytest.mark.parametrize(("players", "rounds"), [(28, 9), (40, 13)])
+def test_4_mod_12_perfect(players: int, rounds: int) -> None:
+    schedule = generate(players, rounds, seed=2, time_limit=20)
+    meetings = pair_counts(schedule.rounds)
+    assert len(meetings) == players * (players - 1) // 2
+    assert set(meetings.values()) == {1}
+    report = quality_report(schedule)
+    assert report["wind_imbalance"] == 1 and report["wind_warnings"] == 0
+
+
+def test_64_players_21_hanchan_affine_space() -> None:
+    schedule = generate(64, 21, seed=3, time_limit=5)
+    meetings = pair_counts(schedule.rounds)
+    assert len(meetings) == 64 * 63 // 2 and set(meetings.values()) == {1}
+
+
+@pytest.mark.parametrize(
+    ("players", "rounds"),
+    [(20, 5), (40, 5), (36, 9), (44, 8), (52, 10), (80, 12), (100, 7), (128, 15)],
+)
+def test_no_repeat_no_table_repeat_balanced_winds(players: int, rounds: int) -> None:
+    report = quality_report(generate(players, rounds, seed=5, time_limit=3))
+    assert report["excess_meetings"] == 0
+    assert report["table_repeats"] == report["table_repeats_lower_bound"] == 0
+    assert report["consecutive_table_repeats"] == 0
+    assert report["wind_imbalance"] == lower_bounds(players, rounds)["wind_imbalance"]
+    assert report["wind_warnings"] == 0
+    assert report["opponent_graph_components"] == 1
+
+
+# (players, hanchan): excess meetings of the published World Riichi schedules (server/seating/stats).
+PUBLISHED_EXCESS = {(20, 7): 41, (20, 9): 89, (24, 9): 67}
+
+
+@pytest.mark.parametrize(("players", "rounds"), sorted(PUBLISHED_EXCESS))
+def test_more_hanchan_than_tables(players: int, rounds: int) -> None:
+    report = quality_report(generate(players, rounds, seed=4, time_limit=3))
+    assert report["excess_meetings"] <= PUBLISHED_EXCESS[(players, rounds)]
+    assert report["table_repeats"] <= 1.25 * report["table_repeats_lower_bound"]
+    assert report["wind_warnings"] == 0
+
+
+def test_16_players_10_hanchan_everyone_meets_twice() -> None:
+    report = quality_report(generate(16, 10, seed=1, time_limit=1))
+    assert report["pair_meeting_histogram"] == {"2": 120}
+    assert report["excess_meetings"] == report["excess_meetings_lower_bound"]
+
+
+@pytest.mark.parametrize(("players", "rounds"), [(28, 9), (40, 11), (60, 14), (96, 6)])
+def test_never_the_same_table_in_consecutive_hanchan(players: int, rounds: int) -> None:
+    schedule = generate(players, rounds, seed=9, time_limit=2)
+    for h in range(rounds - 1):
+        now = {p: t for t, table in enumerate(schedule.rounds[h]) for p in table}
+        after = {p: t for t, table in enumerate(schedule.rounds[h + 1]) for p in table}
+        assert all(now[p] != after[p] for p in now)
+
+
+def test_same_seed_same_schedule_other_seed_other_schedule() -> None:
+    a = generate(48, 5, seed=11)
+    b = generate(48, 5, seed=11)
+    c = generate(48, 5, seed=12)
+    assert a.rounds == b.rounds
+    assert a.rounds != c.rounds
+
+
+def test_progress_is_reported_up_to_one() -> None:
+    seen: list[float] = []
+    generate(40, 6, seed=1, progress=seen.append, time_limit=2)
+    assert seen and seen[-1] == 1.0
+    assert all(0.0 <= x <= 1.0 for x in seen)
+    assert seen == sorted(seen)
+
+
+def test_player_objects_and_ids_are_kept() -> None:
+    ids = [f"P{i:02d}" for i in range(12)]
+    schedule = generate(ids, 3, seed=1, time_limit=0.5)
+    assert schedule.players == tuple(ids)
+    assert_valid(schedule.rounds, ids)
+
+
+@pytest.mark.parametrize(
+    ("players", "rounds", "message"),
+    [(18, 4, "multiple of 4"), (0, 4, "at least 4"), (16, 0, "at least one"), (-4, 2, "at least 4")],
+)
+def test_impossible_input(players: int, rounds: int, message: str) -> None:
+    with pytest.raises(SeatingError, match=message):
+        generate(players, rounds)
+
+
+def test_tables_argument_must_match() -> None:
+    with pytest.raises(SeatingError):
+        generate(16, 3, tables=5)
+    assert generate(16, 3, tables=4).tables == 4
+
+
+def test_winds_balanced_within_every_four_hanchan() -> None:
+    schedule = generate(24, 8, seed=3, time_limit=2)
+    for start in (0, 4):
+        seats: dict[int, Counter[int]] = {}
+        for hanchan in schedule.rounds[start : start + 4]:
+            for table in hanchan:
+                for seat, p in enumerate(table):
+                    seats.setdefault(int(p), Counter())[seat] += 1
+        assert all(sorted(c.values()) == [1, 1, 1, 1] for c in seats.values())

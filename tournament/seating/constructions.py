@@ -1,0 +1,246 @@
+"""Algebraic schedules: repeat-free hanchan without any search.
+
+* **Affine space AG(k, 4)** for ``N = 4**k`` players: players are the vectors of GF(4)^k, the tables of a
+  hanchan are the parallel lines of one direction. There are ``(N-1)/3`` directions and two players lie
+  on exactly one common line, so ``(N-1)/3`` hanchan make everyone meet everyone exactly once (16 players
+  and 5 hanchan, 64 and 21, 256 and 85). Beyond that the directions are reused in turn, which keeps every
+  pair's meetings within one of each other (the fewest repeat meetings possible).
+* **Linear schedule over Z_T** (``T = N/4`` tables): player ``(g, i)`` with ``g`` in 0..3 and ``i`` in
+  Z_T; table ``t`` of hanchan ``r`` holds ``(g, t + c_g * r)``. Two players of different ``g`` meet in
+  at most one hanchan as long as ``r`` stays below the additive order of ``c_h - c_g``, so the multipliers
+  ``c`` are chosen to make the smallest such order as large as possible (``T/2`` or more in most cases).
+  This is the construction behind mutually orthogonal Latin squares and it is instant for any size.
+"""
+
+from __future__ import annotations
+
+import math
+from itertools import combinations
+
+Groups = list[list[int]]
+
+_GF4_MUL = ((0, 0, 0, 0), (0, 1, 2, 3), (0, 2, 3, 1), (0, 3, 1, 2))
+
+
+def power_of_four(n: int) -> int | None:
+    """``k`` if ``n == 4**k`` (k >= 1), else ``None``."""
+    k = 0
+    m = n
+    while m > 1 and m % 4 == 0:
+        m //= 4
+        k += 1
+    return k if m == 1 and k >= 1 else None
+
+
+def affine_classes(k: int) -> list[Groups]:
+    """The parallel classes of AG(k, 4): ``(4**k - 1) / 3`` partitions of the points into lines."""
+    n = 4**k
+    classes: list[Groups] = []
+    for d in range(1, n):
+        digits = [(d >> (2 * i)) & 3 for i in range(k)]
+        lead = max(i for i in range(k) if digits[i])
+        if digits[lead] != 1:
+            continue  # one representative per direction
+        multiples = [sum(_GF4_MUL[lam][digits[i]] << (2 * i) for i in range(k)) for lam in range(4)]
+        seen = bytearray(n)
+        lines: Groups = []
+        for p in range(n):
+            if seen[p]:
+                continue
+            line = [p ^ mv for mv in multiples]  # vector addition in GF(4)^k is digit-wise XOR
+            for q in line:
+                seen[q] = 1
+            lines.append(line)
+        classes.append(lines)
+    return classes
+
+
+def affine_schedule(n: int, rounds: int) -> list[Groups] | None:
+    k = power_of_four(n)
+    if k is None:
+        return None
+    classes = affine_classes(k)
+    return [[list(line) for line in classes[r % len(classes)]] for r in range(rounds)]
+
+
+def _order(d: int, t: int) -> int:
+    return t // math.gcd(d % t, t) if d % t else 1
+
+
+def linear_multipliers(tables: int) -> tuple[tuple[int, int, int, int], int]:
+    """Multipliers ``c`` (with ``c_0 = 0``) and the number of repeat-free hanchan they give."""
+    if tables < 2:
+        return (0, 0, 0, 0), 1
+    best: tuple[tuple[int, int, int, int], int] = ((0, 1, 2, 3), 0)
+    limit = min(tables, 24)
+    for c1, c2, c3 in combinations(range(1, limit), 3):
+        cs = (0, c1, c2, c3)
+        reach = min(_order(cs[j] - cs[i], tables) for i in range(4) for j in range(i + 1, 4))
+        if reach > best[1]:
+            best = (cs, reach)
+            if reach == tables:
+                break
+    return best
+
+
+def linear_schedule(n: int, rounds: int) -> list[Groups] | None:
+    """The linear schedule if it has no repeat meeting in ``rounds`` hanchan."""
+    t = n // 4
+    cs, reach = linear_multipliers(t)
+    if reach < rounds:
+        return None
+    return [
+        [[g * t + (table + cs[g] * r) % t for g in range(4)] for table in range(t)] for r in range(rounds)
+    ]
+
+
+# -- finite fields and the transversal-design schedule ------------------------------------------------
+def _factor(n: int) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    d = 2
+    while d * d <= n:
+        if n % d == 0:
+            e = 0
+            while n % d == 0:
+                n //= d
+                e += 1
+            out.append((d, e))
+        d += 1
+    if n > 1:
+        out.append((n, 1))
+    return out
+
+
+def _poly_mod(a: list[int], mod: list[int], p: int) -> list[int]:
+    a = list(a)
+    while len(a) >= len(mod):
+        coef = a[-1]
+        if coef:
+            shift = len(a) - len(mod)
+            for i, m in enumerate(mod):
+                a[shift + i] = (a[shift + i] - coef * m) % p
+        a.pop()
+    return a
+
+
+def _irreducible(p: int, e: int) -> list[int]:
+    """A monic irreducible polynomial of degree ``e`` over GF(p), lowest coefficient first."""
+    if e == 1:
+        return [0, 1]
+    for code in range(p**e):
+        poly = [(code // p**i) % p for i in range(e)] + [1]
+        if poly[0] == 0:
+            continue
+        reducible = False
+        for degree in range(1, e // 2 + 1):
+            for dcode in range(p**degree):
+                divisor = [(dcode // p**i) % p for i in range(degree)] + [1]
+                if not any(_poly_mod(poly, divisor, p)):
+                    reducible = True
+                    break
+            if reducible:
+                break
+        if not reducible:
+            return poly
+    raise ArithmeticError(f"no irreducible polynomial of degree {e} over GF({p})")
+
+
+def field_tables(p: int, e: int) -> tuple[list[list[int]], list[list[int]]]:
+    """Addition and multiplication tables of GF(p**e); element ``x`` has base-p digits as coefficients."""
+    q = p**e
+    mod = _irreducible(p, e)
+
+    def digits(x: int) -> list[int]:
+        return [(x // p**i) % p for i in range(e)]
+
+    def number(ds: list[int]) -> int:
+        return sum(d * p**i for i, d in enumerate(ds))
+
+    add = [
+        [number([(a + b) % p for a, b in zip(digits(x), digits(y), strict=True)]) for y in range(q)]
+        for x in range(q)
+    ]
+    mul = [[0] * q for _ in range(q)]
+    for x in range(q):
+        dx = digits(x)
+        for y in range(x, q):
+            dy = digits(y)
+            prod = [0] * (2 * e - 1)
+            for i, a in enumerate(dx):
+                if a:
+                    for j, b in enumerate(dy):
+                        prod[i + j] = (prod[i + j] + a * b) % p
+            reduced = _poly_mod(prod, mod, p) + [0] * e
+            mul[x][y] = mul[y][x] = number(reduced[:e])
+    return add, mul
+
+
+def ring_tables(t: int, smallest: int) -> tuple[list[list[int]], list[list[int]]] | None:
+    """Addition and multiplication of a product of finite fields of order ``t`` whose every factor has
+    at least ``smallest`` elements (so ``smallest`` elements have pairwise differences that are units)."""
+    parts = _factor(t)
+    if not parts or any(p**e < smallest for p, e in parts):
+        return None
+    fields = [field_tables(p, e) for p, e in parts]
+    sizes = [p**e for p, e in parts]
+
+    def split(x: int) -> list[int]:
+        out = []
+        for size in sizes:
+            out.append(x % size)
+            x //= size
+        return out
+
+    def join(xs: list[int]) -> int:
+        value = 0
+        for x, size in zip(reversed(xs), reversed(sizes), strict=True):
+            value = value * size + x
+        return value
+
+    comps = [split(x) for x in range(t)]
+    add = [
+        [join([f[0][a][b] for f, a, b in zip(fields, comps[x], comps[y], strict=True)]) for y in range(t)]
+        for x in range(t)
+    ]
+    mul = [
+        [join([f[1][a][b] for f, a, b in zip(fields, comps[x], comps[y], strict=True)]) for y in range(t)]
+        for x in range(t)
+    ]
+    return add, mul
+
+
+def transversal_schedule(n: int, rounds: int) -> list[Groups] | None:
+    """Repeat-free hanchan *with* repeat-free table numbers, for ``rounds <= T`` when ``T = n/4`` is a
+    product of prime powers of at least 5 (a transversal design TD(5, T) from finite fields).
+
+    Player ``(g, x)`` sits at table ``x + (c_4 - c_g) r`` in hanchan ``r``; the five multipliers are
+    distinct in every field factor, so two players meet at most once and nobody sees a table twice.
+    Groups come back ordered by table number."""
+    t = n // 4
+    if rounds > t:
+        return None
+    tables = ring_tables(t, 5)
+    if tables is None:
+        return None
+    add, mul = tables
+    # The ring element with every component equal to j (j < 5) is a valid multiplier.
+    parts = _factor(t)
+    sizes = [p**e for p, e in parts]
+
+    def constant(j: int) -> int:
+        value = 0
+        for size in reversed(sizes):
+            value = value * size + j
+        return value
+
+    c = [constant(j) for j in range(5)]
+    neg = [next(y for y in range(t) if add[x][y] == 0) for x in range(t)]
+    out: list[Groups] = []
+    for r in range(rounds):
+        groups: Groups = [[] for _ in range(t)]
+        for g in range(4):
+            step = mul[add[c[4]][neg[c[g]]]][r]
+            for x in range(t):
+                groups[add[x][step]].append(g * t + x)
+        out.append(groups)
+    return out

@@ -1,0 +1,348 @@
+"""The seating generator: groups, then table numbers, then seat winds.
+
+Quality criteria, in this order:
+
+1. no pair of players at one table more than once where possible, else as few repeat meetings as
+   possible (and among those, as few pairs meeting three times or more);
+2. separation of teams, clubs or countries when asked for (see :class:`SeparationRule`);
+3. no player at the same table number twice where possible (WRCR 2015 §8.1), else as few table repeats as
+   possible, at most ``ceil(R/T)`` visits to any table, never the same table in consecutive hanchan;
+4. every player in each wind ``floor(R/4)`` to ``ceil(R/4)`` times;
+5. pairs who never meet share as many common opponents as possible, and the field never splits.
+
+Table numbers and winds are arranged around any grouping, so they never cost anything to criteria 1 and
+2; common opponents are improved only by moves that keep criteria 1 and 2 as they are.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+
+from . import constructions, cyclic, search
+from .model import (
+    PlayerId,
+    PlayerInfo,
+    Round,
+    RoundInput,
+    Schedule,
+    SeatingError,
+    SeparationRule,
+)
+from .search import Groups, GroupState, _Budget
+from .tables import TableSearch
+from .winds import assign_winds
+
+Progress = Callable[[float], None]
+
+
+def default_time_limit(n: int, rounds: int) -> float:
+    """Safety cap on the wall-clock time when none is given (the search budgets normally end first)."""
+    return 8.0 if n <= 256 else 50.0
+
+
+def _normalise_players(players: Sequence[PlayerInfo | PlayerId] | int) -> list[PlayerInfo]:
+    if isinstance(players, int):
+        if isinstance(players, bool):
+            raise SeatingError("the number of players must be an integer")
+        return [PlayerInfo(i) for i in range(1, players + 1)]
+    out: list[PlayerInfo] = []
+    for p in players:
+        out.append(p if isinstance(p, PlayerInfo) else PlayerInfo(p))
+    ids = [p.id for p in out]
+    if len(set(ids)) != len(ids):
+        raise SeatingError("player ids must be unique")
+    return out
+
+
+def validate(n: int, rounds: int) -> None:
+    if n < 4:
+        raise SeatingError(f"at least 4 players are needed, got {n}")
+    if n % 4:
+        raise SeatingError(f"the number of players must be a multiple of 4, got {n}")
+    if rounds < 1:
+        raise SeatingError(f"at least one hanchan is needed, got {rounds}")
+
+
+def _separation_matrices(
+    infos: Sequence[PlayerInfo], rule: SeparationRule | None, first_free: int, free: int
+) -> list[list[bytearray] | None]:
+    """For every free hanchan, the matrix "these two players must be kept apart" (or ``None``)."""
+    out: list[list[bytearray] | None] = [None] * free
+    if rule is None:
+        return out
+    attributes = rule.attributes()
+    if not attributes:
+        return out
+    n = len(infos)
+    cache: dict[tuple[str, ...], list[bytearray] | None] = {}
+    for r in range(free):
+        hanchan = first_free + r + 1  # 1-based
+        active = tuple(name for name, allowed_from in attributes if hanchan < allowed_from)
+        if active not in cache:
+            if not active:
+                cache[active] = None
+            else:
+                matrix = [bytearray(n) for _ in range(n)]
+                for name in active:
+                    buckets: dict[str, list[int]] = {}
+                    for i, info in enumerate(infos):
+                        value = getattr(info, name)
+                        if value is not None and value != "":
+                            buckets.setdefault(str(value), []).append(i)
+                    for members in buckets.values():
+                        for p in members:
+                            row = matrix[p]
+                            for q in members:
+                                if q != p:
+                                    row[q] += 1
+                cache[active] = matrix
+        out[r] = cache[active]
+    return out
+
+
+class _History:
+    def __init__(self, n: int, tables: int, index: dict[PlayerId, int], fixed: list[Round]) -> None:
+        self.meet = [bytearray(n) for _ in range(n)]
+        self.visits = [[0] * tables for _ in range(n)]
+        self.winds = [[0] * 4 for _ in range(n)]
+        self.last_table = [-1] * n
+        for h, hanchan in enumerate(fixed):
+            for t, table in enumerate(hanchan):
+                members = [index[p] for p in table if p in index]
+                for seat, p in enumerate(table):
+                    if p in index:
+                        i = index[p]
+                        self.winds[i][seat] += 1
+                        if t < tables:
+                            self.visits[i][t] += 1
+                            if h == len(fixed) - 1:
+                                self.last_table[i] = t
+                for a in range(len(members)):
+                    for b in range(a + 1, len(members)):
+                        self.meet[members[a]][members[b]] += 1
+                        self.meet[members[b]][members[a]] += 1
+
+
+def _normalise_fixed(fixed_rounds: Sequence[RoundInput]) -> list[Round]:
+    out: list[Round] = []
+    for h, hanchan in enumerate(fixed_rounds):
+        seen: set[tuple[str, PlayerId]] = set()
+        tables: list[tuple[PlayerId, ...]] = []
+        for t, table in enumerate(hanchan):
+            table_t = tuple(table)
+            if len(table_t) != 4:
+                raise SeatingError(f"played hanchan {h + 1}, table {t + 1}: expected 4 players")
+            for p in table_t:
+                key = (type(p).__name__, p)
+                if key in seen:
+                    raise SeatingError(f"played hanchan {h + 1}: player {p!r} seated twice")
+                seen.add(key)
+            tables.append(table_t)
+        out.append(tuple(tables))
+    return out
+
+
+def _relabel(groups: list[Groups], rng: random.Random, n: int) -> list[Groups]:
+    perm = list(range(n))
+    rng.shuffle(perm)
+    return [[[perm[p] for p in g] for g in hanchan] for hanchan in groups]
+
+
+def _fit_labels(
+    groups: list[Groups], separation: Sequence[list[bytearray] | None], rng: random.Random, steps: int
+) -> list[Groups]:
+    """Rename the players of a construction so that those to be kept apart land where the construction
+    never puts them together (repeat meetings are unchanged by a renaming)."""
+    if not groups or all(m is None for m in separation):
+        return groups
+    n = sum(len(g) for g in groups[0])
+    label = list(range(n))
+    mates: list[list[list[int]]] = [[[] for _ in range(n)] for _ in groups]
+    for r, hanchan in enumerate(groups):
+        for g in hanchan:
+            for p in g:
+                mates[r][p] = [q for q in g if q != p]
+    active = [r for r in range(len(groups)) if separation[r] is not None]
+
+    def conflicts(a: int) -> int:
+        total = 0
+        la = label[a]
+        for r in active:
+            sep = separation[r]
+            assert sep is not None
+            row = sep[la]
+            for q in mates[r][a]:
+                total += row[label[q]]
+        return total
+
+    cost = sum(conflicts(a) for a in range(n))
+    temperature = 1.0
+    for step in range(steps):
+        if cost == 0:
+            break
+        a = rng.randrange(n)
+        b = rng.randrange(n)
+        if a == b:
+            continue
+        before = conflicts(a) + conflicts(b)
+        label[a], label[b] = label[b], label[a]
+        after = conflicts(a) + conflicts(b)
+        delta = 2 * (after - before)  # every conflict is seen from both players
+        if delta <= 0 or rng.random() < math.exp(-delta / temperature):
+            cost += delta
+        else:
+            label[a], label[b] = label[b], label[a]
+        if (step & 1023) == 0:
+            temperature = max(0.05, temperature * 0.9)
+    return [[[label[p] for p in g] for g in hanchan] for hanchan in groups]
+
+
+def _initial_groups(
+    n: int, rounds: int, has_history: bool, rng: random.Random, deadline: float
+) -> tuple[str, list[Groups]] | None:
+    """A construction for the whole tournament, when one applies (no played hanchan)."""
+    if has_history or rounds == 1:
+        return None
+    transversal = constructions.transversal_schedule(n, rounds)
+    if transversal is not None:
+        return "transversal", _relabel(transversal, rng, n)
+    if constructions.power_of_four(n) is not None and (rounds <= (n - 1) // 3 or n <= 64):
+        groups = constructions.affine_schedule(n, rounds)
+        if groups is not None:
+            return "affine", _relabel(groups, rng, n)
+    dense = 3 * rounds > 0.6 * (n - 1)
+    cap = (n - 1) // 3
+    if cap >= 2 and (rounds <= cap or n <= 200):
+        wanted = min(rounds, cap)
+        found = cyclic.shipped_schedule(n, wanted)
+        if found is None and dense:
+            found = cyclic.find_schedule(n, wanted, random.Random(rng.random()), 30_000, deadline)
+        if found is not None:
+            label, full = found
+            groups = [[list(g) for g in full[r % len(full)]] for r in range(rounds)]
+            return label.split()[0], _relabel(groups, rng, n)
+    if n >= 200:
+        linear = constructions.linear_schedule(n, rounds)
+        if linear is not None:
+            return "linear", _relabel(linear, rng, n)
+    return None
+
+
+def generate(
+    players: Sequence[PlayerInfo | PlayerId] | int,
+    rounds: int,
+    *,
+    seed: int = 0,
+    fixed_rounds: Sequence[RoundInput] = (),
+    separate: SeparationRule | None = None,
+    tables: int | None = None,
+    time_limit: float | None = None,
+    progress: Progress | None = None,
+) -> Schedule:
+    """Seat ``players`` for ``rounds`` hanchan in total.
+
+    ``players`` is a list of :class:`PlayerInfo` (or bare ids), or a count ``N`` meaning ids 1..N.
+    ``fixed_rounds`` are hanchan already played (the first ones); they are kept unchanged and count in
+    every criterion. Players of the fixed hanchan who are no longer in ``players`` (withdrawn) are
+    ignored; new players (substitutes) start with an empty history. ``tables``, when given, must be
+    ``len(players) / 4``. The result is deterministic for a seed unless ``time_limit`` (seconds) cuts
+    the search short; ``progress`` receives fractions from 0 to 1.
+    """
+    started = time.monotonic()
+    infos = _normalise_players(players)
+    n = len(infos)
+    validate(n, rounds)
+    table_count = n // 4
+    if tables is not None and tables != table_count:
+        raise SeatingError(f"{n} players fill {table_count} tables, not {tables}")
+    fixed = _normalise_fixed(fixed_rounds)
+    if len(fixed) > rounds:
+        raise SeatingError(f"{len(fixed)} hanchan already played but only {rounds} in total")
+    free_count = rounds - len(fixed)
+    limit = max(0.05, time_limit if time_limit is not None else default_time_limit(n, rounds))
+    deadline = started + limit
+
+    def stage_deadline(fraction: float) -> float:
+        return started + fraction * limit
+
+    rng = random.Random(seed)
+    index = {info.id: i for i, info in enumerate(infos)}
+    history = _History(n, table_count, index, fixed)
+    separation = _separation_matrices(infos, separate, len(fixed), free_count)
+
+    def report(stage_start: float, stage_end: float) -> Callable[[float], None]:
+        def inner(fraction: float) -> None:
+            if progress is not None:
+                progress(stage_start + (stage_end - stage_start) * min(1.0, max(0.0, fraction)))
+
+        return inner
+
+    report(0.0, 0.0)(0.0)
+    method = "played"
+    free_groups: list[Groups] = []
+    if free_count:
+        initial = _initial_groups(n, rounds, bool(fixed), rng, stage_deadline(0.25))
+        if initial is not None:
+            method, free_groups = initial
+            free_groups = _fit_labels(free_groups, separation, rng, min(300_000, 200 * n * free_count))
+        else:
+            method = "search"
+            free_groups = search.greedy_rounds(n, free_count, history.meet, separation, rng)
+        report(0.0, 0.1)(1.0)
+        state = GroupState(n, free_groups, history.meet, separation)
+        target = _group_target(n, rounds, history.meet, bool(fixed))
+        cost = state.cost()
+        if cost > target:
+            searcher = search.GroupSearch(state, rng)
+            units = 50_000 + 400 * n * free_count
+            searcher.run(target, _Budget(units, stage_deadline(0.5)), report(0.1, 0.45))
+            if method != "search":
+                method += "+search"
+        report(0.0, 0.45)(1.0)
+        if rounds >= 2:
+            search.connect_field(state, rng)
+        tables_search = TableSearch(state, table_count, history.visits, history.last_table, rng)
+        tables_search.start()
+        tables_search.run(_Budget(2_000_000, stage_deadline(0.75)))
+        report(0.0, 0.6)(1.0)
+        if free_count >= 1 and n <= 400 and rounds >= 2:
+            opponents = search.OpponentSearch(state, rng, tables_search)
+            units = _opponent_units(n, rounds)
+            opponents.run(_Budget(units, deadline), report(0.6, 0.95))
+        report(0.0, 0.95)(1.0)
+        seated = assign_winds(n, state.rounds, history.winds)
+    else:
+        seated = []
+    ids = [info.id for info in infos]
+    out_rounds: list[Round] = list(fixed)
+    for hanchan in seated:
+        out_rounds.append(tuple(tuple(ids[p] for p in table) for table in hanchan))
+    report(0.0, 1.0)(1.0)
+    return Schedule(
+        players=tuple(ids),
+        rounds=tuple(out_rounds),
+        seed=seed,
+        fixed_rounds=len(fixed),
+        method=method,
+    )
+
+
+def _opponent_units(n: int, rounds: int) -> int:
+    """Work for the common-opponent search: about 5 s on a 2020s laptop core at 172 x 15."""
+    return int(1_000 + 7_000 * min(1.0, (n * rounds) / 2600) * (1.0 if rounds > 2 else 0.3))
+
+
+def _group_target(n: int, rounds: int, history_meet: list[bytearray], has_history: bool) -> int:
+    """Cost at which the group search may stop: the counting bound, or what the history forces."""
+    if not has_history:
+        return search.EXCESS_WEIGHT * search.excess_lower_bound(n, rounds)
+    forced = 0
+    for p in range(n):
+        row = history_meet[p]
+        for q in range(p + 1, n):
+            if row[q] > 1:
+                forced += search.pair_cost(row[q])
+    return forced

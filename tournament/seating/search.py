@@ -1,0 +1,682 @@
+"""Local search over the groups of the hanchan not yet played.
+
+Two searches share one state (the groups of the free hanchan and the pair-meeting counts, history
+included):
+
+* :class:`GroupSearch` minimises repeat meetings, then the separation of teams/clubs/countries, with a
+  conflict-directed tabu search: pick a pair that meets too often (or must be kept apart), pick a hanchan
+  where it sits together, and move one of the two to the best table of that hanchan by swapping with a
+  player there. It stops at the counting lower bound.
+* :class:`OpponentSearch` then raises the number of common opponents of pairs that never meet (the
+  "indirect meets"), never giving up anything the first search reached. It keeps the matrix of common
+  opponents up to date through every swap, and always works on the worst pairs.
+
+Both are deterministic for a seed: they count work, not seconds (the deadline is only a safety cap).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+Groups = list[list[int]]  # one hanchan: groups of 4 player indices
+
+#: Cost of one excess meeting (a pair's second, third... meeting).
+EXCESS_WEIGHT = 1000
+#: Extra cost when one pair meets three or more times (prefers spreading repeats over many pairs).
+SPREAD_WEIGHT = 10
+#: Cost of two players who must be kept apart sharing a table.
+SEPARATION_WEIGHT = 100
+
+
+def pair_cost(meetings: int) -> int:
+    if meetings <= 1:
+        return 0
+    extra = meetings - 1
+    return EXCESS_WEIGHT * extra + SPREAD_WEIGHT * extra * (extra - 1) // 2
+
+
+def excess_lower_bound(n: int, rounds: int) -> int:
+    """Counting bound on excess meetings (see ``seating_eval.py``)."""
+    per_player = max(0, 3 * rounds - (n - 1))
+    return -(-n * per_player // 2)
+
+
+class GroupState:
+    """Groups of the free hanchan plus the meeting matrix (history included)."""
+
+    def __init__(
+        self,
+        n: int,
+        free: list[Groups],
+        history_meet: list[bytearray],
+        separation: Sequence[list[bytearray] | None],
+    ) -> None:
+        self.n = n
+        self.rounds = [[list(g) for g in groups] for groups in free]
+        self.where = [[0] * n for _ in free]
+        self.meet = [bytearray(row) for row in history_meet]
+        self.separation = list(separation)
+        for r, groups in enumerate(self.rounds):
+            where = self.where[r]
+            for gi, group in enumerate(groups):
+                for p in group:
+                    where[p] = gi
+                for i in range(4):
+                    mi = self.meet[group[i]]
+                    for j in range(i + 1, 4):
+                        q = group[j]
+                        mi[q] += 1
+                        self.meet[q][group[i]] += 1
+        top = max(4, len(free) + max((max(row) for row in history_meet), default=0) + 2)
+        self.inc = [pair_cost(k + 1) - pair_cost(k) for k in range(top + 1)]
+        self.dec = [0] + [pair_cost(k - 1) - pair_cost(k) for k in range(1, top + 1)]
+
+    def cost(self) -> int:
+        total = 0
+        for p in range(self.n):
+            row = self.meet[p]
+            for q in range(p + 1, self.n):
+                if row[q] > 1:
+                    total += pair_cost(row[q])
+        for r, groups in enumerate(self.rounds):
+            sep = self.separation[r]
+            if sep is None:
+                continue
+            for g in groups:
+                for i in range(4):
+                    row = sep[g[i]]
+                    for j in range(i + 1, 4):
+                        total += SEPARATION_WEIGHT * row[g[j]]
+        return total
+
+    def swap_delta(self, r: int, a: int, b: int) -> int:
+        """Change of the group cost if ``a`` and ``b`` (different tables of free hanchan ``r``) swap."""
+        where = self.where[r]
+        groups = self.rounds[r]
+        big_a = groups[where[a]]
+        big_b = groups[where[b]]
+        ma = self.meet[a]
+        mb = self.meet[b]
+        inc = self.inc
+        dec = self.dec
+        d = 0
+        for x in big_a:
+            if x != a:
+                d += dec[ma[x]] + inc[mb[x]]
+        for y in big_b:
+            if y != b:
+                d += dec[mb[y]] + inc[ma[y]]
+        sep = self.separation[r]
+        if sep is not None:
+            sa = sep[a]
+            sb = sep[b]
+            s = 0
+            for x in big_a:
+                if x != a:
+                    s += sb[x] - sa[x]
+            for y in big_b:
+                if y != b:
+                    s += sa[y] - sb[y]
+            d += SEPARATION_WEIGHT * s
+        return d
+
+    def swap(self, r: int, a: int, b: int) -> None:
+        where = self.where[r]
+        groups = self.rounds[r]
+        ga = where[a]
+        gb = where[b]
+        big_a = groups[ga]
+        big_b = groups[gb]
+        meet = self.meet
+        ma = meet[a]
+        mb = meet[b]
+        for x in big_a:
+            if x != a:
+                mx = meet[x]
+                ma[x] -= 1
+                mx[a] -= 1
+                mb[x] += 1
+                mx[b] += 1
+        for y in big_b:
+            if y != b:
+                my = meet[y]
+                mb[y] -= 1
+                my[b] -= 1
+                ma[y] += 1
+                my[a] += 1
+        big_a[big_a.index(a)] = b
+        big_b[big_b.index(b)] = a
+        where[a] = gb
+        where[b] = ga
+
+    def snapshot(self) -> list[Groups]:
+        return [[list(g) for g in groups] for groups in self.rounds]
+
+
+def random_round(n: int, rng: random.Random) -> Groups:
+    players = list(range(n))
+    rng.shuffle(players)
+    return [players[i : i + 4] for i in range(0, n, 4)]
+
+
+def greedy_rounds(
+    n: int,
+    count: int,
+    history_meet: list[bytearray],
+    separation: Sequence[list[bytearray] | None],
+    rng: random.Random,
+    sample: int = 48,
+) -> list[Groups]:
+    """Build ``count`` hanchan one after the other, each table filled with the players that add the
+    fewest repeat meetings (and separation conflicts) to it. Candidates are sampled on large fields."""
+    meet = [bytearray(row) for row in history_meet]
+    out: list[Groups] = []
+    for r in range(count):
+        sep = separation[r]
+        order = list(range(n))
+        rng.shuffle(order)
+        free = order
+        groups: Groups = []
+        while free:
+            group = [free.pop()]
+            while len(group) < 4:
+                candidates: Sequence[int] = (
+                    range(len(free)) if len(free) <= sample else rng.sample(range(len(free)), sample)
+                )
+                best_i = -1
+                best_c = -1
+                for i in candidates:
+                    q = free[i]
+                    mq = meet[q]
+                    c = 0
+                    for p in group:
+                        c += pair_cost(mq[p] + 1) - pair_cost(mq[p])
+                    if sep is not None:
+                        sq = sep[q]
+                        for p in group:
+                            c += SEPARATION_WEIGHT * sq[p]
+                    if best_i < 0 or c < best_c:
+                        best_i = i
+                        best_c = c
+                        if c == 0:
+                            break
+                q = free[best_i]
+                free[best_i] = free[-1]
+                free.pop()
+                group.append(q)
+            for i in range(4):
+                for j in range(i + 1, 4):
+                    meet[group[i]][group[j]] += 1
+                    meet[group[j]][group[i]] += 1
+            groups.append(group)
+        out.append(groups)
+    return out
+
+
+class _Budget:
+    """Counts work units; also stops at the wall-clock deadline (a safety cap only)."""
+
+    def __init__(self, units: int, deadline: float | None) -> None:
+        self.units = units
+        self.used = 0
+        self.deadline = deadline
+        self._calls = 0
+
+    def spend(self, amount: int = 1) -> bool:
+        """Record work; ``False`` once the budget or the deadline is exhausted."""
+        self.used += amount
+        if self.used >= self.units:
+            return False
+        self._calls += 1
+        if self.deadline is not None and (self._calls & 15) == 0 and time.monotonic() > self.deadline:
+            self.used = self.units
+            return False
+        return True
+
+    @property
+    def fraction(self) -> float:
+        return min(1.0, self.used / self.units) if self.units else 1.0
+
+
+class GroupSearch:
+    """Tabu search on repeat meetings and separation (see the module docstring)."""
+
+    def __init__(self, state: GroupState, rng: random.Random) -> None:
+        self.s = state
+        self.rng = rng
+        self.bad: list[tuple[int, int]] = []
+        self.bad_index: dict[tuple[int, int], int] = {}
+        self._collect_conflicts()
+
+    def _is_bad(self, p: int, q: int) -> bool:
+        s = self.s
+        if s.meet[p][q] >= 2:
+            return True
+        if s.meet[p][q] == 0:
+            return False
+        for r, sep in enumerate(s.separation):
+            if sep is not None and sep[p][q] and s.where[r][p] == s.where[r][q]:
+                return True
+        return False
+
+    def _mark(self, p: int, q: int) -> None:
+        key = (p, q) if p < q else (q, p)
+        bad = self._is_bad(key[0], key[1])
+        idx = self.bad_index.get(key)
+        if bad and idx is None:
+            self.bad_index[key] = len(self.bad)
+            self.bad.append(key)
+        elif not bad and idx is not None:
+            last = self.bad.pop()
+            if last != key:
+                self.bad[idx] = last
+                self.bad_index[last] = idx
+            del self.bad_index[key]
+
+    def _drop(self, key: tuple[int, int]) -> None:
+        idx = self.bad_index.pop(key)
+        last = self.bad.pop()
+        if last != key:
+            self.bad[idx] = last
+            self.bad_index[last] = idx
+
+    def _collect_conflicts(self) -> None:
+        s = self.s
+        for groups in s.rounds:
+            for g in groups:
+                for i in range(4):
+                    for j in range(i + 1, 4):
+                        self._mark(g[i], g[j])
+
+    def _do_swap(self, r: int, a: int, b: int) -> None:
+        s = self.s
+        groups = s.rounds[r]
+        touched = [x for x in groups[s.where[r][a]] if x != a] + [y for y in groups[s.where[r][b]] if y != b]
+        s.swap(r, a, b)
+        for z in touched:
+            self._mark(a, z)
+            self._mark(b, z)
+
+    def run(
+        self,
+        target: int,
+        budget: _Budget,
+        report: Callable[[float], None] | None = None,
+    ) -> int:
+        """Search until the cost reaches ``target`` or the budget ends; leaves the best state found."""
+        s = self.s
+        rng = self.rng
+        n = s.n
+        cost = s.cost()
+        best_cost = cost
+        best = s.snapshot()
+        tabu: dict[tuple[int, int, int], int] = {}
+        it = 0
+        stall = 0
+        tenure_base = 6 + n // 16
+        stall_limit = 400 + 20 * n
+        while cost > target and self.bad:
+            it += 1
+            key = self.bad[rng.randrange(len(self.bad))]
+            p, q = key
+            meeting_rounds = [r for r in range(len(s.rounds)) if s.where[r][p] == s.where[r][q]]
+            if not meeting_rounds:
+                self._drop(key)  # the pair only meets in played hanchan: nothing to move
+                continue
+            r = rng.choice(meeting_rounds)
+            a = p if rng.random() < 0.5 else q
+            where = s.where[r]
+            ga = where[a]
+            best_d: int | None = None
+            moves: list[int] = []
+            for b in range(n):
+                gb = where[b]
+                if gb == ga:
+                    continue
+                d = s.swap_delta(r, a, b)
+                tabu_move = tabu.get((r, a, gb), 0) > it or tabu.get((r, b, ga), 0) > it
+                if tabu_move and cost + d >= best_cost:
+                    continue
+                if best_d is None or d < best_d:
+                    best_d = d
+                    moves = [b]
+                elif d == best_d:
+                    moves.append(b)
+            if not budget.spend(n // 8 + 1):
+                break
+            if best_d is None:
+                continue
+            b = rng.choice(moves)
+            gb = where[b]
+            self._do_swap(r, a, b)
+            cost += best_d
+            tenure = tenure_base + rng.randrange(tenure_base + 1)
+            tabu[(r, a, ga)] = it + tenure
+            tabu[(r, b, gb)] = it + tenure
+            if cost < best_cost:
+                best_cost = cost
+                best = s.snapshot()
+                stall = 0
+            else:
+                stall += 1
+                if stall > stall_limit:
+                    stall = 0
+                    self._kick(max(2, n // 16))
+                    cost = s.cost()
+            if report is not None and (it & 255) == 0:
+                report(budget.fraction)
+        if cost > best_cost:
+            self._restore(best)
+            cost = best_cost
+        return cost
+
+    def _kick(self, moves: int) -> None:
+        s = self.s
+        rng = self.rng
+        for _ in range(moves):
+            r = rng.randrange(len(s.rounds))
+            a = rng.randrange(s.n)
+            b = rng.randrange(s.n)
+            if s.where[r][a] != s.where[r][b]:
+                self._do_swap(r, a, b)
+
+    def _restore(self, rounds: list[Groups]) -> None:
+        s = self.s
+        # Undo the free hanchan, then lay the best ones again.
+        for groups in s.rounds:
+            for g in groups:
+                for i in range(4):
+                    for j in range(i + 1, 4):
+                        s.meet[g[i]][g[j]] -= 1
+                        s.meet[g[j]][g[i]] -= 1
+        s.rounds = [[list(g) for g in groups] for groups in rounds]
+        for r, groups in enumerate(s.rounds):
+            where = s.where[r]
+            for gi, g in enumerate(groups):
+                for p in g:
+                    where[p] = gi
+                for i in range(4):
+                    for j in range(i + 1, 4):
+                        s.meet[g[i]][g[j]] += 1
+                        s.meet[g[j]][g[i]] += 1
+        self.bad = []
+        self.bad_index = {}
+        self._collect_conflicts()
+
+
+def opponent_components(n: int, meet: list[bytearray]) -> list[int]:
+    """Component label of every player in the graph "sat at one table at least once"."""
+    label = [-1] * n
+    current = 0
+    for start in range(n):
+        if label[start] >= 0:
+            continue
+        label[start] = current
+        stack = [start]
+        while stack:
+            p = stack.pop()
+            row = meet[p]
+            for q in range(n):
+                if row[q] and label[q] < 0:
+                    label[q] = current
+                    stack.append(q)
+        current += 1
+    return label
+
+
+def connect_field(state: GroupState, rng: random.Random) -> None:
+    """Join split groups of the opponent graph by swapping players between them, without adding any
+    repeat meeting or separation conflict when that can be avoided."""
+    for _ in range(4 * state.n):
+        label = opponent_components(state.n, state.meet)
+        if max(label) == 0 or not state.rounds:
+            return
+        best: tuple[int, int, int, int] | None = None
+        for r in rng.sample(range(len(state.rounds)), len(state.rounds)):
+            groups = state.rounds[r]
+            for ga, big_a in enumerate(groups):
+                for big_b in groups[ga + 1 :]:
+                    if label[big_a[0]] == label[big_b[0]]:
+                        continue
+                    for a in big_a:
+                        for b in big_b:
+                            d = state.swap_delta(r, a, b)
+                            if best is None or d < best[0]:
+                                best = (d, r, a, b)
+                    if best is not None and best[0] <= 0:
+                        break
+                if best is not None and best[0] <= 0:
+                    break
+            if best is not None and best[0] <= 0:
+                break
+        if best is None:
+            return
+        state.swap(best[1], best[2], best[3])
+
+
+class TableCost(Protocol):
+    """What the common-opponent search needs to know about table numbers."""
+
+    def player_delta(self, r: int, a: int, b: int) -> int: ...
+
+    def move_visits(self, r: int, a: int, b: int) -> None: ...
+
+
+class OpponentSearch:
+    """Raise the common opponents of pairs that never meet, keeping the group cost (repeats and
+    separation) and the table cost unchanged or better."""
+
+    def __init__(self, state: GroupState, rng: random.Random, tables: TableCost | None = None) -> None:
+        self.s = state
+        self.rng = rng
+        self.tables = tables
+        n = state.n
+        self.nb: list[set[int]] = [set() for _ in range(n)]
+        for p in range(n):
+            row = state.meet[p]
+            self.nb[p] = {q for q in range(n) if row[q]}
+        common = [[0] * n for _ in range(n)]
+        for p in range(n):
+            cp = common[p]
+            for q in self.nb[p]:
+                for z in self.nb[q]:
+                    cp[z] += 1
+            cp[p] = 0
+        self.common = common
+        total = 0
+        count = 0
+        for p in range(n):
+            row = state.meet[p]
+            cp = common[p]
+            for q in range(p + 1, n):
+                if not row[q]:
+                    total += cp[q]
+                    count += 1
+        mean = total / count if count else 0.0
+        rounds = len(state.rounds) + (1 if any(any(row) for row in state.meet) else 0)
+        self.threshold = math.isqrt(n)
+        level = max(1, round(mean))
+        span = 20
+        # Penalty of a non-meeting pair with c common opponents: doubles with every opponent missing
+        # below the field's mean, so the worst pairs come first; plus a fixed amount (worth raising a
+        # pair three below the mean by one) for every pair below floor(sqrt(N)), the organisers' bar.
+        bar = 8 if rounds > 4 else 0
+        self.pen = [
+            ((1 << min(span, level - c)) if c < level else 0) + (bar if c < self.threshold else 0)
+            for c in range(n + 1)
+        ]
+        self.penalty = 0
+        for p in range(n):
+            row = state.meet[p]
+            cp = common[p]
+            for q in range(p + 1, n):
+                if not row[q]:
+                    self.penalty += self.pen[cp[q]]
+
+    def _inc(self, u: int, v: int) -> int:
+        meet = self.s.meet
+        mu = meet[u]
+        mv = meet[v]
+        c = mu[v]
+        mu[v] = c + 1
+        mv[u] = c + 1
+        if c:
+            return 0
+        pen = self.pen
+        common = self.common
+        cu = common[u]
+        cv = common[v]
+        d = -pen[cu[v]]
+        for z in self.nb[u]:
+            x = cv[z]
+            cv[z] = x + 1
+            common[z][v] = x + 1
+            if not mv[z]:
+                d += pen[x + 1] - pen[x]
+        for z in self.nb[v]:
+            x = cu[z]
+            cu[z] = x + 1
+            common[z][u] = x + 1
+            if not mu[z]:
+                d += pen[x + 1] - pen[x]
+        self.nb[u].add(v)
+        self.nb[v].add(u)
+        return d
+
+    def _dec(self, u: int, v: int) -> int:
+        meet = self.s.meet
+        mu = meet[u]
+        mv = meet[v]
+        c = mu[v] - 1
+        mu[v] = c
+        mv[u] = c
+        if c:
+            return 0
+        self.nb[u].discard(v)
+        self.nb[v].discard(u)
+        pen = self.pen
+        common = self.common
+        cu = common[u]
+        cv = common[v]
+        d = pen[cu[v]]
+        for z in self.nb[u]:
+            x = cv[z] - 1
+            cv[z] = x
+            common[z][v] = x
+            if not mv[z]:
+                d += pen[x] - pen[x + 1]
+        for z in self.nb[v]:
+            x = cu[z] - 1
+            cu[z] = x
+            common[z][u] = x
+            if not mu[z]:
+                d += pen[x] - pen[x + 1]
+        return d
+
+    def _swap(self, r: int, a: int, b: int) -> int:
+        s = self.s
+        where = s.where[r]
+        groups = s.rounds[r]
+        ga = where[a]
+        gb = where[b]
+        big_a = groups[ga]
+        big_b = groups[gb]
+        if self.tables is not None:
+            self.tables.move_visits(r, a, b)
+        d = 0
+        for x in big_a:
+            if x != a:
+                d += self._dec(a, x)
+                d += self._inc(b, x)
+        for y in big_b:
+            if y != b:
+                d += self._dec(b, y)
+                d += self._inc(a, y)
+        big_a[big_a.index(a)] = b
+        big_b[big_b.index(b)] = a
+        where[a] = gb
+        where[b] = ga
+        self.penalty += d
+        return d
+
+    def worst_pairs(self, limit: int) -> list[tuple[int, int]]:
+        """Non-meeting pairs with the fewest common opponents (the lowest two levels), worst first."""
+        n = self.s.n
+        meet = self.s.meet
+        by_level: dict[int, list[tuple[int, int]]] = {}
+        for p in range(n):
+            row = meet[p]
+            cp = self.common[p]
+            for q in range(p + 1, n):
+                if not row[q]:
+                    by_level.setdefault(cp[q], []).append((p, q))
+        out: list[tuple[int, int]] = []
+        for level in sorted(by_level)[:2]:
+            out.extend(by_level[level][: max(0, limit - len(out))])
+        return out
+
+    def run(self, budget: _Budget, report: Callable[[float], None] | None = None) -> None:
+        s = self.s
+        rng = self.rng
+        if not s.rounds:
+            return
+        n = s.n
+        free = len(s.rounds)
+        tabu: dict[tuple[int, int], int] = {}
+        it = 0
+        pool: list[tuple[int, int]] = []
+        candidates_per_step = 6
+        while True:
+            if not pool:
+                pool = self.worst_pairs(4 * n)
+                if not pool or self.pen[self.common[pool[0][0]][pool[0][1]]] == 0:
+                    return
+                lowest = self.common[pool[0][0]][pool[0][1]]
+                rng.shuffle(pool)
+                # worst level last, so it is popped first
+                pool.sort(key=lambda pq: self.common[pq[0]][pq[1]] == lowest)
+            p, q = pool.pop()
+            if s.meet[p][q] or self.pen[self.common[p][q]] == 0:
+                continue
+            best: tuple[int, int, int, int] | None = None
+            tried = 0
+            for _ in range(3 * candidates_per_step):
+                if tried >= candidates_per_step:
+                    break
+                u, v = (p, q) if rng.random() < 0.5 else (q, p)
+                r = rng.randrange(free)
+                where = s.where[r]
+                groups = s.rounds[r]
+                nbv = self.nb[v]
+                if not nbv:
+                    continue
+                z = rng.choice(tuple(nbv))
+                gz = where[z]
+                if gz == where[u]:
+                    continue
+                w = rng.choice([x for x in groups[gz] if x != z])
+                if tabu.get((r, u), 0) > it or tabu.get((r, w), 0) > it:
+                    continue
+                if s.swap_delta(r, u, w) > 0:
+                    continue
+                if self.tables is not None and self.tables.player_delta(r, u, w) > 0:
+                    continue
+                tried += 1
+                d = self._swap(r, u, w)
+                self._swap(r, u, w)  # swapping back restores every count
+                if best is None or d < best[0]:
+                    best = (d, r, u, w)
+            it += 1
+            if not budget.spend(tried + 1):
+                return
+            if best is not None and (best[0] < 0 or (best[0] == 0 and rng.random() < 0.3)):
+                _, r, u, w = best
+                self._swap(r, u, w)
+                tabu[(r, u)] = it + 8
+                tabu[(r, w)] = it + 8
+            if report is not None and (it & 63) == 0:
+                report(budget.fraction)

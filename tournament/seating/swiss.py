@@ -1,0 +1,148 @@
+"""Swiss hanchan: tables formed from the current standings.
+
+The natural Swiss hanchan puts the top four at table one, the next four at table two, and so on. Two
+players who already met are separated by the smallest moves in the ranking that avoid it: the cost of a
+player sitting ``d`` tables away from their natural table is ``d*d``, far below the cost of a repeat
+meeting, and a local search exchanges players between nearby tables until no exchange lowers the total.
+Table numbers then avoid the tables each player already visited (and the table of the previous
+hanchan), and winds go to whoever has had them least.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from itertools import permutations
+
+from .generator import _normalise_fixed
+from .model import PlayerId, Round, RoundInput, SeatingError
+from .tables import CONSECUTIVE_WEIGHT, _cheap_assignment, hungarian, visit_cost
+
+REPEAT_WEIGHT = 1_000_000
+
+
+def swiss_round(
+    ranking: Sequence[PlayerId],
+    history: Sequence[RoundInput] = (),
+    *,
+    seed: int = 0,
+    max_shift: int | None = None,
+) -> Round:
+    """One hanchan for the players of ``ranking`` (best first), after the hanchan of ``history``.
+
+    ``max_shift`` bounds how many tables away from their natural table a player may be moved (default:
+    unbounded, only the cost decides). Returns the tables in table-number order, players in seat order
+    East, South, West, North.
+    """
+    players = list(ranking)
+    n = len(players)
+    if n < 4 or n % 4:
+        raise SeatingError(f"the number of players must be a positive multiple of 4, got {n}")
+    if len(set(players)) != n:
+        raise SeatingError("player ids must be unique")
+    played = _normalise_fixed(history)
+    index = {p: i for i, p in enumerate(players)}
+    tables = n // 4
+    meet = [bytearray(n) for _ in range(n)]
+    visits = [[0] * tables for _ in range(n)]
+    winds = [[0] * 4 for _ in range(n)]
+    last = [-1] * n
+    for h, hanchan in enumerate(played):
+        for t, table in enumerate(hanchan):
+            members = [index[p] for p in table if p in index]
+            for seat, p in enumerate(table):
+                if p in index:
+                    i = index[p]
+                    winds[i][seat] += 1
+                    if t < tables:
+                        visits[i][t] += 1
+                        if h == len(played) - 1:
+                            last[i] = t
+            for a in members:
+                for b in members:
+                    if a != b:
+                        meet[a][b] += 1
+    rng = random.Random(seed)
+    groups = [list(range(4 * g, 4 * g + 4)) for g in range(tables)]
+    _separate_repeats(groups, meet, max_shift)
+
+    matrix = []
+    for group in groups:
+        row = [0] * tables
+        for p in group:
+            for t in range(tables):
+                row[t] += visit_cost(visits[p][t] + 1) - visit_cost(visits[p][t])
+            if last[p] >= 0:
+                row[last[p]] += CONSECUTIVE_WEIGHT
+        matrix.append(row)
+    assignment = hungarian(matrix) if tables <= 64 else _cheap_assignment(matrix, rng)
+    ordered: list[list[int]] = [[] for _ in range(tables)]
+    for g, t in enumerate(assignment):
+        ordered[t] = groups[g]
+    out: list[tuple[PlayerId, ...]] = []
+    for group in ordered:
+        best: tuple[int, ...] | None = None
+        best_key: tuple[int, int] | None = None
+        for perm in permutations(group):
+            spread = sum(winds[p][seat] for seat, p in enumerate(perm))
+            worst = max(winds[p][seat] for seat, p in enumerate(perm))
+            key = (worst, spread)
+            if best_key is None or key < best_key:
+                best, best_key = perm, key
+        assert best is not None
+        out.append(tuple(players[p] for p in best))
+    return tuple(out)
+
+
+def _separate_repeats(groups: list[list[int]], meet: list[bytearray], max_shift: int | None) -> None:
+    """Steepest descent on ``repeats * REPEAT_WEIGHT + sum of d^2`` over exchanges of two players at
+    most ``window`` tables apart; the window widens while repeats remain that it cannot remove."""
+    tables = len(groups)
+    home = [p // 4 for p in range(4 * tables)]
+    where = [p // 4 for p in range(4 * tables)]
+
+    def repeats(p: int, group: list[int], skip: int) -> int:
+        row = meet[p]
+        return sum(row[q] for q in group if q != p and q != skip)
+
+    def moved(p: int, g: int) -> int:
+        d = g - home[p]
+        return d * d
+
+    def delta(a: int, b: int) -> int:
+        ga, gb = where[a], where[b]
+        d = REPEAT_WEIGHT * (
+            repeats(a, groups[gb], b)
+            + repeats(b, groups[ga], a)
+            - repeats(a, groups[ga], -1)
+            - repeats(b, groups[gb], -1)
+        )
+        return d + moved(a, gb) + moved(b, ga) - moved(a, ga) - moved(b, gb)
+
+    limit = tables - 1 if max_shift is None else min(tables - 1, max_shift)
+    window = min(2, limit)
+    while True:
+        best = 0
+        best_pair: tuple[int, int] | None = None
+        conflicted = [a for g in groups for a in g if repeats(a, g, -1)]
+        candidates = conflicted + [a for g in groups for a in g if where[a] != home[a]]
+        for a in candidates:
+            ga = where[a]
+            for gb in range(max(0, ga - window), min(tables, ga + window + 1)):
+                if gb == ga:
+                    continue
+                for b in groups[gb]:
+                    d = delta(a, b)
+                    if d < best:
+                        best = d
+                        best_pair = (a, b)
+        if best_pair is None:
+            if conflicted and window < limit:
+                window = min(limit, window + 2)
+                continue
+            return
+        a, b = best_pair
+        ga, gb = where[a], where[b]
+        groups[ga][groups[ga].index(a)] = b
+        groups[gb][groups[gb].index(b)] = a
+        where[a], where[b] = gb, ga
