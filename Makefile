@@ -40,7 +40,7 @@ test: $(VENV)/.installed-dev
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy scoring/rules tournament/seating
+	$(BIN)/mypy scoring/rules tournament/seating tournament/standings.py tournament/clock.py tournament/registration.py
 
 format: $(VENV)/.installed-dev
 	$(BIN)/ruff format .

@@ -30,7 +30,7 @@ from scoring.rules.replay import replay
 from scoring.rules.scores import check_final_points, format_score, hanchan_scores
 from tournament import access
 from tournament.models import Seat, StaffRole, Table
-from tournament.standings_db import schedule_standings_refresh
+from tournament.standings_db import forget_live, schedule_standings_refresh
 
 Role = StaffRole.Role
 
@@ -229,6 +229,7 @@ def save_sheet(
                 ]
             ) from None
         _record(sheet, SheetVersion.Action.SUBMITTED if submit else SheetVersion.Action.CREATED, user)
+        transaction.on_commit(lambda: forget_live(table.round.tournament_id))  # a table is no longer empty
         return sheet
     _lock_table(table)
     sheet = ScoreSheet.objects.filter(table=table).first()
@@ -263,6 +264,7 @@ def save_sheet(
         sheet.submitted_by, sheet.submitted_at = user, now
     sheet.save()
     _record(sheet, SheetVersion.Action.SUBMITTED if submit else SheetVersion.Action.UPDATED, user)
+    transaction.on_commit(lambda: forget_live(table.round.tournament_id))
     return sheet
 
 

@@ -53,7 +53,7 @@ from tournament.serializers import (
     WithdrawalSerializer,
     WithdrawSerializer,
 )
-from tournament.standings_db import cached_standings
+from tournament.standings_db import cached_standings, remember_live
 
 Role = StaffRole.Role
 
@@ -184,7 +184,13 @@ class TournamentViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
     @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
     def standings(self, request: Request, pk: int) -> Response:
         tournament = visible_tournament(request, pk)
-        return Response({**cached_standings(tournament.pk), "pending_tables": pending_tables(tournament)})
+        return Response(
+            remember_live(
+                tournament.pk,
+                "api",
+                lambda: {**cached_standings(tournament.pk), "pending_tables": pending_tables(tournament)},
+            )
+        )
 
     @extend_schema(
         summary="How the checked-in field fills its tables (organiser)",

@@ -6,6 +6,7 @@ penalty refresh the cache once the transaction commits, so no page view recomput
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
@@ -96,15 +97,79 @@ def serialize(standings: Standings) -> dict[str, Any]:
     }
 
 
+SUMMARY_FIELDS = ("player", "name", "ranked", "rank", "total", "penalties", "played")
+
+
+def summary_key(tournament_id: int) -> str:
+    return f"standings-summary:v1:{tournament_id}"
+
+
+# What the live pages poll (the summary plus the tables still playing), computed once per change and
+# shared by every web process: each change bumps a version number; the first request to see a newer
+# version recomputes, while the others keep answering with the previous copy until it is there
+# (no stampede of recomputations when hundreds of phones poll). LIVE_SECONDS bounds how long a change
+# that bumps nothing (a hanchan starting or ending) takes to show.
+LIVE_SECONDS = 10
+LIVE_PARTS = ("page", "api", "html")
+
+
+def live_key(tournament_id: int, part: str) -> str:
+    return f"standings-live:v2:{part}:{tournament_id}"
+
+
+def live_version_key(tournament_id: int) -> str:
+    return f"standings-live-version:v2:{tournament_id}"
+
+
+def remember_live(tournament_id: int, part: str, compute: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """``compute()`` for the current version of the tournament's live data, under ``part``."""
+    key, version_key = live_key(tournament_id, part), live_version_key(tournament_id)
+    found = cache.get_many([key, version_key])
+    version = found.get(version_key, 0)
+    entry = found.get(key)
+    if entry is not None:
+        stored_version, payload = entry
+        if stored_version == version:
+            return payload  # type: ignore[no-any-return]
+        if not cache.add(f"{key}:computing:{version}", 1, LIVE_SECONDS):
+            return payload  # type: ignore[no-any-return]  # another process is computing the new one
+    payload = compute()
+    cache.set(key, (version, payload), LIVE_SECONDS)
+    return payload
+
+
+def forget_live(tournament_id: int) -> None:
+    """Something the live pages show has changed: the next request computes it anew."""
+    version_key = live_version_key(tournament_id)
+    cache.add(version_key, 0, None)
+    cache.incr(version_key)
+
+
 def refresh_standings(tournament_id: int) -> dict[str, Any]:
+    """Recompute and cache the standings, in full and as the one-line-per-player summary that the live
+    pages poll (a fraction of the size: no hanchan by hanchan details)."""
     data = serialize(load_standings(tournament_id))
-    cache.set(cache_key(tournament_id), data, CACHE_SECONDS)
+    summary = {
+        "rounds": data["rounds"],
+        "rows": [{name: row[name] for name in SUMMARY_FIELDS} for row in data["rows"]],
+    }
+    cache.set_many({cache_key(tournament_id): data, summary_key(tournament_id): summary}, CACHE_SECONDS)
+    forget_live(tournament_id)
     return data
 
 
 def cached_standings(tournament_id: int) -> dict[str, Any]:
     data = cache.get(cache_key(tournament_id))
     return data if data is not None else refresh_standings(tournament_id)
+
+
+def cached_summary(tournament_id: int) -> dict[str, Any]:
+    """The standings summary: rank, name, total, penalties and hanchan played of every player."""
+    summary = cache.get(summary_key(tournament_id))
+    if summary is None:
+        refresh_standings(tournament_id)
+        summary = cache.get(summary_key(tournament_id))
+    return summary  # type: ignore[no-any-return]
 
 
 def schedule_standings_refresh(tournament_id: int) -> None:

@@ -15,6 +15,7 @@ import secrets
 from decimal import Decimal
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
@@ -28,6 +29,7 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from scoring.models import ScoreSheet
 from tournament import access, services
 from tournament.forms import (
     CheckInForm,
@@ -53,7 +55,7 @@ from tournament.models import (
     Tournament,
 )
 from tournament.registration import PlayerFileError
-from tournament.standings_db import cached_standings
+from tournament.standings_db import cached_standings, cached_summary, remember_live
 
 Role = StaffRole.Role
 WIND_NAMES = dict(Seat.Wind.choices)
@@ -187,16 +189,20 @@ def home(request: HttpRequest, slug: str) -> HttpResponse:
 def standings_payload(tournament: Tournament) -> dict[str, Any]:
     """What the standings page, the projector and their poll share: the cached standings (no
     recomputation) and the tables of the current hanchan still without a signed sheet."""
-    data = cached_standings(tournament.pk)
+    return remember_live(tournament.pk, "page", lambda: live_standings(tournament))
+
+
+def live_standings(tournament: Tournament) -> dict[str, Any]:
+    data = cached_summary(tournament.pk)
     current = services.current_round(tournament)
     pending: list[dict[str, Any]] = []
     table_count = 0
     if current is not None:
-        for table in Table.objects.filter(round=current).select_related("sheet").order_by("number"):
+        tables = Table.objects.filter(round=current).order_by("number").values_list("number", "sheet__status")
+        for number, sheet_status in tables:
             table_count += 1
-            sheet = getattr(table, "sheet", None)
-            if sheet is None or not sheet.is_signed:
-                pending.append({"table": table.number, "status": sheet.status if sheet else "none"})
+            if sheet_status != ScoreSheet.Status.SIGNED:
+                pending.append({"table": number, "status": sheet_status or "none"})
     return {
         "rounds": data["rounds"],
         "current_round": current.number if current else None,
@@ -223,8 +229,21 @@ def standings_payload(tournament: Tournament) -> dict[str, Any]:
 @require_GET
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = access_tournament(request, slug)
-    payload = standings_payload(tournament)
-    return render_page(request, "tournament/standings.html", tournament, {"standings": payload})
+
+    def page() -> HttpResponse:
+        payload = standings_payload(tournament)
+        # The rows are rendered once per change of the standings (a fragment cached under this digest).
+        digest = hashlib.sha256(json.dumps(payload, separators=(",", ":")).encode()).hexdigest()[:32]
+        return render_page(
+            request, "tournament/standings.html", tournament, {"standings": payload, "digest": digest}
+        )
+
+    # The page players open on their phones: a visitor without a session (no login, no message waiting)
+    # gets the same page as every other, rendered once for a moment.
+    if request.user.is_authenticated or request.COOKIES.keys() & {settings.SESSION_COOKIE_NAME, "messages"}:
+        return page()
+    cached = remember_live(tournament.pk, "html", lambda: {"body": page().content.decode()})
+    return HttpResponse(cached["body"])
 
 
 @require_GET
