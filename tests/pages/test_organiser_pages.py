@@ -262,7 +262,9 @@ def test_penalties_give_revoke_and_disqualify(site: Site) -> None:
 
 
 @pytest.mark.django_db
-def test_manage_page_says_exports_are_coming_without_a_button(site: Site) -> None:
-    page = client_for(site.users["organiser"]).get("/t/test-open/manage/").content.decode()
+def test_manage_page_links_the_exports(site: Site) -> None:
+    client = client_for(site.users["organiser"])
+    page = client.get("/t/test-open/manage/").content.decode()
     exports = page.split("<h2>Exports</h2>")[1].split("</section>")[0]
-    assert "coming" in exports and "<button" not in exports and "<a " not in exports
+    assert 'href="/t/test-open/exports/"' in exports
+    assert client.get("/t/test-open/exports/").status_code == 200
