@@ -48,6 +48,7 @@ from tournament.serializers import (
     StaffRoleSerializer,
     StandingsSerializer,
     SubstituteSerializer,
+    SwissSerializer,
     TableSerializer,
     TournamentSerializer,
     WithdrawalSerializer,
@@ -471,6 +472,21 @@ class RoundViewSet(TournamentScopedViewSet):
             minutes=serializer.validated_data["minutes"],
         )
         return Response(RoundSerializer(self.get_object()).data)
+
+    @extend_schema(
+        summary="Seat this hanchan from the current standings, Swiss style (organiser)",
+        request=SwissSerializer,
+        responses={200: RoundSerializer},
+    )
+    @action(detail=True, methods=["post"])
+    def swiss(self, request: Request, tournament_pk: int, number: int) -> Response:
+        self.require(Role.ORGANISER)
+        serializer = SwissSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        round_ = services.seat_swiss_round(
+            self.tournament, int(number), request.user, seed=serializer.validated_data["seed"]
+        )
+        return Response(RoundSerializer(self.get_queryset().get(pk=round_.pk)).data)
 
     @extend_schema(
         summary="Close a started hanchan once every table's sheet is signed (organiser)",

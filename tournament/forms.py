@@ -77,6 +77,11 @@ class SeatingForm(forms.Form):
     )
 
 
+class SwissForm(forms.Form):
+    number = forms.IntegerField(label="Hanchan", min_value=1, help_text="Not started yet.")
+    seed = forms.IntegerField(label="Seed", initial=0, required=False)
+
+
 class ClockForm(forms.Form):
     action = forms.ChoiceField(choices=[("start", "Start"), ("pause", "Pause"), ("extend", "Extend")])
     minutes = forms.IntegerField(required=False, min_value=-60, max_value=60)

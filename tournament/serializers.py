@@ -283,6 +283,10 @@ class RoundSerializer(serializers.ModelSerializer[Round]):
         return round_.clock().as_dict(timezone.now())
 
 
+class SwissSerializer(serializers.Serializer[Any]):
+    seed = serializers.IntegerField(required=False, default=0, help_text="Breaks ties between equal moves.")
+
+
 class ClockActionSerializer(serializers.Serializer[Any]):
     action = serializers.ChoiceField(choices=["start", "pause", "extend"])
     minutes = serializers.IntegerField(

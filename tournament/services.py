@@ -15,7 +15,7 @@ from django_countries import countries
 from tournament import access, registration
 from tournament.clock import ClockError
 from tournament.models import Absence, Player, Round, Seat, SeatingJob, StaffRole, Table, Tournament
-from tournament.standings_db import schedule_standings_refresh
+from tournament.standings_db import forget_live, schedule_standings_refresh
 
 
 @cache
@@ -342,20 +342,52 @@ def _played_rounds(tournament: Tournament, before: int) -> list[list[list[int]]]
 
 
 def _store_schedule(tournament: Tournament, schedule: Any, from_round: int) -> None:
-    Seat.objects.filter(round__tournament=tournament, round__number__gte=from_round).delete()
-    Table.objects.filter(round__tournament=tournament, round__number__gte=from_round).delete()
     for number in range(from_round, tournament.hanchan_count + 1):
-        round_, _ = Round.objects.update_or_create(
-            tournament=tournament, number=number, defaults={"status": Round.Status.SEATED}
-        )
-        tables = Table.objects.bulk_create(
-            Table(round=round_, number=index + 1) for index in range(len(schedule.rounds[number - 1]))
-        )
-        Seat.objects.bulk_create(
-            Seat(table=table, round=round_, wind=wind, player_id=player_id)
-            for table, players in zip(tables, schedule.rounds[number - 1], strict=True)
-            for wind, player_id in enumerate(players)
-        )
+        _store_round(tournament, number, schedule.rounds[number - 1], Round.Mode.GENERATED)
+
+
+def _store_round(tournament: Tournament, number: int, tables: Any, mode: str) -> Round:
+    """Seat one hanchan: ``tables`` lists each table's players (ids) in seat order East to North."""
+    Seat.objects.filter(round__tournament=tournament, round__number=number).delete()
+    Table.objects.filter(round__tournament=tournament, round__number=number).delete()
+    round_, _ = Round.objects.update_or_create(
+        tournament=tournament, number=number, defaults={"status": Round.Status.SEATED, "mode": mode}
+    )
+    stored = Table.objects.bulk_create(Table(round=round_, number=index + 1) for index in range(len(tables)))
+    Seat.objects.bulk_create(
+        Seat(table=table, round=round_, wind=wind, player_id=player_id)
+        for table, players in zip(stored, tables, strict=True)
+        for wind, player_id in enumerate(players)
+    )
+    return round_
+
+
+@transaction.atomic
+def seat_swiss_round(tournament: Tournament, number: int, user: AbstractBaseUser, *, seed: int = 0) -> Round:
+    """Seat hanchan ``number`` from the current standings (Swiss): the top four together, and so on,
+    avoiding repeat meetings with the hanchan already seated before it where a small move allows."""
+    from tournament import seating
+    from tournament.standings_db import load_standings
+
+    access.require_role(user, tournament, StaffRole.Role.ORGANISER)
+    if not 1 <= number <= tournament.hanchan_count:
+        raise SeatingError("round", "hanchan-range", f"round: 1 to {tournament.hanchan_count}")
+    existing = tournament.rounds.filter(number=number).first()
+    if existing is not None and existing.has_started:
+        raise SeatingError("round", "played-rounds-are-kept", f"round: hanchan {number} has started")
+    field = {player.pk for player in seating_field(tournament)}
+    # Best first by overall score (signed sheets only); substitutes take the place their score gives them.
+    order = [
+        row.player for row in sorted(load_standings(tournament.pk).rows, key=lambda r: (-r.total, r.name))
+    ]
+    ranking = [pk for pk in order if pk in field]
+    try:
+        tables = seating.swiss_round(ranking, _played_rounds(tournament, number), seed=seed)
+    except seating.SeatingError as exc:
+        raise SeatingError("round", "swiss", str(exc)) from None
+    round_ = _store_round(tournament, number, tables, Round.Mode.SWISS)
+    transaction.on_commit(lambda: forget_live(tournament.pk))
+    return round_
 
 
 MAX_CLOCK_MINUTES = 24 * 60

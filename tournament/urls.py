@@ -45,6 +45,7 @@ tournament_patterns = [
     path("manage/check-in/", views.check_in, name="check_in"),
     path("manage/check-in/<int:player_id>/", views.check_in_toggle, name="check_in_toggle"),
     path("manage/seating/", views.seating_manage, name="seating_manage"),
+    path("manage/seating/swiss/", views.seat_swiss, name="seat_swiss"),
     path("manage/seating/jobs/<int:job_id>/", views.seating_job, name="seating_job"),
     path("manage/seating/jobs/<int:job_id>.json", views.seating_job_json, name="seating_job_json"),
     path("manage/absences/", views.absences, name="absences"),

@@ -40,6 +40,7 @@ from tournament.forms import (
     SeatingForm,
     StaffForm,
     SubstituteForm,
+    SwissForm,
     TableTimeForm,
     TournamentForm,
     WithdrawForm,
@@ -722,11 +723,32 @@ def seating_manage(request: HttpRequest, slug: str) -> HttpResponse:
         tournament,
         {
             "form": form,
+            "swiss_form": SwissForm(initial={"number": first_open or 1, "seed": 0}),
             "job": job,
             "lines": report_lines(job.report) if job and job.state == SeatingJob.State.DONE else [],
             "rounds": tournament.rounds.annotate(table_count=Count("tables")),
         },
     )
+
+
+@login_required
+@require_POST
+def seat_swiss(request: HttpRequest, slug: str) -> HttpResponse:
+    """Seat one hanchan from the current standings (Swiss), then show it."""
+    tournament = access_tournament(request, slug, Role.ORGANISER)
+    form = SwissForm(request.POST)
+    if form.is_valid():
+        number = form.cleaned_data["number"]
+        try:
+            services.seat_swiss_round(tournament, number, request.user, seed=form.cleaned_data["seed"] or 0)
+        except services.SeatingError as error:
+            messages.error(request, error.message)
+        else:
+            messages.success(request, f"Hanchan {number} is seated from the standings (Swiss).")
+            return redirect("tournament:seating_round", slug=tournament.slug, number=number)
+    else:
+        messages.error(request, "Give the number of a hanchan that has not started.")
+    return redirect("tournament:seating_manage", slug=tournament.slug)
 
 
 @login_required

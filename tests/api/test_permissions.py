@@ -113,6 +113,7 @@ CASES: list[Case] = [
     Case(ANYONE,                              "GET",    T + "/rounds/1/"),
     Case((401, 403, 403, 403, 200, 200, 403), "POST",   T + "/rounds/1/clock/", {"action": "start"}),
     Case((401, 403, 403, 403, 400, 400, 403), "POST",   T + "/rounds/1/finish/"),  # tables 2 and 3 unsigned
+    Case((401, 403, 403, 403, 200, 200, 403), "POST",   T + "/rounds/2/swiss/", {"seed": 1}),
     Case(ANYONE,                              "GET",    "/api/tables/{t1}/"),
     Case((401, 403, 403, 200, 200, 200, 403), "POST",   "/api/tables/{t1}/extra-time/", {"minutes": 5}),
     Case((401, 403, 403, 403, 200, 200, 403), "GET",    T + "/seating-jobs/"),

@@ -268,3 +268,22 @@ def test_manage_page_links_the_exports(site: Site) -> None:
     exports = page.split("<h2>Exports</h2>")[1].split("</section>")[0]
     assert 'href="/t/test-open/exports/"' in exports
     assert client.get("/t/test-open/exports/").status_code == 200
+
+
+@pytest.mark.django_db
+def test_swiss_hanchan_from_the_seating_page(site: Site) -> None:
+    # Hanchan 1 (started): Ana's table signed (Ana first, Dai second); hanchan 2 seated by standings.
+    referee = client_for(site.users["referee"])
+    assert referee.post("/t/test-open/manage/seating/swiss/", {"number": 2}).status_code == 403
+    organiser = client_for(site.users["organiser"])
+    response = organiser.post("/t/test-open/manage/seating/swiss/", {"number": 2, "seed": 0})
+    assert response.status_code == 302 and response["Location"] == "/t/test-open/seating/2/"
+    second = site.tournament.rounds.get(number=2)
+    assert second.mode == "swiss"
+    tables = [{s.player.name for s in table.seats.all()} for table in second.tables.order_by("number")]
+    # The leader sits at table 1; with two tables some players meet again, and no more than needed:
+    # each table takes two of each hanchan 1 table.
+    assert "Ana" in tables[0]
+    assert [len(t & {"Ana", "Ben", "Cho", "Dai"}) for t in tables] == [2, 2]
+    refused = organiser.post("/t/test-open/manage/seating/swiss/", {"number": 1}, follow=True)
+    assert "has started" in refused.content.decode()
