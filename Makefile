@@ -53,7 +53,7 @@ serve: $(VENV)/.installed
 	  { echo "make serve needs SECRET_KEY, DATABASE_URL and REDIS_URL (see README, Production)"; exit 2; }
 	DEBUG=0 $(BIN)/python manage.py migrate --noinput
 	DEBUG=0 $(BIN)/python manage.py collectstatic --noinput -v 0
-	DEBUG=0 PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/honcho start -f Procfile
+	DEBUG=0 PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/honcho start -f Procfile -p $(PORT)
 
 bench: $(VENV)/.installed-dev
 	@for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
