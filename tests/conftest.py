@@ -14,6 +14,7 @@ import sys
 import time
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -41,12 +42,12 @@ def database_url_of_test_database() -> str:
     return f"postgres://{user}{password}@{host}:{port}/{conf['NAME']}"
 
 
-@pytest.fixture(scope="session")
-def celery_worker(django_db_setup: None, django_db_blocker: object) -> Iterator[str]:
-    """A real Celery worker process on the real broker; yields its node name."""
+@contextmanager
+def running_worker(node: str, log_name: str, *extra_args: str, concurrency: int = 2) -> Iterator[str]:
+    """A real ``celery -A config worker`` process on the real broker, against the test database; yields
+    its node name once it answers a ping, and stops it afterwards."""
     if not settings.REDIS_URL:
         pytest.fail("integration tests need REDIS_URL (a real Redis broker): run them with `make test`")
-    node = f"test-{uuid.uuid4().hex[:8]}@localhost"
     env = {
         **os.environ,
         "DATABASE_URL": database_url_of_test_database(),
@@ -54,26 +55,13 @@ def celery_worker(django_db_setup: None, django_db_blocker: object) -> Iterator[
         "CELERY_TASK_ALWAYS_EAGER": "0",
         "PYTHONUNBUFFERED": "1",
     }
-    log = ROOT / "tests" / "artifacts" / "celery-worker.log"
+    log = ROOT / "tests" / "artifacts" / log_name
     log.parent.mkdir(parents=True, exist_ok=True)
+    command = [sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel", "INFO"]
+    command += ["--concurrency", str(concurrency), "--hostname", node, "--without-gossip", "--without-mingle"]
     with log.open("w") as log_file:
         process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "config",
-                "worker",
-                "--loglevel",
-                "INFO",
-                "--concurrency",
-                "2",
-                "--hostname",
-                node,
-                "--without-gossip",
-                "--without-mingle",
-            ],
+            [*command, *extra_args],
             cwd=ROOT,
             env=env,
             stdout=log_file,
@@ -84,9 +72,9 @@ def celery_worker(django_db_setup: None, django_db_blocker: object) -> Iterator[
             deadline = time.monotonic() + 60
             while not celery_app.control.ping(destination=[node], timeout=0.5):
                 if process.poll() is not None:
-                    pytest.fail(f"the Celery worker exited with {process.returncode}; see {log}")
+                    pytest.fail(f"the Celery worker {node} exited with {process.returncode}; see {log}")
                 if time.monotonic() > deadline:
-                    pytest.fail(f"the Celery worker did not answer a ping within 60 s; see {log}")
+                    pytest.fail(f"the Celery worker {node} did not answer a ping within 60 s; see {log}")
             yield node
         finally:
             os.killpg(process.pid, signal.SIGTERM)
@@ -95,6 +83,13 @@ def celery_worker(django_db_setup: None, django_db_blocker: object) -> Iterator[
             except subprocess.TimeoutExpired:
                 os.killpg(process.pid, signal.SIGKILL)
                 process.wait()
+
+
+@pytest.fixture(scope="session")
+def celery_worker(django_db_setup: None, django_db_blocker: object) -> Iterator[str]:
+    """The session's real Celery worker process on the real broker; yields its node name."""
+    with running_worker(f"test-{uuid.uuid4().hex[:8]}@localhost", "celery-worker.log") as node:
+        yield node
 
 
 @pytest.fixture(autouse=True)

@@ -4,21 +4,18 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
-import sys
 import time
 import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from django.conf import settings
 from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
 from config.celery import app as celery_app
-from tests.conftest import ROOT, database_url_of_test_database
+from tests.conftest import running_worker
 from tests.exports.helpers import rows, workbook
 from tournament import export_services
 from tournament.exports import register, unregister
@@ -77,57 +74,13 @@ def export_worker(celery_worker: str) -> Iterator[str]:
     worker stops taking tasks from the queue, so this one gets the job."""
     queue = celery_app.conf.task_default_queue
     node = f"exports-{uuid.uuid4().hex[:8]}@localhost"
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url_of_test_database(),
-        "REDIS_URL": settings.REDIS_URL,
-        "CELERY_TASK_ALWAYS_EAGER": "0",
-        "PYTHONUNBUFFERED": "1",
-    }
-    log = ROOT / "tests" / "artifacts" / "export-worker.log"
-    log.parent.mkdir(parents=True, exist_ok=True)
     celery_app.control.cancel_consumer(queue, destination=[celery_worker], reply=True, timeout=5)
-    with log.open("w") as log_file:
-        process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "config",
-                "worker",
-                "--loglevel",
-                "INFO",
-                "--concurrency",
-                "1",
-                "--hostname",
-                node,
-                "--queues",
-                queue,
-                "--include",
-                "tests.exports.slow",
-                "--without-gossip",
-                "--without-mingle",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=log_file,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        try:
-            wait_for(
-                lambda: celery_app.control.ping(destination=[node], timeout=0.5), 60, f"{node}; see {log}"
-            )
+    try:
+        extra = ("--queues", queue, "--include", "tests.exports.slow")
+        with running_worker(node, "export-worker.log", *extra, concurrency=1):
             yield node
-        finally:
-            os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
-            celery_app.control.add_consumer(queue, destination=[celery_worker], reply=True, timeout=5)
+    finally:
+        celery_app.control.add_consumer(queue, destination=[celery_worker], reply=True, timeout=5)
 
 
 @pytest.mark.integration

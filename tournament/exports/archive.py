@@ -35,6 +35,7 @@ from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections,
 
 from penalties.models import Disqualification, Penalty
 from scoring.models import ScoreSheet, SeatResult, SheetVersion
+from tournament import services
 from tournament.exports.base import JSON, Exporter, ExportFile, Progress, no_progress, register
 from tournament.models import (
     Absence,
@@ -53,23 +54,7 @@ BATCH = 2000
 
 # The fields of each row, in the archive's words. "user" fields hold a username (or null); "player" fields
 # a player's name; everything else is the model field of that name.
-TOURNAMENT_FIELDS = (
-    "name",
-    "slug",
-    "starts_on",
-    "ends_on",
-    "venue",
-    "ruleset_preset",
-    "ruleset_overrides",
-    "hanchan_count",
-    "hanchan_minutes",
-    "tie_break",
-    "is_public",
-    "separate_teams",
-    "separate_clubs",
-    "separate_countries",
-    "created_at",
-)
+TOURNAMENT_FIELDS = (*services.TOURNAMENT_FIELDS, "created_at")
 PLAYER_FIELDS = (
     "name",
     "country",
