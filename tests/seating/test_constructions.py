@@ -72,3 +72,31 @@ def test_shipped_schedules_are_repeat_free() -> None:
         found = cyclic.shipped_schedule(n, 1)
         if found is not None:
             _check_no_repeat(found[1], n)
+
+
+def test_shipped_schedules_reach_the_social_golfer_maxima() -> None:
+    """Dense sizes where a search over whole schedules keeps repeats: the shipped data are repeat-free
+    up to these hanchan counts (the published World Riichi schedules' range is 15 hanchan)."""
+    reach = {28: 9, 36: 11, 40: 13, 52: 17, 56: 14, 60: 15}
+    for n, rounds in reach.items():
+        found = cyclic.shipped_schedule(n, rounds)
+        assert found is not None, n
+        _check_no_repeat(found[1][:rounds], n)
+
+
+def test_sat_finder_finds_a_base_hanchan() -> None:
+    pytest.importorskip("pysat")
+    from tournament.seating.satfind import sat_bases
+
+    shape = CyclicShape(m=7, k=3, f=3, s=1)
+    bases = sat_bases(shape, random.Random(0), 60.0)
+    assert bases is not None
+    _check_no_repeat(cyclic.develop(shape, bases, 7), 24)
+
+
+def test_sat_finder_says_none_when_no_base_hanchan_exists() -> None:
+    pytest.importorskip("pysat")
+    from tournament.seating.satfind import sat_bases
+
+    # 12 players cannot play 4 hanchan without a repeat: each would need 12 different opponents.
+    assert sat_bases(CyclicShape(m=4, k=3, f=0, s=1), random.Random(0), 60.0) is None

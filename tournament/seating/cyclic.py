@@ -196,6 +196,35 @@ class BaseSearch:
         self.cost += d
         return d
 
+    def _swap_delta(self, b: int, x: int, y: int) -> int:
+        """The cost change of :meth:`_swap`, without making it."""
+        where = self.where[b]
+        blocks = self.bases[b]
+        table = self.classes.table
+        row_x, row_y = table[x], table[y]
+        change: dict[int, int] = {}
+        for z in blocks[where[x]]:
+            if z != x:
+                c = row_x[z]
+                change[c] = change.get(c, 0) - 1
+                c = row_y[z]
+                change[c] = change.get(c, 0) + 1
+        for z in blocks[where[y]]:
+            if z != y:
+                c = row_y[z]
+                change[c] = change.get(c, 0) - 1
+                c = row_x[z]
+                change[c] = change.get(c, 0) + 1
+        kinds = self.classes.kinds
+        excess = self.classes.excess
+        count = self.count
+        d = 0
+        for c, v in change.items():
+            if v:
+                before = count[c]
+                d += excess(kinds[c], before + v) - excess(kinds[c], before)
+        return d
+
     def _conflicted(self) -> list[tuple[int, int]]:
         table = self.classes.table
         kinds = self.classes.kinds
@@ -231,9 +260,7 @@ class BaseSearch:
                 gy = where[y]
                 if gy == gx or (x >= fixed_start) != (y >= fixed_start):
                     continue
-                d = self._swap(b, x, y)
-                self._swap(b, x, y)
-                d_total = d
+                d_total = self._swap_delta(b, x, y)
                 tabu_move = tabu.get((b, x, gy), 0) > it or tabu.get((b, y, gx), 0) > it
                 if tabu_move and self.cost + d_total >= best:
                     continue
@@ -518,6 +545,35 @@ def shipped_schedule(n: int, rounds: int) -> tuple[str, list[Groups]] | None:
     return str(entry["method"]), [[list(g) for g in hanchan] for hanchan in entry["rounds"]]
 
 
+def _parse_shape(text: str, n: int) -> CyclicShape:
+    m, k, f, s = (int(v) for v in text.split(","))
+    shape = CyclicShape(m, k, f, s)
+    if shape.n != n:
+        raise SystemExit(f"shape {text} holds {shape.n} players, not {n}")
+    return shape
+
+
+def _sat_schedule(
+    n: int, rounds: int, rng: random.Random, only: str | None, seconds: float
+) -> tuple[str, list[Groups]] | None:
+    """The offline SAT method: each candidate shape in turn (or ``only``), sharing ``seconds``."""
+    from .satfind import sat_bases
+
+    shapes = [_parse_shape(only, n)] if only else candidate_shapes(n, rounds)
+    for i, shape in enumerate(shapes):
+        share = seconds / (len(shapes) - i)
+        began = time.monotonic()
+        bases = sat_bases(shape, rng, share)
+        seconds -= time.monotonic() - began
+        verdict = "found" if bases else "none"
+        print(f"  {shape}: {verdict} in {time.monotonic() - began:.1f} s", file=sys.stderr)
+        if bases is not None:
+            return f"cyclic m={shape.m} k={shape.k} f={shape.f} s={shape.s} (sat)", develop(
+                shape, bases, shape.m * shape.s
+            )
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     """Offline finder: ``python -m tournament.seating.find --players 44 --rounds 14 [--write]``.
 
@@ -530,11 +586,30 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--effort", type=int, default=2_000_000)
     parser.add_argument("--seconds", type=float, default=None)
+    parser.add_argument(
+        "--method",
+        choices=["search", "sat"],
+        default="search",
+        help="search: the generator's own finder (tabu); sat: a SAT solver on each cyclic shape in turn "
+        "(needs python-sat, a development dependency)",
+    )
+    parser.add_argument("--shape", help="only this cyclic shape, as m,k,f,s (see CyclicShape)")
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args(argv)
     start = time.monotonic()
     deadline = start + args.seconds if args.seconds else None
-    found = find_schedule(args.players, args.rounds, random.Random(args.seed), args.effort, deadline)
+    rng = random.Random(args.seed)
+    if args.method == "sat":
+        found = _sat_schedule(args.players, args.rounds, rng, args.shape, args.seconds or 600.0)
+    elif args.shape:
+        shape = _parse_shape(args.shape, args.players)
+        search = BaseSearch(shape, rng)
+        found = None
+        if search.run(_Budget(args.effort, deadline)):
+            bases = [[sorted(block) for block in blocks] for blocks in search.bases]
+            found = f"cyclic m={shape.m} k={shape.k} f={shape.f}", develop(shape, bases, shape.m * shape.s)
+    else:
+        found = find_schedule(args.players, args.rounds, rng, args.effort, deadline)
     if found is None:
         print(f"nothing repeat-free found for {args.players} x {args.rounds}", file=sys.stderr)
         return 1
@@ -544,7 +619,9 @@ def main(argv: list[str] | None = None) -> int:
         data = _load_data()
         old = data.get(str(args.players))
         if old is None or len(old["rounds"]) < len(rounds):
-            data[str(args.players)] = {"method": method, "rounds": rounds}
+            given = argv if argv is not None else sys.argv[1:]
+            command = " ".join(["python -m tournament.seating.find", *given])
+            data[str(args.players)] = {"method": method, "command": command, "rounds": rounds}
             ordered = dict(sorted(data.items(), key=lambda kv: int(kv[0])))
             lines = ["{"]
             for i, (key, entry) in enumerate(ordered.items()):
