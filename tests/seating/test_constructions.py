@@ -86,17 +86,26 @@ def test_shipped_schedules_reach_the_social_golfer_maxima() -> None:
 
 def test_sat_finder_finds_a_base_hanchan() -> None:
     pytest.importorskip("pysat")
-    from tournament.seating.satfind import sat_bases
+    from tournament.seating.satfind import sat_rounds
 
-    shape = CyclicShape(m=7, k=3, f=3, s=1)
-    bases = sat_bases(shape, random.Random(0), 60.0)
-    assert bases is not None
-    _check_no_repeat(cyclic.develop(shape, bases, 7), 24)
+    rounds = sat_rounds(CyclicShape(m=7, k=3, f=3, s=1), random.Random(0), 60.0)
+    assert rounds is not None and len(rounds) == 7
+    _check_no_repeat(rounds, 24)
+
+
+def test_sat_finder_adds_transversal_hanchan() -> None:
+    pytest.importorskip("pysat")
+    from tournament.seating.satfind import sat_rounds
+
+    # 28 players = Z_7 x 4: one developed base hanchan and two transversal ones, 9 hanchan (the maximum).
+    rounds = sat_rounds(CyclicShape(m=7, k=4, f=0, s=1), random.Random(0), 60.0, transversal=2)
+    assert rounds is not None and len(rounds) == 9
+    _check_no_repeat(rounds, 28)
 
 
 def test_sat_finder_says_none_when_no_base_hanchan_exists() -> None:
     pytest.importorskip("pysat")
-    from tournament.seating.satfind import sat_bases
+    from tournament.seating.satfind import sat_rounds
 
     # 12 players cannot play 4 hanchan without a repeat: each would need 12 different opponents.
-    assert sat_bases(CyclicShape(m=4, k=3, f=0, s=1), random.Random(0), 60.0) is None
+    assert sat_rounds(CyclicShape(m=4, k=3, f=0, s=1), random.Random(0), 60.0) is None

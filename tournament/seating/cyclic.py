@@ -27,6 +27,7 @@ import json
 import random
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -128,7 +129,8 @@ class _Classes:
 class BaseSearch:
     """Tabu search for base hanchan whose development has no repeat meeting."""
 
-    def __init__(self, shape: CyclicShape, rng: random.Random) -> None:
+    def __init__(self, shape: CyclicShape, rng: random.Random, taken: Sequence[int] = ()) -> None:
+        """``taken``: difference classes already used elsewhere (by transversal hanchan)."""
         self.shape = shape
         self.rng = rng
         self.classes = _Classes(shape)
@@ -161,6 +163,8 @@ class BaseSearch:
             self.where.append(where)
             for block in blocks:
                 self._add_block(block, 1)
+        for c in taken:
+            self.count[c] += 1
         self.cost = sum(self.classes.excess(self.classes.kinds[c], v) for c, v in enumerate(self.count))
 
     def _add_block(self, block: list[int], sign: int) -> None:
@@ -312,8 +316,42 @@ def develop(shape: CyclicShape, bases: list[Groups], rounds: int) -> list[Groups
     return out
 
 
+def transversal_vectors(shape: CyclicShape, count: int, rng: random.Random) -> list[list[int]] | None:
+    """``count`` random transversal hanchan (see :func:`transversal_hanchan`) whose differences differ
+    for every pair of types, or ``None`` after many tries."""
+    m = shape.m
+    for _ in range(1000):
+        vectors: list[list[int]] = []
+        seen: set[tuple[int, int, int]] = set()
+        for _ in range(count):
+            for _ in range(100):
+                vector = [0, *(rng.randrange(m) for _ in range(3))]
+                diffs = {(i, j, (vector[j] - vector[i]) % m) for i in range(4) for j in range(i + 1, 4)}
+                if not diffs & seen:
+                    seen |= diffs
+                    vectors.append(vector)
+                    break
+        if len(vectors) == count:
+            return vectors
+    return None
+
+
+def transversal_hanchan(shape: CyclicShape, vector: list[int]) -> Groups:
+    """The hanchan ``{(x_i + t, i) for each type i}`` for every ``t`` in Z_m (four types, no fixed
+    player): it is its own development, and uses one mixed class per pair of types."""
+    m = shape.m
+    return [[i * m + (vector[i] + t) % m for i in range(4)] for t in range(m)]
+
+
+def transversal_classes(shape: CyclicShape, classes: _Classes, vectors: list[list[int]]) -> list[int]:
+    m = shape.m
+    return [
+        classes.table[i * m + v[i]][j * m + v[j]] for v in vectors for i in range(4) for j in range(i + 1, 4)
+    ]
+
+
 def depth_first_bases(
-    shape: CyclicShape, rng: random.Random, node_limit: int
+    shape: CyclicShape, rng: random.Random, node_limit: int, taken: Sequence[int] = ()
 ) -> list[list[list[int]]] | None:
     """One repeat-free base hanchan (``shape.s == 1``; returned as a list of one) by depth-first search:
     the table of the first uncovered player is completed with players whose difference classes are all
@@ -324,6 +362,8 @@ def depth_first_bases(
     classes = _Classes(shape)
     table = classes.table
     used = [kind != _Classes.NORMAL for kind in classes.kinds]
+    for c in taken:
+        used[c] = True
     n = shape.n
     finite = shape.k * shape.m
     order = list(range(finite, n)) + list(range(finite))
@@ -545,6 +585,33 @@ def shipped_schedule(n: int, rounds: int) -> tuple[str, list[Groups]] | None:
     return str(entry["method"]), [[list(g) for g in hanchan] for hanchan in entry["rounds"]]
 
 
+def _search_shape(
+    shape: CyclicShape, transversal: int, rng: random.Random, effort: int, deadline: float | None
+) -> tuple[str, list[Groups]] | None:
+    """Tabu search on one shape; with transversal hanchan, new random ones for every restart."""
+    classes = _Classes(shape) if transversal else None
+    attempts = 1 if not transversal else max(1, effort // 20_000)
+    for _ in range(attempts):
+        vectors: list[list[int]] = []
+        taken: list[int] = []
+        if classes is not None:
+            chosen = transversal_vectors(shape, transversal, rng)
+            if chosen is None:
+                return None
+            vectors = chosen
+            taken = transversal_classes(shape, classes, vectors)
+        search = BaseSearch(shape, rng, taken)
+        if search.run(_Budget(effort // attempts, deadline)):
+            bases = [[sorted(block) for block in blocks] for blocks in search.bases]
+            rounds = develop(shape, bases, shape.m * shape.s)
+            rounds += [transversal_hanchan(shape, v) for v in vectors]
+            extra = f" t={transversal}" if transversal else ""
+            return f"cyclic m={shape.m} k={shape.k} f={shape.f}{extra}", rounds
+        if deadline is not None and time.monotonic() > deadline:
+            break
+    return None
+
+
 def _parse_shape(text: str, n: int) -> CyclicShape:
     m, k, f, s = (int(v) for v in text.split(","))
     shape = CyclicShape(m, k, f, s)
@@ -554,23 +621,25 @@ def _parse_shape(text: str, n: int) -> CyclicShape:
 
 
 def _sat_schedule(
-    n: int, rounds: int, rng: random.Random, only: str | None, seconds: float
+    n: int, rounds: int, rng: random.Random, only: str | None, transversal: int, seconds: float
 ) -> tuple[str, list[Groups]] | None:
     """The offline SAT method: each candidate shape in turn (or ``only``), sharing ``seconds``."""
-    from .satfind import sat_bases
+    from .satfind import sat_rounds
 
     shapes = [_parse_shape(only, n)] if only else candidate_shapes(n, rounds)
     for i, shape in enumerate(shapes):
         share = seconds / (len(shapes) - i)
         began = time.monotonic()
-        bases = sat_bases(shape, rng, share)
+        found = sat_rounds(shape, rng, share, transversal)
         seconds -= time.monotonic() - began
-        verdict = "found" if bases else "none"
-        print(f"  {shape}: {verdict} in {time.monotonic() - began:.1f} s", file=sys.stderr)
-        if bases is not None:
-            return f"cyclic m={shape.m} k={shape.k} f={shape.f} s={shape.s} (sat)", develop(
-                shape, bases, shape.m * shape.s
-            )
+        verdict = "found" if found else "none"
+        print(
+            f"  {shape} + {transversal} transversal: {verdict} in {time.monotonic() - began:.1f} s",
+            file=sys.stderr,
+        )
+        if found is not None:
+            extra = f" t={transversal}" if transversal else ""
+            return f"cyclic m={shape.m} k={shape.k} f={shape.f} s={shape.s}{extra} (sat)", found
     return None
 
 
@@ -594,20 +663,22 @@ def main(argv: list[str] | None = None) -> int:
         "(needs python-sat, a development dependency)",
     )
     parser.add_argument("--shape", help="only this cyclic shape, as m,k,f,s (see CyclicShape)")
+    parser.add_argument(
+        "--transversal", type=int, default=0, help="this many transversal hanchan more (with --shape m,4,0,1)"
+    )
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args(argv)
     start = time.monotonic()
     deadline = start + args.seconds if args.seconds else None
     rng = random.Random(args.seed)
     if args.method == "sat":
-        found = _sat_schedule(args.players, args.rounds, rng, args.shape, args.seconds or 600.0)
+        found = _sat_schedule(
+            args.players, args.rounds, rng, args.shape, args.transversal, args.seconds or 600.0
+        )
     elif args.shape:
-        shape = _parse_shape(args.shape, args.players)
-        search = BaseSearch(shape, rng)
-        found = None
-        if search.run(_Budget(args.effort, deadline)):
-            bases = [[sorted(block) for block in blocks] for blocks in search.bases]
-            found = f"cyclic m={shape.m} k={shape.k} f={shape.f}", develop(shape, bases, shape.m * shape.s)
+        found = _search_shape(
+            _parse_shape(args.shape, args.players), args.transversal, rng, args.effort, deadline
+        )
     else:
         found = find_schedule(args.players, args.rounds, rng, args.effort, deadline)
     if found is None:

@@ -14,9 +14,11 @@ Encoding, for a shape with ``s`` base hanchan of ``T`` tables:
 * the pairs of one difference class (over all base hanchan) meet at most once; classes that would make a
   pair meet twice in the development (difference ``m/2``, two fixed players) not at all.
 
-Symmetry: fixed player ``u`` sits at table ``u`` of every base hanchan, the first finite player at the
-first table that has no fixed player (a translation), and the
-other tables in increasing order of their first player.
+Symmetry (translating one type on its own, or exchanging two types, maps a schedule to a schedule):
+fixed player ``u`` sits at table ``u`` of every base hanchan; the first fixed player's table holds
+``(0, 0), (0, 1), (0, 2)``, or else the first finite player sits at the first table, or else the first
+transversal hanchan is ``{(t, 0), (t, 1), (t, 2), (t, 3)}``; the tables without a fixed player come in
+increasing order of their first player.
 """
 
 from __future__ import annotations
@@ -25,12 +27,23 @@ import multiprocessing
 import random
 from itertools import combinations
 
-from .cyclic import CyclicShape, Groups, _Classes
+from .cyclic import CyclicShape, Groups, _Classes, develop, transversal_hanchan
 
 
-def sat_bases(shape: CyclicShape, rng: random.Random, seconds: float) -> list[Groups] | None:
-    """Repeat-free base hanchan for ``shape``, or ``None`` if the solver proves there are none or runs out
-    of ``seconds``. ``rng`` permutes the variable numbering (another seed, another search)."""
+def sat_rounds(
+    shape: CyclicShape, rng: random.Random, seconds: float, transversal: int = 0
+) -> list[Groups] | None:
+    """Repeat-free hanchan for ``shape`` (its base hanchan developed, then ``transversal`` more), or
+    ``None`` if the solver proves there are none or runs out of ``seconds``. ``rng`` permutes the
+    variable numbering (another seed, another search).
+
+    A *transversal* hanchan needs four types and no fixed player: its tables are ``{(x + t, i)}`` for
+    ``t`` in Z_m, one player ``(x_i, i)`` of each type ``i`` (``x_0 = 0``), so it is its own development
+    and uses one mixed class per pair of types. With ``m = N/4`` this reaches the social-golfer maxima
+    that a developed base hanchan alone cannot: 32 players x (8 + 2), 44 x (11 + 3), 48 x (12 + 3).
+    """
+    if transversal and (shape.k != 4 or shape.f != 0):
+        raise ValueError("transversal hanchan need four types and no fixed player")
     from pysat.card import CardEnc, EncType  # type: ignore[import-not-found,unused-ignore]
 
     n = shape.n
@@ -66,7 +79,11 @@ def sat_bases(shape: CyclicShape, rng: random.Random, seconds: float) -> list[Gr
             card([a[b][p][g] for p in range(n)], 4, "equals")
         for u in range(shape.f):
             clauses.append([a[b][finite + u][u]])
-        if shape.f < tables:
+        if b == 0 and shape.f:
+            # Types are interchangeable and each may be translated on its own: the first fixed player's
+            # table may hold (0, 0), (0, 1) and (0, 2).
+            clauses.extend([a[b][i * shape.m][0]] for i in range(3))
+        elif shape.f < tables and not transversal:
             clauses.append([a[b][0][shape.f]])
         # Tables without a fixed player in increasing order of their first player.
         for g in range(shape.f + 1, tables):
@@ -84,6 +101,21 @@ def sat_bases(shape: CyclicShape, rng: random.Random, seconds: float) -> list[Gr
             z = new()
             clauses.extend([-a[b][p][g], -a[b][q][g], z] for g in range(tables))
             by_class.setdefault(c, []).append(z)
+    m = shape.m
+    # y[r][i][x]: player (x, i) is the type-i player of transversal hanchan r.
+    y = [[[new() for _ in range(m)] for _ in range(4)] for _ in range(transversal)]
+    for r in range(transversal):
+        # Translating each type on its own maps a schedule to a schedule: the first transversal
+        # hanchan may be {(t, 0), (t, 1), (t, 2), (t, 3)}.
+        clauses.extend([y[r][i][0]] for i in range(4 if r == 0 else 1))
+        for i in range(4):
+            card(y[r][i], 1, "equals")
+        for i, j in combinations(range(4), 2):
+            for xi in range(m):
+                for xj in range(m):
+                    z = new()
+                    clauses.append([-y[r][i][xi], -y[r][j][xj], z])
+                    by_class.setdefault(classes.table[i * m + xi][j * m + xj], []).append(z)
     for lits in by_class.values():
         if len(lits) > 1:
             card(lits, 1, "atmost")
@@ -98,7 +130,11 @@ def sat_bases(shape: CyclicShape, rng: random.Random, seconds: float) -> list[Gr
             g = next(g for g in range(tables) if a[b][p][g] in model)
             blocks[g].append(p)
         bases.append(blocks)
-    return bases
+    rounds = develop(shape, bases, shape.m * shape.s)
+    for r in range(transversal):
+        vector = [next(x for x in range(m) if y[r][i][x] in model) for i in range(4)]
+        rounds.append(transversal_hanchan(shape, vector))
+    return rounds
 
 
 def _solve(clauses: list[list[int]], seconds: float) -> set[int] | None:
