@@ -5,11 +5,18 @@ plus 200, 500 and 1000 players x 12 hanchan, evaluates every schedule with the o
 ``seating_eval.py`` and writes ``benchmarks/seating_sweep.json`` plus a Markdown summary on stdout.
 
     .venv/bin/python benchmarks/seating_sweep.py [--jobs 2] [--time-limit SECONDS] [--only 16x5 ...]
+        [--published DIR]
+
+``--only`` re-measures some sizes and keeps the other rows of the JSON file. ``--published DIR`` compares
+with the statistics of the World Riichi tournament app's precomputed schedules (``meet.csv`` and
+``tables.csv`` from ApplySci/aim, ``server/seating/stats/``, fetched by you: they are not part of this
+repository) and lists every size where theirs has fewer excess meetings or fewer table repeats.
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import subprocess
 import sys
@@ -111,6 +118,48 @@ def summary(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def published(folder: Path) -> dict[tuple[int, int], dict[str, int]]:
+    """Excess meetings and table repeats of the published schedules, from their histogram files
+    (``meet.csv``: pairs meeting 0, 1, 2, ... times; ``tables.csv``: (player, table) visited 0, 1, 2, ...
+    times)."""
+    out: dict[tuple[int, int], dict[str, int]] = {}
+    for name, key in (("meet.csv", "excess_meetings"), ("tables.csv", "table_repeats")):
+        with open(folder / name, encoding="utf-8") as fh:
+            reader = csv.reader(fh)
+            header = next(reader)
+            first = header.index("0")
+            for row in reader:
+                n, r = (int(v) for v in row[0].split("x"))
+                counts = [int(v) for v in row[first:] if v != ""]
+                out.setdefault((n, r), {})[key] = sum(max(0, times - 1) * c for times, c in enumerate(counts))
+    return out
+
+
+def comparison(rows: list[dict[str, Any]], theirs: dict[tuple[int, int], dict[str, int]]) -> str:
+    lines = [
+        "| size | excess meetings (theirs / ours) | table repeats (theirs / ours) |",
+        "|---|---|---|",
+    ]
+    compared = 0
+    for row in sorted(rows, key=lambda row: (row["players"], row["rounds"])):
+        other = theirs.get((row["players"], row["rounds"]))
+        if other is None:
+            continue
+        compared += 1
+        worse_excess = other["excess_meetings"] < row["excess_meetings"]
+        worse_tables = other["table_repeats"] < row["table_repeats"]
+        if worse_excess or worse_tables:
+            size = f"{row['players']}x{row['rounds']}"
+            lines.append(
+                f"| {size} | {other['excess_meetings']} / {row['excess_meetings']} | "
+                f"{other['table_repeats']} / {row['table_repeats']} |"
+            )
+    lines.append(
+        f"\n{compared} sizes compared; the rows above are those where the published schedule is better."
+    )
+    return "\n".join(lines)
+
+
 def _ranges(values: list[int]) -> str:
     if not values:
         return "-"
@@ -132,16 +181,29 @@ def main() -> int:
     parser.add_argument("--time-limit", type=float, default=None)
     parser.add_argument("--only", nargs="*", default=None, help="sizes like 16x5")
     parser.add_argument("--out", default=str(ROOT / "benchmarks" / "seating_sweep.json"))
+    parser.add_argument(
+        "--published", type=Path, default=None, help="folder holding aim's meet.csv, tables.csv"
+    )
+    parser.add_argument("--no-run", action="store_true", help="only summarise the JSON file")
     args = parser.parse_args()
     sizes = grid()
     if args.only:
         wanted = {tuple(map(int, s.split("x"))) for s in args.only}
         sizes = [s for s in sizes if s in wanted]
-    jobs = [(n, r, args.time_limit) for n, r in sizes]
-    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        rows = list(pool.map(run_one, jobs))
-    Path(args.out).write_text(json.dumps(rows, indent=0) + "\n", encoding="utf-8")
+    out = Path(args.out)
+    rows: list[dict[str, Any]] = json.loads(out.read_text(encoding="utf-8")) if out.exists() else []
+    if not args.no_run:
+        jobs = [(n, r, args.time_limit) for n, r in sizes]
+        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+            fresh = list(pool.map(run_one, jobs))
+        measured = {(row["players"], row["rounds"]) for row in fresh}
+        rows = [row for row in rows if (row["players"], row["rounds"]) not in measured] + fresh
+        rows.sort(key=lambda row: (row["players"], row["rounds"]))
+        out.write_text(json.dumps(rows, indent=0) + "\n", encoding="utf-8")
     print(summary(rows))
+    if args.published is not None:
+        print()
+        print(comparison(rows, published(args.published)))
     return 0
 
 
