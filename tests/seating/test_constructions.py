@@ -77,11 +77,74 @@ def test_shipped_schedules_are_repeat_free() -> None:
 def test_shipped_schedules_reach_the_social_golfer_maxima() -> None:
     """Dense sizes where a search over whole schedules keeps repeats: the shipped data are repeat-free
     up to these hanchan counts (the published World Riichi schedules' range is 15 hanchan)."""
-    reach = {28: 9, 36: 11, 40: 13, 52: 17, 56: 14, 60: 15}
+    reach = {28: 9, 36: 11, 40: 13, 44: 13, 52: 17, 56: 14, 60: 15}
     for n, rounds in reach.items():
         found = cyclic.shipped_schedule(n, rounds)
         assert found is not None, n
         _check_no_repeat(found[1][:rounds], n)
+
+
+def _table_visits(rounds: list[list[list[int]]], n: int) -> list[list[int]]:
+    visits = [[0] * len(rounds[0]) for _ in range(n)]
+    for hanchan in rounds:
+        for t, group in enumerate(hanchan):
+            for p in group:
+                visits[p][t] += 1
+    return visits
+
+
+def test_shipped_whole_schedules_hold_their_figures() -> None:
+    data = cyclic._load_data("tables.json")
+    assert "24x5" in data
+    for key, entry in data.items():
+        n, rounds = (int(v) for v in key.split("x"))
+        schedule = cyclic.shipped_tables(n, rounds)
+        assert schedule is not None and len(schedule) == rounds
+        for hanchan in schedule:
+            assert sorted(p for g in hanchan for p in g) == list(range(n))
+            assert all(len(g) == 4 for g in hanchan)
+        excess = sum(c - 1 for c in pair_counts(schedule).values())
+        repeats = sum(c - 1 for row in _table_visits(schedule, n) for c in row if c > 1)
+        assert (excess, repeats) == (entry["excess"], entry["table_repeats"]), key
+
+
+def test_whole_schedule_sat_finder_seats_24_players_5_hanchan_at_five_tables_each() -> None:
+    pytest.importorskip("pysat")
+    from tournament.seating.satfind import sat_tables
+
+    rounds = sat_tables(24, 5, 0, random.Random(1), 60.0)
+    assert rounds is not None and len(rounds) == 5
+    _check_no_repeat(rounds, 24)
+    assert all(max(row) == 1 for row in _table_visits(rounds, 24))
+
+
+def test_whole_schedule_sat_finder_proves_a_table_repeat_forced() -> None:
+    pytest.importorskip("pysat")
+    from tournament.seating.satfind import sat_tables
+
+    # 16 players, 2 hanchan: every table of the second hanchan takes one player from each table of the
+    # first, so each table keeps one of its players: 4 repeats at least, all in consecutive hanchan.
+    assert sat_tables(16, 2, 3, random.Random(0), 60.0, consecutive=True) is None
+    rounds = sat_tables(16, 2, 4, random.Random(0), 60.0, consecutive=True)
+    assert rounds is not None
+    assert sum(c - 1 for row in _table_visits(rounds, 16) for c in row if c > 1) == 4
+
+
+def test_sat_finder_builds_a_resolvable_group_divisible_design() -> None:
+    pytest.importorskip("pysat")
+    from tournament.seating.satfind import sat_rounds
+
+    # 24 players = Z_7 x 3 + 3 fixed, groups of three who never meet: {(x, 0), (x, 1), (x, 2)} and the
+    # fixed players; every other pair meets exactly once in the 7 hanchan.
+    rounds = sat_rounds(CyclicShape(m=7, k=3, f=3, s=1), random.Random(0), 60.0, groups=3)
+    assert rounds is not None and len(rounds) == 7
+    _check_no_repeat(rounds, 24)
+    met = pair_counts(rounds)
+    groups = [{x, 7 + x, 14 + x} for x in range(7)] + [{21, 22, 23}]
+    for p in range(24):
+        for q in range(p + 1, 24):
+            together = any(p in g and q in g for g in groups)
+            assert met.get((p, q), 0) == (0 if together else 1), (p, q)
 
 
 def test_sat_finder_finds_a_base_hanchan() -> None:

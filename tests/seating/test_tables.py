@@ -88,3 +88,14 @@ def test_joint_search_never_worsens_the_groups() -> None:
     before = (tables.s.cost(), tables.cost())
     tables.joint(_Budget(300_000, None), 0)
     assert (tables.s.cost(), tables.cost()) <= before
+
+
+def test_24_players_5_hanchan_come_from_the_shipped_whole_schedule() -> None:
+    # The searches stop at 16 table repeats; the shipped schedule (satfind.sat_tables) has none, and
+    # the published World Riichi schedule 12.
+    schedule = generate(24, 5, seed=4)
+    report = quality_report(schedule)
+    assert schedule.method.startswith("shipped")
+    assert report["excess_meetings"] == 0
+    assert report["table_repeats"] == 0
+    assert report["wind_warnings"] == 0

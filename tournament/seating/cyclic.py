@@ -558,20 +558,29 @@ def find_schedule(
 
 
 # -- shipped data -----------------------------------------------------------------------------------
-def _data_path() -> Any:
-    return resources.files(__package__).joinpath("data/cyclic.json")
+def _data_path(name: str = "cyclic.json") -> Any:
+    return resources.files(__package__).joinpath(f"data/{name}")
 
 
-def _load_data() -> dict[str, Any]:
+def _load_data(name: str = "cyclic.json") -> dict[str, Any]:
     try:
-        text = _data_path().read_text(encoding="utf-8")
+        text = _data_path(name).read_text(encoding="utf-8")
     except FileNotFoundError:
         return {}
     data: dict[str, Any] = json.loads(text)
     return data
 
 
+def _write_data(name: str, data: dict[str, Any]) -> None:
+    """One entry per line, in the order of the keys' numbers."""
+    ordered = sorted(data.items(), key=lambda kv: tuple(int(v) for v in kv[0].split("x")))
+    lines = [f'"{key}": {json.dumps(entry, separators=(",", ":"))}' for key, entry in ordered]
+    with open(str(_data_path(name)), "w", encoding="utf-8") as fh:
+        fh.write("{\n" + ",\n".join(lines) + "\n}\n")
+
+
 _DATA: dict[str, Any] | None = None
+_TABLES: dict[str, Any] | None = None
 
 
 def shipped_schedule(n: int, rounds: int) -> tuple[str, list[Groups]] | None:
@@ -583,6 +592,18 @@ def shipped_schedule(n: int, rounds: int) -> tuple[str, list[Groups]] | None:
     if entry is None or len(entry["rounds"]) < rounds:
         return None
     return str(entry["method"]), [[list(g) for g in hanchan] for hanchan in entry["rounds"]]
+
+
+def shipped_tables(n: int, rounds: int) -> list[Groups] | None:
+    """A whole schedule found offline for exactly ``n`` players and ``rounds`` hanchan, table numbers
+    included (each hanchan lists its tables in table-number order), if one is shipped."""
+    global _TABLES
+    if _TABLES is None:
+        _TABLES = _load_data("tables.json")
+    entry = _TABLES.get(f"{n}x{rounds}")
+    if entry is None:
+        return None
+    return [[list(g) for g in hanchan] for hanchan in entry["rounds"]]
 
 
 def _search_shape(
@@ -621,7 +642,7 @@ def _parse_shape(text: str, n: int) -> CyclicShape:
 
 
 def _sat_schedule(
-    n: int, rounds: int, rng: random.Random, only: str | None, transversal: int, seconds: float
+    n: int, rounds: int, rng: random.Random, only: str | None, transversal: int, groups: int, seconds: float
 ) -> tuple[str, list[Groups]] | None:
     """The offline SAT method: each candidate shape in turn (or ``only``), sharing ``seconds``."""
     from .satfind import sat_rounds
@@ -630,7 +651,7 @@ def _sat_schedule(
     for i, shape in enumerate(shapes):
         share = seconds / (len(shapes) - i)
         began = time.monotonic()
-        found = sat_rounds(shape, rng, share, transversal)
+        found = sat_rounds(shape, rng, share, transversal, groups)
         seconds -= time.monotonic() - began
         verdict = "found" if found else "none"
         print(
@@ -638,7 +659,7 @@ def _sat_schedule(
             file=sys.stderr,
         )
         if found is not None:
-            extra = f" t={transversal}" if transversal else ""
+            extra = (f" t={transversal}" if transversal else "") + (f" g={groups}" if groups else "")
             return f"cyclic m={shape.m} k={shape.k} f={shape.f} s={shape.s}{extra} (sat)", found
     return None
 
@@ -657,23 +678,36 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=None)
     parser.add_argument(
         "--method",
-        choices=["search", "sat"],
+        choices=["search", "sat", "tables"],
         default="search",
         help="search: the generator's own finder (tabu); sat: a SAT solver on each cyclic shape in turn "
-        "(needs python-sat, a development dependency)",
+        "(needs python-sat, a development dependency); tables: a SAT solver on the whole schedule, "
+        "table numbers included, for small fields (data/tables.json)",
     )
+    parser.add_argument(
+        "--table-repeats", type=int, default=0, help="tables: at most this many table repeats"
+    )
+    parser.add_argument("--excess", type=int, default=0, help="tables: at most this many excess meetings")
     parser.add_argument("--shape", help="only this cyclic shape, as m,k,f,s (see CyclicShape)")
     parser.add_argument(
         "--transversal", type=int, default=0, help="this many transversal hanchan more (with --shape m,4,0,1)"
+    )
+    parser.add_argument(
+        "--groups",
+        type=int,
+        default=0,
+        help="sat: a resolvable group divisible design with groups of this size (see satfind.sat_rounds)",
     )
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args(argv)
     start = time.monotonic()
     deadline = start + args.seconds if args.seconds else None
     rng = random.Random(args.seed)
+    if args.method == "tables":
+        return _find_tables(args, argv)
     if args.method == "sat":
         found = _sat_schedule(
-            args.players, args.rounds, rng, args.shape, args.transversal, args.seconds or 600.0
+            args.players, args.rounds, rng, args.shape, args.transversal, args.groups, args.seconds or 600.0
         )
     elif args.shape:
         found = _search_shape(
@@ -690,18 +724,67 @@ def main(argv: list[str] | None = None) -> int:
         data = _load_data()
         old = data.get(str(args.players))
         if old is None or len(old["rounds"]) < len(rounds):
-            given = argv if argv is not None else sys.argv[1:]
-            command = " ".join(["python -m tournament.seating.find", *given])
-            data[str(args.players)] = {"method": method, "command": command, "rounds": rounds}
-            ordered = dict(sorted(data.items(), key=lambda kv: int(kv[0])))
-            lines = ["{"]
-            for i, (key, entry) in enumerate(ordered.items()):
-                comma = "," if i < len(ordered) - 1 else ""
-                lines.append(f'"{key}": {json.dumps(entry, separators=(",", ":"))}{comma}')
-            lines.append("}")
-            with open(str(_data_path()), "w", encoding="utf-8") as fh:
-                fh.write("\n".join(lines) + "\n")
+            data[str(args.players)] = {"method": method, "command": _command(argv), "rounds": rounds}
+            _write_data("cyclic.json", data)
     return 0
+
+
+def _command(argv: list[str] | None) -> str:
+    given = argv if argv is not None else sys.argv[1:]
+    return " ".join(["python -m tournament.seating.find", *given])
+
+
+def _find_tables(args: argparse.Namespace, argv: list[str] | None) -> int:
+    """The whole-schedule SAT method (``satfind.sat_tables``); ``--write`` keeps the entry with the
+    fewest (excess meetings, table repeats) for the size."""
+    from .satfind import sat_tables
+
+    start = time.monotonic()
+    rng = random.Random(args.seed)
+    rounds = sat_tables(
+        args.players, args.rounds, args.table_repeats, rng, args.seconds or 600.0, excess=args.excess
+    )
+    took = time.monotonic() - start
+    if rounds is None:
+        print(
+            f"no {args.players} x {args.rounds} schedule with at most {args.excess} excess meetings and "
+            f"{args.table_repeats} table repeats found in {took:.1f} s",
+            file=sys.stderr,
+        )
+        return 1
+    figures = {"excess": _excess(rounds, args.players), "table_repeats": _table_repeats(rounds, args.players)}
+    print(f"{args.players} x {args.rounds}: {figures} in {took:.1f} s")
+    if args.write:
+        data = _load_data("tables.json")
+        key = f"{args.players}x{args.rounds}"
+        old = data.get(key)
+        if old is None or (old["excess"], old["table_repeats"]) > (
+            figures["excess"],
+            figures["table_repeats"],
+        ):
+            data[key] = {"method": "sat tables", "command": _command(argv), **figures, "rounds": rounds}
+            _write_data("tables.json", data)
+    return 0
+
+
+def _excess(rounds: list[Groups], n: int) -> int:
+    met: dict[tuple[int, int], int] = {}
+    for hanchan in rounds:
+        for group in hanchan:
+            for a in group:
+                for b in group:
+                    if a < b:
+                        met[a, b] = met.get((a, b), 0) + 1
+    return sum(c - 1 for c in met.values())
+
+
+def _table_repeats(rounds: list[Groups], n: int) -> int:
+    visits = [[0] * len(rounds[0]) for _ in range(n)]
+    for hanchan in rounds:
+        for t, group in enumerate(hanchan):
+            for p in group:
+                visits[p][t] += 1
+    return sum(c - 1 for row in visits for c in row if c > 1)
 
 
 if __name__ == "__main__":

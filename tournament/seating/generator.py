@@ -211,6 +211,11 @@ def _initial_groups(
     """A construction for the whole tournament, when one applies (no played hanchan)."""
     if has_history or rounds == 1:
         return None
+    shipped = cyclic.shipped_tables(n, rounds)
+    if shipped is not None:
+        # Found offline with its table numbers (satfind.sat_tables): small fields where the searches
+        # stop short of the table bound (24 x 5: no table repeat, 16 from the searches).
+        return "shipped", _relabel(shipped, rng, n)
     transversal = constructions.transversal_schedule(n, rounds)
     if transversal is not None:
         return "transversal", _relabel(transversal, rng, n)
@@ -222,14 +227,14 @@ def _initial_groups(
     cap = (n - 1) // 3
     if cap >= 2 and (rounds <= cap or n <= 200):
         wanted = min(rounds, cap)
-        shipped = cyclic.shipped_schedule(n, 1)
-        found = shipped if shipped is not None and len(shipped[1]) >= wanted else None
+        data = cyclic.shipped_schedule(n, 1)
+        found = data if data is not None and len(data[1]) >= wanted else None
         if found is None and dense:
             found = cyclic.find_schedule(n, wanted, random.Random(rng.random()), 30_000, deadline)
-        if found is None and dense and shipped is not None:
+        if found is None and dense and data is not None:
             # Fewer hanchan than asked: the missing ones start as copies of the first, and the group
             # search mends them (44 x 14 from the 13 shipped: 33 excess meetings, 83 from scratch).
-            found = shipped
+            found = data
         if found is not None:
             label, full = found
             groups = [[list(g) for g in full[r % len(full)]] for r in range(rounds)]

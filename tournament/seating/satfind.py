@@ -31,7 +31,7 @@ from .cyclic import CyclicShape, Groups, _Classes, develop, transversal_hanchan
 
 
 def sat_rounds(
-    shape: CyclicShape, rng: random.Random, seconds: float, transversal: int = 0
+    shape: CyclicShape, rng: random.Random, seconds: float, transversal: int = 0, groups: int = 0
 ) -> list[Groups] | None:
     """Repeat-free hanchan for ``shape`` (its base hanchan developed, then ``transversal`` more), or
     ``None`` if the solver proves there are none or runs out of ``seconds``. ``rng`` permutes the
@@ -41,15 +41,31 @@ def sat_rounds(
     ``t`` in Z_m, one player ``(x_i, i)`` of each type ``i`` (``x_0 = 0``), so it is its own development
     and uses one mixed class per pair of types. With ``m = N/4`` this reaches the social-golfer maxima
     that a developed base hanchan alone cannot: 32 players x (8 + 2), 44 x (11 + 3), 48 x (12 + 3).
+
+    ``groups = G`` asks for a *resolvable group divisible design*: the players fall into groups of ``G``
+    who never meet, ``{(x, i) : i = j mod k/G}`` for each ``x`` and ``j``, and the fixed players (``f``
+    is 0 or ``G``); every other pair meets exactly once when the counts allow it. Where each player
+    meets all but one other (32 x 10, 44 x 14) the players who never meet pair off, and with a
+    developed schedule that pairing can always be brought to this form; elsewhere (48 x 15, groups of
+    three) it is a narrower search than repeat-free alone, as the designs in the literature are.
     """
     if transversal and (shape.k != 4 or shape.f != 0):
         raise ValueError("transversal hanchan need four types and no fixed player")
+    if groups and (shape.k % groups or shape.f not in (0, groups)):
+        raise ValueError("groups of G need G to divide the number of types, and f = 0 or G")
     from pysat.card import CardEnc, EncType  # type: ignore[import-not-found,unused-ignore]
 
     n = shape.n
     tables = n // 4
     finite = shape.k * shape.m
     classes = _Classes(shape)
+    m = shape.m
+    period = shape.k // groups if groups else 0
+    apart = {
+        classes.table[i * m][j * m]
+        for i, j in combinations(range(shape.k), 2)
+        if groups and i % period == j % period
+    }
     top = 0
 
     def new() -> int:
@@ -79,7 +95,11 @@ def sat_rounds(
             card([a[b][p][g] for p in range(n)], 4, "equals")
         for u in range(shape.f):
             clauses.append([a[b][finite + u][u]])
-        if b == 0 and shape.f:
+        if b == 0 and shape.f and groups:
+            # Groups are interchangeable, so are the types of one group, and a group may be translated
+            # on its own: the first fixed player's table may hold (0, 0).
+            clauses.append([a[b][0][0]])
+        elif b == 0 and shape.f:
             # Types are interchangeable and each may be translated on its own: the first fixed player's
             # table may hold (0, 0), (0, 1) and (0, 2).
             clauses.extend([a[b][i * shape.m][0]] for i in range(3))
@@ -93,7 +113,7 @@ def sat_rounds(
     by_class: dict[int, list[int]] = {}
     for p, q in combinations(range(n), 2):
         c = classes.table[p][q]
-        forbidden = classes.kinds[c] != _Classes.NORMAL
+        forbidden = classes.kinds[c] != _Classes.NORMAL or c in apart
         for b in range(shape.s):
             if forbidden:
                 clauses.extend([-a[b][p][g], -a[b][q][g]] for g in range(tables))
@@ -101,21 +121,26 @@ def sat_rounds(
             z = new()
             clauses.extend([-a[b][p][g], -a[b][q][g], z] for g in range(tables))
             by_class.setdefault(c, []).append(z)
-    m = shape.m
     # y[r][i][x]: player (x, i) is the type-i player of transversal hanchan r.
     y = [[[new() for _ in range(m)] for _ in range(4)] for _ in range(transversal)]
     for r in range(transversal):
-        # Translating each type on its own maps a schedule to a schedule: the first transversal
-        # hanchan may be {(t, 0), (t, 1), (t, 2), (t, 3)}.
-        clauses.extend([y[r][i][0]] for i in range(4 if r == 0 else 1))
+        # x_0 = 0 always (the hanchan is its own development). Translating each type on its own
+        # (each group, with groups) maps a schedule to a schedule: in the first transversal hanchan
+        # the other types (one type per group) may have x_i = 0 too.
+        zeroed = (period if groups else 4) if r == 0 else 1
+        clauses.extend([y[r][i][0]] for i in range(zeroed))
         for i in range(4):
             card(y[r][i], 1, "equals")
         for i, j in combinations(range(4), 2):
             for xi in range(m):
                 for xj in range(m):
+                    c = classes.table[i * m + xi][j * m + xj]
+                    if c in apart:
+                        clauses.append([-y[r][i][xi], -y[r][j][xj]])
+                        continue
                     z = new()
                     clauses.append([-y[r][i][xi], -y[r][j][xj], z])
-                    by_class.setdefault(classes.table[i * m + xi][j * m + xj], []).append(z)
+                    by_class.setdefault(c, []).append(z)
     for lits in by_class.values():
         if len(lits) > 1:
             card(lits, 1, "atmost")
@@ -163,3 +188,103 @@ def _solve_child(clauses: list[list[int]], send: object) -> None:
     with Solver(name="cadical195", bootstrap_with=clauses) as solver:
         answer = solver.get_model() if solver.solve() else None
     send.send(answer)  # type: ignore[attr-defined]
+
+
+def sat_tables(
+    n: int,
+    rounds: int,
+    repeats: int,
+    rng: random.Random,
+    seconds: float,
+    excess: int = 0,
+    consecutive: bool = False,
+) -> list[Groups] | None:
+    """A whole schedule for a small field, table numbers included: at most ``excess`` excess meetings
+    (no pair more than twice), at most ``repeats`` table repeats (visits to a table beyond the first,
+    at most ``max(2, ceil(R/T))`` visits), and unless ``consecutive`` nobody at the same table in two consecutive
+    hanchan; ``None`` if the solver proves there is none or runs out of ``seconds``. Hanchan come as
+    lists of tables in table-number order.
+
+    * ``x[r][p][t]``: player ``p`` sits at table ``t`` in hanchan ``r``; one table per player, four
+      players per table;
+    * a meeting variable per pair and hanchan, implied by a shared table; at most one per pair, or two
+      with an excess variable, of which at most ``excess`` are true;
+    * ``o[p][t][k]``: ``p`` visits ``t`` at least ``k`` times (``k >= 2``), implied by any ``k``
+      visits; at most ``repeats`` of them are true.
+
+    Symmetry: hanchan 0 seats players ``4t..4t+3`` at table ``t`` (relabelling players and tables),
+    and in hanchan 1 those four sit at increasing tables (exchanging them), when they cannot share one.
+    """
+    from pysat.card import CardEnc, EncType  # type: ignore[import-not-found,unused-ignore]
+
+    tables = n // 4
+    cap = max(2, -(-rounds // tables))
+    top = 0
+
+    def new() -> int:
+        nonlocal top
+        top += 1
+        return top
+
+    x = [[[0] * tables for _ in range(n)] for _ in range(rounds)]
+    slots = [(r, p, t) for r in range(rounds) for p in range(n) for t in range(tables)]
+    rng.shuffle(slots)
+    for r, p, t in slots:
+        x[r][p][t] = new()
+    clauses: list[list[int]] = []
+
+    def card(lits: list[int], bound: int, kind: str) -> None:
+        nonlocal top
+        if kind == "atmost" and bound >= len(lits):
+            return
+        maker = {"atmost": CardEnc.atmost, "equals": CardEnc.equals}[kind]
+        enc = maker(lits=lits, bound=bound, top_id=top, encoding=EncType.seqcounter)
+        clauses.extend(enc.clauses)
+        top = max(top, enc.nv)
+
+    for r in range(rounds):
+        for p in range(n):
+            card(x[r][p], 1, "equals")
+        for t in range(tables):
+            card([x[r][p][t] for p in range(n)], 4, "equals")
+    for p in range(n):
+        clauses.append([x[0][p][p // 4]])
+    if rounds > 1 and excess == 0:
+        for p in range(n):
+            if p % 4:
+                for t in range(tables):
+                    clauses.append([-x[1][p][t], *(x[1][p - 1][u] for u in range(t))])
+    doubles = []
+    for p, q in combinations(range(n), 2):
+        met = []
+        for r in range(rounds):
+            z = new()
+            clauses.extend([-x[r][p][t], -x[r][q][t], z] for t in range(tables))
+            met.append(z)
+        if excess == 0:
+            card(met, 1, "atmost")
+            continue
+        d = new()
+        doubles.append(d)
+        card(met, 2, "atmost")
+        clauses.extend([-met[i], -met[j], d] for i, j in combinations(range(rounds), 2))
+    card(doubles, excess, "atmost")
+    extra = []
+    for p in range(n):
+        for t in range(tables):
+            visits = [x[r][p][t] for r in range(rounds)]
+            if not consecutive:
+                clauses.extend([-visits[r], -visits[r + 1]] for r in range(rounds - 1))
+            card(visits, cap, "atmost")
+            for k in range(2, cap + 1):
+                o = new()
+                extra.append(o)
+                clauses.extend(
+                    [*(-visits[i] for i in chosen), o] for chosen in combinations(range(rounds), k)
+                )
+    card(extra, repeats, "atmost")
+
+    model = _solve(clauses, seconds)
+    if model is None:
+        return None
+    return [[[p for p in range(n) if x[r][p][t] in model] for t in range(tables)] for r in range(rounds)]
