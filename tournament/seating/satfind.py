@@ -200,10 +200,10 @@ def sat_tables(
     consecutive: bool = False,
 ) -> list[Groups] | None:
     """A whole schedule for a small field, table numbers included: at most ``excess`` excess meetings
-    (no pair more than twice), at most ``repeats`` table repeats (visits to a table beyond the first,
-    at most ``max(2, ceil(R/T))`` visits), and unless ``consecutive`` nobody at the same table in two consecutive
-    hanchan; ``None`` if the solver proves there is none or runs out of ``seconds``. Hanchan come as
-    lists of tables in table-number order.
+    (no pair more than twice), at most ``repeats`` table repeats (visits to a table beyond the first;
+    at most ``max(2, ceil(R/T))`` visits), and unless ``consecutive`` nobody at the same table in two
+    consecutive hanchan; ``None`` if the solver proves there is none or runs out of ``seconds``.
+    Hanchan come as lists of tables in table-number order.
 
     * ``x[r][p][t]``: player ``p`` sits at table ``t`` in hanchan ``r``; one table per player, four
       players per table;
