@@ -93,6 +93,16 @@ def _table_visits(rounds: list[list[list[int]]], n: int) -> list[list[int]]:
     return visits
 
 
+def _fewest_common_opponents(rounds: list[list[list[int]]], n: int) -> int:
+    opponents: dict[int, set[int]] = {p: set() for p in range(n)}
+    for hanchan in rounds:
+        for group in hanchan:
+            for p in group:
+                opponents[p].update(set(group) - {p})
+    strangers = [(p, q) for p in range(n) for q in range(p + 1, n) if q not in opponents[p]]
+    return min((len(opponents[p] & opponents[q]) for p, q in strangers), default=0)
+
+
 def test_shipped_whole_schedules_hold_their_figures() -> None:
     data = cyclic._load_data("tables.json")
     assert "24x5" in data
@@ -106,6 +116,7 @@ def test_shipped_whole_schedules_hold_their_figures() -> None:
         excess = sum(c - 1 for c in pair_counts(schedule).values())
         repeats = sum(c - 1 for row in _table_visits(schedule, n) for c in row if c > 1)
         assert (excess, repeats) == (entry["excess"], entry["table_repeats"]), key
+        assert _fewest_common_opponents(schedule, n) == entry["opponents"], key
 
 
 def test_whole_schedule_sat_finder_seats_24_players_5_hanchan_at_five_tables_each() -> None:
@@ -116,6 +127,17 @@ def test_whole_schedule_sat_finder_seats_24_players_5_hanchan_at_five_tables_eac
     assert rounds is not None and len(rounds) == 5
     _check_no_repeat(rounds, 24)
     assert all(max(row) == 1 for row in _table_visits(rounds, 24))
+
+
+def test_whole_schedule_sat_finder_gives_strangers_common_opponents() -> None:
+    pytest.importorskip("pysat")
+    from tournament.seating.satfind import sat_tables
+
+    # 24 players, 3 hanchan: each meets 9 of 23, so 14 strangers each; every stranger shares 3 opponents.
+    rounds = sat_tables(24, 3, 0, random.Random(2), 60.0, opponents=3)
+    assert rounds is not None
+    _check_no_repeat(rounds, 24)
+    assert _fewest_common_opponents(rounds, 24) >= 3
 
 
 def test_whole_schedule_sat_finder_proves_a_table_repeat_forced() -> None:

@@ -688,6 +688,12 @@ def main(argv: list[str] | None = None) -> int:
         "--table-repeats", type=int, default=0, help="tables: at most this many table repeats"
     )
     parser.add_argument("--excess", type=int, default=0, help="tables: at most this many excess meetings")
+    parser.add_argument(
+        "--opponents",
+        type=int,
+        default=0,
+        help="tables: at least this many common opponents for pairs who never meet",
+    )
     parser.add_argument("--shape", help="only this cyclic shape, as m,k,f,s (see CyclicShape)")
     parser.add_argument(
         "--transversal", type=int, default=0, help="this many transversal hanchan more (with --shape m,4,0,1)"
@@ -742,7 +748,13 @@ def _find_tables(args: argparse.Namespace, argv: list[str] | None) -> int:
     start = time.monotonic()
     rng = random.Random(args.seed)
     rounds = sat_tables(
-        args.players, args.rounds, args.table_repeats, rng, args.seconds or 600.0, excess=args.excess
+        args.players,
+        args.rounds,
+        args.table_repeats,
+        rng,
+        args.seconds or 600.0,
+        excess=args.excess,
+        opponents=args.opponents,
     )
     took = time.monotonic() - start
     if rounds is None:
@@ -752,19 +764,36 @@ def _find_tables(args: argparse.Namespace, argv: list[str] | None) -> int:
             file=sys.stderr,
         )
         return 1
-    figures = {"excess": _excess(rounds, args.players), "table_repeats": _table_repeats(rounds, args.players)}
+    figures = {
+        "excess": _excess(rounds, args.players),
+        "table_repeats": _table_repeats(rounds, args.players),
+        "opponents": _min_common_opponents(rounds, args.players),
+    }
     print(f"{args.players} x {args.rounds}: {figures} in {took:.1f} s")
     if args.write:
         data = _load_data("tables.json")
         key = f"{args.players}x{args.rounds}"
         old = data.get(key)
-        if old is None or (old["excess"], old["table_repeats"]) > (
-            figures["excess"],
-            figures["table_repeats"],
-        ):
+        if old is None or _rank(old) > _rank(figures):
             data[key] = {"method": "sat tables", "command": _command(argv), **figures, "rounds": rounds}
             _write_data("tables.json", data)
     return 0
+
+
+def _rank(figures: dict[str, Any]) -> tuple[int, int, int]:
+    """Criteria in order: excess meetings, table repeats, then the most common opponents."""
+    return figures["excess"], figures["table_repeats"], -figures.get("opponents", 0)
+
+
+def _min_common_opponents(rounds: list[Groups], n: int) -> int:
+    """The fewest common opponents of two players who never meet (0 if every pair meets)."""
+    met: list[set[int]] = [set() for _ in range(n)]
+    for hanchan in rounds:
+        for group in hanchan:
+            for p in group:
+                met[p].update(q for q in group if q != p)
+    counts = [len(met[p] & met[q]) for p in range(n) for q in range(p + 1, n) if q not in met[p]]
+    return min(counts, default=0)
 
 
 def _excess(rounds: list[Groups], n: int) -> int:

@@ -198,6 +198,7 @@ def sat_tables(
     seconds: float,
     excess: int = 0,
     consecutive: bool = False,
+    opponents: int = 0,
 ) -> list[Groups] | None:
     """A whole schedule for a small field, table numbers included: at most ``excess`` excess meetings
     (no pair more than twice), at most ``repeats`` table repeats (visits to a table beyond the first;
@@ -211,6 +212,10 @@ def sat_tables(
       with an excess variable, of which at most ``excess`` are true;
     * ``o[p][t][k]``: ``p`` visits ``t`` at least ``k`` times (``k >= 2``), implied by any ``k``
       visits; at most ``repeats`` of them are true.
+
+    With ``opponents = L``, every two players who never meet have at least ``L`` common opponents
+    (criterion 4): a meeting variable per pair true only if the pair shares some table (through a
+    variable per pair, hanchan and table), and a common-opponent variable per pair and third player.
 
     Symmetry: hanchan 0 seats players ``4t..4t+3`` at table ``t`` (relabelling players and tables),
     and in hanchan 1 those four sit at increasing tables (exchanging them), when they cannot share one.
@@ -283,6 +288,37 @@ def sat_tables(
                     [*(-visits[i] for i in chosen), o] for chosen in combinations(range(rounds), k)
                 )
     card(extra, repeats, "atmost")
+    if opponents:
+        meets: dict[tuple[int, int], int] = {}
+        for p, q in combinations(range(n), 2):
+            # meets[p, q] only if some (hanchan, table) holds both.
+            both = []
+            for r in range(rounds):
+                for t in range(tables):
+                    y = new()
+                    clauses.extend([[-y, x[r][p][t]], [-y, x[r][q][t]]])
+                    both.append(y)
+            meets[p, q] = new()
+            clauses.append([-meets[p, q], *both])
+        for p, q in combinations(range(n), 2):
+            common = []
+            for o in range(n):
+                if o not in (p, q):
+                    w = new()
+                    clauses.extend([[-w, meets[min(p, o), max(p, o)]], [-w, meets[min(q, o), max(q, o)]]])
+                    common.append(w)
+            # Either the pair meets or it has ``opponents`` common opponents: the meeting counts as
+            # ``opponents`` more literals equivalent to it.
+            copies = []
+            for _ in range(opponents):
+                c = new()
+                clauses.extend([[-c, meets[p, q]], [c, -meets[p, q]]])
+                copies.append(c)
+            enc = CardEnc.atleast(
+                lits=common + copies, bound=opponents, top_id=top, encoding=EncType.seqcounter
+            )
+            clauses.extend(enc.clauses)
+            top = max(top, enc.nv)
 
     model = _solve(clauses, seconds)
     if model is None:
