@@ -9,8 +9,8 @@ plus 200, 500 and 1000 players x 12 hanchan, evaluates every schedule with the o
 
 ``--only`` re-measures some sizes and keeps the other rows of the JSON file. ``--published DIR`` compares
 with the statistics of the World Riichi tournament app's precomputed schedules (``meet.csv`` and
-``tables.csv`` from ApplySci/aim, ``server/seating/stats/``, fetched by you: they are not part of this
-repository) and lists every size where theirs has fewer excess meetings or fewer table repeats.
+``tables.csv``, ``indirects.csv`` from ApplySci/aim, ``server/seating/stats/``, fetched by you: they are
+not part of this repository) and lists every size where theirs is better on some figure.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import math
 import subprocess
 import sys
 import time
@@ -119,26 +120,40 @@ def summary(rows: list[dict[str, Any]]) -> str:
 
 
 def published(folder: Path) -> dict[tuple[int, int], dict[str, int]]:
-    """Excess meetings and table repeats of the published schedules, from their histogram files
-    (``meet.csv``: pairs meeting 0, 1, 2, ... times; ``tables.csv``: (player, table) visited 0, 1, 2, ...
-    times)."""
+    """Figures of the published schedules from their histogram files: ``meet.csv`` (pairs meeting 0, 1,
+    2, ... times) gives the excess meetings, ``tables.csv`` ((player, table) visited 0, 1, 2, ... times)
+    the table repeats, ``indirects.csv`` (pairs who never meet, by their number of common opponents)
+    the minimum common opponents and, from 5 hanchan on, the pairs below ``floor(sqrt(N))``."""
     out: dict[tuple[int, int], dict[str, int]] = {}
-    for name, key in (("meet.csv", "excess_meetings"), ("tables.csv", "table_repeats")):
-        with open(folder / name, encoding="utf-8") as fh:
+    for name in ("meet.csv", "tables.csv", "indirects.csv"):
+        path = folder / name
+        if not path.exists():
+            continue
+        with open(path, encoding="utf-8") as fh:
             reader = csv.reader(fh)
             header = next(reader)
             first = header.index("0")
             for row in reader:
                 n, r = (int(v) for v in row[0].split("x"))
                 counts = [int(v) for v in row[first:] if v != ""]
-                out.setdefault((n, r), {})[key] = sum(max(0, times - 1) * c for times, c in enumerate(counts))
+                figures = out.setdefault((n, r), {})
+                if name == "indirects.csv":
+                    if any(counts):
+                        figures["min_indirect"] = next(k for k, c in enumerate(counts) if c)
+                        floor = math.isqrt(n)
+                        figures["indirect_warnings"] = sum(counts[:floor]) if r > 4 else 0
+                    continue
+                key = "excess_meetings" if name == "meet.csv" else "table_repeats"
+                figures[key] = sum(max(0, times - 1) * c for times, c in enumerate(counts))
     return out
 
 
 def comparison(rows: list[dict[str, Any]], theirs: dict[tuple[int, int], dict[str, int]]) -> str:
+    """Every size where the published schedule is better on some figure (fewer excess meetings, fewer
+    table repeats, more common opponents, fewer pairs below the common-opponent threshold)."""
     lines = [
-        "| size | excess meetings (theirs / ours) | table repeats (theirs / ours) |",
-        "|---|---|---|",
+        "| size | excess meetings | table repeats | min common opponents | pairs below sqrt(N) |",
+        "|---|---|---|---|---|",
     ]
     compared = 0
     for row in sorted(rows, key=lambda row: (row["players"], row["rounds"])):
@@ -146,16 +161,21 @@ def comparison(rows: list[dict[str, Any]], theirs: dict[tuple[int, int], dict[st
         if other is None:
             continue
         compared += 1
-        worse_excess = other["excess_meetings"] < row["excess_meetings"]
-        worse_tables = other["table_repeats"] < row["table_repeats"]
-        if worse_excess or worse_tables:
-            size = f"{row['players']}x{row['rounds']}"
-            lines.append(
-                f"| {size} | {other['excess_meetings']} / {row['excess_meetings']} | "
-                f"{other['table_repeats']} / {row['table_repeats']} |"
-            )
+        worse = [
+            other.get("excess_meetings", 1 << 30) < row["excess_meetings"],
+            other.get("table_repeats", 1 << 30) < row["table_repeats"],
+            row["min_indirect"] is not None and other.get("min_indirect", -1) > row["min_indirect"],
+            other.get("indirect_warnings", 1 << 30) < row["indirect_warnings"],
+        ]
+        if any(worse):
+            cells = [
+                f"{other.get(key, '-')} / {row[key]}"
+                for key in ("excess_meetings", "table_repeats", "min_indirect", "indirect_warnings")
+            ]
+            lines.append(f"| {row['players']}x{row['rounds']} | " + " | ".join(cells) + " |")
     lines.append(
-        f"\n{compared} sizes compared; the rows above are those where the published schedule is better."
+        f"\n{compared} sizes compared (theirs / ours); the rows above are those where the published "
+        "schedule is better on some figure."
     )
     return "\n".join(lines)
 
