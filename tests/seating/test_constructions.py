@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from itertools import combinations
 
 import pytest
 
@@ -101,6 +102,41 @@ def _fewest_common_opponents(rounds: list[list[list[int]]], n: int) -> int:
                 opponents[p].update(set(group) - {p})
     strangers = [(p, q) for p in range(n) for q in range(p + 1, n) if q not in opponents[p]]
     return min((len(opponents[p] & opponents[q]) for p, q in strangers), default=0)
+
+
+@pytest.mark.parametrize("chosen", [(0, 1, 2, 3, 4), (0, 5, 9, 13, 17, 20), (1, 2, 3, 7, 11, 15, 19, 20)])
+def test_direction_figures_count_the_common_opponents_of_the_affine_hanchan(chosen: tuple[int, ...]) -> None:
+    classes = constructions.affine_classes(3)
+    rounds = [classes[d] for d in chosen]
+    low, below = constructions.direction_figures(3, chosen)
+    assert low == _fewest_common_opponents(rounds, 64)
+    opponents: dict[int, set[int]] = {p: set() for p in range(64)}
+    for hanchan in rounds:
+        for group in hanchan:
+            for p in group:
+                opponents[p].update(set(group) - {p})
+    counted = sum(
+        1
+        for p in range(64)
+        for q in range(p + 1, 64)
+        if q not in opponents[p] and len(opponents[p] & opponents[q]) < 8
+    )
+    assert below == counted
+
+
+@pytest.mark.parametrize("rounds", [6, 7])
+def test_affine_directions_reach_the_best_of_all_direction_sets(rounds: int) -> None:
+    lines = constructions.projective_lines(3)
+    assert len(lines) == 21 and all(len(line) == 5 for line in lines)
+    best = (-1, 0)
+    for chosen in combinations(range(21), rounds):
+        low, below = constructions.direction_figures(3, chosen, lines)
+        best = max(best, (low, -below))
+    found = constructions.affine_directions(3, rounds, random.Random(4))
+    low, below = constructions.direction_figures(3, found, lines)
+    assert (low, -below) == best
+    # Six directions: a hyperoval of PG(2, 4) (no three collinear), every stranger 6 common opponents.
+    assert best == ((6, -1440) if rounds == 6 else (6, -768))
 
 
 def test_shipped_whole_schedules_hold_their_figures() -> None:

@@ -65,6 +65,18 @@ def test_64_players_21_hanchan_affine_space() -> None:
     assert len(meetings) == 64 * 63 // 2 and set(meetings.values()) == {1}
 
 
+@pytest.mark.parametrize(("rounds", "fewest", "below"), [(5, 2, 1440), (7, 6, 768), (8, 8, 0)])
+def test_64_players_strangers_share_opponents_of_chosen_affine_directions(
+    rounds: int, fewest: int, below: int
+) -> None:
+    # The World Riichi app's published 64 x 7 has (6, 768) and 64 x 8 (6, 96); the search after the
+    # construction never lowers the worst pairs (64 x 5 went from 2 to 0 before).
+    report = quality_report(generate(64, rounds, seed=6))
+    assert report["excess_meetings"] == 0 and report["table_repeats"] == 0
+    assert report["min_indirect"] >= fewest
+    assert report["indirect_warnings"] <= below
+
+
 @pytest.mark.parametrize(
     ("players", "rounds"),
     [(20, 5), (40, 5), (36, 9), (44, 8), (52, 10), (80, 12), (100, 7), (128, 15)],

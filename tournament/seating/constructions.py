@@ -15,6 +15,8 @@
 from __future__ import annotations
 
 import math
+import random
+from collections.abc import Sequence
 from itertools import combinations
 
 Groups = list[list[int]]
@@ -55,12 +57,102 @@ def affine_classes(k: int) -> list[Groups]:
     return classes
 
 
-def affine_schedule(n: int, rounds: int) -> list[Groups] | None:
+def affine_schedule(n: int, rounds: int, rng: random.Random | None = None) -> list[Groups] | None:
+    """AG(k, 4) hanchan; with fewer hanchan than directions and an ``rng``, on the directions of
+    :func:`affine_directions` (strangers with the most common opponents)."""
     k = power_of_four(n)
     if k is None:
         return None
     classes = affine_classes(k)
+    if rng is not None and 1 < rounds < len(classes):
+        return [[list(line) for line in classes[d]] for d in affine_directions(k, rounds, rng)]
     return [[list(line) for line in classes[r % len(classes)]] for r in range(rounds)]
+
+
+def projective_lines(k: int) -> list[list[int]]:
+    """The lines of PG(k-1, 4), as indices of the directions in :func:`affine_classes` order."""
+    n = 4**k
+    index: dict[int, int] = {}
+    for d in range(1, n):
+        lead = max(i for i in range(k) if (d >> (2 * i)) & 3)
+        if (d >> (2 * lead)) & 3 == 1:
+            index[d] = len(index)
+
+    def normal(v: int) -> int:
+        lead = max(i for i in range(k) if (v >> (2 * i)) & 3)
+        inverse = (0, 1, 3, 2)[(v >> (2 * lead)) & 3]
+        return sum(_GF4_MUL[inverse][(v >> (2 * i)) & 3] << (2 * i) for i in range(k))
+
+    def times(lam: int, v: int) -> int:
+        return sum(_GF4_MUL[lam][(v >> (2 * i)) & 3] << (2 * i) for i in range(k))
+
+    lines: set[tuple[int, ...]] = set()
+    points = list(index)
+    for a, b in combinations(points, 2):
+        span = {normal(times(s, a) ^ times(t, b)) for s in range(4) for t in range(4) if s or t}
+        lines.add(tuple(sorted(index[v] for v in span)))
+    return [list(line) for line in sorted(lines)]
+
+
+def direction_figures(k: int, chosen: Sequence[int], lines: list[list[int]] | None = None) -> tuple[int, int]:
+    """(fewest common opponents of two strangers, strangers below ``floor(sqrt(N))``) for the AG(k, 4)
+    hanchan on the directions ``chosen``.
+
+    Players ``p`` and ``q`` meet when the direction of ``q - p`` is chosen. Otherwise ``z`` is a common
+    opponent when the directions of ``z - p`` and ``z - q`` are both chosen; as ``q - p`` is a unique
+    combination of any two other directions of the projective line they span, the strangers at direction
+    ``x`` have ``sum(c * (c - 1))`` common opponents over the lines through ``x``, ``c`` counting the
+    chosen directions of each line. Every direction holds ``3N/2`` pairs of players."""
+    lines = lines if lines is not None else projective_lines(k)
+    n = 4**k
+    points = (n - 1) // 3
+    on = set(chosen)
+    score = [0] * points
+    for line in lines:
+        c = sum(1 for d in line if d in on)
+        for d in line:
+            score[d] += c * (c - 1)
+    strangers = [score[d] for d in range(points) if d not in on]
+    if not strangers:
+        return 0, 0
+    bar = math.isqrt(n)
+    below = sum(1 for v in strangers if v < bar) if len(chosen) > 4 else 0
+    return min(strangers), below * 3 * n // 2
+
+
+def affine_directions(k: int, rounds: int, rng: random.Random, restarts: int = 100) -> list[int]:
+    """``rounds`` directions of AG(k, 4) whose hanchan give strangers the most common opponents (then
+    the fewest strangers below ``floor(sqrt(N))``): a local search exchanging one chosen direction for
+    another, from ``restarts`` random starts. On 64 players it reaches the optimum of an exhaustive
+    enumeration for every number of hanchan (see ``tests/seating/test_constructions.py``)."""
+    lines = projective_lines(k)
+    points = (4**k - 1) // 3
+
+    def key(chosen: list[int]) -> tuple[int, int]:
+        low, below = direction_figures(k, chosen, lines)
+        return low, -below
+
+    best: list[int] | None = None
+    best_key = (-1, 0)
+    for _ in range(restarts):
+        chosen = sorted(rng.sample(range(points), rounds))
+        current = key(chosen)
+        improved = True
+        while improved:
+            improved = False
+            outside = [d for d in range(points) if d not in chosen]
+            moves = [(i, d) for i in range(rounds) for d in outside]
+            rng.shuffle(moves)
+            for i, d in moves:
+                trial = sorted([*chosen[:i], *chosen[i + 1 :], d])
+                value = key(trial)
+                if value > current:
+                    chosen, current, improved = trial, value, True
+                    break
+        if current > best_key:
+            best, best_key = chosen, current
+    assert best is not None
+    return best
 
 
 def _order(d: int, t: int) -> int:

@@ -42,6 +42,12 @@ SMALL_FIELD = 48
 #: Work for that joint search: about 1.3 s (units of about 0.2 us).
 JOINT_UNITS = 7_000_000
 
+#: 64 players with this many hanchan start from AG(3, 4) on chosen directions rather than from the
+#: transversal design: their strangers share 2 to 12 common opponents where the transversal design
+#: leaves 0 to 9 (measured; both keep every table new). From 11 hanchan on, table numbers for these
+#: groups need exchanges of players that undo the gain.
+AFFINE_DIRECTIONS = (5, 10)
+
 
 def default_time_limit(n: int, rounds: int) -> float:
     """Safety cap on the wall-clock time when none is given (the search budgets normally end first)."""
@@ -216,6 +222,10 @@ def _initial_groups(
         # Found offline with its table numbers (satfind.sat_tables): small fields where the searches
         # stop short of the table bound (24 x 5: no table repeat, 16 from the searches).
         return "shipped", _relabel(shipped, rng, n)
+    if constructions.power_of_four(n) == 3 and AFFINE_DIRECTIONS[0] <= rounds <= AFFINE_DIRECTIONS[1]:
+        affine = constructions.affine_schedule(n, rounds, rng)
+        if affine is not None:
+            return "affine", _relabel(affine, rng, n)
     transversal = constructions.transversal_schedule(n, rounds)
     if transversal is not None:
         return "transversal", _relabel(transversal, rng, n)

@@ -510,12 +510,16 @@ class OpponentSearch:
             for c in range(n + 1)
         ]
         self.penalty = 0
+        # Strangers (pairs who never meet) by their number of common opponents: no move may lower
+        # the worst level or crowd it (the worst pairs come first, whatever the penalty says).
+        self.levels = [0] * (n + 1)
         for p in range(n):
             row = state.meet[p]
             cp = common[p]
             for q in range(p + 1, n):
                 if not row[q]:
                     self.penalty += self.pen[cp[q]]
+                    self.levels[cp[q]] += 1
 
     def _inc(self, u: int, v: int) -> int:
         meet = self.s.meet
@@ -527,22 +531,28 @@ class OpponentSearch:
         if c:
             return 0
         pen = self.pen
+        levels = self.levels
         common = self.common
         cu = common[u]
         cv = common[v]
         d = -pen[cu[v]]
+        levels[cu[v]] -= 1
         for z in self.nb[u]:
             x = cv[z]
             cv[z] = x + 1
             common[z][v] = x + 1
             if not mv[z]:
                 d += pen[x + 1] - pen[x]
+                levels[x] -= 1
+                levels[x + 1] += 1
         for z in self.nb[v]:
             x = cu[z]
             cu[z] = x + 1
             common[z][u] = x + 1
             if not mu[z]:
                 d += pen[x + 1] - pen[x]
+                levels[x] -= 1
+                levels[x + 1] += 1
         self.nb[u].add(v)
         self.nb[v].add(u)
         return d
@@ -559,22 +569,28 @@ class OpponentSearch:
         self.nb[u].discard(v)
         self.nb[v].discard(u)
         pen = self.pen
+        levels = self.levels
         common = self.common
         cu = common[u]
         cv = common[v]
         d = pen[cu[v]]
+        levels[cu[v]] += 1
         for z in self.nb[u]:
             x = cv[z] - 1
             cv[z] = x
             common[z][v] = x
             if not mv[z]:
                 d += pen[x] - pen[x + 1]
+                levels[x + 1] -= 1
+                levels[x] += 1
         for z in self.nb[v]:
             x = cu[z] - 1
             cu[z] = x
             common[z][u] = x
             if not mu[z]:
                 d += pen[x] - pen[x + 1]
+                levels[x + 1] -= 1
+                levels[x] += 1
         return d
 
     def _swap(self, r: int, a: int, b: int) -> int:
@@ -602,6 +618,13 @@ class OpponentSearch:
         where[b] = ga
         self.penalty += d
         return d
+
+    def worst_level(self) -> tuple[int, int]:
+        """(fewest common opponents of strangers, minus the strangers at that level); larger is better."""
+        for c, count in enumerate(self.levels):
+            if count:
+                return c, -count
+        return len(self.levels), 0
 
     def worst_pairs(self, limit: int) -> list[tuple[int, int]]:
         """Non-meeting pairs with the fewest common opponents (the lowest two levels), worst first."""
@@ -643,6 +666,7 @@ class OpponentSearch:
             if s.meet[p][q] or self.pen[self.common[p][q]] == 0:
                 continue
             best: tuple[int, int, int, int] | None = None
+            floor = self.worst_level()
             tried = 0
             for _ in range(3 * candidates_per_step):
                 if tried >= candidates_per_step:
@@ -667,7 +691,10 @@ class OpponentSearch:
                     continue
                 tried += 1
                 d = self._swap(r, u, w)
+                worse = self.worst_level() < floor
                 self._swap(r, u, w)  # swapping back restores every count
+                if worse:
+                    continue
                 if best is None or d < best[0]:
                     best = (d, r, u, w)
             it += 1
