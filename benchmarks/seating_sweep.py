@@ -156,11 +156,19 @@ def comparison(rows: list[dict[str, Any]], theirs: dict[tuple[int, int], dict[st
         "|---|---|---|---|---|",
     ]
     compared = 0
+    verdicts = {"better": 0, "equal": 0, "worse": []}
     for row in sorted(rows, key=lambda row: (row["players"], row["rounds"])):
         other = theirs.get((row["players"], row["rounds"]))
         if other is None:
             continue
         compared += 1
+        ours, published_key = _criteria(row), _criteria(other)
+        if ours < published_key:
+            verdicts["better"] += 1
+        elif ours == published_key:
+            verdicts["equal"] += 1
+        else:
+            verdicts["worse"].append(f"{row['players']}x{row['rounds']}")
         worse = [
             other.get("excess_meetings", 1 << 30) < row["excess_meetings"],
             other.get("table_repeats", 1 << 30) < row["table_repeats"],
@@ -177,7 +185,24 @@ def comparison(rows: list[dict[str, Any]], theirs: dict[tuple[int, int], dict[st
         f"\n{compared} sizes compared (theirs / ours); the rows above are those where the published "
         "schedule is better on some figure."
     )
+    worse = verdicts["worse"]
+    lines.append(
+        f"In the order of the criteria (excess meetings, table repeats, then the fewest common opponents, "
+        f"then pairs below sqrt(N)) ours are better in {verdicts['better']} sizes, equal in "
+        f"{verdicts['equal']}, worse in {len(worse)}: {', '.join(worse) or '-'}."
+    )
     return "\n".join(lines)
+
+
+def _criteria(figures: dict[str, Any]) -> tuple[int, int, float, int]:
+    """Figures in the order of the criteria, smaller is better (no stranger at all is the best)."""
+    low = figures.get("min_indirect")
+    return (
+        figures.get("excess_meetings", 1 << 30),
+        figures.get("table_repeats", 1 << 30),
+        -math.inf if low is None else -low,
+        figures.get("indirect_warnings", 1 << 30),
+    )
 
 
 def _ranges(values: list[int]) -> str:

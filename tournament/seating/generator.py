@@ -44,7 +44,7 @@ JOINT_UNITS = 7_000_000
 
 #: 64 players with this many hanchan start from AG(3, 4) on chosen directions rather than from the
 #: transversal design: their strangers share 2 to 12 common opponents where the transversal design
-#: leaves 0 to 9 (measured; both keep every table new). From 11 hanchan on, table numbers for these
+#: leaves 0 to 10 (measured; both keep every table new). From 11 hanchan on, table numbers for these
 #: groups need exchanges of players that undo the gain.
 AFFINE_DIRECTIONS = (5, 10)
 
@@ -243,7 +243,8 @@ def _initial_groups(
             found = cyclic.find_schedule(n, wanted, random.Random(rng.random()), 30_000, deadline)
         if found is None and dense and data is not None:
             # Fewer hanchan than asked: the missing ones start as copies of the first, and the group
-            # search mends them (44 x 14 from the 13 shipped: 33 excess meetings, 83 from scratch).
+            # search mends them (44 x 14 from the 13 shipped: 34 to 44 excess meetings by seed, 83
+            # from scratch).
             found = data
         if found is not None:
             label, full = found
