@@ -167,22 +167,26 @@ def test_whole_schedule_sat_finder_seats_24_players_5_hanchan_at_five_tables_eac
 
 def test_whole_schedule_sat_finder_gives_strangers_common_opponents() -> None:
     pytest.importorskip("pysat")
-    from tournament.seating.satfind import sat_tables
+    from tournament.seating.satfind import Unsatisfiable, sat_tables
 
-    # 24 players, 3 hanchan: each meets 9 of 23, so 14 strangers each; every stranger shares 3 opponents.
+    # 24 players, 3 hanchan: each meets 9 of 23, so 14 strangers each; every stranger shares 3 opponents,
+    # and 3 is the most without a table repeat: the solver proves 4 impossible.
     rounds = sat_tables(24, 3, 0, random.Random(2), 60.0, opponents=3)
     assert rounds is not None
     _check_no_repeat(rounds, 24)
     assert _fewest_common_opponents(rounds, 24) >= 3
+    with pytest.raises(Unsatisfiable):
+        sat_tables(24, 3, 0, random.Random(2), 60.0, opponents=4)
 
 
 def test_whole_schedule_sat_finder_proves_a_table_repeat_forced() -> None:
     pytest.importorskip("pysat")
-    from tournament.seating.satfind import sat_tables
+    from tournament.seating.satfind import Unsatisfiable, sat_tables
 
     # 16 players, 2 hanchan: every table of the second hanchan takes one player from each table of the
     # first, so each table keeps one of its players: 4 repeats at least, all in consecutive hanchan.
-    assert sat_tables(16, 2, 3, random.Random(0), 60.0, consecutive=True) is None
+    with pytest.raises(Unsatisfiable):
+        sat_tables(16, 2, 3, random.Random(0), 60.0, consecutive=True)
     rounds = sat_tables(16, 2, 4, random.Random(0), 60.0, consecutive=True)
     assert rounds is not None
     assert sum(c - 1 for row in _table_visits(rounds, 16) for c in row if c > 1) == 4
@@ -224,9 +228,10 @@ def test_sat_finder_adds_transversal_hanchan() -> None:
     _check_no_repeat(rounds, 28)
 
 
-def test_sat_finder_says_none_when_no_base_hanchan_exists() -> None:
+def test_sat_finder_proves_no_base_hanchan_exists() -> None:
     pytest.importorskip("pysat")
-    from tournament.seating.satfind import sat_rounds
+    from tournament.seating.satfind import Unsatisfiable, sat_rounds
 
     # 12 players cannot play 4 hanchan without a repeat: each would need 12 different opponents.
-    assert sat_rounds(CyclicShape(m=4, k=3, f=0, s=1), random.Random(0), 60.0) is None
+    with pytest.raises(Unsatisfiable):
+        sat_rounds(CyclicShape(m=4, k=3, f=0, s=1), random.Random(0), 60.0)

@@ -645,15 +645,18 @@ def _sat_schedule(
     n: int, rounds: int, rng: random.Random, only: str | None, transversal: int, groups: int, seconds: float
 ) -> tuple[str, list[Groups]] | None:
     """The offline SAT method: each candidate shape in turn (or ``only``), sharing ``seconds``."""
-    from .satfind import sat_rounds
+    from .satfind import Unsatisfiable, sat_rounds
 
     shapes = [_parse_shape(only, n)] if only else candidate_shapes(n, rounds)
     for i, shape in enumerate(shapes):
         share = seconds / (len(shapes) - i)
         began = time.monotonic()
-        found = sat_rounds(shape, rng, share, transversal, groups)
+        try:
+            found = sat_rounds(shape, rng, share, transversal, groups)
+            verdict = "no answer" if found is None else "found"
+        except Unsatisfiable:
+            found, verdict = None, "proved impossible"
         seconds -= time.monotonic() - began
-        verdict = "found" if found else "none"
         print(
             f"  {shape} + {transversal} transversal: {verdict} in {time.monotonic() - began:.1f} s",
             file=sys.stderr,
@@ -743,24 +746,29 @@ def _command(argv: list[str] | None) -> str:
 def _find_tables(args: argparse.Namespace, argv: list[str] | None) -> int:
     """The whole-schedule SAT method (``satfind.sat_tables``); ``--write`` keeps the entry with the
     fewest (excess meetings, table repeats) for the size."""
-    from .satfind import sat_tables
+    from .satfind import Unsatisfiable, sat_tables
 
     start = time.monotonic()
     rng = random.Random(args.seed)
-    rounds = sat_tables(
-        args.players,
-        args.rounds,
-        args.table_repeats,
-        rng,
-        args.seconds or 600.0,
-        excess=args.excess,
-        opponents=args.opponents,
-    )
+    verdict = "none found in"
+    try:
+        rounds = sat_tables(
+            args.players,
+            args.rounds,
+            args.table_repeats,
+            rng,
+            args.seconds or 600.0,
+            excess=args.excess,
+            opponents=args.opponents,
+        )
+    except Unsatisfiable:
+        rounds, verdict = None, "none exists, proved in"
     took = time.monotonic() - start
     if rounds is None:
         print(
-            f"no {args.players} x {args.rounds} schedule with at most {args.excess} excess meetings and "
-            f"{args.table_repeats} table repeats found in {took:.1f} s",
+            f"no {args.players} x {args.rounds} schedule with at most {args.excess} excess meetings, "
+            f"{args.table_repeats} table repeats and at least {args.opponents} common opponents for "
+            f"strangers: {verdict} {took:.1f} s",
             file=sys.stderr,
         )
         return 1

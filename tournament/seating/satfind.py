@@ -30,12 +30,16 @@ from itertools import combinations
 from .cyclic import CyclicShape, Groups, _Classes, develop, transversal_hanchan
 
 
+class Unsatisfiable(Exception):
+    """The solver proved that no schedule of the kind asked for exists (a timeout proves nothing)."""
+
+
 def sat_rounds(
     shape: CyclicShape, rng: random.Random, seconds: float, transversal: int = 0, groups: int = 0
 ) -> list[Groups] | None:
-    """Repeat-free hanchan for ``shape`` (its base hanchan developed, then ``transversal`` more), or
-    ``None`` if the solver proves there are none or runs out of ``seconds``. ``rng`` permutes the
-    variable numbering (another seed, another search).
+    """Repeat-free hanchan for ``shape`` (its base hanchan developed, then ``transversal`` more);
+    ``None`` if the solver runs out of ``seconds``, :class:`Unsatisfiable` if it proves there are none.
+    ``rng`` permutes the variable numbering (another seed, another search).
 
     A *transversal* hanchan needs four types and no fixed player: its tables are ``{(x + t, i)}`` for
     ``t`` in Z_m, one player ``(x_i, i)`` of each type ``i`` (``x_0 = 0``), so it is its own development
@@ -163,7 +167,8 @@ def sat_rounds(
 
 
 def _solve(clauses: list[list[int]], seconds: float) -> set[int] | None:
-    """The true variables of a model, or ``None`` (unsatisfiable, or no answer within ``seconds``).
+    """The true variables of a model, or ``None`` when no answer came within ``seconds`` (or the
+    solver's process died); raises :class:`Unsatisfiable` when the solver proves there is no model.
     CaDiCaL cannot be interrupted, so it runs in a child process that is stopped at the deadline."""
     context = multiprocessing.get_context("fork")
     receive, send = context.Pipe(duplex=False)
@@ -179,7 +184,9 @@ def _solve(clauses: list[list[int]], seconds: float) -> set[int] | None:
     finally:
         child.kill()
         child.join()
-    return None if answer is None else {lit for lit in answer if lit > 0}
+    if answer is None:
+        raise Unsatisfiable
+    return {lit for lit in answer if lit > 0}
 
 
 def _solve_child(clauses: list[list[int]], send: object) -> None:
@@ -203,7 +210,8 @@ def sat_tables(
     """A whole schedule for a small field, table numbers included: at most ``excess`` excess meetings
     (no pair more than twice), at most ``repeats`` table repeats (visits to a table beyond the first;
     at most ``max(2, ceil(R/T))`` visits), and unless ``consecutive`` nobody at the same table in two
-    consecutive hanchan; ``None`` if the solver proves there is none or runs out of ``seconds``.
+    consecutive hanchan; ``None`` if the solver runs out of ``seconds``, :class:`Unsatisfiable` if it
+    proves there is none.
     Hanchan come as lists of tables in table-number order.
 
     * ``x[r][p][t]``: player ``p`` sits at table ``t`` in hanchan ``r``; one table per player, four
