@@ -138,6 +138,7 @@ def published(folder: Path) -> dict[tuple[int, int], dict[str, int]]:
                 counts = [int(v) for v in row[first:] if v != ""]
                 figures = out.setdefault((n, r), {})
                 if name == "indirects.csv":
+                    figures["indirect_warnings"] = 0  # no stranger at all: nobody below the bar
                     if any(counts):
                         figures["min_indirect"] = next(k for k, c in enumerate(counts) if c)
                         floor = math.isqrt(n)
