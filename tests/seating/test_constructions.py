@@ -38,6 +38,26 @@ def test_transversal_design_has_no_repeats_and_no_table_repeats(n: int, rounds: 
         assert len(set(tables)) == rounds
 
 
+@pytest.mark.parametrize(("n", "rounds"), [(52, 6), (100, 12), (128, 14)])
+def test_transversal_design_on_chosen_elements_keeps_its_properties_and_gains_common_opponents(
+    n: int, rounds: int
+) -> None:
+    schedule = constructions.transversal_schedule(n, rounds, random.Random(3))
+    assert schedule is not None and len(schedule) == rounds
+    _check_no_repeat(schedule, n)
+    for p in range(n):
+        tables = [next(t for t, g in enumerate(h) if p in g) for h in schedule]
+        assert len(set(tables)) == rounds
+    first = constructions.transversal_schedule(n, rounds)
+    assert first is not None
+    chosen = constructions.common_opponent_figures(schedule, n)
+    plain = constructions.common_opponent_figures(first, n)
+    assert chosen[0] == _fewest_common_opponents(schedule, n)
+    assert (chosen[0], -chosen[1]) > (plain[0], -plain[1])
+    if n == 128:
+        assert plain[0] == 0 and chosen[0] >= 8  # the first 14 elements leave strangers with none
+
+
 @pytest.mark.parametrize("n", [24, 40, 56, 1000])
 def test_no_transversal_design_when_a_field_is_too_small(n: int) -> None:
     assert constructions.transversal_schedule(n, 3) is None

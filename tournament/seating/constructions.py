@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import combinations
 
 Groups = list[list[int]]
@@ -301,12 +301,14 @@ def ring_tables(t: int, smallest: int) -> tuple[list[list[int]], list[list[int]]
     return add, mul
 
 
-def transversal_schedule(n: int, rounds: int) -> list[Groups] | None:
+def transversal_schedule(n: int, rounds: int, rng: random.Random | None = None) -> list[Groups] | None:
     """Repeat-free hanchan *with* repeat-free table numbers, for ``rounds <= T`` when ``T = n/4`` is a
     product of prime powers of at least 5 (a transversal design TD(5, T) from finite fields).
 
     Player ``(g, x)`` sits at table ``x + (c_4 - c_g) r`` in hanchan ``r``; the five multipliers are
-    distinct in every field factor, so two players meet at most once and nobody sees a table twice.
+    distinct in every field factor, so two players meet at most once and nobody sees a table twice,
+    whichever ring elements ``r`` the hanchan take. With fewer hanchan than tables and an ``rng``, those
+    elements are chosen for the common opponents of strangers (:func:`transversal_elements`).
     Groups come back ordered by table number."""
     t = n // 4
     if rounds > t:
@@ -327,12 +329,85 @@ def transversal_schedule(n: int, rounds: int) -> list[Groups] | None:
 
     c = [constant(j) for j in range(5)]
     neg = [next(y for y in range(t) if add[x][y] == 0) for x in range(t)]
-    out: list[Groups] = []
-    for r in range(rounds):
-        groups: Groups = [[] for _ in range(t)]
-        for g in range(4):
-            step = mul[add[c[4]][neg[c[g]]]][r]
-            for x in range(t):
-                groups[add[x][step]].append(g * t + x)
-        out.append(groups)
-    return out
+    steps = [mul[add[c[4]][neg[c[g]]]] for g in range(4)]
+
+    def build(elements: Sequence[int]) -> list[Groups]:
+        out: list[Groups] = []
+        for r in elements:
+            groups: Groups = [[] for _ in range(t)]
+            for g in range(4):
+                step = steps[g][r]
+                for x in range(t):
+                    groups[add[x][step]].append(g * t + x)
+            out.append(groups)
+        return out
+
+    elements = list(range(rounds))
+    if rng is not None and 1 < rounds < t:
+        elements = transversal_elements(n, rounds, build, rng)
+    return build(elements)
+
+
+#: Work of :func:`transversal_elements` in player pairs examined (about 1 s at 172 players).
+ELEMENT_WORK = 4_000_000
+
+
+def transversal_elements(
+    n: int, rounds: int, build: Callable[[Sequence[int]], list[Groups]], rng: random.Random
+) -> list[int]:
+    """The ``rounds`` ring elements whose transversal-design hanchan give strangers the most common
+    opponents (then the fewest below ``floor(sqrt(N))``). Any elements keep the design free of repeat
+    meetings and table repeats, but the first ``R`` can leave strangers with no common opponent at all
+    (128 x 14: 0, and 1,024 pairs below 11) where others give 8 (and 448): random sets, then exchanges of
+    one element, within :data:`ELEMENT_WORK`."""
+    t = n // 4
+    evaluations = max(4, ELEMENT_WORK // (n * n // 2))
+
+    def key(elements: Sequence[int]) -> tuple[int, int]:
+        low, below = common_opponent_figures(build(elements), n, rounds > 4)
+        return low, -below
+
+    best = list(range(rounds))
+    best_key = key(best)
+    spent = 1
+    while spent < evaluations // 2:
+        trial = sorted(rng.sample(range(t), rounds))
+        value = key(trial)
+        spent += 1
+        if value > best_key:
+            best, best_key = trial, value
+    while spent < evaluations:
+        i = rng.randrange(rounds)
+        outside = [e for e in range(t) if e not in best]
+        trial = sorted([*best[:i], *best[i + 1 :], rng.choice(outside)])
+        value = key(trial)
+        spent += 1
+        if value >= best_key:
+            best, best_key = trial, value
+    return best
+
+
+def common_opponent_figures(rounds: Sequence[Groups], n: int, checked: bool = True) -> tuple[int, int]:
+    """(fewest common opponents of two players who never meet, such pairs below ``floor(sqrt(N))``,
+    counted only when ``checked``); ``n`` common opponents when every pair meets."""
+    opponents = [0] * n
+    for hanchan in rounds:
+        for group in hanchan:
+            mask = 0
+            for p in group:
+                mask |= 1 << p
+            for p in group:
+                opponents[p] |= mask & ~(1 << p)
+    bar = math.isqrt(n)
+    low = n
+    below = 0
+    for p in range(n):
+        mine = opponents[p]
+        for q in range(p + 1, n):
+            if not (mine >> q) & 1:
+                shared = (mine & opponents[q]).bit_count()
+                if shared < low:
+                    low = shared
+                if checked and shared < bar:
+                    below += 1
+    return low, below

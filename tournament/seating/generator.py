@@ -226,7 +226,7 @@ def _initial_groups(
         affine = constructions.affine_schedule(n, rounds, rng)
         if affine is not None:
             return "affine", _relabel(affine, rng, n)
-    transversal = constructions.transversal_schedule(n, rounds)
+    transversal = constructions.transversal_schedule(n, rounds, rng)
     if transversal is not None:
         return "transversal", _relabel(transversal, rng, n)
     if constructions.power_of_four(n) is not None and (rounds <= (n - 1) // 3 or n <= 64):
