@@ -173,6 +173,8 @@ def test_shipped_whole_schedules_hold_their_figures() -> None:
         repeats = sum(c - 1 for row in _table_visits(schedule, n) for c in row if c > 1)
         assert (excess, repeats) == (entry["excess"], entry["table_repeats"]), key
         assert _fewest_common_opponents(schedule, n) == entry["opponents"], key
+        low, below = constructions.common_opponent_figures(schedule, n, rounds > 4)
+        assert (low, below) == (entry["opponents"], entry["below_bar"]), key
 
 
 def test_whole_schedule_sat_finder_seats_24_players_5_hanchan_at_five_tables_each() -> None:

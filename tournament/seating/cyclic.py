@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import sys
 import time
@@ -775,7 +776,7 @@ def _find_tables(args: argparse.Namespace, argv: list[str] | None) -> int:
     figures = {
         "excess": _excess(rounds, args.players),
         "table_repeats": _table_repeats(rounds, args.players),
-        "opponents": _min_common_opponents(rounds, args.players),
+        **_opponent_figures(rounds, args.players),
     }
     print(f"{args.players} x {args.rounds}: {figures} in {took:.1f} s")
     if args.write:
@@ -788,20 +789,35 @@ def _find_tables(args: argparse.Namespace, argv: list[str] | None) -> int:
     return 0
 
 
-def _rank(figures: dict[str, Any]) -> tuple[int, int, int]:
-    """Criteria in order: excess meetings, table repeats, then the most common opponents."""
-    return figures["excess"], figures["table_repeats"], -figures.get("opponents", 0)
+def _rank(figures: dict[str, Any]) -> tuple[int, int, int, int, int]:
+    """Criteria in order: excess meetings, table repeats, then the most common opponents for the
+    worst stranger, the fewest strangers that low, the fewest below ``floor(sqrt(N))``."""
+    return (
+        figures["excess"],
+        figures["table_repeats"],
+        -figures.get("opponents", 0),
+        figures.get("at_fewest", 1 << 30),
+        figures.get("below_bar", 1 << 30),
+    )
 
 
-def _min_common_opponents(rounds: list[Groups], n: int) -> int:
-    """The fewest common opponents of two players who never meet (0 if every pair meets)."""
+def _opponent_figures(rounds: list[Groups], n: int) -> dict[str, int]:
+    """``opponents``: the fewest common opponents of two players who never meet (0 if every pair
+    meets); ``at_fewest``: how many such pairs have that few; ``below_bar``: how many have fewer than
+    ``floor(sqrt(N))`` (counted from 5 hanchan on, as the organisers' tool does)."""
     met: list[set[int]] = [set() for _ in range(n)]
     for hanchan in rounds:
         for group in hanchan:
             for p in group:
                 met[p].update(q for q in group if q != p)
     counts = [len(met[p] & met[q]) for p in range(n) for q in range(p + 1, n) if q not in met[p]]
-    return min(counts, default=0)
+    low = min(counts, default=0)
+    bar = math.isqrt(n)
+    return {
+        "opponents": low,
+        "at_fewest": counts.count(low),
+        "below_bar": sum(1 for c in counts if c < bar) if len(rounds) > 4 else 0,
+    }
 
 
 def _excess(rounds: list[Groups], n: int) -> int:
