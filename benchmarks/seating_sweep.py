@@ -72,6 +72,10 @@ def run_one(job: tuple[int, int, float | None]) -> dict[str, Any]:
         "opponent_graph_components",
     ]
     row = {key: report.get(key) for key in keep}
+    # Strangers at the fewest common opponents: the next figure of criterion 4 after the fewest itself.
+    histogram = report.get("indirect_histogram") or {}
+    low = report.get("min_indirect")
+    row["indirect_at_min"] = histogram.get(str(low), 0) if low is not None else 0
     row.update(players=n, rounds=r, seconds=round(seconds, 2), consecutive_table_repeats=consecutive)
     return row
 
@@ -139,8 +143,10 @@ def published(folder: Path) -> dict[tuple[int, int], dict[str, int]]:
                 figures = out.setdefault((n, r), {})
                 if name == "indirects.csv":
                     figures["indirect_warnings"] = 0  # no stranger at all: nobody below the bar
+                    figures["indirect_at_min"] = 0
                     if any(counts):
                         figures["min_indirect"] = next(k for k, c in enumerate(counts) if c)
+                        figures["indirect_at_min"] = counts[figures["min_indirect"]]
                         floor = math.isqrt(n)
                         figures["indirect_warnings"] = sum(counts[:floor]) if r > 4 else 0
                     continue
@@ -153,8 +159,9 @@ def comparison(rows: list[dict[str, Any]], theirs: dict[tuple[int, int], dict[st
     """Every size where the published schedule is better on some figure (fewer excess meetings, fewer
     table repeats, more common opponents, fewer pairs below the common-opponent threshold)."""
     lines = [
-        "| size | excess meetings | table repeats | min common opponents | pairs below sqrt(N) |",
-        "|---|---|---|---|---|",
+        "| size | excess meetings | table repeats | min common opponents | strangers at the min "
+        "| pairs below sqrt(N) |",
+        "|---|---|---|---|---|---|",
     ]
     compared = 0
     verdicts = {"better": 0, "equal": 0, "worse": []}
@@ -174,13 +181,14 @@ def comparison(rows: list[dict[str, Any]], theirs: dict[tuple[int, int], dict[st
             other.get("excess_meetings", 1 << 30) < row["excess_meetings"],
             other.get("table_repeats", 1 << 30) < row["table_repeats"],
             row["min_indirect"] is not None and other.get("min_indirect", -1) > row["min_indirect"],
+            other.get("min_indirect") == row["min_indirect"]
+            and other.get("indirect_at_min", 1 << 30) < row.get("indirect_at_min", 0),
             other.get("indirect_warnings", 1 << 30) < row["indirect_warnings"],
         ]
         if any(worse):
-            cells = [
-                f"{other.get(key, '-')} / {row[key]}"
-                for key in ("excess_meetings", "table_repeats", "min_indirect", "indirect_warnings")
-            ]
+            keys = ("excess_meetings", "table_repeats", "min_indirect", "indirect_at_min")
+            keys += ("indirect_warnings",)
+            cells = [f"{other.get(key, '-')} / {row.get(key, '-')}" for key in keys]
             lines.append(f"| {row['players']}x{row['rounds']} | " + " | ".join(cells) + " |")
     lines.append(
         f"\n{compared} sizes compared (theirs / ours); the rows above are those where the published "
@@ -188,20 +196,24 @@ def comparison(rows: list[dict[str, Any]], theirs: dict[tuple[int, int], dict[st
     )
     worse = verdicts["worse"]
     lines.append(
-        f"In the order of the criteria (excess meetings, table repeats, then the fewest common opponents, "
-        f"then pairs below sqrt(N)) ours are better in {verdicts['better']} sizes, equal in "
-        f"{verdicts['equal']}, worse in {len(worse)}: {', '.join(worse) or '-'}."
+        "In the order of the criteria (excess meetings, table repeats, then the fewest common opponents "
+        "and the strangers that have so few, then pairs below sqrt(N)) ours are better in "
+        f"{verdicts['better']} sizes, equal in {verdicts['equal']}, worse in {len(worse)}: "
+        f"{', '.join(worse) or '-'}."
     )
     return "\n".join(lines)
 
 
-def _criteria(figures: dict[str, Any]) -> tuple[int, int, float, int]:
-    """Figures in the order of the criteria, smaller is better (no stranger at all is the best)."""
+def _criteria(figures: dict[str, Any]) -> tuple[int, int, float, int, int]:
+    """Figures in the order of the criteria, smaller is better: excess meetings, table repeats, then
+    common opponents worst pair first (the fewest, then how many strangers have that few; no stranger
+    at all is the best), then strangers below ``floor(sqrt(N))``."""
     low = figures.get("min_indirect")
     return (
         figures.get("excess_meetings", 1 << 30),
         figures.get("table_repeats", 1 << 30),
         -math.inf if low is None else -low,
+        figures.get("indirect_at_min", 1 << 30),
         figures.get("indirect_warnings", 1 << 30),
     )
 
