@@ -199,6 +199,10 @@ def test_whole_schedule_sat_finder_gives_strangers_common_opponents() -> None:
     assert _fewest_common_opponents(rounds, 24) >= 3
     with pytest.raises(Unsatisfiable):
         sat_tables(24, 3, 0, random.Random(2), 60.0, opponents=4)
+    # At least 2, and no stranger at exactly 2 (at most 0 of them): at least 3 again.
+    rounds = sat_tables(24, 3, 0, random.Random(2), 60.0, opponents=2, at_fewest=0)
+    assert rounds is not None
+    assert _fewest_common_opponents(rounds, 24) >= 3
 
 
 def test_whole_schedule_sat_finder_proves_a_table_repeat_forced() -> None:

@@ -698,6 +698,12 @@ def main(argv: list[str] | None = None) -> int:
         default=0,
         help="tables: at least this many common opponents for pairs who never meet",
     )
+    parser.add_argument(
+        "--at-fewest",
+        type=int,
+        default=None,
+        help="tables: at most this many pairs who never meet with exactly --opponents common opponents",
+    )
     parser.add_argument("--shape", help="only this cyclic shape, as m,k,f,s (see CyclicShape)")
     parser.add_argument(
         "--transversal", type=int, default=0, help="this many transversal hanchan more (with --shape m,4,0,1)"
@@ -761,6 +767,7 @@ def _find_tables(args: argparse.Namespace, argv: list[str] | None) -> int:
             args.seconds or 600.0,
             excess=args.excess,
             opponents=args.opponents,
+            at_fewest=args.at_fewest,
         )
     except Unsatisfiable:
         rounds, verdict = None, "none exists, proved in"

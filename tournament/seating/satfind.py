@@ -206,6 +206,7 @@ def sat_tables(
     excess: int = 0,
     consecutive: bool = False,
     opponents: int = 0,
+    at_fewest: int | None = None,
 ) -> list[Groups] | None:
     """A whole schedule for a small field, table numbers included: at most ``excess`` excess meetings
     (no pair more than twice), at most ``repeats`` table repeats (visits to a table beyond the first;
@@ -224,6 +225,7 @@ def sat_tables(
     With ``opponents = L``, every two players who never meet have at least ``L`` common opponents
     (criterion 4): a meeting variable per pair true only if the pair shares some table (through a
     variable per pair, hanchan and table), and a common-opponent variable per pair and third player.
+    With ``at_fewest = K`` as well, at most ``K`` of them have exactly ``L``.
 
     Symmetry: hanchan 0 seats players ``4t..4t+3`` at table ``t`` (relabelling players and tables),
     and in hanchan 1 those four sit at increasing tables (exchanging them), when they cannot share one.
@@ -254,6 +256,17 @@ def sat_tables(
         enc = maker(lits=lits, bound=bound, top_id=top, encoding=EncType.seqcounter)
         clauses.extend(enc.clauses)
         top = max(top, enc.nv)
+
+    def atleast(lits: list[int], bound: int) -> None:
+        nonlocal top
+        enc = CardEnc.atleast(lits=lits, bound=bound, top_id=top, encoding=EncType.seqcounter)
+        clauses.extend(enc.clauses)
+        top = max(top, enc.nv)
+
+    def equal(lit: int) -> int:
+        copy = new()
+        clauses.extend([[-copy, lit], [copy, -lit]])
+        return copy
 
     for r in range(rounds):
         for p in range(n):
@@ -296,7 +309,7 @@ def sat_tables(
                     [*(-visits[i] for i in chosen), o] for chosen in combinations(range(rounds), k)
                 )
     card(extra, repeats, "atmost")
-    if opponents:
+    if opponents or at_fewest is not None:
         meets: dict[tuple[int, int], int] = {}
         for p, q in combinations(range(n), 2):
             # meets[p, q] only if some (hanchan, table) holds both.
@@ -308,6 +321,7 @@ def sat_tables(
                     both.append(y)
             meets[p, q] = new()
             clauses.append([-meets[p, q], *both])
+        at_level: list[int] = []
         for p, q in combinations(range(n), 2):
             common = []
             for o in range(n):
@@ -317,16 +331,16 @@ def sat_tables(
                     common.append(w)
             # Either the pair meets or it has ``opponents`` common opponents: the meeting counts as
             # ``opponents`` more literals equivalent to it.
-            copies = []
-            for _ in range(opponents):
-                c = new()
-                clauses.extend([[-c, meets[p, q]], [c, -meets[p, q]]])
-                copies.append(c)
-            enc = CardEnc.atleast(
-                lits=common + copies, bound=opponents, top_id=top, encoding=EncType.seqcounter
-            )
-            clauses.extend(enc.clauses)
-            top = max(top, enc.nv)
+            copies = [equal(meets[p, q]) for _ in range(opponents + 1)]
+            if opponents:
+                atleast(common + copies[:opponents], opponents)
+            if at_fewest is not None:
+                # ... and unless ``low`` marks it, one common opponent more.
+                low = new()
+                at_level.append(low)
+                atleast(common + copies + [equal(low) for _ in range(opponents + 1)], opponents + 1)
+        if at_fewest is not None:
+            card(at_level, at_fewest, "atmost")
 
     model = _solve(clauses, seconds)
     if model is None:
