@@ -776,7 +776,7 @@ def _find_tables(args: argparse.Namespace, argv: list[str] | None) -> int:
         print(
             f"no {args.players} x {args.rounds} schedule with at most {args.excess} excess meetings, "
             f"{args.table_repeats} table repeats and at least {args.opponents} common opponents for "
-            f"strangers: {verdict} {took:.1f} s",
+            f"strangers{_at_fewest_text(args.at_fewest)}: {verdict} {took:.1f} s",
             file=sys.stderr,
         )
         return 1
@@ -794,6 +794,10 @@ def _find_tables(args: argparse.Namespace, argv: list[str] | None) -> int:
             data[key] = {"method": "sat tables", "command": _command(argv), **figures, "rounds": rounds}
             _write_data("tables.json", data)
     return 0
+
+
+def _at_fewest_text(at_fewest: int | None) -> str:
+    return "" if at_fewest is None else f" (at most {at_fewest} with exactly that many)"
 
 
 def _rank(figures: dict[str, Any]) -> tuple[int, int, int, int, int]:
