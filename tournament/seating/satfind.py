@@ -34,6 +34,35 @@ class Unsatisfiable(Exception):
     """The solver proved that no schedule of the kind asked for exists (a timeout proves nothing)."""
 
 
+class _Formula:
+    """Clauses over numbered variables, with cardinality constraints as sequential counters."""
+
+    def __init__(self) -> None:
+        self.top = 0
+        self.clauses: list[list[int]] = []
+
+    def new(self) -> int:
+        self.top += 1
+        return self.top
+
+    def card(self, lits: list[int], bound: int, kind: str) -> None:
+        """At most, exactly or at least (``kind``) ``bound`` of ``lits`` are true."""
+        from pysat.card import CardEnc, EncType  # type: ignore[import-not-found,unused-ignore]
+
+        if kind == "atmost" and bound >= len(lits):
+            return
+        maker = {"atmost": CardEnc.atmost, "equals": CardEnc.equals, "atleast": CardEnc.atleast}[kind]
+        enc = maker(lits=lits, bound=bound, top_id=self.top, encoding=EncType.seqcounter)
+        self.clauses.extend(enc.clauses)
+        self.top = max(self.top, enc.nv)
+
+    def equal(self, lit: int) -> int:
+        """A new variable equivalent to ``lit``."""
+        copy = self.new()
+        self.clauses.extend([[-copy, lit], [copy, -lit]])
+        return copy
+
+
 def sat_rounds(
     shape: CyclicShape, rng: random.Random, seconds: float, transversal: int = 0, groups: int = 0
 ) -> list[Groups] | None:
@@ -57,8 +86,6 @@ def sat_rounds(
         raise ValueError("transversal hanchan need four types and no fixed player")
     if groups and (shape.k % groups or shape.f not in (0, groups)):
         raise ValueError("groups of G need G to divide the number of types, and f = 0 or G")
-    from pysat.card import CardEnc, EncType  # type: ignore[import-not-found,unused-ignore]
-
     n = shape.n
     tables = n // 4
     finite = shape.k * shape.m
@@ -70,12 +97,8 @@ def sat_rounds(
         for i, j in combinations(range(shape.k), 2)
         if groups and i % period == j % period
     }
-    top = 0
-
-    def new() -> int:
-        nonlocal top
-        top += 1
-        return top
+    formula = _Formula()
+    new, card, clauses = formula.new, formula.card, formula.clauses
 
     # Variable numbers in a seeded order, so that seeds explore differently.
     a = [[[0] * tables for _ in range(n)] for _ in range(shape.s)]
@@ -83,14 +106,6 @@ def sat_rounds(
     rng.shuffle(slots)
     for b, p, g in slots:
         a[b][p][g] = new()
-    clauses: list[list[int]] = []
-
-    def card(lits: list[int], bound: int, kind: str) -> None:
-        nonlocal top
-        maker = {"atmost": CardEnc.atmost, "equals": CardEnc.equals}[kind]
-        enc = maker(lits=lits, bound=bound, top_id=top, encoding=EncType.seqcounter)
-        clauses.extend(enc.clauses)
-        top = max(top, enc.nv)
 
     for b in range(shape.s):
         for p in range(n):
@@ -230,43 +245,16 @@ def sat_tables(
     Symmetry: hanchan 0 seats players ``4t..4t+3`` at table ``t`` (relabelling players and tables),
     and in hanchan 1 those four sit at increasing tables (exchanging them), when they cannot share one.
     """
-    from pysat.card import CardEnc, EncType  # type: ignore[import-not-found,unused-ignore]
-
     tables = n // 4
     cap = max(2, -(-rounds // tables))
-    top = 0
-
-    def new() -> int:
-        nonlocal top
-        top += 1
-        return top
+    formula = _Formula()
+    new, card, equal, clauses = formula.new, formula.card, formula.equal, formula.clauses
 
     x = [[[0] * tables for _ in range(n)] for _ in range(rounds)]
     slots = [(r, p, t) for r in range(rounds) for p in range(n) for t in range(tables)]
     rng.shuffle(slots)
     for r, p, t in slots:
         x[r][p][t] = new()
-    clauses: list[list[int]] = []
-
-    def card(lits: list[int], bound: int, kind: str) -> None:
-        nonlocal top
-        if kind == "atmost" and bound >= len(lits):
-            return
-        maker = {"atmost": CardEnc.atmost, "equals": CardEnc.equals}[kind]
-        enc = maker(lits=lits, bound=bound, top_id=top, encoding=EncType.seqcounter)
-        clauses.extend(enc.clauses)
-        top = max(top, enc.nv)
-
-    def atleast(lits: list[int], bound: int) -> None:
-        nonlocal top
-        enc = CardEnc.atleast(lits=lits, bound=bound, top_id=top, encoding=EncType.seqcounter)
-        clauses.extend(enc.clauses)
-        top = max(top, enc.nv)
-
-    def equal(lit: int) -> int:
-        copy = new()
-        clauses.extend([[-copy, lit], [copy, -lit]])
-        return copy
 
     for r in range(rounds):
         for p in range(n):
@@ -333,12 +321,13 @@ def sat_tables(
             # ``opponents`` more literals equivalent to it.
             copies = [equal(meets[p, q]) for _ in range(opponents + 1)]
             if opponents:
-                atleast(common + copies[:opponents], opponents)
+                card(common + copies[:opponents], opponents, "atleast")
             if at_fewest is not None:
                 # ... and unless ``low`` marks it, one common opponent more.
                 low = new()
                 at_level.append(low)
-                atleast(common + copies + [equal(low) for _ in range(opponents + 1)], opponents + 1)
+                marked = [equal(low) for _ in range(opponents + 1)]
+                card(common + copies + marked, opponents + 1, "atleast")
         if at_fewest is not None:
             card(at_level, at_fewest, "atmost")
 
