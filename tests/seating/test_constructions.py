@@ -53,7 +53,7 @@ def test_transversal_design_on_chosen_elements_keeps_its_properties_and_gains_co
     chosen = constructions.common_opponent_figures(schedule, n)
     plain = constructions.common_opponent_figures(first, n)
     assert chosen[0] == _fewest_common_opponents(schedule, n)
-    assert (chosen[0], -chosen[1]) > (plain[0], -plain[1])
+    assert (chosen[0], -chosen[2]) > (plain[0], -plain[2])
     if n == 128:
         assert plain[0] == 0 and chosen[0] >= 8  # the first 14 elements leave strangers with none
 
@@ -173,8 +173,8 @@ def test_shipped_whole_schedules_hold_their_figures() -> None:
         repeats = sum(c - 1 for row in _table_visits(schedule, n) for c in row if c > 1)
         assert (excess, repeats) == (entry["excess"], entry["table_repeats"]), key
         assert _fewest_common_opponents(schedule, n) == entry["opponents"], key
-        low, below = constructions.common_opponent_figures(schedule, n, rounds > 4)
-        assert (low, below) == (entry["opponents"], entry["below_bar"]), key
+        low, at_low, below = constructions.common_opponent_figures(schedule, n, rounds > 4)
+        assert (low, at_low, below) == (entry["opponents"], entry["at_fewest"], entry["below_bar"]), key
 
 
 def test_whole_schedule_sat_finder_seats_24_players_5_hanchan_at_five_tables_each() -> None:

@@ -364,7 +364,7 @@ def transversal_elements(
     evaluations = max(4, ELEMENT_WORK // (n * n // 2))
 
     def key(elements: Sequence[int]) -> tuple[int, int]:
-        low, below = common_opponent_figures(build(elements), n, rounds > 4)
+        low, _, below = common_opponent_figures(build(elements), n, rounds > 4)
         return low, -below
 
     best = list(range(rounds))
@@ -387,9 +387,10 @@ def transversal_elements(
     return best
 
 
-def common_opponent_figures(rounds: Sequence[Groups], n: int, checked: bool = True) -> tuple[int, int]:
-    """(fewest common opponents of two players who never meet, such pairs below ``floor(sqrt(N))``,
-    counted only when ``checked``); ``n`` common opponents when every pair meets."""
+def common_opponent_figures(rounds: Sequence[Groups], n: int, checked: bool = True) -> tuple[int, int, int]:
+    """For the pairs of players who never meet: (the fewest common opponents, how many pairs have that
+    few, how many have fewer than ``floor(sqrt(N))``, counted only when ``checked``). ``(n, 0, 0)`` when
+    every pair meets."""
     opponents = [0] * n
     for hanchan in rounds:
         for group in hanchan:
@@ -400,6 +401,7 @@ def common_opponent_figures(rounds: Sequence[Groups], n: int, checked: bool = Tr
                 opponents[p] |= mask & ~(1 << p)
     bar = math.isqrt(n)
     low = n
+    at_low = 0
     below = 0
     for p in range(n):
         mine = opponents[p]
@@ -407,7 +409,9 @@ def common_opponent_figures(rounds: Sequence[Groups], n: int, checked: bool = Tr
             if not (mine >> q) & 1:
                 shared = (mine & opponents[q]).bit_count()
                 if shared < low:
-                    low = shared
+                    low, at_low = shared, 0
+                if shared == low:
+                    at_low += 1
                 if checked and shared < bar:
                     below += 1
-    return low, below
+    return low, at_low, below

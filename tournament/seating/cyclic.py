@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import sys
 import time
@@ -33,6 +32,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
+from .constructions import common_opponent_figures
 from .search import _Budget
 
 Groups = list[list[int]]
@@ -816,19 +816,8 @@ def _opponent_figures(rounds: list[Groups], n: int) -> dict[str, int]:
     """``opponents``: the fewest common opponents of two players who never meet (0 if every pair
     meets); ``at_fewest``: how many such pairs have that few; ``below_bar``: how many have fewer than
     ``floor(sqrt(N))`` (counted from 5 hanchan on, as the organisers' tool does)."""
-    met: list[set[int]] = [set() for _ in range(n)]
-    for hanchan in rounds:
-        for group in hanchan:
-            for p in group:
-                met[p].update(q for q in group if q != p)
-    counts = [len(met[p] & met[q]) for p in range(n) for q in range(p + 1, n) if q not in met[p]]
-    low = min(counts, default=0)
-    bar = math.isqrt(n)
-    return {
-        "opponents": low,
-        "at_fewest": counts.count(low),
-        "below_bar": sum(1 for c in counts if c < bar) if len(rounds) > 4 else 0,
-    }
+    low, at_low, below = common_opponent_figures(rounds, n, len(rounds) > 4)
+    return {"opponents": low if at_low else 0, "at_fewest": at_low, "below_bar": below}
 
 
 def _excess(rounds: list[Groups], n: int) -> int:
