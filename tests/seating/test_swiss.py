@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tournament.seating import generate
 from tournament.seating.swiss import swiss_round
 
@@ -16,8 +18,9 @@ def test_top_four_together_without_history() -> None:
     assert groups == [ranking[i : i + 4] for i in range(0, 16, 4)]
 
 
-def test_repeats_avoided_with_small_moves() -> None:
-    history = generate(32, 3, seed=5).rounds
+@pytest.mark.parametrize("seed", [0, 5])
+def test_repeats_avoided_with_small_moves(seed: int) -> None:
+    history = generate(32, 3, seed=seed).rounds
     ranking = [p for hanchan in history[:1] for table in hanchan for p in table]  # tables met in h1
     hanchan = swiss_round(ranking, history)
     assert_valid([hanchan], ranking)
