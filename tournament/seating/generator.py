@@ -20,6 +20,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from . import constructions, cyclic, search
 from .model import (
@@ -257,6 +258,107 @@ def _initial_groups(
     return None
 
 
+#: Small fields get several independent attempts (each from its own random start) and keep the best,
+#: in the order of the criteria: their searches end in different local optima (40 x 9: 40 to 43 table
+#: repeats by seed; 40 x 3: 9 to 20 strangers without a common opponent). About ``ATTEMPT_WORK /
+#: (N x R)`` attempts, at most ``MAX_ATTEMPTS``; large fields get one.
+ATTEMPT_WORK = 1_000
+MAX_ATTEMPTS = 3
+
+
+def attempts_for(n: int, free_rounds: int) -> int:
+    """How many independent attempts :func:`generate` makes for ``n`` players and ``free_rounds``."""
+    return max(1, min(MAX_ATTEMPTS, ATTEMPT_WORK // max(1, n * free_rounds)))
+
+
+@dataclass(frozen=True)
+class _Window:
+    """The wall-clock share of one attempt: stage ``f`` of it must end by ``start + f * length``."""
+
+    start: float
+    length: float
+
+    def at(self, fraction: float) -> float:
+        return self.start + fraction * self.length
+
+
+@dataclass
+class _Attempt:
+    method: str
+    state: GroupState
+    tables: TableSearch
+    seated: list[Groups]
+    winds: list[list[int]]
+
+    def key(self, played: list[Groups]) -> tuple[int, ...]:
+        """Smaller is better, in the order of the criteria: repeat meetings and separation (the group
+        search's cost), table numbers (never the same in consecutive hanchan, then table repeats, then
+        visits above ``ceil(R/T)``), wind imbalance, then the common opponents of strangers over the
+        whole tournament, worst pair first."""
+        n = self.state.n
+        imbalance = max(max(row) - min(row) for row in self.winds)
+        rounds = len(played) + len(self.seated)
+        low, at_low, below = constructions.common_opponent_figures([*played, *self.seated], n, rounds > 4)
+        return (self.state.cost(), *self.tables.figures(), imbalance, -low, at_low, below)
+
+
+def _attempt(
+    n: int,
+    rounds: int,
+    fixed: list[Round],
+    history: _History,
+    separation: list[list[bytearray] | None],
+    rng: random.Random,
+    window: _Window,
+    report: Progress,
+) -> _Attempt:
+    """One schedule of the free hanchan: groups, then table numbers, then common opponents and winds."""
+    table_count = n // 4
+    free_count = rounds - len(fixed)
+
+    def stage(start: float, end: float) -> Progress:
+        return lambda fraction: report(start + (end - start) * min(1.0, max(0.0, fraction)))
+
+    initial = _initial_groups(n, rounds, bool(fixed), rng, window.at(0.25))
+    if initial is not None:
+        method, free_groups = initial
+        free_groups = _fit_labels(free_groups, separation, rng, min(300_000, 200 * n * free_count))
+    else:
+        method = "search"
+        free_groups = search.greedy_rounds(n, free_count, history.meet, separation, rng)
+    report(0.1)
+    state = GroupState(n, free_groups, history.meet, separation)
+    target = _group_target(n, rounds, history.meet, bool(fixed))
+    if state.cost() > target:
+        searcher = search.GroupSearch(state, rng)
+        units = 50_000 + 400 * n * free_count
+        searcher.run(target, _Budget(units, window.at(0.5)), stage(0.1, 0.45))
+        if method != "search":
+            method += "+search"
+    report(0.45)
+    if rounds >= 2:
+        search.connect_field(state, rng)
+    tables_search = TableSearch(state, table_count, history.visits, history.last_table, rng)
+    tables_search.start()
+    tables_search.run(_Budget(2_000_000, window.at(0.75)))
+    if n <= SMALL_FIELD:
+        fresh = not fixed and all(m is None for m in separation)
+        base = table_base(n, rounds) if fresh else None
+        tables_search.joint(_Budget(JOINT_UNITS, window.at(0.75)), target, base)
+    report(0.6)
+    if n <= 400 and rounds >= 2:
+        opponents = search.OpponentSearch(state, rng, tables_search)
+        opponents.run(_Budget(_opponent_units(n, rounds), window.at(1.0)), stage(0.6, 0.95))
+    report(0.95)
+    seated = assign_winds(n, state.rounds, history.winds)
+    winds = [list(row) for row in history.winds]
+    for hanchan in seated:
+        for table in hanchan:
+            for seat, p in enumerate(table):
+                winds[p][seat] += 1
+    return _Attempt(method, state, tables_search, seated, winds)
+
+
 def generate(
     players: Sequence[PlayerInfo | PlayerId] | int,
     rounds: int,
@@ -267,6 +369,7 @@ def generate(
     tables: int | None = None,
     time_limit: float | None = None,
     progress: Progress | None = None,
+    attempts: int | None = None,
 ) -> Schedule:
     """Seat ``players`` for ``rounds`` hanchan in total.
 
@@ -275,7 +378,8 @@ def generate(
     every criterion. Players of the fixed hanchan who are no longer in ``players`` (withdrawn) are
     ignored; new players (substitutes) start with an empty history. ``tables``, when given, must be
     ``len(players) / 4``. The result is deterministic for a seed unless ``time_limit`` (seconds) cuts
-    the search short; ``progress`` receives fractions from 0 to 1.
+    the search short; ``progress`` receives fractions from 0 to 1. ``attempts`` independent attempts
+    are made and the best kept, in the order of the criteria (by default :func:`attempts_for`).
     """
     started = time.monotonic()
     infos = _normalise_players(players)
@@ -288,16 +392,17 @@ def generate(
     if len(fixed) > rounds:
         raise SeatingError(f"{len(fixed)} hanchan already played but only {rounds} in total")
     free_count = rounds - len(fixed)
-    limit = max(0.05, time_limit if time_limit is not None else default_time_limit(n, rounds))
+    if attempts is None:
+        attempts = attempts_for(n, free_count) if free_count else 1
+    elif attempts < 1:
+        raise SeatingError(f"at least one attempt is needed, got {attempts}")
+    # Without a time limit, a safety cap per attempt; with one, the attempts share it.
+    limit = default_time_limit(n, rounds) * attempts if time_limit is None else max(0.05, time_limit)
     deadline = started + limit
-
-    def stage_deadline(fraction: float) -> float:
-        return started + fraction * limit
-
-    rng = random.Random(seed)
     index = {info.id: i for i, info in enumerate(infos)}
     history = _History(n, table_count, index, fixed)
     separation = _separation_matrices(infos, separate, len(fixed), free_count)
+    played = [[[index[p] for p in table if p in index] for table in hanchan] for hanchan in fixed]
 
     def report(stage_start: float, stage_end: float) -> Callable[[float], None]:
         def inner(fraction: float) -> None:
@@ -308,45 +413,28 @@ def generate(
 
     report(0.0, 0.0)(0.0)
     method = "played"
-    free_groups: list[Groups] = []
+    seated: list[Groups] = []
     if free_count:
-        initial = _initial_groups(n, rounds, bool(fixed), rng, stage_deadline(0.25))
-        if initial is not None:
-            method, free_groups = initial
-            free_groups = _fit_labels(free_groups, separation, rng, min(300_000, 200 * n * free_count))
-        else:
-            method = "search"
-            free_groups = search.greedy_rounds(n, free_count, history.meet, separation, rng)
-        report(0.0, 0.1)(1.0)
-        state = GroupState(n, free_groups, history.meet, separation)
-        target = _group_target(n, rounds, history.meet, bool(fixed))
-        cost = state.cost()
-        if cost > target:
-            searcher = search.GroupSearch(state, rng)
-            units = 50_000 + 400 * n * free_count
-            searcher.run(target, _Budget(units, stage_deadline(0.5)), report(0.1, 0.45))
-            if method != "search":
-                method += "+search"
-        report(0.0, 0.45)(1.0)
-        if rounds >= 2:
-            search.connect_field(state, rng)
-        tables_search = TableSearch(state, table_count, history.visits, history.last_table, rng)
-        tables_search.start()
-        small = n <= SMALL_FIELD
-        tables_search.run(_Budget(2_000_000, stage_deadline(0.75)))
-        if small:
-            fresh = not fixed and all(m is None for m in separation)
-            base = table_base(n, rounds) if fresh else None
-            tables_search.joint(_Budget(JOINT_UNITS, stage_deadline(0.75)), target, base)
-        report(0.0, 0.6)(1.0)
-        if free_count >= 1 and n <= 400 and rounds >= 2:
-            opponents = search.OpponentSearch(state, rng, tables_search)
-            units = _opponent_units(n, rounds)
-            opponents.run(_Budget(units, deadline), report(0.6, 0.95))
-        report(0.0, 0.95)(1.0)
-        seated = assign_winds(n, state.rounds, history.winds)
-    else:
-        seated = []
+        best: tuple[tuple[int, ...], str, list[Groups]] | None = None
+        for attempt in range(attempts):
+            now = time.monotonic()
+            if attempt and now > deadline:
+                break
+            # The first attempt is the seed's own, with the whole time limit (the search budgets
+            # normally end first); the others start from seeds derived from it, in the time left, and
+            # replace it only when they are better.
+            window = _Window(now, deadline - now)
+            rng = random.Random(seed if attempt == 0 else f"{seed}/{attempt}")
+            share = report(attempt / attempts, (attempt + 1) / attempts)
+            tried = _attempt(n, rounds, fixed, history, separation, rng, window, share)
+            if attempts == 1:
+                method, seated = tried.method, tried.seated
+                break
+            key = tried.key(played)
+            if best is None or key < best[0]:
+                best = (key, tried.method, tried.seated)
+        if best is not None:
+            _, method, seated = best
     ids = [info.id for info in infos]
     out_rounds: list[Round] = list(fixed)
     for hanchan in seated:
