@@ -271,6 +271,20 @@ def attempts_for(n: int, free_rounds: int) -> int:
     return max(1, min(MAX_ATTEMPTS, ATTEMPT_WORK // max(1, n * free_rounds)))
 
 
+def opponents_first(n: int, rounds: int, attempt: int) -> bool:
+    """Whether attempt number ``attempt`` raises the common opponents before the table numbers too.
+
+    Where at most half as many hanchan as tables are played, table numbers without a repeat are easy
+    to find for almost any groups, so the common-opponent search does best on groups free of the
+    table constraint first (40 x 5: 1 to 10 strangers at 3 common opponents where the other order
+    leaves 15 or 16; 48 x 6: every stranger 4 where the other order leaves some at 3; 172 x 8: 27 or 28
+    strangers with none where it leaves 42 to 47). Nearer to as many hanchan as tables, that freedom
+    costs table repeats (40 x 7: 2 to 4 where the other order has 0 or 1). Every other attempt takes
+    the other order, and the best attempt is kept."""
+    sparse = 2 * rounds <= n // 4
+    return sparse if attempt % 2 == 0 else not sparse
+
+
 @dataclass(frozen=True)
 class _Window:
     """The wall-clock share of one attempt: stage ``f`` of it must end by ``start + f * length``."""
@@ -311,8 +325,11 @@ def _attempt(
     rng: random.Random,
     window: _Window,
     report: Progress,
+    opponents_first: bool = False,
 ) -> _Attempt:
-    """One schedule of the free hanchan: groups, then table numbers, then common opponents and winds."""
+    """One schedule of the free hanchan: groups, then table numbers, then common opponents and winds.
+    ``opponents_first`` also raises the common opponents before the table numbers, while the groups
+    are free of the table constraint (then table numbers, then common opponents again)."""
     table_count = n // 4
     free_count = rounds - len(fixed)
 
@@ -338,6 +355,9 @@ def _attempt(
     report(0.45)
     if rounds >= 2:
         search.connect_field(state, rng)
+    if opponents_first and n <= 400 and rounds >= 2:
+        free_opponents = search.OpponentSearch(state, rng, None)
+        free_opponents.run(_Budget(_opponent_units(n, rounds), window.at(0.5)))
     tables_search = TableSearch(state, table_count, history.visits, history.last_table, rng)
     tables_search.start()
     tables_search.run(_Budget(2_000_000, window.at(0.75)))
@@ -426,7 +446,8 @@ def generate(
             window = _Window(now, deadline - now)
             rng = random.Random(seed if attempt == 0 else f"{seed}/{attempt}")
             share = report(attempt / attempts, (attempt + 1) / attempts)
-            tried = _attempt(n, rounds, fixed, history, separation, rng, window, share)
+            first = opponents_first(n, rounds, attempt)
+            tried = _attempt(n, rounds, fixed, history, separation, rng, window, share, first)
             if attempts == 1:
                 method, seated = tried.method, tried.seated
                 break
