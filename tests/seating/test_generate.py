@@ -206,3 +206,11 @@ def test_sparse_fields_raise_common_opponents_before_table_numbers() -> None:
     # The published 40 x 5 leaves 12 strangers with only 3 common opponents; tables first left 16.
     assert report["excess_meetings"] == 0 and report["table_repeats"] == 0
     assert report["min_indirect"] == 3 and report["indirect_histogram"]["3"] < 12
+
+
+def test_48_players_14_hanchan_without_a_repeat_meeting() -> None:
+    # Shipped data (Z_14 x 3 + 6 fixed, found by the SAT finder): the published schedule has no repeat
+    # meeting either, and 228 table repeats.
+    report = quality_report(generate(48, 14, seed=0))
+    assert report["excess_meetings"] == 0
+    assert report["table_repeats"] < 228

@@ -239,7 +239,10 @@ def _initial_groups(
     if cap >= 2 and (rounds <= cap or n <= 200):
         wanted = min(rounds, cap)
         data = cyclic.shipped_schedule(n, 1)
-        found = data if data is not None and len(data[1]) >= wanted else None
+        # Shipped data serve dense sizes, which the searches cannot make repeat-free; sparser sizes do
+        # as well or better from the searches (48 x 6: every stranger at 4 common opponents, 3 from
+        # the first six shipped hanchan).
+        found = data if dense and data is not None and len(data[1]) >= wanted else None
         if found is None and dense:
             found = cyclic.find_schedule(n, wanted, random.Random(rng.random()), 30_000, deadline)
         if found is None and dense and data is not None:
