@@ -125,9 +125,10 @@ def _separate_repeats(
         d = g - home[p]
         return d * d
 
-    def total() -> int:
+    def figures() -> tuple[int, int]:
+        """(repeat pairs, sum of squared displacements) of the current arrangement."""
         pairs = sum(repeats(p, group, -1) for group in groups for p in group) // 2
-        return REPEAT_WEIGHT * pairs + sum(moved(p, where[p]) for p in range(4 * tables))
+        return pairs, sum(moved(p, where[p]) for p in range(4 * tables))
 
     def exchange(a: int, b: int) -> None:
         ga, gb = where[a], where[b]
@@ -182,9 +183,7 @@ def _separate_repeats(
     # Simulated annealing over exchanges of two players within reach of each other's home table.
     # A repeat costs only ANNEAL_REPEAT here, so the walk can cross arrangements with a repeat to
     # reach better ones; the best arrangement seen, in the true order (repeats first), is kept.
-    rep = sum(repeats(p, group, -1) for group in groups for p in group) // 2
-    disp = sum(moved(p, where[p]) for p in range(4 * tables))
-    best_key = (rep, disp)
+    rep, disp = best_key = figures()
     best = [list(g) for g in groups], list(where)
     players = 4 * tables
     reach = min(limit, 3)

@@ -168,24 +168,23 @@ class TableSearch:
             cap = self.cap[p]
             for c in row:
                 total += visit_cost(c, cap)
+        return total + CONSECUTIVE_WEIGHT * self._consecutive()
+
+    def _consecutive(self) -> int:
+        """Players at the same table in two consecutive hanchan (the last played one included)."""
+        total = 0
         for r in range(len(self.s.rounds)):
             where = self.s.where[r]
-            for p in range(self.s.n):
-                if where[p] == self._prev(r, p):
-                    total += CONSECUTIVE_WEIGHT
+            total += sum(1 for p in range(self.s.n) if where[p] == self._prev(r, p))
         return total
 
     def figures(self) -> tuple[int, int, int]:
         """(players at the same table in consecutive hanchan, table repeats, visits above
         ``ceil(R/T)``), history included: criterion 2 as the issue orders it, never consecutive, then
         as few repeats as possible (:meth:`cost` weighs visits above the cap first, to guide the search)."""
-        consecutive = 0
-        for r in range(len(self.s.rounds)):
-            where = self.s.where[r]
-            consecutive += sum(1 for p in range(self.s.n) if where[p] == self._prev(r, p))
         repeats = sum(c - 1 for row in self.visits for c in row if c > 1)
         over = sum(max(0, c - cap) for row, cap in zip(self.visits, self.cap, strict=True) for c in row)
-        return consecutive, repeats, over
+        return self._consecutive(), repeats, over
 
     def lower_bound(self) -> int:
         total = 0
