@@ -254,6 +254,25 @@ def test_sat_finder_adds_transversal_hanchan() -> None:
     _check_no_repeat(rounds, 28)
 
 
+def test_sat_finder_develops_hanchan_that_a_subgroup_maps_to_themselves() -> None:
+    pytest.importorskip("pysat")
+    from tournament.seating.satfind import sat_rounds
+
+    # 16 players = Z_4 x 4 and no base hanchan: two hanchan that translation by 2 maps to themselves
+    # (two each) and one that every translation does: the affine plane, everyone meets everyone once,
+    # the pairs (x, i), (x + 2, i) included (only a hanchan of even stabiliser can seat them once).
+    rounds = sat_rounds(CyclicShape(m=4, k=4, f=0, s=0), random.Random(0), 60.0, orbits=(2, 2, 4))
+    assert rounds is not None and len(rounds) == 5
+    assert pair_counts(rounds) == {(p, q): 1 for p in range(16) for q in range(p + 1, 16)}
+    for hanchan in rounds[4:]:
+        shifted = sorted(sorted(4 * (p // 4) + (p + 1) % 4 for p in table) for table in hanchan)
+        assert shifted == sorted(sorted(table) for table in hanchan)
+    # Over Z_7 no hanchan holds two players of one type, so those only add transversal hanchan.
+    rounds = sat_rounds(CyclicShape(m=7, k=4, f=0, s=1), random.Random(0), 60.0, orbits=(7, 7))
+    assert rounds is not None and len(rounds) == 9
+    _check_no_repeat(rounds, 28)
+
+
 def test_sat_finder_proves_no_base_hanchan_exists() -> None:
     pytest.importorskip("pysat")
     from tournament.seating.satfind import Unsatisfiable, sat_rounds

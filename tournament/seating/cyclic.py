@@ -643,7 +643,14 @@ def _parse_shape(text: str, n: int) -> CyclicShape:
 
 
 def _sat_schedule(
-    n: int, rounds: int, rng: random.Random, only: str | None, transversal: int, groups: int, seconds: float
+    n: int,
+    rounds: int,
+    rng: random.Random,
+    only: str | None,
+    transversal: int,
+    groups: int,
+    seconds: float,
+    orbits: tuple[int, ...] = (),
 ) -> tuple[str, list[Groups]] | None:
     """The offline SAT method: each candidate shape in turn (or ``only``), sharing ``seconds``."""
     from .satfind import Unsatisfiable, sat_rounds
@@ -653,17 +660,22 @@ def _sat_schedule(
         share = seconds / (len(shapes) - i)
         began = time.monotonic()
         try:
-            found = sat_rounds(shape, rng, share, transversal, groups)
+            found = sat_rounds(shape, rng, share, transversal, groups, orbits)
             verdict = "no answer" if found is None else "found"
         except Unsatisfiable:
             found, verdict = None, "proved impossible"
         seconds -= time.monotonic() - began
         print(
-            f"  {shape} + {transversal} transversal: {verdict} in {time.monotonic() - began:.1f} s",
+            f"  {shape} + {transversal} transversal + orbits {orbits}: {verdict} in "
+            f"{time.monotonic() - began:.1f} s",
             file=sys.stderr,
         )
         if found is not None:
-            extra = (f" t={transversal}" if transversal else "") + (f" g={groups}" if groups else "")
+            extra = (
+                (f" t={transversal}" if transversal else "")
+                + (f" o={','.join(map(str, orbits))}" if orbits else "")
+                + (f" g={groups}" if groups else "")
+            )
             return f"cyclic m={shape.m} k={shape.k} f={shape.f} s={shape.s}{extra} (sat)", found
     return None
 
@@ -709,6 +721,12 @@ def main(argv: list[str] | None = None) -> int:
         "--transversal", type=int, default=0, help="this many transversal hanchan more (with --shape m,4,0,1)"
     )
     parser.add_argument(
+        "--orbits",
+        default="",
+        help="sat: h,h,...: for each h (a divisor of m) m/h hanchan more, developed from a hanchan that "
+        "translation by the subgroup of order h maps to itself (no fixed player; see satfind.sat_rounds)",
+    )
+    parser.add_argument(
         "--groups",
         type=int,
         default=0,
@@ -723,7 +741,14 @@ def main(argv: list[str] | None = None) -> int:
         return _find_tables(args, argv)
     if args.method == "sat":
         found = _sat_schedule(
-            args.players, args.rounds, rng, args.shape, args.transversal, args.groups, args.seconds or 600.0
+            args.players,
+            args.rounds,
+            rng,
+            args.shape,
+            args.transversal,
+            args.groups,
+            args.seconds or 600.0,
+            tuple(int(h) for h in args.orbits.split(",") if h),
         )
     elif args.shape:
         found = _search_shape(

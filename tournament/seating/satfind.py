@@ -64,7 +64,12 @@ class _Formula:
 
 
 def sat_rounds(
-    shape: CyclicShape, rng: random.Random, seconds: float, transversal: int = 0, groups: int = 0
+    shape: CyclicShape,
+    rng: random.Random,
+    seconds: float,
+    transversal: int = 0,
+    groups: int = 0,
+    orbits: tuple[int, ...] = (),
 ) -> list[Groups] | None:
     """Repeat-free hanchan for ``shape`` (its base hanchan developed, then ``transversal`` more);
     ``None`` if the solver runs out of ``seconds``, :class:`Unsatisfiable` if it proves there are none.
@@ -81,9 +86,19 @@ def sat_rounds(
     meets all but one other (32 x 10, 44 x 14) the players who never meet pair off, and with a
     developed schedule that pairing can always be brought to this form; elsewhere (48 x 15, groups of
     three) it is a narrower search than repeat-free alone, as the designs in the literature are.
+
+    ``orbits = (h, ...)`` adds, for each ``h`` (a divisor of ``m``; no fixed player), a hanchan that
+    translation by the subgroup H of order ``h`` maps to itself, developed over Z_m / H into ``m/h``
+    hanchan. With ``h = m`` it is a single hanchan, for instance a transversal one, or one with tables
+    ``{(x, i), (x + m/2, i), (y, j), (y + m/2, j)}``: an even ``h`` is what lets the pure class of
+    difference m/2 be used, once. It is encoded by one variable per orbit of pairs under H (the pairs
+    share a table), three table-mates per player and closure under "shares a table"; each Z_m class is
+    then used by at most one of its H-orbits.
     """
     if transversal and (shape.k != 4 or shape.f != 0):
         raise ValueError("transversal hanchan need four types and no fixed player")
+    if orbits and (shape.f != 0 or any(shape.m % h for h in orbits)):
+        raise ValueError("orbits need no fixed player and orders that divide m")
     if groups and (shape.k % groups or shape.f not in (0, groups)):
         raise ValueError("groups of G need G to divide the number of types, and f = 0 or G")
     n = shape.n
@@ -160,6 +175,10 @@ def sat_rounds(
                     z = new()
                     clauses.append([-y[r][i][xi], -y[r][j][xj], z])
                     by_class.setdefault(c, []).append(z)
+    stabilised = [_Stabilised(formula, classes, shape, apart, h) for h in orbits]
+    for orbit in stabilised:
+        for c, lits in orbit.by_class.items():
+            by_class.setdefault(c, []).extend(lits)
     for lits in by_class.values():
         if len(lits) > 1:
             card(lits, 1, "atmost")
@@ -178,7 +197,66 @@ def sat_rounds(
     for r in range(transversal):
         vector = [next(x for x in range(m) if y[r][i][x] in model) for i in range(4)]
         rounds.append(transversal_hanchan(shape, vector))
+    for orbit in stabilised:
+        rounds.extend(orbit.develop(model))
     return rounds
+
+
+class _Stabilised:
+    """One hanchan that translation by the subgroup of order ``h`` of Z_m maps to itself (see
+    :func:`sat_rounds`): a variable per orbit of pairs under that subgroup, true when its pairs share a
+    table. Every player has three table-mates, and two table-mates of one player share a table; by the
+    symmetry it is enough to ask it of the players ``(x, i)`` with ``x < m/h``."""
+
+    def __init__(
+        self, formula: _Formula, classes: _Classes, shape: CyclicShape, apart: set[int], h: int
+    ) -> None:
+        m, n = shape.m, shape.n
+        self.step = step = m // h
+        self.shape = shape
+        table = classes.table
+
+        def orbit_of(p: int, q: int) -> tuple[int, int]:
+            return min(
+                tuple(sorted(((p // m) * m + (p + t) % m, (q // m) * m + (q + t) % m)))
+                for t in range(0, m, step)
+            )  # type: ignore[return-value]
+
+        self.var: dict[tuple[int, int], int] = {}
+        self.by_class: dict[int, list[int]] = {}
+        for p, q in combinations(range(n), 2):
+            key = orbit_of(p, q)
+            if key in self.var:
+                continue
+            lit = self.var[key] = formula.new()
+            c = table[p][q]
+            # A pure pair of difference m/2 lies in its own orbit only if m/2 is in the subgroup;
+            # otherwise the development would seat it twice.
+            if c in apart or (classes.kinds[c] == _Classes.HALF and h % 2):
+                formula.clauses.append([-lit])
+            else:
+                self.by_class.setdefault(c, []).append(lit)
+        self.orbit_of = orbit_of
+        for i in range(shape.k):
+            for x in range(step):
+                p = i * m + x
+                others = [q for q in range(n) if q != p]
+                lits = [self.var[orbit_of(p, q)] for q in others]
+                # An orbit may hold two table-mates of p (x + d and x - d): each counts once.
+                formula.card([formula.equal(lit) for lit in lits], 3, "equals")
+                for (q, lq), (r, lr) in combinations(zip(others, lits, strict=True), 2):
+                    formula.clauses.append([-lq, -lr, self.var[orbit_of(q, r)]])
+
+    def develop(self, model: set[int]) -> list[Groups]:
+        m, n = self.shape.m, self.shape.n
+        seen: set[int] = set()
+        base: Groups = []
+        for p in range(n):
+            if p not in seen:
+                block = [p, *(q for q in range(p + 1, n) if self.var[self.orbit_of(p, q)] in model)]
+                seen.update(block)
+                base.append(block)
+        return [[[(p // m) * m + (p + t) % m for p in block] for block in base] for t in range(self.step)]
 
 
 def _solve(clauses: list[list[int]], seconds: float) -> set[int] | None:
