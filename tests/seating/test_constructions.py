@@ -267,6 +267,11 @@ def test_sat_finder_develops_hanchan_that_a_subgroup_maps_to_themselves() -> Non
     for hanchan in rounds[4:]:
         shifted = sorted(sorted(4 * (p // 4) + (p + 1) % 4 for p in table) for table in hanchan)
         assert shifted == sorted(sorted(table) for table in hanchan)
+    # 16 players = Z_15 + 1 fixed: one hanchan that translation by 5 maps to itself (the fixed player
+    # with a coset {x, x + 5, x + 10}), developed into 5: the affine plane again.
+    rounds = sat_rounds(CyclicShape(m=15, k=1, f=1, s=0), random.Random(0), 60.0, orbits=(3,))
+    assert rounds is not None and len(rounds) == 5
+    assert pair_counts(rounds) == {(p, q): 1 for p in range(16) for q in range(p + 1, 16)}
     # Over Z_7 no hanchan holds two players of one type, so those only add transversal hanchan.
     rounds = sat_rounds(CyclicShape(m=7, k=4, f=0, s=1), random.Random(0), 60.0, orbits=(7, 7))
     assert rounds is not None and len(rounds) == 9

@@ -724,7 +724,7 @@ def main(argv: list[str] | None = None) -> int:
         "--orbits",
         default="",
         help="sat: h,h,...: for each h (a divisor of m) m/h hanchan more, developed from a hanchan that "
-        "translation by the subgroup of order h maps to itself (no fixed player; see satfind.sat_rounds)",
+        "translation by the subgroup of order h maps to itself (see satfind.sat_rounds)",
     )
     parser.add_argument(
         "--groups",

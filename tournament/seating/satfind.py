@@ -87,18 +87,19 @@ def sat_rounds(
     developed schedule that pairing can always be brought to this form; elsewhere (48 x 15, groups of
     three) it is a narrower search than repeat-free alone, as the designs in the literature are.
 
-    ``orbits = (h, ...)`` adds, for each ``h`` (a divisor of ``m``; no fixed player), a hanchan that
+    ``orbits = (h, ...)`` adds, for each ``h`` (a divisor of ``m``), a hanchan that
     translation by the subgroup H of order ``h`` maps to itself, developed over Z_m / H into ``m/h``
     hanchan. With ``h = m`` it is a single hanchan, for instance a transversal one, or one with tables
     ``{(x, i), (x + m/2, i), (y, j), (y + m/2, j)}``: an even ``h`` is what lets the pure class of
     difference m/2 be used, once. It is encoded by one variable per orbit of pairs under H (the pairs
     share a table), three table-mates per player and closure under "shares a table"; each Z_m class is
-    then used by at most one of its H-orbits.
+    then used by at most one of its H-orbits. Fixed players stay put, so a fixed player's table is a
+    coset of H plus that player: only ``h`` = 1 or 3 seats one.
     """
     if transversal and (shape.k != 4 or shape.f != 0):
         raise ValueError("transversal hanchan need four types and no fixed player")
-    if orbits and (shape.f != 0 or any(shape.m % h for h in orbits)):
-        raise ValueError("orbits need no fixed player and orders that divide m")
+    if any(shape.m % h for h in orbits):
+        raise ValueError("orbits need orders that divide m")
     if groups and (shape.k % groups or shape.f not in (0, groups)):
         raise ValueError("groups of G need G to divide the number of types, and f = 0 or G")
     n = shape.n
@@ -215,12 +216,10 @@ class _Stabilised:
         self.step = step = m // h
         self.shape = shape
         table = classes.table
+        move = self.move
 
         def orbit_of(p: int, q: int) -> tuple[int, int]:
-            return min(
-                tuple(sorted(((p // m) * m + (p + t) % m, (q // m) * m + (q + t) % m)))
-                for t in range(0, m, step)
-            )  # type: ignore[return-value]
+            return min(tuple(sorted((move(p, t), move(q, t)))) for t in range(0, m, step))  # type: ignore[return-value]
 
         self.var: dict[tuple[int, int], int] = {}
         self.by_class: dict[int, list[int]] = {}
@@ -231,24 +230,31 @@ class _Stabilised:
             lit = self.var[key] = formula.new()
             c = table[p][q]
             # A pure pair of difference m/2 lies in its own orbit only if m/2 is in the subgroup;
-            # otherwise the development would seat it twice.
-            if c in apart or (classes.kinds[c] == _Classes.HALF and h % 2):
+            # otherwise the development would seat it twice. Two fixed players would meet in every
+            # hanchan of the development.
+            kind = classes.kinds[c]
+            if c in apart or (kind == _Classes.HALF and h % 2) or (kind == _Classes.FIXED_PAIR and h < m):
                 formula.clauses.append([-lit])
             else:
                 self.by_class.setdefault(c, []).append(lit)
         self.orbit_of = orbit_of
-        for i in range(shape.k):
-            for x in range(step):
-                p = i * m + x
-                others = [q for q in range(n) if q != p]
-                lits = [self.var[orbit_of(p, q)] for q in others]
-                # An orbit may hold two table-mates of p (x + d and x - d): each counts once.
-                formula.card([formula.equal(lit) for lit in lits], 3, "equals")
-                for (q, lq), (r, lr) in combinations(zip(others, lits, strict=True), 2):
-                    formula.clauses.append([-lq, -lr, self.var[orbit_of(q, r)]])
+        finite = shape.k * m
+        for p in [i * m + x for i in range(shape.k) for x in range(step)] + list(range(finite, n)):
+            others = [q for q in range(n) if q != p]
+            lits = [self.var[orbit_of(p, q)] for q in others]
+            # An orbit may hold two table-mates of p (x + d and x - d, or a fixed player's whole
+            # orbit): each counts once.
+            formula.card([formula.equal(lit) for lit in lits], 3, "equals")
+            for (q, lq), (r, lr) in combinations(zip(others, lits, strict=True), 2):
+                formula.clauses.append([-lq, -lr, self.var[orbit_of(q, r)]])
+
+    def move(self, p: int, t: int) -> int:
+        """Player ``p`` translated by ``t`` (fixed players stay)."""
+        m = self.shape.m
+        return p if p >= self.shape.k * m else (p // m) * m + (p + t) % m
 
     def develop(self, model: set[int]) -> list[Groups]:
-        m, n = self.shape.m, self.shape.n
+        n = self.shape.n
         seen: set[int] = set()
         base: Groups = []
         for p in range(n):
@@ -256,7 +262,7 @@ class _Stabilised:
                 block = [p, *(q for q in range(p + 1, n) if self.var[self.orbit_of(p, q)] in model)]
                 seen.update(block)
                 base.append(block)
-        return [[[(p // m) * m + (p + t) % m for p in block] for block in base] for t in range(self.step)]
+        return [[[self.move(p, t) for p in block] for block in base] for t in range(self.step)]
 
 
 def _solve(clauses: list[list[int]], seconds: float) -> set[int] | None:
