@@ -98,7 +98,7 @@ def test_shipped_schedules_are_repeat_free() -> None:
 def test_shipped_schedules_reach_the_social_golfer_maxima() -> None:
     """Dense sizes where a search over whole schedules keeps repeats: the shipped data are repeat-free
     up to these hanchan counts (the published World Riichi schedules' range is 15 hanchan)."""
-    reach = {28: 9, 36: 11, 40: 13, 44: 13, 48: 14, 52: 17, 56: 14, 60: 15}
+    reach = {28: 9, 32: 10, 36: 11, 40: 13, 44: 13, 48: 14, 52: 17, 56: 14, 60: 15}
     for n, rounds in reach.items():
         found = cyclic.shipped_schedule(n, rounds)
         assert found is not None, n
@@ -276,6 +276,27 @@ def test_sat_finder_develops_hanchan_that_a_subgroup_maps_to_themselves() -> Non
     rounds = sat_rounds(CyclicShape(m=7, k=4, f=0, s=1), random.Random(0), 60.0, orbits=(7, 7))
     assert rounds is not None and len(rounds) == 9
     _check_no_repeat(rounds, 28)
+
+
+def test_group_sat_finder_over_a_non_cyclic_group() -> None:
+    pytest.importorskip("pysat")
+    from tournament.seating.satfind import sat_group_rounds
+
+    # The affine plane: 16 players = Z_2^4, five hanchan that every translation maps to itself.
+    rounds = sat_group_rounds((2, 2, 2, 2), 1, 0, [None] * 5, random.Random(0), 60.0)
+    assert rounds is not None
+    assert pair_counts(rounds) == {(p, q): 1 for p in range(16) for q in range(p + 1, 16)}
+    # 32 x 10 without a repeat meeting (the social-golfer maximum): Z_2^3 x 4 types, four hanchan
+    # that the group maps to themselves and three pairs, each pair exchanged by the translations
+    # outside a subgroup of order four. Everyone meets everyone but one other player exactly once.
+    stabilisers: list[list[tuple[int, ...]] | None] = [None] * 4
+    stabilisers += [[(1, 0, 0), (0, 0, 1)], [(0, 1, 0), (0, 0, 1)], [(0, 1, 0), (0, 0, 1)]]
+    rounds = sat_group_rounds((2, 2, 2), 4, 0, stabilisers, random.Random(0), 300.0)
+    assert rounds is not None and len(rounds) == 10
+    met = pair_counts(rounds)
+    assert max(met.values()) == 1 and len(met) == 32 * 30 // 2
+    for hanchan in rounds:
+        assert sorted(p for table in hanchan for p in table) == list(range(32))
 
 
 def test_sat_finder_proves_no_base_hanchan_exists() -> None:

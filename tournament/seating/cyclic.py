@@ -651,6 +651,7 @@ def _sat_schedule(
     groups: int,
     seconds: float,
     orbits: tuple[int, ...] = (),
+    free: int = 0,
 ) -> tuple[str, list[Groups]] | None:
     """The offline SAT method: each candidate shape in turn (or ``only``), sharing ``seconds``."""
     from .satfind import Unsatisfiable, sat_rounds
@@ -660,13 +661,13 @@ def _sat_schedule(
         share = seconds / (len(shapes) - i)
         began = time.monotonic()
         try:
-            found = sat_rounds(shape, rng, share, transversal, groups, orbits)
+            found = sat_rounds(shape, rng, share, transversal, groups, orbits, free)
             verdict = "no answer" if found is None else "found"
         except Unsatisfiable:
             found, verdict = None, "proved impossible"
         seconds -= time.monotonic() - began
         print(
-            f"  {shape} + {transversal} transversal + orbits {orbits}: {verdict} in "
+            f"  {shape} + {transversal} transversal + orbits {orbits} + {free} free: {verdict} in "
             f"{time.monotonic() - began:.1f} s",
             file=sys.stderr,
         )
@@ -674,6 +675,7 @@ def _sat_schedule(
             extra = (
                 (f" t={transversal}" if transversal else "")
                 + (f" o={','.join(map(str, orbits))}" if orbits else "")
+                + (f" free={free}" if free else "")
                 + (f" g={groups}" if groups else "")
             )
             return f"cyclic m={shape.m} k={shape.k} f={shape.f} s={shape.s}{extra} (sat)", found
@@ -727,6 +729,23 @@ def main(argv: list[str] | None = None) -> int:
         "translation by the subgroup of order h maps to itself (see satfind.sat_rounds)",
     )
     parser.add_argument(
+        "--free", type=int, default=0, help="sat: this many hanchan more without any symmetry"
+    )
+    parser.add_argument(
+        "--group",
+        help="sat: o1,o2,...: the abelian group Z_o1 x Z_o2 x ... instead of a cyclic shape, with "
+        "--types, --fixed and --stabilisers (see satfind.sat_group_rounds)",
+    )
+    parser.add_argument("--types", type=int, default=1, help="--group: orbits of |G| players")
+    parser.add_argument("--fixed", type=int, default=0, help="--group: fixed players")
+    parser.add_argument(
+        "--stabilisers",
+        default="",
+        help="--group: one subgroup per developed hanchan, separated by ';': '*' for the whole group, "
+        "else its generators separated by ',', each with its coordinates separated by '.' (empty: the "
+        "trivial subgroup)",
+    )
+    parser.add_argument(
         "--groups",
         type=int,
         default=0,
@@ -739,7 +758,9 @@ def main(argv: list[str] | None = None) -> int:
     rng = random.Random(args.seed)
     if args.method == "tables":
         return _find_tables(args, argv)
-    if args.method == "sat":
+    if args.group:
+        found = _sat_group(args, rng)
+    elif args.method == "sat":
         found = _sat_schedule(
             args.players,
             args.rounds,
@@ -749,6 +770,7 @@ def main(argv: list[str] | None = None) -> int:
             args.groups,
             args.seconds or 600.0,
             tuple(int(h) for h in args.orbits.split(",") if h),
+            args.free,
         )
     elif args.shape:
         found = _search_shape(
@@ -768,6 +790,31 @@ def main(argv: list[str] | None = None) -> int:
             data[str(args.players)] = {"method": method, "command": _command(argv), "rounds": rounds}
             _write_data("cyclic.json", data)
     return 0
+
+
+def _sat_group(args: argparse.Namespace, rng: random.Random) -> tuple[str, list[Groups]] | None:
+    """The SAT method over a non-cyclic abelian group (``satfind.sat_group_rounds``)."""
+    from .satfind import Unsatisfiable, sat_group_rounds
+
+    orders = tuple(int(o) for o in args.group.split(","))
+    stabilisers = [
+        None if text == "*" else [tuple(int(c) for c in g.split(".")) for g in text.split(",") if g]
+        for text in args.stabilisers.split(";")
+    ]
+    began = time.monotonic()
+    try:
+        found = sat_group_rounds(orders, args.types, args.fixed, stabilisers, rng, args.seconds or 600.0)
+        verdict = "no answer" if found is None else "found"
+    except Unsatisfiable:
+        found, verdict = None, "proved impossible"
+    name = " x ".join(f"Z_{o}" for o in orders)
+    print(
+        f"  {name}, {args.types} types + {args.fixed} fixed: {verdict} in {time.monotonic() - began:.1f} s",
+        file=sys.stderr,
+    )
+    if found is None:
+        return None
+    return f"group {name} k={args.types} f={args.fixed} (sat)", found
 
 
 def _command(argv: list[str] | None) -> str:

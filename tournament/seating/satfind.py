@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import multiprocessing
 import random
-from itertools import combinations
+from itertools import combinations, product
 
 from .cyclic import CyclicShape, Groups, _Classes, develop, transversal_hanchan
 
@@ -70,6 +70,7 @@ def sat_rounds(
     transversal: int = 0,
     groups: int = 0,
     orbits: tuple[int, ...] = (),
+    free: int = 0,
 ) -> list[Groups] | None:
     """Repeat-free hanchan for ``shape`` (its base hanchan developed, then ``transversal`` more);
     ``None`` if the solver runs out of ``seconds``, :class:`Unsatisfiable` if it proves there are none.
@@ -95,6 +96,9 @@ def sat_rounds(
     share a table), three table-mates per player and closure under "shares a table"; each Z_m class is
     then used by at most one of its H-orbits. Fixed players stay put, so a fixed player's table is a
     coset of H plus that player: only ``h`` = 1 or 3 seats one.
+
+    ``free`` hanchan more have no symmetry at all (a variable per player and table): a pair meets
+    there only if its difference class is not used by the rest, and at most once.
     """
     if transversal and (shape.k != 4 or shape.f != 0):
         raise ValueError("transversal hanchan need four types and no fixed player")
@@ -183,6 +187,7 @@ def sat_rounds(
     for lits in by_class.values():
         if len(lits) > 1:
             card(lits, 1, "atmost")
+    x = _free_hanchan(formula, classes, by_class, n, free)
 
     model = _solve(clauses, seconds)
     if model is None:
@@ -200,7 +205,42 @@ def sat_rounds(
         rounds.append(transversal_hanchan(shape, vector))
     for orbit in stabilised:
         rounds.extend(orbit.develop(model))
+    for hanchan in x:
+        rounds.append([[p for p in range(n) if hanchan[p][g] in model] for g in range(tables)])
     return rounds
+
+
+def _free_hanchan(
+    formula: _Formula, classes: _Classes, by_class: dict[int, list[int]], n: int, count: int
+) -> list[list[list[int]]]:
+    """``count`` hanchan without symmetry (see :func:`sat_rounds`): ``x[r][p][g]``, player ``p`` at
+    table ``g`` of free hanchan ``r``; tables in increasing order of their first player."""
+    if not count:
+        return []
+    tables = n // 4
+    new, card, clauses = formula.new, formula.card, formula.clauses
+    used: dict[int, int] = {}
+    for c, lits in by_class.items():
+        used[c] = new()
+        clauses.extend([-lit, used[c]] for lit in lits)
+    x = [[[new() for _ in range(tables)] for _ in range(n)] for _ in range(count)]
+    for hanchan in x:
+        for p in range(n):
+            card(hanchan[p], 1, "equals")
+        for g in range(tables):
+            card([hanchan[p][g] for p in range(n)], 4, "equals")
+            if g:
+                for p in range(n):
+                    clauses.append([-hanchan[p][g], *(hanchan[q][g - 1] for q in range(p))])
+    for p, q in combinations(range(n), 2):
+        met = []
+        for hanchan in x:
+            z = new()
+            clauses.extend([-hanchan[p][g], -hanchan[q][g], z] for g in range(tables))
+            met.append(z)
+        c = classes.table[p][q]
+        card(met + ([used[c]] if c in used else []), 1, "atmost")
+    return x
 
 
 class _Stabilised:
@@ -419,3 +459,112 @@ def sat_tables(
     if model is None:
         return None
     return [[[p for p in range(n) if x[r][p][t] in model] for t in range(tables)] for r in range(rounds)]
+
+
+def sat_group_rounds(
+    orders: tuple[int, ...],
+    k: int,
+    f: int,
+    stabilisers: list[list[tuple[int, ...]] | None],
+    rng: random.Random,
+    seconds: float,
+) -> list[Groups] | None:
+    """Repeat-free hanchan with the symmetry of an abelian group G = Z_o1 x Z_o2 x ... (``orders``):
+    players ``(g, i)`` for g in G and ``k`` types, plus ``f`` fixed players; ``None`` if the solver
+    runs out of ``seconds``, :class:`Unsatisfiable` if it proves there are none.
+
+    For each entry of ``stabilisers`` (the generators of a subgroup H, or ``None`` for G itself) one
+    hanchan that H maps to itself, developed over G / H into ``|G : H|`` hanchan. Difference classes are
+    the orbits of pairs under G; an orbit of pairs under H develops into its class exactly once when
+    its size times ``|G : H|`` is the class's size (otherwise some pair would meet twice), and each
+    class is used at most once. The encoding is :class:`_Stabilised`'s, for any abelian group: the
+    cyclic shapes are G = Z_m; a non-cyclic G reaches structures they cannot (the published 32 x 10
+    keeps its hanchan under Z_2 x Z_2 x Z_2: four hanchan that G maps to themselves, three pairs
+    exchanged).
+    """
+    elements = list(product(*(range(o) for o in orders)))
+    index = {g: i for i, g in enumerate(elements)}
+    size = len(elements)
+    finite = k * size
+    n = finite + f
+    if n % 4:
+        raise ValueError("the players do not fill tables of four")
+
+    def add(g: tuple[int, ...], h: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple((a + b) % o for a, b, o in zip(g, h, orders, strict=True))
+
+    def act(g: tuple[int, ...], p: int) -> int:
+        return p if p >= finite else (p // size) * size + index[add(elements[p % size], g)]
+
+    def span(gens: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
+        group = {elements[0]}
+        frontier = [elements[0]]
+        while frontier:
+            g = frontier.pop()
+            for h in gens:
+                image = add(g, h)
+                if image not in group:
+                    group.add(image)
+                    frontier.append(image)
+        return sorted(group)
+
+    def orbit(group: list[tuple[int, ...]], p: int, q: int) -> tuple[int, int]:
+        return min((min(act(g, p), act(g, q)), max(act(g, p), act(g, q))) for g in group)
+
+    pairs_in: dict[tuple[int, int], int] = {}
+    class_of: dict[tuple[int, int], tuple[int, int]] = {}
+    for p, q in combinations(range(n), 2):
+        c = class_of[p, q] = orbit(elements, p, q)
+        pairs_in[c] = pairs_in.get(c, 0) + 1
+    formula = _Formula()
+    by_class: dict[tuple[int, int], list[int]] = {}
+    hanchan: list[tuple[list[tuple[int, ...]], dict[tuple[int, int], int]]] = []
+    for gens in stabilisers:
+        sub = elements if gens is None else span(gens)
+        reps: list[tuple[int, ...]] = []
+        covered: set[tuple[int, ...]] = set()
+        for g in elements:
+            if g not in covered:
+                reps.append(g)
+                covered.update(add(g, h) for h in sub)
+        var: dict[tuple[int, int], int] = {}
+        members: dict[tuple[int, int], int] = {}
+        for p, q in combinations(range(n), 2):
+            key = orbit(sub, p, q)
+            members[key] = members.get(key, 0) + 1
+            if key not in var:
+                var[key] = formula.new()
+        for key, lit in var.items():
+            c = class_of[key]
+            if members[key] * len(reps) == pairs_in[c]:
+                by_class.setdefault(c, []).append(lit)
+            else:
+                formula.clauses.append([-lit])
+        points = sorted({min(act(h, p) for h in sub) for p in range(n)})
+        order = list(range(n))
+        rng.shuffle(order)
+        for p in points:
+            others = [q for q in order if q != p]
+            lits = [var[orbit(sub, p, q)] for q in others]
+            formula.card([formula.equal(lit) for lit in lits], 3, "equals")
+            for (q, lq), (r, lr) in combinations(zip(others, lits, strict=True), 2):
+                formula.clauses.append([-lq, -lr, var[orbit(sub, q, r)]])
+        hanchan.append((reps, {pair: var[orbit(sub, *pair)] for pair in combinations(range(n), 2)}))
+    for lits in by_class.values():
+        if len(lits) > 1:
+            formula.card(lits, 1, "atmost")
+
+    model = _solve(formula.clauses, seconds)
+    if model is None:
+        return None
+    rounds: list[Groups] = []
+    for reps, together in hanchan:
+        seen: set[int] = set()
+        base: Groups = []
+        for p in range(n):
+            if p not in seen:
+                block = [p, *(q for q in range(p + 1, n) if together[p, q] in model)]
+                seen.update(block)
+                base.append(block)
+        rounds.extend([[act(g, p) for p in block] for block in base] for g in reps)
+    return rounds
