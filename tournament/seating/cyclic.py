@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import shlex
 import sys
 import time
 from collections.abc import Sequence
@@ -739,6 +740,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--types", type=int, default=1, help="--group: orbits of |G| players")
     parser.add_argument("--fixed", type=int, default=0, help="--group: fixed players")
     parser.add_argument(
+        "--short",
+        default="",
+        help="--group: short orbits separated by ';', each the generators of a subgroup K as in "
+        "--stabilisers: one player per coset of K",
+    )
+    parser.add_argument(
         "--stabilisers",
         default="",
         help="--group: one subgroup per developed hanchan, separated by ';': '*' for the whole group, "
@@ -803,7 +810,14 @@ def _sat_group(args: argparse.Namespace, rng: random.Random) -> tuple[str, list[
     ]
     began = time.monotonic()
     try:
-        found = sat_group_rounds(orders, args.types, args.fixed, stabilisers, rng, args.seconds or 600.0)
+        short = [
+            [tuple(int(c) for c in g.split(".")) for g in text.split(",") if g]
+            for text in args.short.split(";")
+            if text
+        ]
+        found = sat_group_rounds(
+            orders, args.types, args.fixed, stabilisers, rng, args.seconds or 600.0, short
+        )
         verdict = "no answer" if found is None else "found"
     except Unsatisfiable:
         found, verdict = None, "proved impossible"
@@ -819,7 +833,7 @@ def _sat_group(args: argparse.Namespace, rng: random.Random) -> tuple[str, list[
 
 def _command(argv: list[str] | None) -> str:
     given = argv if argv is not None else sys.argv[1:]
-    return " ".join(["python -m tournament.seating.find", *given])
+    return shlex.join(["python", "-m", "tournament.seating.find", *given])
 
 
 def _find_tables(args: argparse.Namespace, argv: list[str] | None) -> int:

@@ -468,10 +468,13 @@ def sat_group_rounds(
     stabilisers: list[list[tuple[int, ...]] | None],
     rng: random.Random,
     seconds: float,
+    short: list[list[tuple[int, ...]]] = [],  # noqa: B006 (never mutated)
 ) -> list[Groups] | None:
     """Repeat-free hanchan with the symmetry of an abelian group G = Z_o1 x Z_o2 x ... (``orders``):
     players ``(g, i)`` for g in G and ``k`` types, plus ``f`` fixed players; ``None`` if the solver
-    runs out of ``seconds``, :class:`Unsatisfiable` if it proves there are none.
+    runs out of ``seconds``, :class:`Unsatisfiable` if it proves there are none. Each entry of
+    ``short`` (the generators of a subgroup K) adds a short orbit: one player per coset of K, moved by
+    G through G / K (fixed players are the short orbits of K = G).
 
     For each entry of ``stabilisers`` (the generators of a subgroup H, or ``None`` for G itself) one
     hanchan that H maps to itself, developed over G / H into ``|G : H|`` hanchan. Difference classes are
@@ -486,15 +489,9 @@ def sat_group_rounds(
     index = {g: i for i, g in enumerate(elements)}
     size = len(elements)
     finite = k * size
-    n = finite + f
-    if n % 4:
-        raise ValueError("the players do not fill tables of four")
 
     def add(g: tuple[int, ...], h: tuple[int, ...]) -> tuple[int, ...]:
         return tuple((a + b) % o for a, b, o in zip(g, h, orders, strict=True))
-
-    def act(g: tuple[int, ...], p: int) -> int:
-        return p if p >= finite else (p // size) * size + index[add(elements[p % size], g)]
 
     def span(gens: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
         group = {elements[0]}
@@ -507,6 +504,33 @@ def sat_group_rounds(
                     group.add(image)
                     frontier.append(image)
         return sorted(group)
+
+    # Short orbits: player number of (orbit, coset representative), the cosets as sets.
+    coset_player: dict[tuple[int, tuple[int, ...]], int] = {}
+    coset_of: list[dict[tuple[int, ...], tuple[int, ...]]] = []
+    for j, kernel in enumerate(short):
+        stays = span(kernel)
+        canon: dict[tuple[int, ...], tuple[int, ...]] = {}
+        for g in elements:
+            if g not in canon:
+                coset = [add(g, h) for h in stays]
+                rep = min(coset)
+                for member in coset:
+                    canon[member] = rep
+                coset_player[j, rep] = finite + len(coset_player)
+        coset_of.append(canon)
+    player_coset = {p: key for key, p in coset_player.items()}
+    n = finite + len(coset_player) + f
+    if n % 4:
+        raise ValueError("the players do not fill tables of four")
+
+    def act(g: tuple[int, ...], p: int) -> int:
+        if p < finite:
+            return (p // size) * size + index[add(elements[p % size], g)]
+        if p in player_coset:
+            j, rep = player_coset[p]
+            return coset_player[j, coset_of[j][add(rep, g)]]
+        return p
 
     def orbit(group: list[tuple[int, ...]], p: int, q: int) -> tuple[int, int]:
         return min((min(act(g, p), act(g, q)), max(act(g, p), act(g, q))) for g in group)
