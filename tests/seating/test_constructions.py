@@ -297,6 +297,12 @@ def test_group_sat_finder_over_a_non_cyclic_group() -> None:
     assert max(met.values()) == 1 and len(met) == 32 * 30 // 2
     for hanchan in rounds:
         assert sorted(p for table in hanchan for p in table) == list(range(32))
+    # A short orbit: 24 players = Z_3 x Z_7 and the three cosets of Z_7 (the shape of the shipped
+    # 48 x 15 over Z_3 x Z_15); one hanchan fixed by the subgroup of order 3, developed into 7.
+    rounds = sat_group_rounds((3, 7), 1, 0, [[(1, 0)]], random.Random(0), 60.0, short=[[(0, 1)]])
+    assert rounds is not None and len(rounds) == 7
+    _check_no_repeat(rounds, 24)
+    assert len(pair_counts(rounds)) == 24 * 21 // 2
 
 
 def test_sat_finder_proves_no_base_hanchan_exists() -> None:
