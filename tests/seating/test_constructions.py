@@ -98,7 +98,7 @@ def test_shipped_schedules_are_repeat_free() -> None:
 def test_shipped_schedules_reach_the_social_golfer_maxima() -> None:
     """Dense sizes where a search over whole schedules keeps repeats: the shipped data are repeat-free
     up to these hanchan counts (the published World Riichi schedules' range is 15 hanchan)."""
-    reach = {28: 9, 32: 10, 36: 11, 40: 13, 44: 13, 48: 15, 52: 17, 56: 14, 60: 15}
+    reach = {28: 9, 32: 10, 36: 11, 40: 13, 44: 14, 48: 15, 52: 17, 56: 14, 60: 15}
     for n, rounds in reach.items():
         found = cyclic.shipped_schedule(n, rounds)
         assert found is not None, n
@@ -303,6 +303,12 @@ def test_group_sat_finder_over_a_non_cyclic_group() -> None:
     assert rounds is not None and len(rounds) == 7
     _check_no_repeat(rounds, 24)
     assert len(pair_counts(rounds)) == 24 * 21 // 2
+    # A multiplier: 44 x 14 over Z_14 x 3 + 2 fixed with the base hanchan also fixed by
+    # (x, i) -> (11 x, i + 1); everyone meets everyone but one other player exactly once.
+    rounds = sat_group_rounds((14,), 3, 2, [[]], random.Random(0), 300.0, multiplier=(11, 1))
+    assert rounds is not None and len(rounds) == 14
+    met = pair_counts(rounds)
+    assert max(met.values()) == 1 and len(met) == 44 * 42 // 2
 
 
 def test_sat_finder_proves_no_base_hanchan_exists() -> None:

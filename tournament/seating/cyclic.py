@@ -740,6 +740,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--types", type=int, default=1, help="--group: orbits of |G| players")
     parser.add_argument("--fixed", type=int, default=0, help="--group: fixed players")
     parser.add_argument(
+        "--multiplier",
+        default="",
+        help="--group: u,t: every developed hanchan is also fixed by (g, i) -> (u g, i + t) (see "
+        "satfind.sat_group_rounds)",
+    )
+    parser.add_argument(
         "--short",
         default="",
         help="--group: short orbits separated by ';', each the generators of a subgroup K as in "
@@ -815,8 +821,16 @@ def _sat_group(args: argparse.Namespace, rng: random.Random) -> tuple[str, list[
             for text in args.short.split(";")
             if text
         ]
+        multiplier = tuple(int(v) for v in args.multiplier.split(",")) if args.multiplier else None
         found = sat_group_rounds(
-            orders, args.types, args.fixed, stabilisers, rng, args.seconds or 600.0, short
+            orders,
+            args.types,
+            args.fixed,
+            stabilisers,
+            rng,
+            args.seconds or 600.0,
+            short,
+            multiplier,  # type: ignore[arg-type]
         )
         verdict = "no answer" if found is None else "found"
     except Unsatisfiable:

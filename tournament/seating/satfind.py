@@ -469,12 +469,19 @@ def sat_group_rounds(
     rng: random.Random,
     seconds: float,
     short: list[list[tuple[int, ...]]] = [],  # noqa: B006 (never mutated)
+    multiplier: tuple[int, int] | None = None,
 ) -> list[Groups] | None:
     """Repeat-free hanchan with the symmetry of an abelian group G = Z_o1 x Z_o2 x ... (``orders``):
     players ``(g, i)`` for g in G and ``k`` types, plus ``f`` fixed players; ``None`` if the solver
     runs out of ``seconds``, :class:`Unsatisfiable` if it proves there are none. Each entry of
     ``short`` (the generators of a subgroup K) adds a short orbit: one player per coset of K, moved by
     G through G / K (fixed players are the short orbits of K = G).
+
+    ``multiplier = (u, t)`` asks more symmetry of every developed hanchan: the map ``(g, i) -> (u g,
+    i + t mod k)`` (short orbits and fixed players stay) maps it to itself. With ``u`` a unit of every
+    Z_o it maps each subgroup to itself, and the search is about ``order(u)`` times smaller: 44 x 14
+    over Z_14 x 3 + 2 fixed, which the plain search did not settle in 20 minutes, comes in seconds with
+    ``(11, 1)``.
 
     For each entry of ``stabilisers`` (the generators of a subgroup H, or ``None`` for G itself) one
     hanchan that H maps to itself, developed over G / H into ``|G : H|`` hanchan. Difference classes are
@@ -577,6 +584,21 @@ def sat_group_rounds(
     for lits in by_class.values():
         if len(lits) > 1:
             formula.card(lits, 1, "atmost")
+    if multiplier is not None:
+        u, t = multiplier
+
+        def scale(p: int) -> int:
+            if p >= finite:
+                return p
+            i, g = divmod(p, size)
+            return ((i + t) % k) * size + index[
+                tuple(u * a % o for a, o in zip(elements[g], orders, strict=True))
+            ]
+
+        for _, together in hanchan:
+            for (p, q), lit in together.items():
+                image = together[min(scale(p), scale(q)), max(scale(p), scale(q))]
+                formula.clauses.extend([[-lit, image], [lit, -image]])
 
     model = _solve(formula.clauses, seconds)
     if model is None:
