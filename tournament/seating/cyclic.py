@@ -821,7 +821,10 @@ def _sat_group(args: argparse.Namespace, rng: random.Random) -> tuple[str, list[
             for text in args.short.split(";")
             if text
         ]
-        multiplier = tuple(int(v) for v in args.multiplier.split(",")) if args.multiplier else None
+        multiplier = None
+        if args.multiplier:
+            u, t = (int(v) for v in args.multiplier.split(","))
+            multiplier = (u, t)
         found = sat_group_rounds(
             orders,
             args.types,
@@ -830,7 +833,7 @@ def _sat_group(args: argparse.Namespace, rng: random.Random) -> tuple[str, list[
             rng,
             args.seconds or 600.0,
             short,
-            multiplier,  # type: ignore[arg-type]
+            multiplier,
         )
         verdict = "no answer" if found is None else "found"
     except Unsatisfiable:
