@@ -810,21 +810,14 @@ def _sat_group(args: argparse.Namespace, rng: random.Random) -> tuple[str, list[
     from .satfind import Unsatisfiable, sat_group_rounds
 
     orders = tuple(int(o) for o in args.group.split(","))
-    stabilisers = [
-        None if text == "*" else [tuple(int(c) for c in g.split(".")) for g in text.split(",") if g]
-        for text in args.stabilisers.split(";")
-    ]
+    stabilisers = [None if text == "*" else _generators(text) for text in args.stabilisers.split(";")]
+    short = [_generators(text) for text in args.short.split(";") if text]
+    multiplier = None
+    if args.multiplier:
+        u, t = (int(v) for v in args.multiplier.split(","))
+        multiplier = (u, t)
     began = time.monotonic()
     try:
-        short = [
-            [tuple(int(c) for c in g.split(".")) for g in text.split(",") if g]
-            for text in args.short.split(";")
-            if text
-        ]
-        multiplier = None
-        if args.multiplier:
-            u, t = (int(v) for v in args.multiplier.split(","))
-            multiplier = (u, t)
         found = sat_group_rounds(
             orders,
             args.types,
@@ -846,6 +839,11 @@ def _sat_group(args: argparse.Namespace, rng: random.Random) -> tuple[str, list[
     if found is None:
         return None
     return f"group {name} k={args.types} f={args.fixed} (sat)", found
+
+
+def _generators(text: str) -> list[tuple[int, ...]]:
+    """Group elements written ``1.0.0,0.0.1`` (coordinates separated by dots, elements by commas)."""
+    return [tuple(int(c) for c in g.split(".")) for g in text.split(",") if g]
 
 
 def _command(argv: list[str] | None) -> str:

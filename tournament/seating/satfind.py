@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import multiprocessing
 import random
+from collections.abc import Callable, Sequence
+from functools import partial
 from itertools import combinations, product
 
 from .cyclic import CyclicShape, Groups, _Classes, develop, transversal_hanchan
@@ -280,29 +282,49 @@ class _Stabilised:
         self.orbit_of = orbit_of
         finite = shape.k * m
         for p in [i * m + x for i in range(shape.k) for x in range(step)] + list(range(finite, n)):
-            others = [q for q in range(n) if q != p]
-            lits = [self.var[orbit_of(p, q)] for q in others]
-            # An orbit may hold two table-mates of p (x + d and x - d, or a fixed player's whole
-            # orbit): each counts once.
-            formula.card([formula.equal(lit) for lit in lits], 3, "equals")
-            for (q, lq), (r, lr) in combinations(zip(others, lits, strict=True), 2):
-                formula.clauses.append([-lq, -lr, self.var[orbit_of(q, r)]])
+            _three_table_mates(formula, p, [q for q in range(n) if q != p], self.together)
 
     def move(self, p: int, t: int) -> int:
         """Player ``p`` translated by ``t`` (fixed players stay)."""
         m = self.shape.m
         return p if p >= self.shape.k * m else (p // m) * m + (p + t) % m
 
+    def together(self, p: int, q: int) -> int:
+        """The variable true when ``p`` and ``q`` share a table."""
+        return self.var[self.orbit_of(p, q)]
+
     def develop(self, model: set[int]) -> list[Groups]:
         n = self.shape.n
-        seen: set[int] = set()
-        base: Groups = []
-        for p in range(n):
-            if p not in seen:
-                block = [p, *(q for q in range(p + 1, n) if self.var[self.orbit_of(p, q)] in model)]
-                seen.update(block)
-                base.append(block)
+        base = _tables_of(n, {(p, q) for p, q in combinations(range(n), 2) if self.together(p, q) in model})
         return [[[self.move(p, t) for p in block] for block in base] for t in range(self.step)]
+
+
+def _three_table_mates(
+    formula: _Formula, p: int, others: list[int], together: Callable[[int, int], int]
+) -> None:
+    """Player ``p`` has exactly three table-mates among ``others``, and two of them share a table
+    (``together(q, r)``: the variable true when ``q`` and ``r`` share one). One variable may stand for
+    two table-mates of ``p`` (in a symmetric hanchan, ``x + d`` and ``x - d``): each counts once."""
+    lits = [together(p, q) for q in others]
+    formula.card([formula.equal(lit) for lit in lits], 3, "equals")
+    for (q, lq), (r, lr) in combinations(zip(others, lits, strict=True), 2):
+        formula.clauses.append([-lq, -lr, together(q, r)])
+
+
+def _pair_variable(together: dict[tuple[int, int], int], p: int, q: int) -> int:
+    return together[min(p, q), max(p, q)]
+
+
+def _tables_of(n: int, together: set[tuple[int, int]]) -> Groups:
+    """The tables of a hanchan given the pairs ``(p, q)``, ``p < q``, who share a table."""
+    seen: set[int] = set()
+    tables: Groups = []
+    for p in range(n):
+        if p not in seen:
+            block = [p, *(q for q in range(p + 1, n) if (p, q) in together)]
+            seen.update(block)
+            tables.append(block)
+    return tables
 
 
 def _solve(clauses: list[list[int]], seconds: float) -> set[int] | None:
@@ -468,7 +490,7 @@ def sat_group_rounds(
     stabilisers: list[list[tuple[int, ...]] | None],
     rng: random.Random,
     seconds: float,
-    short: list[list[tuple[int, ...]]] = [],  # noqa: B006 (never mutated)
+    short: Sequence[list[tuple[int, ...]]] = (),
     multiplier: tuple[int, int] | None = None,
 ) -> list[Groups] | None:
     """Repeat-free hanchan with the symmetry of an abelian group G = Z_o1 x Z_o2 x ... (``orders``):
@@ -574,13 +596,10 @@ def sat_group_rounds(
         points = sorted({min(act(h, p) for h in sub) for p in range(n)})
         order = list(range(n))
         rng.shuffle(order)
+        together = {pair: var[orbit(sub, *pair)] for pair in combinations(range(n), 2)}
         for p in points:
-            others = [q for q in order if q != p]
-            lits = [var[orbit(sub, p, q)] for q in others]
-            formula.card([formula.equal(lit) for lit in lits], 3, "equals")
-            for (q, lq), (r, lr) in combinations(zip(others, lits, strict=True), 2):
-                formula.clauses.append([-lq, -lr, var[orbit(sub, q, r)]])
-        hanchan.append((reps, {pair: var[orbit(sub, *pair)] for pair in combinations(range(n), 2)}))
+            _three_table_mates(formula, p, [q for q in order if q != p], partial(_pair_variable, together))
+        hanchan.append((reps, together))
     for lits in by_class.values():
         if len(lits) > 1:
             formula.card(lits, 1, "atmost")
@@ -605,12 +624,6 @@ def sat_group_rounds(
         return None
     rounds: list[Groups] = []
     for reps, together in hanchan:
-        seen: set[int] = set()
-        base: Groups = []
-        for p in range(n):
-            if p not in seen:
-                block = [p, *(q for q in range(p + 1, n) if together[p, q] in model)]
-                seen.update(block)
-                base.append(block)
+        base = _tables_of(n, {pair for pair, lit in together.items() if lit in model})
         rounds.extend([[act(g, p) for p in block] for block in base] for g in reps)
     return rounds
