@@ -45,6 +45,7 @@ from tournament.api import (
     TableViewSet,
     TournamentViewSet,
 )
+from tournament.refusal import Refusal
 from tournament.registration import PlayerFileError
 from tournament.services import SeatingError
 
@@ -95,6 +96,8 @@ def django_errors(exc: DjangoValidationError) -> Iterator[Error]:
 
 def domain_refusal(exc: Exception) -> tuple[int, list[Error]] | None:
     """The status and errors of a refusal by a service or the rules engine; None for anything else."""
+    if isinstance(exc, Refusal):
+        return exc.status, exc.as_dicts()
     if isinstance(exc, SheetError):
         code = (
             status.HTTP_409_CONFLICT
