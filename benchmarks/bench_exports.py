@@ -150,8 +150,9 @@ def timed(what: str, target: float | None, function: Callable[[], Any]) -> Any:
 
 
 def main() -> None:
-    from tournament.exports import get_exporter
-    from tournament.exports.archive import export_archive, import_archive
+    from exports.archive.dump import export_archive
+    from exports.archive.load import import_archive
+    from exports.exporters import get_exporter
     from tournament.models import Round, Tournament
 
     connection.settings_dict["TEST"]["NAME"] = "bench_exports"

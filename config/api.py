@@ -32,13 +32,12 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
+from exports.api import ExporterViewSet, ExportJobViewSet
 from penalties.api import DisqualificationViewSet, PenaltyViewSet
-from penalties.services import PenaltyError
 from scoring import api as sheets
 from scoring.services import SheetConflict, SheetError, SheetLocked
 from tournament.api import (
     PlayerViewSet,
-    Refused,
     RoundViewSet,
     SeatingJobViewSet,
     StaffViewSet,
@@ -46,8 +45,6 @@ from tournament.api import (
     TournamentViewSet,
 )
 from tournament.refusal import Refusal
-from tournament.registration import PlayerFileError
-from tournament.services import SeatingError
 
 # -- The error format ----------------------------------------------------------------------------------
 
@@ -105,17 +102,8 @@ def domain_refusal(exc: Exception) -> tuple[int, list[Error]] | None:
             else status.HTTP_400_BAD_REQUEST
         )
         return code, [sheet_error(item) for item in exc.errors]
-    if isinstance(exc, PenaltyError | SeatingError):
-        return status.HTTP_400_BAD_REQUEST, [exc.as_dict()]
-    if isinstance(exc, PlayerFileError):
-        field, separator, message = str(exc).partition(": ")
-        if not separator:
-            field, message = "file", str(exc)
-        return status.HTTP_400_BAD_REQUEST, [error(field, "player-file", message)]
     if isinstance(exc, DjangoValidationError):
         return status.HTTP_400_BAD_REQUEST, list(django_errors(exc))
-    if isinstance(exc, Refused):
-        return exc.status_code, exc.errors
     return None
 
 
@@ -238,6 +226,8 @@ router.register("tournaments/<int:tournament_pk>/penalties", PenaltyViewSet, bas
 router.register(
     "tournaments/<int:tournament_pk>/disqualifications", DisqualificationViewSet, basename="disqualification"
 )
+router.register("tournaments/<int:tournament_pk>/exporters", ExporterViewSet, basename="exporter")
+router.register("tournaments/<int:tournament_pk>/exports", ExportJobViewSet, basename="export")
 router.register("tables", TableViewSet, basename="table")
 
 app_name = "api"

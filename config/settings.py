@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "tournament",
     "scoring",
     "penalties",
+    "exports",
 ]
 
 MIDDLEWARE = [
@@ -75,6 +76,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "tournament.middleware.RoleLookupMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -173,7 +175,7 @@ MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "var" / "media"))
 MEDIA_URL = "media/"
 if TEST_RUN_ID:  # test sessions side by side keep their files apart too
     MEDIA_ROOT = MEDIA_ROOT / f"test-{TEST_RUN_ID}"
-# Exports (tournament.export_services): a produced file is kept this many hours, then deleted.
+# Exports (exports.services): a produced file is kept this many hours, then deleted.
 EXPORT_EXPIRY_HOURS = float(os.environ.get("EXPORT_EXPIRY_HOURS", "24"))
 
 LOGIN_URL = "login"
@@ -212,6 +214,7 @@ SPECTACULAR_SETTINGS = {
         "PlayerStatusEnum": "tournament.models.Player.Status",
         "RoundStatusEnum": "tournament.models.Round.Status",
         "SheetStatusEnum": "scoring.models.ScoreSheet.Status",
+        "JobStateEnum": "exports.models.ExportJob.State",  # the seating jobs' states are the same
     },
     # Every operation's 4xx responses in the one error format (config.api.error_responses).
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "config.api.error_responses"],

@@ -1,3 +1,5 @@
+"""The site's URLs: each app's own ``urls.py``, the API, the admin, login and health."""
+
 from django.contrib import admin
 from django.urls import include, path
 
@@ -7,9 +9,11 @@ from config.health import healthz
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
-    path("t/<slug:slug>/exports/", include("tournament.export_urls")),
     path("accounts/login/", auth.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth.LogoutView.as_view(), name="logout"),
     path("api/", include("config.api")),
+    path("t/<slug:slug>/exports/", include("exports.urls")),
+    path("t/<slug:slug>/", include("scoring.urls")),
+    path("t/<slug:slug>/", include("penalties.urls")),
     path("", include("tournament.urls")),
 ]

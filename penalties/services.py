@@ -18,6 +18,7 @@ from django.utils import timezone
 from penalties.models import Disqualification, Penalty
 from tournament import access
 from tournament.models import Player, Round, StaffRole
+from tournament.refusal import Refusal
 from tournament.standings_db import schedule_standings_refresh
 
 Kind = Penalty.Kind
@@ -25,22 +26,13 @@ MISSED_HANCHAN_POINTS = Decimal(30)
 LATENESS_LIMIT_MINUTES = 10
 
 
-class PenaltyError(ValueError):
-    def __init__(self, field: str, rule: str, message: str) -> None:
-        super().__init__(message)
-        self.field, self.rule, self.message = field, rule, message
-
-    def as_dict(self) -> dict[str, str]:
-        return {"field": self.field, "rule": self.rule, "message": self.message}
-
-
 def _amount(value: object) -> Decimal:
     try:
         amount = Decimal(str(value))
     except InvalidOperation:
-        raise PenaltyError("points", "penalty-amount", f"points: {value!r} is not a number") from None
+        raise Refusal("points", "penalty-amount", f"points: {value!r} is not a number") from None
     if not amount.is_finite() or amount <= 0 or amount != amount.quantize(Decimal("0.01")):
-        raise PenaltyError("points", "penalty-amount", "points: a positive amount, at most two decimals")
+        raise Refusal("points", "penalty-amount", "points: a positive amount, at most two decimals")
     return amount
 
 
@@ -59,23 +51,23 @@ def give_penalty(
     if user is not None:
         access.require_role(user, tournament, StaffRole.Role.HEAD_REFEREE)
     if round is not None and round.tournament_id != tournament.pk:
-        raise PenaltyError("round", "same-tournament", "round: not a hanchan of the player's tournament")
+        raise Refusal("round", "same-tournament", "round: not a hanchan of the player's tournament")
     if kind not in Kind.values:
-        raise PenaltyError("kind", "penalty-kind", f"kind: {kind!r} is not one of {', '.join(Kind.values)}")
+        raise Refusal("kind", "penalty-kind", f"kind: {kind!r} is not one of {', '.join(Kind.values)}")
     if kind == Kind.CHOMBO:
         amount = Decimal(tournament.ruleset().chombo_penalty)
     elif kind == Kind.LATENESS:
         amount = _lateness(player, round, minutes_late)
     elif kind == Kind.MISSED_HANCHAN:
         if round is None:
-            raise PenaltyError("round", "missed-hanchan (WRCR 2015 §7.2)", "round: which hanchan was missed?")
+            raise Refusal("round", "missed-hanchan (WRCR 2015 §7.2)", "round: which hanchan was missed?")
         amount = MISSED_HANCHAN_POINTS
         # WRCR 2015 §7.2: not cumulative with the lateness penalty of that hanchan.
         for late in Penalty.objects.filter(player=player, round=round, kind=Kind.LATENESS, revoked_at=None):
             _revoke(late, user, "replaced by the missed-hanchan penalty (WRCR 2015 §7.2: not cumulative)")
     else:
         if not reason.strip():
-            raise PenaltyError(
+            raise Refusal(
                 "reason", "penalty-reason (WRCR 2015 §7.1)", "reason: say why this penalty is given"
             )
         amount = _amount(points)
@@ -95,20 +87,18 @@ def give_penalty(
 
 def _lateness(player: Player, round: Round | None, minutes_late: int | None) -> Decimal:
     if round is None:
-        raise PenaltyError(
-            "round", "lateness (WRCR 2015 §7.2)", "round: for which hanchan was the player late?"
-        )
+        raise Refusal("round", "lateness (WRCR 2015 §7.2)", "round: for which hanchan was the player late?")
     if minutes_late is None or minutes_late < 1:
-        raise PenaltyError("minutes_late", "lateness (WRCR 2015 §7.2)", "minutes_late: at least 1 minute")
+        raise Refusal("minutes_late", "lateness (WRCR 2015 §7.2)", "minutes_late: at least 1 minute")
     if minutes_late > LATENESS_LIMIT_MINUTES:
-        raise PenaltyError(
+        raise Refusal(
             "minutes_late",
             "lateness (WRCR 2015 §7.2)",
             f"minutes_late: {minutes_late} is more than {LATENESS_LIMIT_MINUTES}; the player is replaced by "
             "a substitute for this hanchan and gets the missed-hanchan penalty (30) instead",
         )
     if Penalty.objects.filter(player=player, round=round, kind=Kind.MISSED_HANCHAN, revoked_at=None).exists():
-        raise PenaltyError(
+        raise Refusal(
             "kind",
             "lateness (WRCR 2015 §7.2)",
             "kind: the player already has the missed-hanchan penalty for this hanchan",
@@ -126,11 +116,9 @@ def revoke_penalty(penalty: Penalty, user: AbstractBaseUser, *, reason: str) -> 
     access.require_role(user, penalty.tournament, StaffRole.Role.HEAD_REFEREE)
     penalty = Penalty.objects.select_for_update().get(pk=penalty.pk)
     if not penalty.is_active:
-        raise PenaltyError(
-            "penalty", "already-revoked", f"already revoked on {penalty.revoked_at:%Y-%m-%d %H:%M}"
-        )
+        raise Refusal("penalty", "already-revoked", f"already revoked on {penalty.revoked_at:%Y-%m-%d %H:%M}")
     if not reason.strip():
-        raise PenaltyError("reason", "revocation-reason", "reason: say why the penalty is revoked")
+        raise Refusal("reason", "revocation-reason", "reason: say why the penalty is revoked")
     _revoke(penalty, user, reason.strip())
     schedule_standings_refresh(penalty.tournament_id)
     return penalty
@@ -141,9 +129,9 @@ def disqualify(player: Player, user: AbstractBaseUser, *, reason: str) -> Disqua
     """WRCR 2015 §7.1: off the ranking; the tables already played keep their results."""
     access.require_role(user, player.tournament, StaffRole.Role.HEAD_REFEREE)
     if not reason.strip():
-        raise PenaltyError("reason", "disqualification-reason", "reason: say why the player is disqualified")
+        raise Refusal("reason", "disqualification-reason", "reason: say why the player is disqualified")
     if Disqualification.objects.filter(player=player).exists():
-        raise PenaltyError("player", "already-disqualified", f"{player.name} is already disqualified")
+        raise Refusal("player", "already-disqualified", f"{player.name} is already disqualified")
     record = Disqualification.objects.create(player=player, reason=reason.strip(), given_by=user)
     Player.objects.filter(pk=player.pk).update(disqualified=True)
     schedule_standings_refresh(player.tournament_id)

@@ -12,7 +12,8 @@ from penalties import services
 from penalties.forms import DisqualifyForm, PenaltyForm, RevokeForm
 from penalties.models import Disqualification, Penalty
 from tournament.models import StaffRole, Tournament
-from tournament.views import access_tournament, add_service_error, render_page
+from tournament.refusal import Refusal
+from tournament.views.base import access_tournament, add_refusal, render_page
 
 Role = StaffRole.Role
 
@@ -60,13 +61,13 @@ def penalties(request: HttpRequest, slug: str) -> HttpResponse:
                 minutes_late=data["minutes_late"],
                 reason=data["reason"],
             )
-        except services.PenaltyError as error:
-            add_service_error(form, error)
+        except Refusal as error:
+            add_refusal(form, error)
         else:
             messages.success(
                 request, f"{penalty.player.name}: -{penalty.points} ({penalty.get_kind_display()})."
             )
-            return redirect("tournament:penalties", slug=tournament.slug)
+            return redirect("penalties:penalties", slug=tournament.slug)
     return _page(request, tournament, form, DisqualifyForm(tournament), status=400 if form.errors else 200)
 
 
@@ -81,11 +82,11 @@ def revoke(request: HttpRequest, slug: str, penalty_id: int) -> HttpResponse:
     else:
         try:
             services.revoke_penalty(penalty, request.user, reason=form.cleaned_data["reason"])
-        except services.PenaltyError as error:
+        except Refusal as error:
             messages.error(request, error.message)
         else:
             messages.success(request, f"Revoked: {penalty.player.name}, -{penalty.points}.")
-    return redirect("tournament:penalties", slug=tournament.slug)
+    return redirect("penalties:penalties", slug=tournament.slug)
 
 
 @login_required
@@ -96,9 +97,9 @@ def disqualify(request: HttpRequest, slug: str) -> HttpResponse:
     if form.is_valid():
         try:
             services.disqualify(form.cleaned_data["player"], request.user, reason=form.cleaned_data["reason"])
-        except services.PenaltyError as error:
-            add_service_error(form, error)
+        except Refusal as error:
+            add_refusal(form, error)
         else:
             messages.success(request, f"{form.cleaned_data['player'].name} is disqualified.")
-            return redirect("tournament:penalties", slug=tournament.slug)
+            return redirect("penalties:penalties", slug=tournament.slug)
     return _page(request, tournament, PenaltyForm(tournament), form, status=400)

@@ -21,7 +21,7 @@ from scoring.forms import CorrectionForm, SheetForm, SignForm
 from scoring.models import ScoreSheet
 from tournament import services as tournament_services
 from tournament.models import Seat, StaffRole, Table, Tournament
-from tournament.views import access_tournament, render_page
+from tournament.views.base import access_tournament, render_page
 
 Role = StaffRole.Role
 WIND_NAMES = dict(Seat.Wind.choices)
@@ -173,7 +173,7 @@ def sheet(request: HttpRequest, slug: str, round_number: int, table_number: int)
     else:
         messages.success(request, f"Draft saved (version {saved.version}).")
     return redirect(
-        "tournament:sheet", slug=tournament.slug, round_number=round_number, table_number=table_number
+        "scoring:sheet", slug=tournament.slug, round_number=round_number, table_number=table_number
     )
 
 
@@ -193,7 +193,7 @@ def sign(request: HttpRequest, slug: str, round_number: int, table_number: int) 
         else:
             messages.success(request, "Signed. The standings are updated.")
     return redirect(
-        "tournament:sheet", slug=tournament.slug, round_number=round_number, table_number=table_number
+        "scoring:sheet", slug=tournament.slug, round_number=round_number, table_number=table_number
     )
 
 
@@ -243,7 +243,7 @@ def correct(request: HttpRequest, slug: str, round_number: int, table_number: in
         )
     messages.success(request, "Corrected. The standings are updated; the old version stays in the history.")
     return redirect(
-        "tournament:sheet", slug=tournament.slug, round_number=round_number, table_number=table_number
+        "scoring:sheet", slug=tournament.slug, round_number=round_number, table_number=table_number
     )
 
 

@@ -2,9 +2,18 @@
 
 Roles are per tournament (``StaffRole``): referee < head referee < organiser, each able to do what the
 roles before it can. A site admin (superuser) is an organiser of every tournament.
+
+Within one request (``request_scope``, opened by ``tournament.middleware.RoleLookupMiddleware``) a
+user's role in a tournament is looked up once: the page's access check, the service it calls and the
+template's staff links share the answer. Outside a request (tasks, commands, tests) every call asks the
+database.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import PermissionDenied
@@ -16,12 +25,39 @@ Role = StaffRole.Role
 AnyUser = AbstractBaseUser | AnonymousUser
 
 
+_roles: ContextVar[dict[tuple[int, int], str | None] | None] = ContextVar("tournament_roles", default=None)
+
+
+@contextmanager
+def request_scope() -> Iterator[None]:
+    """Within the block, each user's role in each tournament is looked up at most once."""
+    token = _roles.set({})
+    try:
+        yield
+    finally:
+        _roles.reset(token)
+
+
 def role_of(user: AnyUser | None, tournament: Tournament) -> str | None:
     if user is None or not user.is_authenticated:
         return None
     if getattr(user, "is_superuser", False):
         return Role.ORGANISER
-    return StaffRole.objects.filter(tournament=tournament, user=user).values_list("role", flat=True).first()
+    known = _roles.get()
+    key = (user.pk, tournament.pk)
+    if known is not None and key in known:
+        return known[key]
+    role = StaffRole.objects.filter(tournament=tournament, user=user).values_list("role", flat=True).first()
+    if known is not None:
+        known[key] = role
+    return role
+
+
+def forget_role(user: AnyUser, tournament: Tournament) -> None:
+    """A role was granted, changed or removed: the next look-up in this request asks the database."""
+    known = _roles.get()
+    if known is not None:
+        known.pop((user.pk, tournament.pk), None)  # type: ignore[arg-type]
 
 
 def has_role(user: AnyUser | None, tournament: Tournament, minimum: str) -> bool:

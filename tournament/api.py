@@ -19,7 +19,7 @@ from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import APIException, NotFound
+from rest_framework.exceptions import NotFound
 from rest_framework.filters import SearchFilter
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.parsers import FormParser, MultiPartParser
@@ -28,6 +28,7 @@ from rest_framework.response import Response
 
 from tournament import access, services
 from tournament.models import Player, Round, SeatingJob, StaffRole, Table, Tournament
+from tournament.refusal import Problem, Refusal
 from tournament.registration import ImportPreview
 from tournament.serializers import (
     AbsenceSerializer,
@@ -65,26 +66,6 @@ class Pagination(PageNumberPagination):
     page_size = 100
     page_size_query_param = "page_size"
     max_page_size = 1000
-
-
-class Refused(APIException):
-    """A refusal already in the API's error format: a list of ``{"field", "rule", "message"}``."""
-
-    status_code = status.HTTP_400_BAD_REQUEST
-    default_code = "refused"
-
-    def __init__(self, errors: list[dict[str, Any]], status_code: int = status.HTTP_400_BAD_REQUEST) -> None:
-        super().__init__(detail="; ".join(str(error["message"]) for error in errors))
-        self.errors = errors
-        self.status_code = status_code
-
-    @classmethod
-    def from_value_error(cls, exc: ValueError, rule: str) -> Refused:
-        """A service's ``ValueError("field: message")`` as a refusal naming that field."""
-        field, separator, message = str(exc).partition(": ")
-        if not separator:
-            return cls([{"field": None, "rule": rule, "message": str(exc)}])
-        return cls([{"field": field, "rule": rule, "message": message}])
 
 
 def visible_tournament(request: Request, pk: int) -> Tournament:
@@ -289,7 +270,10 @@ class PlayerViewSet(TournamentScopedViewSet):
             return Response(import_result(preview, dry_run=True))
         preview = services.import_players(self.tournament, upload.read(), upload.name, user=request.user)
         if not preview.ok:
-            raise Refused(import_result(preview, dry_run=False)["errors"])
+            raise Refusal.of(
+                Problem(error.field, "registration", error.message, line=error.line)
+                for error in preview.errors
+            )
         return Response(import_result(preview, dry_run=False), status=status.HTTP_201_CREATED)
 
     @extend_schema(
@@ -301,10 +285,7 @@ class PlayerViewSet(TournamentScopedViewSet):
     def check_in(self, request: Request, tournament_pk: int, pk: int) -> Response:
         self.require(Role.ORGANISER)
         player = self.get_object()
-        try:
-            player = services.check_in(player, user=request.user, checked_in=request.method == "POST")
-        except ValueError as exc:
-            raise Refused.from_value_error(exc, "check-in") from None
+        player = services.check_in(player, user=request.user, checked_in=request.method == "POST")
         return Response(PlayerSerializer(player).data)
 
     @extend_schema(

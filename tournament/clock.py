@@ -9,11 +9,12 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Literal
 
+from tournament.refusal import Refusal
+
 State = Literal["stopped", "running", "paused", "over"]
 
 
-class ClockError(ValueError):
-    pass
+RULE = "hanchan-clock (WRCR 2015 §8.2)"
 
 
 @dataclass(frozen=True)
@@ -36,19 +37,21 @@ class Clock:
 
     def start(self, now: datetime) -> Clock:
         if self.state == "running":
-            raise ClockError("clock: already running")
+            raise Refusal("clock", RULE, "clock: already running")
         return Clock(
             state="running", ends_at=now + timedelta(seconds=self.remaining), remaining=self.remaining
         )
 
     def pause(self, now: datetime) -> Clock:
         if self.state != "running":
-            raise ClockError("clock: not running")
+            raise Refusal("clock", RULE, "clock: not running")
         return Clock(state="paused", remaining=self.seconds_left(now))
 
     def extend(self, minutes: int) -> Clock:
         if minutes == 0:
-            raise ClockError("minutes: extend by at least one minute, or shorten with a negative number")
+            raise Refusal(
+                "minutes", RULE, "minutes: extend by at least one minute, or shorten with a negative number"
+            )
         if self.state == "running" and self.ends_at is not None:
             return replace(self, ends_at=self.ends_at + timedelta(minutes=minutes))
         return replace(self, remaining=max(0.0, self.remaining + minutes * 60))

@@ -7,8 +7,7 @@ from typing import Any
 from django import forms
 from django_countries import countries
 
-from tournament.models import Absence, Player, Round, StaffRole, Tournament
-from tournament.services import TOURNAMENT_FIELDS
+from tournament.models import TOURNAMENT_FIELDS, Absence, Player, Round, StaffRole, Tournament
 
 MAX_PLAYER_FILE_BYTES = 5 * 1024 * 1024
 

@@ -84,6 +84,25 @@ class Tournament(models.Model):
         return Ruleset.custom(self.ruleset_preset, **self.ruleset_overrides)
 
 
+# The fields of a tournament its organisers set (the form, the API and the archive take these).
+TOURNAMENT_FIELDS = (
+    "name",
+    "slug",
+    "starts_on",
+    "ends_on",
+    "venue",
+    "ruleset_preset",
+    "ruleset_overrides",
+    "hanchan_count",
+    "hanchan_minutes",
+    "tie_break",
+    "is_public",
+    "separate_teams",
+    "separate_clubs",
+    "separate_countries",
+)
+
+
 class Player(models.Model):
     """A registered player, or (``is_substitute``) one of the tournament's substitutes, never ranked."""
 
@@ -319,38 +338,3 @@ class Absence(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} {self.get_reason_display().lower()} in {self.round}"
-
-
-def export_upload_to(instance: ExportJob, filename: str) -> str:
-    return f"exports/{instance.tournament_id}/{instance.pk or 'new'}-{filename}"
-
-
-class ExportJob(models.Model):
-    """One export of a tournament, produced in the background and kept until it expires."""
-
-    class State(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        DONE = "done", "Done"
-        FAILED = "failed", "Failed"
-
-    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="export_jobs")
-    exporter = models.CharField(max_length=40)  # the identifier of a registered exporter
-    requested_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    requested_at = models.DateTimeField(auto_now_add=True)
-    state = models.CharField(max_length=16, choices=State.choices, default=State.QUEUED)
-    progress = models.FloatField(default=0.0)
-    file = models.FileField(upload_to=export_upload_to, blank=True)
-    filename = models.CharField(max_length=200, blank=True)
-    content_type = models.CharField(max_length=120, blank=True)
-    error = models.TextField(blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-    expires_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["-requested_at"]
-
-    def __str__(self) -> str:
-        return f"{self.exporter} export of {self.tournament}: {self.state}"

@@ -22,6 +22,10 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from openpyxl import load_workbook
+
+from tournament.refusal import Refusal
+
 MAX_NAME_LENGTH = 120
 
 COLUMN_ALIASES = {
@@ -49,8 +53,9 @@ TRUE_WORDS = {"yes", "y", "1", "true", "x"}
 FALSE_WORDS = {"no", "n", "0", "false", ""}
 
 
-class PlayerFileError(ValueError):
+def file_refusal(message: str) -> Refusal:
     """The file as a whole cannot be read (format, encoding, no header, no name column)."""
+    return Refusal("file", "player-file", message)
 
 
 @dataclass(frozen=True)
@@ -91,14 +96,14 @@ def read_table(data: bytes, filename: str) -> list[list[str]]:
         return _read_xlsx(data)
     if lower.endswith((".csv", ".txt")):
         return _read_csv(data)
-    raise PlayerFileError(f"file: {filename!r} is neither .csv nor .xlsx")
+    raise file_refusal(f"{filename!r} is neither .csv nor .xlsx")
 
 
 def _read_csv(data: bytes) -> list[list[str]]:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise PlayerFileError(f"file: not UTF-8 text (byte {exc.start}); save the CSV as UTF-8") from exc
+        raise file_refusal(f"not UTF-8 text (byte {exc.start}); save the CSV as UTF-8") from exc
     try:
         dialect: type[csv.Dialect] | csv.Dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
     except csv.Error:
@@ -107,12 +112,10 @@ def _read_csv(data: bytes) -> list[list[str]]:
 
 
 def _read_xlsx(data: bytes) -> list[list[str]]:
-    from openpyxl import load_workbook  # imported here: only XLSX imports pay for it
-
     try:
         workbook = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except Exception as exc:  # openpyxl raises several unrelated types for a damaged file
-        raise PlayerFileError(f"file: not a readable XLSX workbook ({type(exc).__name__})") from exc
+        raise file_refusal(f"not a readable XLSX workbook ({type(exc).__name__})") from exc
     try:
         sheet = workbook.worksheets[0]
         table = [[_cell_text(value) for value in row] for row in sheet.iter_rows(values_only=True)]
@@ -143,10 +146,10 @@ def _header_key(cell: str) -> str:
 def parse_rows(table: list[list[str]]) -> list[dict[str, str | int]]:
     """Rows as dicts keyed by canonical column names, each with its ``line``; blank rows skipped."""
     if not table:
-        raise PlayerFileError("file: empty, no header row")
+        raise file_refusal("empty, no header row")
     columns = [COLUMN_ALIASES.get(_header_key(cell)) for cell in table[0]]
     if "name" not in columns and not {"first_name", "last_name"} <= set(columns):
-        raise PlayerFileError("file: the header has no 'name' column (nor 'first name' and 'last name')")
+        raise file_refusal("the header has no 'name' column (nor 'first name' and 'last name')")
     rows: list[dict[str, str | int]] = []
     for index, cells in enumerate(table[1:], start=2):
         if not any(cells):

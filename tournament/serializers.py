@@ -14,8 +14,17 @@ from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from tournament.models import Absence, Player, Round, Seat, SeatingJob, StaffRole, Table, Tournament
-from tournament.services import TOURNAMENT_FIELDS
+from tournament.models import (
+    TOURNAMENT_FIELDS,
+    Absence,
+    Player,
+    Round,
+    Seat,
+    SeatingJob,
+    StaffRole,
+    Table,
+    Tournament,
+)
 
 # A player list of a few thousand rows is well under this; anything larger is not a player list.
 MAX_PLAYER_FILE_BYTES = 5 * 1024 * 1024

@@ -13,7 +13,10 @@ from typing import Any
 from django.core.cache import cache
 from django.db import transaction
 
+from penalties.models import Penalty
+from scoring.models import ScoreSheet, SeatResult
 from scoring.rules.scores import format_score
+from tournament.models import Player, Tournament
 from tournament.standings import Entrant, HanchanResult, PenaltyEntry, Standings, compute_standings
 
 CACHE_SECONDS = 24 * 3600
@@ -25,10 +28,6 @@ def cache_key(tournament_id: int) -> str:
 
 def load_standings(tournament_id: int) -> Standings:
     """Compute the standings from signed sheets and active penalties: four queries, no per-row work."""
-    from penalties.models import Penalty
-    from scoring.models import ScoreSheet, SeatResult
-    from tournament.models import Player, Tournament
-
     tournament = Tournament.objects.only("tie_break").get(pk=tournament_id)
     entrants = [
         Entrant(pk, name, ranked=not (is_substitute or disqualified))

@@ -9,13 +9,16 @@ and one seated table. "Other Cup" has the outsider referee.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 import pytest
+from django.core.files.base import ContentFile
+from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from exports.models import ExportJob
 from penalties import services as penalties
 from scoring import services as sheets
 from tests.conftest import make_players, make_user, seat_table
@@ -111,6 +114,18 @@ def world(db: None) -> World:
         tournament=tournament, requested_by=users["organiser"], state=SeatingJob.State.DONE, progress=1.0
     )
 
+    export = ExportJob.objects.create(
+        tournament=tournament,
+        exporter="standings_csv",
+        requested_by=users["organiser"],
+        state=ExportJob.State.DONE,
+        progress=1.0,
+        filename="test-open-standings.csv",
+        content_type="text/csv; charset=utf-8",
+        expires_at=timezone.now() + timedelta(hours=1),
+    )
+    export.file.save("standings_csv.csv", ContentFile(b"Rank,Name\r\n"))
+
     private_players = make_players(private, 4, prefix="Closed")
     private_round = Round.objects.create(tournament=private, number=1, status=Round.Status.SEATED)
     tables["private_table"] = seat_table(private_round, 1, private_players)
@@ -122,6 +137,7 @@ def world(db: None) -> World:
         "private": private.pk,
         "penalty": penalty.pk,
         "job": job.pk,
+        "export": export.pk,
         "referee_role": StaffRole.objects.get(tournament=tournament, user=referee).pk,
         **{name: table.pk for name, table in tables.items()},
         "ana": players["Ana"].pk,

@@ -12,7 +12,7 @@ import time
 
 from django.core.cache import cache
 
-from tournament.exports.base import Exporter, ExportFile, Progress, no_progress, register
+from exports.exporters.base import Exporter, ExportFile, Progress, no_progress, register
 from tournament.models import StaffRole, Tournament
 
 STEPS = 40

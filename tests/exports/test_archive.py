@@ -13,12 +13,15 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from exports.archive import load as archive_module
+from exports.archive.dump import export_archive
+from exports.archive.fields import FORMAT
+from exports.archive.load import import_archive
 from penalties.models import Disqualification, Penalty
 from scoring.models import ScoreSheet, SeatResult, SheetVersion
 from tests.conftest import make_players
-from tournament.exports import archive as archive_module
-from tournament.exports.archive import FORMAT, ArchiveError, export_archive, import_archive
 from tournament.models import Absence, Player, Round, Seat, SeatingJob, StaffRole, Table, Tournament
+from tournament.refusal import Refusal
 from tournament.standings_db import load_standings, serialize
 
 
@@ -153,7 +156,7 @@ def test_export_flush_import_export_gives_the_same_bytes(
 def test_an_existing_slug_is_refused_and_nothing_is_created(played: Tournament) -> None:
     data = export_archive(played)
     before = Player.objects.count()
-    with pytest.raises(ArchiveError, match="a tournament with the slug 'test-open' exists already"):
+    with pytest.raises(Refusal, match="a tournament with the slug 'test-open' exists already"):
         import_archive(data)
     assert Player.objects.count() == before
 
@@ -183,7 +186,7 @@ def test_import_under_another_slug_keeps_existing_users_and_copies_everything(pl
     ],
 )
 def test_a_broken_archive_is_refused_with_a_reason(content: bytes, message: str) -> None:
-    with pytest.raises(ArchiveError, match=message):
+    with pytest.raises(Refusal, match=message):
         import_archive(content)
 
 
@@ -192,7 +195,7 @@ def test_a_reference_to_an_unlisted_player_is_refused(played: Tournament) -> Non
     archive: dict[str, Any] = json.loads(export_archive(played))
     archive["tournament"]["slug"] = "broken"
     archive["rounds"][0]["tables"][0]["seats"][0]["player"] = "Nobody"
-    with pytest.raises(ArchiveError, match="player 'Nobody' is referenced"):
+    with pytest.raises(Refusal, match="player 'Nobody' is referenced"):
         import_archive(archive)
     assert not Tournament.objects.filter(slug="broken").exists()
 

@@ -8,13 +8,13 @@ from typing import Any
 
 import pytest
 
+from exports.exporters import ListExporter, all_exporters, get_exporter
+from exports.exporters.base import XLSX, ZIP_TIME
+from exports.exporters.ema import split_name
+from exports.exporters.printable import unicode_font
 from tests.exports.conftest import H2_TABLE_1_CORRECTED, TABLE_2_POINTS
 from tests.exports.helpers import csv_rows, pdf, rows, workbook, zip_members
 from tests.scoring import hanchan
-from tournament.exports import ListExporter, all_exporters, get_exporter
-from tournament.exports.base import XLSX, ZIP_TIME
-from tournament.exports.ema import split_name
-from tournament.exports.printable import unicode_font
 from tournament.models import StaffRole, Tournament
 
 PRODUCT_EXPORTERS = [

@@ -11,12 +11,13 @@ from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied
 from django.utils import timezone
 
+from exports import services as export_services
+from exports.exporters import Exporter, ExportFile, register, unregister
+from exports.models import ExportJob
 from tests.conftest import make_user
 from tests.exports.helpers import rows, workbook
-from tournament import export_services
-from tournament.export_services import ExportError
-from tournament.exports import Exporter, ExportFile, register, unregister
-from tournament.models import ExportJob, StaffRole, Tournament
+from tournament.models import StaffRole, Tournament
+from tournament.refusal import Refusal
 
 State = ExportJob.State
 
@@ -102,13 +103,13 @@ def test_permissions_by_role_for_requests(played: Tournament, referee: Any, orga
     with pytest.raises(PermissionDenied):
         export_services.request_export(played, make_user("stranger"), "archive_json")
     assert export_services.request_export(played, referee, "score_sheets_pdf").requested_by == referee
-    with pytest.raises(ExportError, match="not an export of this site"):
+    with pytest.raises(Refusal, match="not an export of this site"):
         export_services.request_export(played, organiser, "nothing_such")
     visible = {e.identifier for e in export_services.exporters_for(anonymous, played)}
     assert visible == {"seating_xlsx", "seating_csv"}
     played.is_public = False
     played.save()
-    with pytest.raises(ExportError, match="not found"):
+    with pytest.raises(Refusal, match="not found"):
         export_services.request_export(played, anonymous, "seating_xlsx")
     assert export_services.exporters_for(anonymous, played) == []
 
@@ -137,7 +138,7 @@ def test_expired_files_are_refused_and_deleted(played: Tournament, organiser: An
     path = job.file.path
     assert export_services.job_for_download(organiser, played, job.pk) == job
     ExportJob.objects.filter(pk=job.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
-    with pytest.raises(ExportError, match="expired") as caught:
+    with pytest.raises(Refusal, match="expired") as caught:
         export_services.job_for_download(organiser, played, job.pk)
     assert caught.value.status == 410
     job.refresh_from_db()
@@ -168,7 +169,7 @@ def test_download_checks_the_exporter_permission_not_who_asked(
     with pytest.raises(PermissionDenied):
         export_services.job_for_download(AnonymousUser(), played, job.pk)
     pending = export_services.request_export(played, organiser, "seating_xlsx")
-    with pytest.raises(ExportError, match="not ready"):
+    with pytest.raises(Refusal, match="not ready"):
         export_services.job_for_download(organiser, played, pending.pk)
-    with pytest.raises(ExportError, match="not found"):
+    with pytest.raises(Refusal, match="not found"):
         export_services.job_for_download(organiser, played, 10**9)

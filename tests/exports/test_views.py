@@ -8,9 +8,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from exports.models import ExportJob
 from tests.conftest import make_user
 from tests.exports.helpers import csv_rows, workbook
-from tournament.models import ExportJob, Tournament
+from tournament.models import Tournament
 
 
 def url(name: str, **kwargs: Any) -> str:

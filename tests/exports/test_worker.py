@@ -15,11 +15,12 @@ from django.test import Client
 from django.urls import reverse
 
 from config.celery import app as celery_app
+from exports import services as export_services
+from exports.exporters import register, unregister
+from exports.models import ExportJob
 from tests.conftest import running_worker
 from tests.exports.helpers import rows, workbook
-from tournament import export_services
-from tournament.exports import register, unregister
-from tournament.models import ExportJob, Tournament
+from tournament.models import Tournament
 
 State = ExportJob.State
 

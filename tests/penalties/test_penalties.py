@@ -15,6 +15,7 @@ from tests.conftest import make_players, seat_table
 from tests.scoring import hanchan
 from tournament import services
 from tournament.models import Absence, Player, Round
+from tournament.refusal import Refusal
 from tournament.standings_db import cached_standings, load_standings
 
 
@@ -34,7 +35,7 @@ def test_late_twelve_minutes_means_a_substitute_and_thirty_not_forty(
     ana: Player, seated_table: Any, organiser: Any
 ) -> None:
     round_ = seated_table.round
-    with pytest.raises(penalties.PenaltyError, match="more than 10; the player is replaced by a substitute"):
+    with pytest.raises(Refusal, match="more than 10; the player is replaced by a substitute"):
         penalties.give_penalty(ana, "lateness", organiser, round=round_, minutes_late=12)
     # The referee first noted 5 minutes; at 12 the player is replaced.
     penalties.give_penalty(ana, "lateness", organiser, round=round_, minutes_late=5)
@@ -49,9 +50,9 @@ def test_late_twelve_minutes_means_a_substitute_and_thirty_not_forty(
 
 @pytest.mark.django_db
 def test_discretionary_penalties_need_a_reason_and_a_positive_amount(ana: Player, head_referee: Any) -> None:
-    with pytest.raises(penalties.PenaltyError, match="reason"):
+    with pytest.raises(Refusal, match="reason"):
         penalties.give_penalty(ana, "phone", head_referee, points=5)
-    with pytest.raises(penalties.PenaltyError, match="positive amount"):
+    with pytest.raises(Refusal, match="positive amount"):
         penalties.give_penalty(ana, "obstruction", head_referee, points="-3", reason="slow play")
     penalty = penalties.give_penalty(ana, "information", head_referee, points="2.5", reason="showed tiles")
     assert penalty.points == Decimal("2.5")

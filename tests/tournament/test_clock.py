@@ -9,8 +9,9 @@ import pytest
 from django.core.exceptions import PermissionDenied
 
 from tournament import services
-from tournament.clock import Clock, ClockError
+from tournament.clock import Clock
 from tournament.models import Round
+from tournament.refusal import Refusal
 
 T0 = datetime(2026, 5, 1, 10, 0, tzinfo=UTC)
 
@@ -27,7 +28,7 @@ def test_pause_keeps_the_time_left_and_start_resumes_it() -> None:
     assert paused.seconds_left(T0 + timedelta(hours=5)) == 80 * 60
     resumed = paused.start(T0 + timedelta(minutes=20))
     assert resumed.seconds_left(T0 + timedelta(minutes=30)) == 70 * 60
-    with pytest.raises(ClockError):
+    with pytest.raises(Refusal):
         resumed.start(T0)
 
 

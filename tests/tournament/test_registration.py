@@ -11,6 +11,7 @@ from openpyxl import Workbook
 from tests.conftest import make_players
 from tournament import registration, services
 from tournament.models import Player, Tournament
+from tournament.refusal import Refusal
 
 GOOD_CSV = (
     b"Name,Country,Club,EMA id,Team\n"
@@ -65,12 +66,12 @@ def test_every_bad_row_is_named_with_its_reason() -> None:
 
 
 def test_a_file_without_a_name_column_is_refused_as_a_whole() -> None:
-    with pytest.raises(registration.PlayerFileError, match="no 'name' column"):
+    with pytest.raises(Refusal, match="no 'name' column"):
         registration.parse_rows(registration.read_table(b"club,country\nx,PT\n", "p.csv"))
 
 
 def test_other_formats_are_refused() -> None:
-    with pytest.raises(registration.PlayerFileError, match=r"neither \.csv nor \.xlsx"):
+    with pytest.raises(Refusal, match=r"neither \.csv nor \.xlsx"):
         registration.read_table(b"", "players.pdf")
 
 
@@ -141,7 +142,7 @@ def test_substitutes_needed_or_players_sitting_out(
 @pytest.mark.django_db
 def test_a_withdrawn_player_cannot_check_in(tournament: Tournament, organiser: Any) -> None:
     player = Player.objects.create(tournament=tournament, name="Gone", status=Player.Status.WITHDRAWN)
-    with pytest.raises(ValueError, match="status: Gone has withdrawn"):
+    with pytest.raises(Refusal, match="Gone has withdrawn and cannot check in"):
         services.check_in(player, user=organiser)
 
 

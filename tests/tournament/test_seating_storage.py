@@ -10,6 +10,7 @@ import pytest
 from tests.conftest import make_players
 from tournament import services
 from tournament.models import Player, Round, Seat, SeatingJob, Tournament
+from tournament.refusal import Refusal
 
 
 def meetings(tournament: Tournament) -> dict[frozenset[int], int]:
@@ -54,7 +55,7 @@ def test_reseating_keeps_played_rounds_and_seats_the_remaining_field(
     leaver = sixteen_players[0]
     make_players(tournament, 1, prefix="Sub", is_substitute=True)
     services.withdraw_player(leaver, organiser, from_round=2)
-    with pytest.raises(services.SeatingError, match="hanchan 1 has started"):
+    with pytest.raises(Refusal, match="hanchan 1 has started"):
         services.request_seating(tournament, organiser, from_round=1)
     job = services.request_seating(tournament, organiser, from_round=2, seed=2)
     job.refresh_from_db()
@@ -70,7 +71,7 @@ def test_a_field_short_of_substitutes_is_refused_before_queueing(
     tournament: Tournament, organiser: Any
 ) -> None:
     make_players(tournament, 6, status=Player.Status.CHECKED_IN)
-    with pytest.raises(services.SeatingError, match="6 players need 2 substitute"):
+    with pytest.raises(Refusal, match="6 players need 2 substitute"):
         services.request_seating(tournament, organiser)
     assert SeatingJob.objects.count() == 0
 

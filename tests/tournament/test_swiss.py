@@ -11,6 +11,7 @@ from django.core.exceptions import PermissionDenied
 from scoring import services as sheets
 from tournament import services
 from tournament.models import Player, Round, Seat, Tournament
+from tournament.refusal import Refusal
 
 POINTS = [45000, 32000, 25000, 18000]  # East wins, South second, ... at every table
 
@@ -62,5 +63,5 @@ def test_a_started_hanchan_is_not_reseated(
     tournament: Tournament, sixteen_players: list[Player], organiser: Any
 ) -> None:
     Round.objects.create(tournament=tournament, number=1, status=Round.Status.STARTED)
-    with pytest.raises(services.SeatingError, match="has started"):
+    with pytest.raises(Refusal, match="has started"):
         services.seat_swiss_round(tournament, 1, organiser)

@@ -1,12 +1,15 @@
 """Exports of a tournament: request one, produce it in a Celery task, hand out the file.
 
-``request_export`` checks the exporter's permission, creates an ``ExportJob`` and queues the task once
-the transaction commits. ``run_export_job`` (the task's body) re-checks the permission of whoever asked,
-renders the file, stores it under MEDIA_ROOT and sets it to expire after ``EXPORT_EXPIRY_HOURS``. It is
-safe to run twice: a finished job is left alone, and a job whose worker died mid-way is produced again
-from the start, to the same file name with the same bytes. ``job_for_download`` checks the same
-permission again for whoever downloads. Expired files are refused and deleted; the next request deletes
-any others that have expired.
+As pretix does it, the task ``run_export`` lives beside the service it runs. ``request_export`` checks
+the exporter's permission, creates an ``ExportJob`` and queues the task once the transaction commits.
+``run_export_job`` (the task's body) re-checks the permission of whoever asked, renders the file,
+stores it under MEDIA_ROOT and sets it to expire after ``EXPORT_EXPIRY_HOURS``. It is safe to run
+twice: a finished job is left alone, and a job whose worker died mid-way is produced again from the
+start, to the same file name with the same bytes. ``job_for_download`` checks the same permission again
+for whoever downloads. Expired files are refused and deleted; the next request deletes any others that
+have expired. Refusals are ``Refusal``s: 404 for an exporter or job that does not exist for the user,
+409 for a file not ready, 410 for an expired one; ``PermissionDenied`` for an export the user may not
+have.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from datetime import timedelta
 from pathlib import PurePosixPath
 from typing import Any
 
+from celery import shared_task
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.core.files.base import ContentFile
@@ -24,23 +28,17 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from exports.exporters import PUBLIC, Exporter, all_exporters, get_exporter
+from exports.models import ExportJob
 from tournament import access
 from tournament.access import AnyUser
-from tournament.exports import PUBLIC, Exporter, all_exporters, get_exporter
-from tournament.models import ExportJob, Tournament
+from tournament.models import Tournament
+from tournament.refusal import CONFLICT, GONE, NOT_FOUND, Refusal
 
 logger = logging.getLogger(__name__)
 State = ExportJob.State
 # A queued or running job asked for again within this time is handed back instead of queued twice.
 DUPLICATE_WINDOW = timedelta(minutes=10)
-
-
-class ExportError(Exception):
-    """An export that cannot be requested or handed out; ``status`` is the HTTP status that says so."""
-
-    def __init__(self, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.message, self.status = message, status
 
 
 def expiry_hours() -> float:
@@ -61,7 +59,12 @@ def exporters_for(user: AnyUser | None, tournament: Tournament) -> list[Exporter
 def exporter_of(identifier: str) -> Exporter:
     exporter = get_exporter(identifier)
     if exporter is None:
-        raise ExportError(f"exporter: {identifier!r} is not an export of this site", 404)
+        raise Refusal(
+            "exporter",
+            "exporters",
+            f"exporter: {identifier!r} is not an export of this site",
+            status=NOT_FOUND,
+        )
     return exporter
 
 
@@ -74,7 +77,7 @@ def request_export(tournament: Tournament, user: AnyUser | None, exporter_id: st
     exporter = exporter_of(exporter_id)
     if not is_allowed(user, tournament, exporter):
         if not access.can_view(user, tournament):
-            raise ExportError("tournament: not found", 404)
+            raise Refusal("tournament", "visible-tournaments", "tournament: not found", status=NOT_FOUND)
         raise PermissionDenied(f"the export {exporter.verbose_name} is not open to you in {tournament.name}")
     delete_expired_exports()  # files are not transactional: before, not inside, the transaction below
     return _queue(tournament, requester(user), exporter)
@@ -82,8 +85,6 @@ def request_export(tournament: Tournament, user: AnyUser | None, exporter_id: st
 
 @transaction.atomic
 def _queue(tournament: Tournament, asked_by: Any, exporter: Exporter) -> ExportJob:
-    from tournament.tasks import run_export
-
     pending = (
         ExportJob.objects.filter(
             tournament=tournament,
@@ -100,6 +101,13 @@ def _queue(tournament: Tournament, asked_by: Any, exporter: Exporter) -> ExportJ
     job = ExportJob.objects.create(tournament=tournament, exporter=exporter.identifier, requested_by=asked_by)
     transaction.on_commit(lambda: run_export.delay(job.pk))
     return job
+
+
+@shared_task(name="exports.run_export", acks_late=True, reject_on_worker_lost=True)
+def run_export(job_id: int) -> dict[str, object]:
+    """Produce one export (``run_export_job``); safe to run twice."""
+    job = run_export_job(job_id)
+    return {"id": job.pk, "state": job.state, "error": job.error}
 
 
 def _fail(job: ExportJob, message: str) -> ExportJob:
@@ -179,10 +187,10 @@ def delete_expired_exports(now: Any = None) -> int:
 def access_export_job(user: AnyUser | None, tournament: Tournament, job_id: int) -> ExportJob:
     """The job, if ``user`` may see it: a job of this tournament whose exporter ``user`` may use."""
     if not access.can_view(user, tournament):
-        raise ExportError("tournament: not found", 404)
+        raise Refusal("tournament", "visible-tournaments", "tournament: not found", status=NOT_FOUND)
     job = ExportJob.objects.filter(pk=job_id, tournament=tournament).first()
     if job is None:
-        raise ExportError("export: not found", 404)
+        raise Refusal("export", "export-jobs", "export: not found", status=NOT_FOUND)
     exporter = exporter_of(job.exporter)
     if not is_allowed(user, tournament, exporter):
         raise PermissionDenied(f"the export {exporter.verbose_name} is not open to you in {tournament.name}")
@@ -193,20 +201,30 @@ def job_for_download(user: AnyUser | None, tournament: Tournament, job_id: int) 
     """The job whose file ``user`` downloads: done, not expired, and allowed to ``user``."""
     job = access_export_job(user, tournament, job_id)
     if job.state != State.DONE:
-        raise ExportError(f"export: not ready ({job.get_state_display().lower()})", 409)
+        raise Refusal(
+            "export",
+            "export-ready",
+            f"export: not ready ({job.get_state_display().lower()})",
+            status=CONFLICT,
+        )
     if is_expired(job) or not job.file or not job.file.storage.exists(job.file.name):
         if job.file:
             job.file.delete(save=False)
             ExportJob.objects.filter(pk=job.pk).update(file="")
-        raise ExportError("export: expired; ask for it again", 410)
+        raise Refusal("export", "export-expiry", "export: expired; ask for it again", status=GONE)
     return job
+
+
+def is_ready(job: ExportJob) -> bool:
+    """Whether the job's file can be downloaded now (done, with a file, not expired)."""
+    return job.state == State.DONE and bool(job.file) and not is_expired(job)
 
 
 def job_status(job: ExportJob, tournament: Tournament | None = None) -> dict[str, Any]:
     """A job as JSON for the page that polls it."""
     tournament = tournament or job.tournament
     exporter = get_exporter(job.exporter)
-    ready = job.state == State.DONE and bool(job.file) and not is_expired(job)
+    ready = is_ready(job)
     slug = tournament.slug
     return {
         "id": job.pk,

@@ -20,12 +20,12 @@ import os
 import re
 import zipfile
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from copy import copy
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from django.utils import timezone
 from openpyxl import Workbook
@@ -35,13 +35,11 @@ from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 from openpyxl.writer.excel import ExcelWriter
 
+from exports.progress import Progress, no_progress
 from scoring.rules.scores import format_score
-
-if TYPE_CHECKING:
-    from tournament.models import Tournament
+from tournament.models import Tournament
 
 PUBLIC = "public"
-Progress = Callable[[float], None]
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 CSV = "text/csv; charset=utf-8"
@@ -58,10 +56,6 @@ DATETIME_FORMAT = "yyyy-mm-dd hh:mm"
 # The fixed time written into every workbook and zip, so that the same data gives the same bytes.
 FIXED_TIME = datetime(2000, 1, 1)
 ZIP_TIME = (2000, 1, 1, 0, 0, 0)
-
-
-def no_progress(fraction: float) -> None:
-    """The progress callback of a render nobody watches."""
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tournament.exports.archive import export_archive
+from exports.archive.dump import export_archive
 from tournament.models import Tournament
 
 

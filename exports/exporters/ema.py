@@ -15,11 +15,11 @@ points and table points. Choices this file makes, documented in docs/exports.md:
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django_countries import countries
 
-from tournament.exports.base import (
+from exports.exporters.base import (
     POINTS_FORMAT,
     SCORE_FORMAT,
     Column,
@@ -28,11 +28,8 @@ from tournament.exports.base import (
     Sheet,
     register,
 )
-from tournament.models import Player, StaffRole
+from tournament.models import Player, StaffRole, Tournament
 from tournament.standings_db import load_standings
-
-if TYPE_CHECKING:
-    from tournament.models import Tournament
 
 
 def split_name(name: str) -> tuple[str, str]:

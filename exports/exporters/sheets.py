@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.utils import timezone
 
-from scoring.models import ScoreSheet
-from tournament.exports.base import (
+from exports.exporters.base import (
     POINTS_FORMAT,
     SCORE_FORMAT,
     Column,
@@ -19,10 +18,8 @@ from tournament.exports.base import (
     Sheet,
     register,
 )
-from tournament.models import Round, Seat, StaffRole
-
-if TYPE_CHECKING:
-    from tournament.models import Tournament
+from scoring.models import ScoreSheet
+from tournament.models import Round, Seat, StaffRole, Tournament
 
 WIND_NAMES = ("East", "South", "West", "North")
 COLUMNS = [

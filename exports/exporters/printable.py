@@ -14,18 +14,15 @@ import io
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from django_countries import countries
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
-from tournament.exports.base import PDF, Exporter, ExportFile, Progress, no_progress, register
-from tournament.models import Player, Round, Seat, StaffRole
-
-if TYPE_CHECKING:
-    from tournament.models import Tournament
+from exports.exporters.base import PDF, Exporter, ExportFile, Progress, no_progress, register
+from tournament.models import Player, Round, Seat, StaffRole, Tournament
 
 WIND_NAMES = ("East", "South", "West", "North")
 PAGE_WIDTH, PAGE_HEIGHT = A4
@@ -323,8 +320,6 @@ class SeatingCardsPDFExporter(Exporter):
     permission = StaffRole.Role.REFEREE
 
     def render(self, tournament: Tournament, progress: Progress = no_progress) -> ExportFile:
-        from django_countries import countries
-
         places: dict[int, dict[int, tuple[int, int]]] = {}
         seats = Seat.objects.filter(round__tournament=tournament).values_list(
             "player_id", "round__number", "table__number", "wind"

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django_countries import countries
 
-from penalties.models import Penalty
-from tournament.exports.base import (
+from exports.exporters.base import (
     DATETIME_FORMAT,
     POINTS_FORMAT,
     SCORE_FORMAT,
@@ -19,11 +18,9 @@ from tournament.exports.base import (
     Sheet,
     register,
 )
-from tournament.models import Player, Seat, StaffRole
+from penalties.models import Penalty
+from tournament.models import Player, Seat, StaffRole, Tournament
 from tournament.standings_db import load_standings
-
-if TYPE_CHECKING:
-    from tournament.models import Tournament
 
 WINDS = dict(Seat.Wind.choices)
 

@@ -1,8 +1,8 @@
 """Pages and endpoints of a tournament's exports: list, request (POST), poll (JSON), download.
 
-Thin views: they find the tournament, call ``tournament.export_services`` and turn its answers and
-refusals into responses (403 without the permission, 404 for what the user may not see, 410 for an
-expired file).
+Thin views: they find the tournament, call ``exports.services`` and turn its answers and refusals into
+responses (403 without the permission, 404 for what the user may not see, 409 for a file not ready, 410
+for an expired one); JSON refusals take the API's form, ``{"errors": [{"field", "rule", "message"}]}``.
 """
 
 from __future__ import annotations
@@ -13,10 +13,12 @@ from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from tournament import access, export_services
-from tournament.export_services import ExportError
-from tournament.models import ExportJob, Tournament
-from tournament.views import render_page
+from exports import services as export_services
+from exports.models import ExportJob
+from tournament import access
+from tournament.models import Tournament
+from tournament.refusal import NOT_FOUND, Refusal
+from tournament.views.base import refusal_response, render_page
 
 
 def _tournament(request: HttpRequest, slug: str) -> Tournament:
@@ -24,10 +26,6 @@ def _tournament(request: HttpRequest, slug: str) -> Tournament:
     if not access.can_view(request.user, tournament):
         raise Http404("tournament: not found")
     return tournament
-
-
-def _error(exc: ExportError) -> JsonResponse:
-    return JsonResponse({"error": exc.message}, status=exc.status)
 
 
 @require_GET
@@ -48,7 +46,7 @@ def index(request: HttpRequest, slug: str) -> HttpResponse:
             focus = export_services.job_status(
                 export_services.access_export_job(request.user, tournament, int(job_id)), tournament
             )
-        except (ExportError, PermissionDenied):
+        except (Refusal, PermissionDenied):
             focus = None
     context = {
         "exporters": exporters,
@@ -67,9 +65,9 @@ def request_export(request: HttpRequest, slug: str, identifier: str) -> HttpResp
     wants_json = "application/json" in request.headers.get("Accept", "")
     try:
         job = export_services.request_export(tournament, request.user, identifier)
-    except ExportError as exc:
+    except Refusal as exc:
         if wants_json:
-            return _error(exc)
+            return refusal_response(exc)
         raise Http404(exc.message) from None
     if wants_json:
         return JsonResponse(export_services.job_status(job, tournament), status=202)
@@ -81,8 +79,8 @@ def status(request: HttpRequest, slug: str, job_id: int) -> JsonResponse:
     tournament = _tournament(request, slug)
     try:
         job = export_services.access_export_job(request.user, tournament, job_id)
-    except ExportError as exc:
-        return _error(exc)
+    except Refusal as exc:
+        return refusal_response(exc)
     return JsonResponse(export_services.job_status(job, tournament))
 
 
@@ -91,8 +89,8 @@ def download(request: HttpRequest, slug: str, job_id: int) -> HttpResponse:
     tournament = _tournament(request, slug)
     try:
         job = export_services.job_for_download(request.user, tournament, job_id)
-    except ExportError as exc:
-        if exc.status == 404:
+    except Refusal as exc:
+        if exc.status == NOT_FOUND:
             raise Http404(exc.message) from None
         return HttpResponse(exc.message, status=exc.status, content_type="text/plain; charset=utf-8")
     response = FileResponse(

@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django_countries import countries
 
-from tournament.exports.base import Column, ListExporter, Progress, Sheet, register
-from tournament.models import Player, Seat
-
-if TYPE_CHECKING:
-    from tournament.models import Tournament
+from exports.exporters.base import Column, ListExporter, Progress, Sheet, register
+from tournament.models import Player, Seat, Tournament
 
 WIND_NAMES = ("East", "South", "West", "North")
 

@@ -8,8 +8,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tournament.exports.archive import ArchiveError, import_archive
+from exports.archive.load import import_archive
 from tournament.models import Round, Table
+from tournament.refusal import Refusal
 
 
 class Command(BaseCommand):
@@ -30,7 +31,7 @@ class Command(BaseCommand):
             raise CommandError(f"{name}: {exc.strerror}") from None
         try:
             tournament = import_archive(data, slug=options.get("slug"))
-        except ArchiveError as exc:
+        except Refusal as exc:
             raise CommandError(str(exc)) from None
         rounds = Round.objects.filter(tournament=tournament).count()
         tables = Table.objects.filter(round__tournament=tournament).count()

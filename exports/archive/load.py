@@ -1,30 +1,19 @@
-"""The tournament archive: everything about one tournament in one JSON file, and back.
-
-The backup of a tournament, and the way to move one to another installation. ``export_archive`` writes
-it, ``import_archive`` loads it into a database that does not have the tournament's slug, in one
-transaction; exporting the imported tournament again gives the same bytes. The format is documented
-field by field in docs/exports.md.
-
-How the bytes stay the same across databases: the archive holds no primary key. Rows refer to each other by
-natural keys (users by username, players by name, which is unique in a tournament, hanchan by number,
-tables by number within their hanchan, seats by wind within their table). Lists whose order carries
-meaning (players: registration order; penalties, sheet versions, seating runs, absences,
-disqualifications: the order they happened in) are written in primary key order and created in list
-order, so the new primary keys keep that order. Keys are sorted, timestamps are ISO 8601 in UTC with
-microseconds, decimals are strings, and the JSON is compact (one line; ``python -m json.tool`` shows it
-indented).
+"""The tournament archive, read back: the archived tournament created in one transaction, all of it or
+nothing, in a database that does not have its slug. Exporting it again gives the same bytes as the
+archive it came from (see ``dump``).
 
 Users are referenced by username, never with a password: importing creates the users it does not find,
 with unusable passwords (they sign in after a password reset), and leaves existing users as they are.
+A bad archive is refused with ``Refusal`` (field ``archive``), naming what is wrong.
 """
 
 from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from decimal import Decimal
 from functools import cache
 from typing import Any
@@ -33,85 +22,28 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, models, transaction
 
+from exports.archive.fields import (
+    BATCH,
+    FORMAT,
+    JOB_FIELDS,
+    PENALTY_FIELDS,
+    PLAYER_FIELDS,
+    RESULT_FIELDS,
+    ROUND_FIELDS,
+    SHEET_FIELDS,
+    SHEET_USERS,
+    TOURNAMENT_FIELDS,
+    VERSION,
+    VERSION_FIELDS,
+)
 from penalties.models import Disqualification, Penalty
 from scoring.models import ScoreSheet, SeatResult, SheetVersion
-from tournament import services
-from tournament.exports.base import JSON, Exporter, ExportFile, Progress, no_progress, register
-from tournament.models import (
-    Absence,
-    Player,
-    Round,
-    Seat,
-    SeatingJob,
-    StaffRole,
-    Table,
-    Tournament,
-)
-
-FORMAT = "riichi-tournament-archive"
-VERSION = 1
-BATCH = 2000
-
-# The fields of each row, in the archive's words. "user" fields hold a username (or null); "player" fields
-# a player's name; everything else is the model field of that name.
-TOURNAMENT_FIELDS = (*services.TOURNAMENT_FIELDS, "created_at")
-PLAYER_FIELDS = (
-    "name",
-    "country",
-    "club",
-    "ema_id",
-    "team",
-    "status",
-    "is_substitute",
-    "disqualified",
-    "checked_in_at",
-    "registered_at",
-)
-ROUND_FIELDS = ("number", "starts_at", "status", "mode", "clock_state", "clock_ends_at", "clock_remaining")
-SHEET_FIELDS = (
-    "status",
-    "form",
-    "entry",
-    "replay",
-    "version",
-    "content_hash",
-    "created_at",
-    "updated_at",
-    "submitted_at",
-    "signed_at",
-)
-SHEET_USERS = ("created_by", "submitted_by", "signed_by")
-VERSION_FIELDS = ("version", "action", "status", "entry", "replay", "content_hash", "at", "reason")
-RESULT_FIELDS = ("points", "rank", "uma", "score")
-JOB_FIELDS = ("requested_at", "from_round", "seed", "state", "progress", "report", "error", "finished_at")
-PENALTY_FIELDS = (
-    "kind",
-    "points",
-    "minutes_late",
-    "reason",
-    "hand",
-    "given_at",
-    "revoked_at",
-    "revoke_reason",
-)
+from tournament.models import Absence, Player, Round, Seat, SeatingJob, StaffRole, Table, Tournament
+from tournament.refusal import Refusal
 
 
-class ArchiveError(ValueError):
-    """The archive cannot be imported; the message says why."""
-
-
-# ---------------------------------------------------------------------------------------------------
-# Values
-
-
-def dump(value: Any) -> Any:
-    if isinstance(value, datetime):
-        return value.astimezone(UTC).isoformat()
-    if isinstance(value, date):
-        return value.isoformat()
-    if isinstance(value, Decimal):
-        return str(value)
-    return value
+def archive_refusal(message: str) -> Refusal:
+    return Refusal("archive", "tournament-archive", message)
 
 
 def _parse_datetime(value: str) -> datetime:
@@ -138,10 +70,6 @@ def parsers(model: type[models.Model], fields: tuple[str, ...]) -> tuple[tuple[s
     return tuple((name, parser_of(model._meta.get_field(name))) for name in fields)
 
 
-def dumped(row: dict[str, Any], fields: Iterable[str]) -> dict[str, Any]:
-    return {name: dump(row[name]) for name in fields}
-
-
 def loaded(model: type[models.Model], data: dict[str, Any], fields: tuple[str, ...]) -> dict[str, Any]:
     values = {}
     for name, parse in parsers(model, fields):
@@ -154,208 +82,6 @@ def load(model: type[models.Model], name: str, value: Any) -> Any:
     ((_, parse),) = parsers(model, (name,))
     return parse(value) if parse is not None and value is not None else value
 
-
-# ---------------------------------------------------------------------------------------------------
-# Export
-
-
-class Usernames:
-    """User primary key -> username, each user looked up once; remembers the users it named."""
-
-    def __init__(self) -> None:
-        self.users: dict[int, dict[str, str]] = {}
-
-    def prefetch(self, pks: Iterable[int | None]) -> None:
-        wanted = {pk for pk in pks if pk is not None} - set(self.users)
-        rows = get_user_model().objects.filter(pk__in=wanted).values("pk", *USER_FIELDS)
-        self.users.update({row.pop("pk"): row for row in rows})
-
-    def __call__(self, pk: int | None) -> str | None:
-        if pk is None:
-            return None
-        if pk not in self.users:
-            self.prefetch([pk])
-        return self.users[pk]["username"]
-
-    def listed(self) -> list[dict[str, str]]:
-        return sorted(self.users.values(), key=lambda user: user["username"])
-
-
-USER_FIELDS = ("username", "first_name", "last_name")
-
-
-def build_archive(tournament: Tournament, progress: Progress = no_progress) -> dict[str, Any]:
-    """The archive of a tournament as plain JSON-ready data (see docs/exports.md for every field)."""
-    username = Usernames()
-    data = Tournament.objects.filter(pk=tournament.pk).values().get()
-    staff = list(StaffRole.objects.filter(tournament=tournament).values())
-    username.prefetch(row["user_id"] for row in staff)
-    players = list(Player.objects.filter(tournament=tournament).order_by("pk").values())
-    name_of = {row["id"]: row["name"] for row in players}
-    progress(0.1)
-    rounds, sheet_key = _rounds(tournament, name_of, username, progress)
-    round_number = {
-        r["id"]: r["number"] for r in Round.objects.filter(tournament=tournament).values("id", "number")
-    }
-    penalties = []
-    for row in Penalty.objects.filter(tournament=tournament).order_by("pk").values():
-        penalty = dumped(row, PENALTY_FIELDS)
-        penalty["player"] = name_of[row["player_id"]]
-        penalty["round"] = round_number.get(row["round_id"])
-        penalty["sheet"] = list(sheet_key[row["sheet_id"]]) if row["sheet_id"] else None
-        penalty["given_by"] = username(row["given_by_id"])
-        penalty["revoked_by"] = username(row["revoked_by_id"])
-        penalties.append(penalty)
-    archive = {
-        "format": FORMAT,
-        "version": VERSION,
-        "tournament": {**dumped(data, TOURNAMENT_FIELDS), "created_by": username(data["created_by_id"])},
-        "staff": sorted(
-            (
-                {
-                    "user": username(row["user_id"]),
-                    "role": row["role"],
-                    "granted_by": username(row["granted_by_id"]),
-                    "granted_at": dump(row["granted_at"]),
-                }
-                for row in staff
-            ),
-            key=lambda row: row["user"],
-        ),
-        "players": [{**dumped(row, PLAYER_FIELDS), "user": username(row["user_id"])} for row in players],
-        "rounds": rounds,
-        "absences": [
-            {
-                "round": round_number[row["round_id"]],
-                "player": name_of[row["player_id"]],
-                "reason": row["reason"],
-                "substitute": name_of.get(row["substitute_id"]),
-                "recorded_by": username(row["recorded_by_id"]),
-                "recorded_at": dump(row["recorded_at"]),
-            }
-            for row in Absence.objects.filter(round__tournament=tournament).order_by("pk").values()
-        ],
-        "seating_jobs": [
-            {**dumped(row, JOB_FIELDS), "requested_by": username(row["requested_by_id"])}
-            for row in SeatingJob.objects.filter(tournament=tournament).order_by("pk").values()
-        ],
-        "penalties": penalties,
-        "disqualifications": [
-            {
-                "player": name_of[row["player_id"]],
-                "reason": row["reason"],
-                "given_by": username(row["given_by_id"]),
-                "given_at": dump(row["given_at"]),
-            }
-            for row in Disqualification.objects.filter(player__tournament=tournament).order_by("pk").values()
-        ],
-    }
-    archive["users"] = username.listed()  # last: every user named above
-    return archive
-
-
-def _rounds(
-    tournament: Tournament, name_of: dict[int, str], username: Usernames, progress: Progress
-) -> tuple[list[dict[str, Any]], dict[int, tuple[int, int]]]:
-    """The hanchan with their tables, seats and score sheets (results and history); and each sheet's
-    natural key, (hanchan, table), by primary key."""
-    rounds = list(Round.objects.filter(tournament=tournament).order_by("number").values("id", *ROUND_FIELDS))
-    number_of = {row["id"]: row["number"] for row in rounds}
-    tables: dict[int, dict[str, Any]] = {}
-    tables_of: dict[int, list[dict[str, Any]]] = {}
-    for row in (
-        Table.objects.filter(round__tournament=tournament)
-        .order_by("round__number", "number")
-        .values("id", "round_id", "number", "extra_minutes")
-    ):
-        table = {
-            "number": row["number"],
-            "extra_minutes": row["extra_minutes"],
-            "seats": [],
-            "score_sheet": None,
-        }
-        tables[row["id"]] = table
-        tables_of.setdefault(row["round_id"], []).append(table)
-    wind_of: dict[int, int] = {}
-    seats = (
-        Seat.objects.filter(round__tournament=tournament)
-        .order_by("table_id", "wind")
-        .values_list("id", "table_id", "wind", "player_id", "replaces_id")
-    )
-    for pk, table_id, wind, player_id, replaces_id in seats.iterator(chunk_size=5000):
-        wind_of[pk] = wind
-        tables[table_id]["seats"].append(
-            {"wind": wind, "player": name_of[player_id], "replaces": name_of.get(replaces_id)}
-        )
-    progress(0.3)
-    sheets: dict[int, dict[str, Any]] = {}
-    sheet_key: dict[int, tuple[int, int]] = {}
-    rows = ScoreSheet.objects.filter(table__round__tournament=tournament).values(
-        "id", "table_id", "table__round_id", "table__number", *SHEET_FIELDS, *(f"{n}_id" for n in SHEET_USERS)
-    )
-    for row in rows.iterator(chunk_size=2000):
-        sheet = {
-            **dumped(row, SHEET_FIELDS),
-            **{name: username(row[f"{name}_id"]) for name in SHEET_USERS},
-            "results": [],
-            "versions": [],
-        }
-        sheets[row["id"]] = tables[row["table_id"]]["score_sheet"] = sheet
-        sheet_key[row["id"]] = (number_of[row["table__round_id"]], row["table__number"])
-    results = (
-        SeatResult.objects.filter(sheet__table__round__tournament=tournament)
-        .order_by("sheet_id", "seat__wind")
-        .values("sheet_id", "seat_id", "player_id", *RESULT_FIELDS)
-    )
-    for row in results.iterator(chunk_size=5000):
-        result = {
-            **dumped(row, RESULT_FIELDS),
-            "wind": wind_of[row["seat_id"]],
-            "player": name_of[row["player_id"]],
-        }
-        sheets[row["sheet_id"]]["results"].append(result)
-    progress(0.5)
-    versions = (
-        SheetVersion.objects.filter(sheet__table__round__tournament=tournament)
-        .order_by("pk")
-        .values("sheet_id", "author_id", *VERSION_FIELDS)
-    )
-    for row in versions.iterator(chunk_size=2000):
-        sheets[row["sheet_id"]]["versions"].append(
-            {**dumped(row, VERSION_FIELDS), "author": username(row["author_id"])}
-        )
-    progress(0.8)
-    return [
-        {**dumped(row, ROUND_FIELDS), "tables": tables_of.get(row["id"], [])} for row in rounds
-    ], sheet_key
-
-
-def encode(archive: dict[str, Any]) -> bytes:
-    """The archive's bytes: sorted keys, compact, UTF-8, a final newline."""
-    text = json.dumps(archive, sort_keys=True, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    return (text + "\n").encode("utf-8")
-
-
-def export_archive(tournament: Tournament, progress: Progress = no_progress) -> bytes:
-    data = encode(build_archive(tournament, progress))
-    progress(1.0)
-    return data
-
-
-@register
-class ArchiveExporter(Exporter):
-    identifier = "archive_json"
-    position = 90
-    verbose_name = "Tournament archive (JSON)"
-    description = "Everything about the tournament, to back it up or move it; import_archive loads it."
-    permission = StaffRole.Role.ORGANISER
-
-    def render(self, tournament: Tournament, progress: Progress = no_progress) -> ExportFile:
-        return ExportFile(f"{tournament.slug}-archive.json", JSON, export_archive(tournament, progress))
-
-
-# ---------------------------------------------------------------------------------------------------
-# Import
 
 _timestamps_lock = threading.Lock()
 
@@ -390,11 +116,11 @@ def decode(data: bytes | str | dict[str, Any]) -> dict[str, Any]:
         try:
             archive = json.loads(data)
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise ArchiveError(f"not a tournament archive: the file is not JSON ({exc})") from None
+            raise archive_refusal(f"not a tournament archive: the file is not JSON ({exc})") from None
     if not isinstance(archive, dict) or archive.get("format") != FORMAT:
-        raise ArchiveError(f'not a tournament archive: "format" is not "{FORMAT}"')
+        raise archive_refusal(f'not a tournament archive: "format" is not "{FORMAT}"')
     if archive.get("version") != VERSION:
-        raise ArchiveError(
+        raise archive_refusal(
             f"archive version {archive.get('version')!r} is not supported (this version reads {VERSION})"
         )
     return archive
@@ -407,10 +133,8 @@ def import_archive(data: bytes | str | dict[str, Any], *, slug: str | None = Non
         with transaction.atomic():
             return _import(archive, slug)
     except (KeyError, TypeError, ValueError, IntegrityError) as exc:
-        if isinstance(exc, ArchiveError):
-            raise
         what = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
-        raise ArchiveError(f"the archive could not be imported: {what}") from exc
+        raise archive_refusal(f"the archive could not be imported: {what}") from exc
 
 
 def _users(archive: dict[str, Any]) -> dict[str, Any]:
@@ -505,7 +229,7 @@ def _import(archive: dict[str, Any], slug: str | None) -> Tournament:
     data = archive["tournament"]
     slug = slug or data["slug"]
     if Tournament.objects.filter(slug=slug).exists():
-        raise ArchiveError(
+        raise archive_refusal(
             f"a tournament with the slug {slug!r} exists already; import into a database without it "
             "(or under another slug)"
         )
@@ -515,7 +239,7 @@ def _import(archive: dict[str, Any], slug: str | None) -> Tournament:
         if username is None:
             return None
         if username not in users:
-            raise ArchiveError(f"user {username!r} is referenced but not listed in the archive's users")
+            raise archive_refusal(f"user {username!r} is referenced but not listed in the archive's users")
         return users[username].pk
 
     with timestamps_as_given(
@@ -563,7 +287,9 @@ def _import(archive: dict[str, Any], slug: str | None) -> Tournament:
             if name is None:
                 return None
             if name not in player_id:
-                raise ArchiveError(f"player {name!r} is referenced but not listed in the archive's players")
+                raise archive_refusal(
+                    f"player {name!r} is referenced but not listed in the archive's players"
+                )
             return player_id[name]
 
         rounds = archive["rounds"]

@@ -3,8 +3,8 @@
 Importing this package registers every exporter of the product.
 """
 
-from tournament.exports import archive, ema, printable, seating, sheets, standings
-from tournament.exports.base import (
+from exports.exporters import archive, ema, printable, seating, sheets, standings
+from exports.exporters.base import (
     PUBLIC,
     Column,
     Exporter,

@@ -1,0 +1,57 @@
+"""The tournament archive's format: its name, version and the fields of each kind of row.
+
+``dump`` writes archives and ``load`` reads them; both take the fields from here, so that what is written
+is what is read. The format is documented field by field in docs/exports.md.
+"""
+
+from __future__ import annotations
+
+from tournament.models import TOURNAMENT_FIELDS as TOURNAMENT_SETTINGS
+
+FORMAT = "riichi-tournament-archive"
+VERSION = 1
+BATCH = 2000
+
+# The fields of each row, in the archive's words. "user" fields hold a username (or null); "player" fields
+# a player's name; everything else is the model field of that name.
+TOURNAMENT_FIELDS = (*TOURNAMENT_SETTINGS, "created_at")
+PLAYER_FIELDS = (
+    "name",
+    "country",
+    "club",
+    "ema_id",
+    "team",
+    "status",
+    "is_substitute",
+    "disqualified",
+    "checked_in_at",
+    "registered_at",
+)
+ROUND_FIELDS = ("number", "starts_at", "status", "mode", "clock_state", "clock_ends_at", "clock_remaining")
+SHEET_FIELDS = (
+    "status",
+    "form",
+    "entry",
+    "replay",
+    "version",
+    "content_hash",
+    "created_at",
+    "updated_at",
+    "submitted_at",
+    "signed_at",
+)
+SHEET_USERS = ("created_by", "submitted_by", "signed_by")
+VERSION_FIELDS = ("version", "action", "status", "entry", "replay", "content_hash", "at", "reason")
+RESULT_FIELDS = ("points", "rank", "uma", "score")
+JOB_FIELDS = ("requested_at", "from_round", "seed", "state", "progress", "report", "error", "finished_at")
+PENALTY_FIELDS = (
+    "kind",
+    "points",
+    "minutes_late",
+    "reason",
+    "hand",
+    "given_at",
+    "revoked_at",
+    "revoke_reason",
+)
+USER_FIELDS = ("username", "first_name", "last_name")

@@ -1,0 +1,44 @@
+"""Export jobs: one file of one tournament, produced in the background (``exports.services``) and kept
+until it expires."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from tournament.models import Tournament
+
+
+def export_upload_to(instance: ExportJob, filename: str) -> str:
+    return f"exports/{instance.tournament_id}/{instance.pk or 'new'}-{filename}"
+
+
+class ExportJob(models.Model):
+    """One export of a tournament, produced in the background and kept until it expires."""
+
+    class State(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="export_jobs")
+    exporter = models.CharField(max_length=40)  # the identifier of a registered exporter
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    requested_at = models.DateTimeField(auto_now_add=True)
+    state = models.CharField(max_length=16, choices=State.choices, default=State.QUEUED)
+    progress = models.FloatField(default=0.0)
+    file = models.FileField(upload_to=export_upload_to, blank=True)
+    filename = models.CharField(max_length=200, blank=True)
+    content_type = models.CharField(max_length=120, blank=True)
+    error = models.TextField(blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    expires_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-requested_at"]
+
+    def __str__(self) -> str:
+        return f"{self.exporter} export of {self.tournament}: {self.state}"

@@ -1,0 +1,14 @@
+"""URLs of a tournament's exports, included under ``t/<slug>/exports/`` (namespace ``exports``)."""
+
+from django.urls import path
+
+from exports import views
+
+app_name = "exports"
+
+urlpatterns = [
+    path("", views.index, name="index"),
+    path("jobs/<int:job_id>/", views.status, name="status"),
+    path("jobs/<int:job_id>/download", views.download, name="download"),
+    path("<str:identifier>/", views.request_export, name="request"),
+]

@@ -1,0 +1,18 @@
+"""The referees' pages, under ``/t/<slug>/`` (namespace ``scoring``): my tables, a table's sheet, its
+live check, signing, and a head referee's correction."""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from scoring import views
+
+app_name = "scoring"
+
+urlpatterns = [
+    path("referee/", views.my_tables, name="my_tables"),
+    path("sheet/<int:round_number>/<int:table_number>/", views.sheet, name="sheet"),
+    path("sheet/<int:round_number>/<int:table_number>/check.json", views.check, name="sheet_check"),
+    path("sheet/<int:round_number>/<int:table_number>/sign/", views.sign, name="sheet_sign"),
+    path("sheet/<int:round_number>/<int:table_number>/correct/", views.correct, name="sheet_correct"),
+]

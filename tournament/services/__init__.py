@@ -1,0 +1,64 @@
+"""Actions on tournaments, players, absences, seating and hanchan: one verb per change, each one
+transaction, each refusing with ``tournament.refusal.Refusal``.
+
+The verbs live in small modules by concern and are all importable from here:
+
+- ``tournaments``: create a tournament, change its settings;
+- ``registration``: register players by hand or from a file, check them in, the check-in plan;
+- ``absences``: a substitute for one hanchan, a withdrawal;
+- ``seating``: the seated field, generation in a Celery task, Swiss hanchan;
+- ``rounds``: the current hanchan, the clock, a table's extra minutes, finishing a hanchan;
+- ``staff``: granting and removing staff roles.
+"""
+
+from tournament.services.absences import replace_with_substitute, withdraw_player
+from tournament.services.registration import (
+    CheckInPlan,
+    check_in,
+    check_in_plan,
+    country_lookup,
+    import_players,
+    preview_player_file,
+    register_player,
+)
+from tournament.services.rounds import (
+    current_round,
+    finish_round,
+    give_table_extra_time,
+    operate_clock,
+    tables_of_referee,
+)
+from tournament.services.seating import (
+    generate_seating,
+    request_seating,
+    run_seating_job,
+    seat_swiss_round,
+    seating_field,
+)
+from tournament.services.staff import grant_role
+from tournament.services.tournaments import create_tournament, update_tournament
+
+__all__ = [
+    "CheckInPlan",
+    "check_in",
+    "check_in_plan",
+    "country_lookup",
+    "create_tournament",
+    "current_round",
+    "finish_round",
+    "generate_seating",
+    "give_table_extra_time",
+    "grant_role",
+    "import_players",
+    "operate_clock",
+    "preview_player_file",
+    "register_player",
+    "replace_with_substitute",
+    "request_seating",
+    "run_seating_job",
+    "seat_swiss_round",
+    "seating_field",
+    "tables_of_referee",
+    "update_tournament",
+    "withdraw_player",
+]

@@ -1,0 +1,96 @@
+"""Absences: a substitute in an absent player's seat, and withdrawals from the tournament (WRCR 2015 §7.2)."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+
+from penalties.services import give_penalty
+from tournament import access
+from tournament.models import Absence, Player, Round, Seat, StaffRole
+from tournament.refusal import Refusal
+
+
+def _seat_substitute(round_: Round, player: Player, substitute: Player) -> Seat:
+    if round_.has_started or round_.status == Round.Status.FINISHED:
+        sheet_signed = Seat.objects.filter(
+            round=round_, player=player, table__sheet__status="signed"
+        ).exists()
+        if sheet_signed:
+            raise Refusal("round", "signed-table", f"hanchan {round_.number}: the table's sheet is signed")
+    if not substitute.is_substitute or substitute.tournament_id != round_.tournament_id:
+        raise Refusal(
+            "substitute",
+            "substitute-pool (WRCR 2015 §7.2)",
+            f"substitute: {substitute.name} is not a substitute of this tournament",
+        )
+    if Seat.objects.filter(round=round_, player=substitute).exists():
+        raise Refusal(
+            "substitute",
+            "one-seat-per-hanchan",
+            f"substitute: {substitute.name} already plays hanchan {round_.number}",
+        )
+    try:
+        seat = Seat.objects.select_for_update().get(round=round_, player=player)
+    except Seat.DoesNotExist:
+        raise Refusal(
+            "player", "seated-player", f"player: {player.name} is not seated in hanchan {round_.number}"
+        ) from None
+    seat.player, seat.replaces = substitute, player
+    seat.save(update_fields=["player", "replaces"])
+    return seat
+
+
+@transaction.atomic
+def replace_with_substitute(
+    round_: Round,
+    player: Player,
+    substitute: Player,
+    user: AbstractBaseUser,
+    *,
+    reason: str = Absence.Reason.ABSENT,
+) -> Absence:
+    """Seat a substitute in an absent player's seat for one hanchan (WRCR 2015 §7.2).
+
+    The substitute is scored normally at the table and never ranked; the absent player gets no hanchan
+    score for that round and the missed-hanchan penalty (30 points), which replaces any lateness penalty.
+    """
+    access.require_role(user, round_.tournament, StaffRole.Role.ORGANISER)
+    if reason not in Absence.Reason.values:
+        raise Refusal("reason", "absence-reason", f"reason: {reason!r} is not one of {Absence.Reason.values}")
+    _seat_substitute(round_, player, substitute)
+    absence = Absence.objects.create(
+        round=round_, player=player, reason=reason, substitute=substitute, recorded_by=user
+    )
+    give_penalty(
+        player,
+        "missed_hanchan",
+        user,
+        round=round_,
+        reason=f"{absence.get_reason_display()}: replaced by {substitute.name} in hanchan {round_.number}",
+    )
+    return absence
+
+
+@transaction.atomic
+def withdraw_player(
+    player: Player, user: AbstractBaseUser, *, from_round: int, substitute: Player | None = None
+) -> list[Absence]:
+    """The player leaves the tournament from ``from_round`` on.
+
+    With a ``substitute``, the substitute takes the player's seat in every seated hanchan not yet started
+    (each a missed hanchan for the player, WRCR 2015 §7.2). Without one, the organiser re-seats the rounds
+    not yet started with ``request_seating`` (``from_round``), which seats only the remaining field.
+    """
+    access.require_role(user, player.tournament, StaffRole.Role.ORGANISER)
+    player.status = Player.Status.WITHDRAWN
+    player.save(update_fields=["status"])
+    if substitute is None:
+        return []
+    rounds = Round.objects.filter(
+        tournament=player.tournament, number__gte=from_round, seats__player=player
+    ).exclude(status__in=[Round.Status.STARTED, Round.Status.FINISHED])
+    return [
+        replace_with_substitute(round_, player, substitute, user, reason=Absence.Reason.WITHDRAWN)
+        for round_ in rounds.order_by("number")
+    ]

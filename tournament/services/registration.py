@@ -1,0 +1,136 @@
+"""Registration and check-in: players by hand or from a file, and who is present on the day."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+from django_countries import countries
+
+from tournament import access, registration
+from tournament.models import Player, StaffRole, Tournament
+from tournament.refusal import Refusal
+from tournament.standings_db import schedule_standings_refresh
+
+
+@cache
+def country_lookup() -> dict[str, str]:
+    """Upper-cased ISO 3166 alpha-2 codes, alpha-3 codes and English names, each to its alpha-2 code."""
+    lookup: dict[str, str] = {}
+    for code, name in countries:
+        lookup[code.upper()] = code
+        lookup[str(name).upper()] = code
+        alpha3 = countries.alpha3(code)
+        if alpha3:
+            lookup[alpha3.upper()] = code
+    return lookup
+
+
+def _validate(tournament: Tournament, rows: list[dict[str, str | int]]) -> registration.ImportPreview:
+    existing = list(tournament.players.all())
+    return registration.validate_rows(
+        rows,
+        countries=country_lookup(),
+        existing_ema_ids={p.ema_id: p.name for p in existing if p.ema_id},
+        existing_names=[p.name for p in existing],
+    )
+
+
+def preview_player_file(
+    tournament: Tournament, data: bytes, filename: str, *, user: AbstractBaseUser
+) -> registration.ImportPreview:
+    """Read and check a player list without storing anything (organisers only)."""
+    access.require_role(user, tournament, StaffRole.Role.ORGANISER)
+    return _validate(tournament, registration.parse_rows(registration.read_table(data, filename)))
+
+
+def _new_player(tournament: Tournament, row: registration.PlayerRow) -> Player:
+    return Player(
+        tournament=tournament,
+        name=row.name,
+        country=row.country,
+        club=row.club,
+        ema_id=row.ema_id,
+        team=row.team,
+        is_substitute=row.is_substitute,
+    )
+
+
+@transaction.atomic
+def import_players(
+    tournament: Tournament, data: bytes, filename: str, *, user: AbstractBaseUser
+) -> registration.ImportPreview:
+    """Store every player of the file, or none: a file with one bad row imports nothing."""
+    Tournament.objects.select_for_update().get(pk=tournament.pk)  # one import at a time per tournament
+    preview = preview_player_file(tournament, data, filename, user=user)
+    if preview.ok:
+        Player.objects.bulk_create(_new_player(tournament, row) for row in preview.rows)
+        schedule_standings_refresh(tournament.pk)
+    return preview
+
+
+@transaction.atomic
+def register_player(tournament: Tournament, user: AbstractBaseUser, **fields: Any) -> Player:
+    """Register one player by hand (the same checks as a file import)."""
+    access.require_role(user, tournament, StaffRole.Role.ORGANISER)
+    row: dict[str, str | int] = {"line": 1, **{k: str(v) for k, v in fields.items() if k != "is_substitute"}}
+    row["substitute"] = "yes" if fields.get("is_substitute") else "no"
+    preview = _validate(tournament, [row])
+    if not preview.ok:
+        error = preview.errors[0]
+        raise Refusal(error.field, "registration", error.message)
+    player = _new_player(tournament, preview.rows[0])
+    player.save()
+    schedule_standings_refresh(tournament.pk)
+    return player
+
+
+@transaction.atomic
+def check_in(player: Player, *, user: AbstractBaseUser, checked_in: bool = True) -> Player:
+    access.require_role(user, player.tournament, StaffRole.Role.ORGANISER)
+    if player.status == Player.Status.WITHDRAWN:
+        raise Refusal("status", "check-in", f"{player.name} has withdrawn and cannot check in")
+    player.status = Player.Status.CHECKED_IN if checked_in else Player.Status.REGISTERED
+    player.checked_in_at = timezone.now() if checked_in else None
+    player.save(update_fields=["status", "checked_in_at"])
+    return player
+
+
+@dataclass(frozen=True)
+class CheckInPlan:
+    """How the checked-in field becomes full tables (a multiple of four players)."""
+
+    checked_in: int
+    tables: int
+    substitutes_needed: int
+    substitutes_available: int
+    # With prefer="sit_out": the players who sit out, the last to check in first.
+    sitting_out: tuple[Player, ...]
+
+    @property
+    def short_of_substitutes(self) -> int:
+        return max(0, self.substitutes_needed - self.substitutes_available)
+
+
+PREFERENCES = ("substitutes", "sit_out")
+
+
+def check_in_plan(tournament: Tournament, *, prefer: str = "substitutes") -> CheckInPlan:
+    if prefer not in PREFERENCES:
+        raise Refusal("prefer", "check-in-plan", f"prefer: {prefer!r} is neither 'substitutes' nor 'sit_out'")
+    players = list(
+        tournament.players.filter(status=Player.Status.CHECKED_IN, is_substitute=False).order_by(
+            "checked_in_at", "pk"
+        )
+    )
+    available = tournament.players.filter(is_substitute=True).exclude(status=Player.Status.WITHDRAWN).count()
+    count = len(players)
+    if prefer == "sit_out":
+        out = registration.sitting_out(count)
+        return CheckInPlan(count, count // 4, 0, available, tuple(players[count - out :]) if out else ())
+    needed = registration.substitutes_needed(count)
+    return CheckInPlan(count, (count + needed) // 4, needed, available, ())

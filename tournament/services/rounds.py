@@ -1,0 +1,97 @@
+"""Hanchan in play: the clock (WRCR 2015 §8.2), a table's extra minutes, finishing a hanchan, and which
+hanchan is current."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from tournament import access
+from tournament.models import Round, StaffRole, Table, Tournament
+from tournament.refusal import Refusal
+
+MAX_CLOCK_MINUTES = 24 * 60
+MAX_TABLE_EXTRA_MINUTES = 120
+CLOCK_ACTIONS = ("start", "pause", "extend")
+
+
+def current_round(tournament: Tournament) -> Round | None:
+    """The hanchan in play: the first not finished (the one the referees' "my tables" lists)."""
+    return tournament.rounds.exclude(status=Round.Status.FINISHED).order_by("number").first()
+
+
+def tables_of_referee(user: AbstractBaseUser, tournament: Tournament) -> list[Table]:
+    """The tables of the current hanchan for a referee's "my tables"."""
+    access.require_role(user, tournament, StaffRole.Role.REFEREE)
+    current = current_round(tournament)
+    if current is None:
+        return []
+    return list(
+        Table.objects.filter(round=current).select_related("round", "sheet").prefetch_related("seats__player")
+    )
+
+
+@transaction.atomic
+def operate_clock(round_: Round, user: AbstractBaseUser, action: str, *, minutes: int = 0) -> Round:
+    """Start, pause or extend the hanchan clock (WRCR 2015 §8.2). Starting it starts the hanchan."""
+    access.require_role(user, round_.tournament, StaffRole.Role.ORGANISER)
+    if action not in CLOCK_ACTIONS:
+        raise Refusal("action", "clock-action", f"action: {action!r} is not start, pause or extend")
+    round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
+    clock, now = round_.clock(), timezone.now()
+    if action == "start":
+        clock = clock.start(now)
+        if round_.status in {Round.Status.PLANNED, Round.Status.SEATED}:
+            playing = (
+                round_.tournament.rounds.filter(status=Round.Status.STARTED).exclude(pk=round_.pk).first()
+            )
+            if playing is not None:
+                raise Refusal(
+                    "round", "one-hanchan-at-a-time", f"hanchan {playing.number} is in play: finish it first"
+                )
+            round_.status = Round.Status.STARTED
+    elif action == "pause":
+        clock = clock.pause(now)
+    else:
+        if not -MAX_CLOCK_MINUTES <= minutes <= MAX_CLOCK_MINUTES:
+            raise Refusal(
+                "minutes", "clock-range", f"minutes: between -{MAX_CLOCK_MINUTES} and {MAX_CLOCK_MINUTES}"
+            )
+        clock = clock.extend(minutes)
+    round_.set_clock(clock)
+    round_.save(update_fields=["clock_state", "clock_ends_at", "clock_remaining", "status"])
+    return round_
+
+
+@transaction.atomic
+def give_table_extra_time(table: Table, user: AbstractBaseUser, minutes: int) -> Table:
+    access.require_role(user, table.round.tournament, StaffRole.Role.HEAD_REFEREE)
+    if not 0 <= minutes <= MAX_TABLE_EXTRA_MINUTES:
+        raise Refusal("minutes", "clock-range", f"minutes: between 0 and {MAX_TABLE_EXTRA_MINUTES}")
+    table.extra_minutes = minutes
+    table.save(update_fields=["extra_minutes"])
+    return table
+
+
+@transaction.atomic
+def finish_round(round_: Round, user: AbstractBaseUser) -> Round:
+    """The organiser closes a hanchan once every table's sheet is signed; the next one becomes current."""
+    access.require_role(user, round_.tournament, StaffRole.Role.ORGANISER)
+    round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
+    if round_.status != Round.Status.STARTED:
+        raise Refusal(
+            "round", "finish-started-hanchan", f"hanchan {round_.number} is {round_.get_status_display()}"
+        )
+    pending = list(
+        round_.tables.exclude(sheet__status="signed").order_by("number").values_list("number", flat=True)
+    )
+    if pending:
+        raise Refusal(
+            "round",
+            "signed-sheets-first",
+            f"hanchan {round_.number}: table(s) {', '.join(map(str, pending))} have no signed sheet yet",
+        )
+    round_.status = Round.Status.FINISHED
+    round_.save(update_fields=["status"])
+    return round_

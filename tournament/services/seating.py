@@ -1,0 +1,190 @@
+"""Seating: who is seated, the generation of a schedule in a Celery task, and Swiss hanchan.
+
+``request_seating`` queues a ``SeatingJob``; the task ``generate_seating`` beside it runs
+``run_seating_job``, which calls the pure generator (``tournament.seating``) and stores its schedule.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+from celery import shared_task
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from tournament import access, registration, seating
+from tournament.models import Player, Round, Seat, SeatingJob, StaffRole, Table, Tournament
+from tournament.refusal import Refusal
+from tournament.standings_db import forget_live, load_standings
+
+STARTED = [Round.Status.STARTED, Round.Status.FINISHED]
+
+
+def seating_field(tournament: Tournament) -> list[Player]:
+    """Who is seated: the checked-in players (everyone registered while nobody has checked in), with
+    as many substitutes as complete the last table (WRCR 2015 §7.2: substitutes are never ranked)."""
+    players = tournament.players.filter(is_substitute=False).exclude(status=Player.Status.WITHDRAWN)
+    if players.filter(status=Player.Status.CHECKED_IN).exists():
+        players = players.filter(status=Player.Status.CHECKED_IN)
+    field = list(players.order_by("pk"))
+    needed = registration.substitutes_needed(len(field))
+    substitutes = list(
+        tournament.players.filter(is_substitute=True)
+        .exclude(status=Player.Status.WITHDRAWN)
+        .order_by("-status", "pk")[:needed]  # checked-in substitutes first
+    )
+    if len(substitutes) < needed:
+        raise Refusal(
+            "players",
+            "full-tables",
+            f"{len(field)} players need {needed} substitute(s) to fill {(len(field) + needed) // 4} tables; "
+            f"only {len(substitutes)} available. Register substitutes, or let players sit out.",
+        )
+    return field + substitutes
+
+
+@transaction.atomic
+def request_seating(
+    tournament: Tournament, user: AbstractBaseUser, *, from_round: int = 1, seed: int = 0
+) -> SeatingJob:
+    """Queue the generation of hanchan ``from_round`` to the last; it runs in a Celery task."""
+    access.require_role(user, tournament, StaffRole.Role.ORGANISER)
+    if not 1 <= from_round <= tournament.hanchan_count:
+        raise Refusal("from_round", "hanchan-range", f"from_round: 1 to {tournament.hanchan_count}")
+    started = tournament.rounds.filter(number__gte=from_round, status__in=STARTED).first()
+    if started is not None:
+        raise Refusal(
+            "from_round",
+            "played-rounds-are-kept",
+            f"from_round: hanchan {started.number} has started; re-seat from hanchan {started.number + 1}",
+        )
+    seating_field(tournament)  # refuse at once when the field cannot fill its tables
+    job = SeatingJob.objects.create(
+        tournament=tournament, requested_by=user, from_round=from_round, seed=seed
+    )
+    transaction.on_commit(lambda: generate_seating.delay(job.pk))
+    return job
+
+
+@shared_task(name="tournament.generate_seating", acks_late=True)
+def generate_seating(job_id: int) -> dict[str, object]:
+    return run_seating_job(job_id).as_dict()
+
+
+def run_seating_job(job_id: int) -> SeatingJob:
+    """Generate and store the seating of a job; safe to run twice (a finished job is left alone)."""
+    job = SeatingJob.objects.select_related("tournament").get(pk=job_id)
+    if job.state == SeatingJob.State.DONE:
+        return job
+    SeatingJob.objects.filter(pk=job.pk).update(state=SeatingJob.State.RUNNING, progress=0.0)
+    tournament = job.tournament
+    last_saved = [0.0]
+
+    def progress(fraction: float) -> None:
+        now = time.monotonic()
+        if now - last_saved[0] >= 0.5:
+            last_saved[0] = now
+            SeatingJob.objects.filter(pk=job.pk).update(progress=min(fraction, 0.99))
+
+    try:
+        field = seating_field(tournament)
+        fixed = played_rounds(tournament, job.from_round)
+        schedule = seating.generate(
+            [
+                seating.PlayerInfo(
+                    p.pk, team=p.team or None, club=p.club or None, country=p.country.code or None
+                )
+                for p in field
+            ],
+            tournament.hanchan_count,
+            seed=job.seed,
+            fixed_rounds=fixed,
+            separate=separation_rule(tournament),
+            progress=progress,
+        )
+        with transaction.atomic():
+            _store_schedule(tournament, schedule, job.from_round)
+            job.report = seating.quality_report(schedule)
+            job.state, job.progress, job.finished_at = SeatingJob.State.DONE, 1.0, timezone.now()
+            job.save(update_fields=["report", "state", "progress", "finished_at"])
+    except (Refusal, seating.SeatingError) as exc:
+        job.state, job.error, job.finished_at = SeatingJob.State.FAILED, str(exc), timezone.now()
+        job.save(update_fields=["state", "error", "finished_at"])
+    return job
+
+
+def separation_rule(tournament: Tournament) -> seating.SeparationRule | None:
+    """The tournament's separation settings as the seating generator's rule (0 means never)."""
+    rule = {name: (seating.NEVER if value == 0 else value) for name, value in tournament.separation().items()}
+    if all(value is None for value in rule.values()):
+        return None
+    return seating.SeparationRule(**rule)
+
+
+def played_rounds(tournament: Tournament, before: int) -> list[list[list[int]]]:
+    """The seating of hanchan 1 to ``before - 1`` as the generator's fixed rounds (table order kept)."""
+    rounds: list[list[list[int]]] = []
+    seats = Seat.objects.filter(round__tournament=tournament, round__number__lt=before).values_list(
+        "round__number", "table__number", "player_id"
+    )
+    by_round: dict[int, dict[int, list[int]]] = {}
+    for round_number, table_number, player_id in seats.order_by("round__number", "table__number", "wind"):
+        by_round.setdefault(round_number, {}).setdefault(table_number, []).append(player_id)
+    for round_number in range(1, before):
+        tables = by_round.get(round_number)
+        if not tables:
+            raise Refusal(
+                "from_round",
+                "played-rounds-are-kept",
+                f"from_round: hanchan {round_number} has no seating; generate from hanchan {round_number}",
+            )
+        rounds.append([tables[number] for number in sorted(tables)])
+    return rounds
+
+
+def _store_schedule(tournament: Tournament, schedule: seating.Schedule, from_round: int) -> None:
+    for number in range(from_round, tournament.hanchan_count + 1):
+        store_round(tournament, number, schedule.rounds[number - 1], Round.Mode.GENERATED)
+
+
+def store_round(tournament: Tournament, number: int, tables: Sequence[Sequence[int]], mode: str) -> Round:
+    """Seat one hanchan: ``tables`` lists each table's players (ids) in seat order East to North."""
+    Seat.objects.filter(round__tournament=tournament, round__number=number).delete()
+    Table.objects.filter(round__tournament=tournament, round__number=number).delete()
+    round_, _ = Round.objects.update_or_create(
+        tournament=tournament, number=number, defaults={"status": Round.Status.SEATED, "mode": mode}
+    )
+    stored = Table.objects.bulk_create(Table(round=round_, number=index + 1) for index in range(len(tables)))
+    Seat.objects.bulk_create(
+        Seat(table=table, round=round_, wind=wind, player_id=player_id)
+        for table, players in zip(stored, tables, strict=True)
+        for wind, player_id in enumerate(players)
+    )
+    return round_
+
+
+@transaction.atomic
+def seat_swiss_round(tournament: Tournament, number: int, user: AbstractBaseUser, *, seed: int = 0) -> Round:
+    """Seat hanchan ``number`` from the current standings (Swiss): the top four together, and so on,
+    avoiding repeat meetings with the hanchan already seated before it where a small move allows."""
+    access.require_role(user, tournament, StaffRole.Role.ORGANISER)
+    if not 1 <= number <= tournament.hanchan_count:
+        raise Refusal("round", "hanchan-range", f"round: 1 to {tournament.hanchan_count}")
+    existing = tournament.rounds.filter(number=number).first()
+    if existing is not None and existing.has_started:
+        raise Refusal("round", "played-rounds-are-kept", f"round: hanchan {number} has started")
+    field = {player.pk for player in seating_field(tournament)}
+    # Best first by overall score (signed sheets only); substitutes take the place their score gives them.
+    order = [
+        row.player for row in sorted(load_standings(tournament.pk).rows, key=lambda r: (-r.total, r.name))
+    ]
+    ranking = [pk for pk in order if pk in field]
+    try:
+        tables = seating.swiss_round(ranking, played_rounds(tournament, number), seed=seed)
+    except seating.SeatingError as exc:
+        raise Refusal("round", "swiss", str(exc)) from None
+    round_ = store_round(tournament, number, tables, Round.Mode.SWISS)
+    transaction.on_commit(lambda: forget_live(tournament.pk))
+    return round_

@@ -1,0 +1,103 @@
+"""What every page of a tournament shares: the access check, the page frame (role, clock) and the way a
+refusal is shown beside its form field."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified, JsonResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
+
+from tournament import access, services
+from tournament.models import Round, StaffRole, Tournament
+from tournament.presentation import format_seconds
+from tournament.refusal import Refusal
+
+Role = StaffRole.Role
+
+
+def access_tournament(request: HttpRequest, slug: str, minimum: str | None = None) -> Tournament:
+    """The tournament of the URL, if this user may see it (404 otherwise: a private tournament does not
+    show that it exists) and, with ``minimum``, holds at least that role in it (403 otherwise)."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    if not access.can_view(request.user, tournament):
+        raise Http404("No such tournament")
+    if minimum is not None and not access.has_role(request.user, tournament, minimum):
+        raise PermissionDenied(f"This page is for the {Role(minimum).label.lower()}s of {tournament.name}.")
+    return tournament
+
+
+def clock_payload(round_: Round | None) -> dict[str, Any]:
+    if round_ is None:
+        return {"round": None, "state": "none", "seconds_left": 0, "ends_at": None, "display": ""}
+    clock = round_.clock().as_dict(timezone.now())
+    return {
+        "round": round_.number,
+        "round_status": round_.status,
+        **clock,
+        "display": format_seconds(float(clock["seconds_left"])),  # type: ignore[arg-type]
+    }
+
+
+def render_page(
+    request: HttpRequest,
+    template: str,
+    tournament: Tournament | None,
+    context: dict[str, Any] | None = None,
+    *,
+    status: int = 200,
+) -> HttpResponse:
+    """Render a page of a tournament with what the base template needs: the user's role (for the
+    staff links) and the hanchan clock of the current hanchan."""
+    page: dict[str, Any] = {"tournament": tournament}
+    if tournament is not None:
+        role = access.role_of(request.user, tournament)
+        rank = StaffRole.RANK.get(role, 0) if role else 0  # type: ignore[call-overload]
+        current = services.current_round(tournament)
+        page.update(
+            role=role,
+            role_label=Role(role).label if role else "",
+            is_referee=rank >= 1,
+            is_head_referee=rank >= 2,
+            is_organiser=rank >= 3,
+            current_round=current,
+            clock=clock_payload(current),
+        )
+    page.update(context or {})
+    return render(request, template, page, status=status)
+
+
+def add_refusal(form: Any, error: Refusal | ValidationError) -> None:
+    """A refusal shown on its form: each problem beside the field it names (at the top of the form when
+    the form has no such field). A model's ``full_clean`` refusal is shown field by field too."""
+    if isinstance(error, ValidationError):
+        if hasattr(error, "error_dict"):
+            for field, errors in error.error_dict.items():
+                form.add_error(field if field in form.fields else None, errors)
+        else:
+            form.add_error(None, error)
+        return
+    for problem in error.problems:
+        form.add_error(problem.field if problem.field in form.fields else None, problem.message)
+
+
+def refusal_response(refusal: Refusal) -> JsonResponse:
+    """A refusal as JSON, in the API's form: ``{"errors": [{"field", "rule", "message"}, ...]}``."""
+    return JsonResponse({"errors": refusal.as_dicts()}, status=refusal.status)
+
+
+def json_with_etag(request: HttpRequest, payload: dict[str, Any]) -> HttpResponse:
+    """JSON that pollers revalidate cheaply: an unchanged payload answers 304 Not Modified."""
+    body = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+    etag = '"' + hashlib.sha256(body.encode()).hexdigest()[:32] + '"'
+    if request.headers.get("If-None-Match") == etag:
+        response: HttpResponse = HttpResponseNotModified()
+    else:
+        response = HttpResponse(body, content_type="application/json")
+    response["ETag"] = etag
+    response["Cache-Control"] = "no-cache"
+    return response

@@ -1,0 +1,293 @@
+"""The organisers' pages: creating and editing a tournament, registration and file import, check-in,
+absences and substitutes, and the staff."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Count, Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from tournament import access, services
+from tournament.forms import (
+    CheckInForm,
+    ImportConfirmForm,
+    PlayerFileForm,
+    PlayerForm,
+    StaffForm,
+    SubstituteForm,
+    TournamentForm,
+    WithdrawForm,
+)
+from tournament.models import Absence, Player, Seat, StaffRole, Tournament
+from tournament.refusal import Refusal
+from tournament.views.base import access_tournament, add_refusal, render_page
+
+Role = StaffRole.Role
+WIND_NAMES = dict(Seat.Wind.choices)
+IMPORT_SECONDS = 30 * 60
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def create(request: HttpRequest) -> HttpResponse:
+    if not access.can_create_tournament(request.user):
+        raise PermissionDenied("Creating a tournament needs a site admin's permission or an organiser role.")
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            tournament = services.create_tournament(request.user, **form.cleaned_data)
+        except (Refusal, ValidationError) as error:
+            add_refusal(form, error)
+        else:
+            messages.success(request, f"{tournament.name} is created; you are its organiser.")
+            return redirect("tournament:manage", slug=tournament.slug)
+    return render_page(request, "tournament/tournament_form.html", None, {"form": form, "creating": True})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def edit(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = access_tournament(request, slug, Role.ORGANISER)
+    form = TournamentForm(request.POST or None, instance=Tournament.objects.get(pk=tournament.pk))
+    if request.method == "POST" and form.is_valid():
+        try:
+            tournament = services.update_tournament(tournament, request.user, **form.cleaned_data)
+        except (Refusal, ValidationError) as error:
+            add_refusal(form, error)
+        else:
+            messages.success(request, "Saved.")
+            return redirect("tournament:manage", slug=tournament.slug)
+    return render_page(request, "tournament/tournament_form.html", tournament, {"form": form})
+
+
+@login_required
+@require_GET
+def manage(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = access_tournament(request, slug, Role.ORGANISER)
+    counts = tournament.players.aggregate(
+        registered=Count("pk", filter=Q(is_substitute=False) & ~Q(status=Player.Status.WITHDRAWN)),
+        checked_in=Count("pk", filter=Q(is_substitute=False, status=Player.Status.CHECKED_IN)),
+        substitutes=Count("pk", filter=Q(is_substitute=True) & ~Q(status=Player.Status.WITHDRAWN)),
+        withdrawn=Count("pk", filter=Q(status=Player.Status.WITHDRAWN)),
+    )
+    return render_page(
+        request,
+        "tournament/manage.html",
+        tournament,
+        {
+            "counts": counts,
+            "rounds": tournament.rounds.annotate(
+                table_count=Count("tables", distinct=True),
+                signed=Count("tables", filter=Q(tables__sheet__status="signed"), distinct=True),
+            ),
+            "job": tournament.seating_jobs.first(),
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def registration(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = access_tournament(request, slug, Role.ORGANISER)
+    form = PlayerForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            person = services.register_player(tournament, request.user, **form.cleaned_data)
+        except Refusal as error:
+            add_refusal(form, error)
+        else:
+            messages.success(request, f"{person} is registered.")
+            return redirect("tournament:registration", slug=tournament.slug)
+    return render_page(
+        request,
+        "tournament/registration.html",
+        tournament,
+        {
+            "form": form,
+            "file_form": PlayerFileForm(),
+            "players": tournament.players.order_by("is_substitute", "name"),
+        },
+    )
+
+
+def _import_key(tournament: Tournament, request: HttpRequest, token: str) -> str:
+    return f"player-import:{tournament.pk}:{request.user.pk}:{token}"
+
+
+@login_required
+@require_POST
+def import_preview(request: HttpRequest, slug: str) -> HttpResponse:
+    """Step 1 of an import: read and check the file, store nothing, show every row and every bad row.
+    The file waits in the cache (shared by every web process) for the confirmation."""
+    tournament = access_tournament(request, slug, Role.ORGANISER)
+    file_form = PlayerFileForm(request.POST, request.FILES)
+    preview, token = None, ""
+    if file_form.is_valid():
+        upload = file_form.cleaned_data["file"]
+        data = upload.read()
+        try:
+            preview = services.preview_player_file(tournament, data, upload.name, user=request.user)
+        except Refusal as error:
+            file_form.add_error("file", error.message)
+        else:
+            if preview.ok:
+                token = secrets.token_urlsafe(16)
+                cache.set(
+                    _import_key(tournament, request, token),
+                    {"name": upload.name, "data": data},
+                    IMPORT_SECONDS,
+                )
+    return render_page(
+        request,
+        "tournament/import_preview.html",
+        tournament,
+        {
+            "file_form": file_form,
+            "preview": preview,
+            "confirm_form": ImportConfirmForm(initial={"token": token}) if token else None,
+        },
+        status=200 if file_form.is_valid() else 400,
+    )
+
+
+@login_required
+@require_POST
+def import_confirm(request: HttpRequest, slug: str) -> HttpResponse:
+    """Step 2: import the previewed file (checked again: all or nothing)."""
+    tournament = access_tournament(request, slug, Role.ORGANISER)
+    form = ImportConfirmForm(request.POST)
+    stored = (
+        cache.get(_import_key(tournament, request, form.data.get("token", ""))) if form.is_valid() else None
+    )
+    if stored is None:
+        messages.error(request, "That upload has expired or was already imported; upload the file again.")
+        return redirect("tournament:registration", slug=tournament.slug)
+    try:
+        preview = services.import_players(tournament, stored["data"], stored["name"], user=request.user)
+    except Refusal as error:
+        messages.error(request, error.message)
+        return redirect("tournament:registration", slug=tournament.slug)
+    if not preview.ok:
+        return render_page(
+            request,
+            "tournament/import_preview.html",
+            tournament,
+            {"file_form": PlayerFileForm(), "preview": preview, "confirm_form": None},
+            status=409,
+        )
+    cache.delete(_import_key(tournament, request, form.cleaned_data["token"]))
+    messages.success(request, f"Imported {len(preview.rows)} players from {stored['name']}.")
+    return redirect("tournament:registration", slug=tournament.slug)
+
+
+@login_required
+@require_GET
+def check_in(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = access_tournament(request, slug, Role.ORGANISER)
+    return render_page(
+        request,
+        "tournament/check_in.html",
+        tournament,
+        {
+            "players": tournament.players.order_by("is_substitute", "name"),
+            "plan": services.check_in_plan(tournament),
+            "sit_out_plan": services.check_in_plan(tournament, prefer="sit_out"),
+        },
+    )
+
+
+@login_required
+@require_POST
+def check_in_toggle(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
+    tournament = access_tournament(request, slug, Role.ORGANISER)
+    person = get_object_or_404(Player, tournament=tournament, pk=player_id)
+    form = CheckInForm(request.POST)
+    if form.is_valid():
+        try:
+            services.check_in(person, user=request.user, checked_in=form.cleaned_data["checked_in"])
+        except Refusal as error:
+            messages.error(request, error.message)
+    return redirect(reverse("tournament:check_in", args=[tournament.slug]) + f"#player-{person.pk}")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def absences(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = access_tournament(request, slug, Role.ORGANISER)
+    which = request.POST.get("form") if request.method == "POST" else None
+    substitute_form = SubstituteForm(tournament, request.POST if which == "substitute" else None)
+    withdraw_form = WithdrawForm(tournament, request.POST if which == "withdraw" else None)
+    try:
+        if which == "substitute" and substitute_form.is_valid():
+            data = substitute_form.cleaned_data
+            services.replace_with_substitute(
+                data["round"], data["player"], data["substitute"], request.user, reason=data["reason"]
+            )
+            messages.success(
+                request,
+                f"{data['substitute'].name} plays hanchan {data['round'].number} for {data['player'].name}.",
+            )
+            return redirect("tournament:absences", slug=tournament.slug)
+        if which == "withdraw" and withdraw_form.is_valid():
+            data = withdraw_form.cleaned_data
+            replaced = services.withdraw_player(
+                data["player"], request.user, from_round=data["from_round"], substitute=data["substitute"]
+            )
+            done = f"{data['player'].name} has withdrawn."
+            if data["substitute"]:
+                done += f" {data['substitute'].name} takes the seat in {len(replaced)} hanchan."
+            else:
+                done += " Re-seat the hanchan not started from the seating page."
+            messages.success(request, done)
+            return redirect("tournament:absences", slug=tournament.slug)
+    except Refusal as error:
+        add_refusal(substitute_form if which == "substitute" else withdraw_form, error)
+    return render_page(
+        request,
+        "tournament/absences.html",
+        tournament,
+        {
+            "substitute_form": substitute_form,
+            "withdraw_form": withdraw_form,
+            "absences": Absence.objects.filter(round__tournament=tournament).select_related(
+                "round", "player", "substitute", "recorded_by"
+            ),
+            "withdrawn": tournament.players.filter(status=Player.Status.WITHDRAWN),
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def staff(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = access_tournament(request, slug, Role.ORGANISER)
+    form = StaffForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        grantee = get_user_model().objects.filter(username=form.cleaned_data["username"]).first()
+        if grantee is None:
+            form.add_error("username", "No account has this user name; a site admin creates accounts.")
+        else:
+            try:
+                services.grant_role(tournament, request.user, grantee, form.cleaned_data["role"])
+            except Refusal as error:
+                add_refusal(form, error)
+            else:
+                role = form.cleaned_data["role"]
+                done = f"{grantee}: {Role(role).label.lower()}." if role else f"{grantee}: role removed."
+                messages.success(request, done)
+                return redirect("tournament:staff", slug=tournament.slug)
+    return render_page(
+        request,
+        "tournament/staff.html",
+        tournament,
+        {"form": form, "roles": tournament.staff.select_related("user", "granted_by")},
+    )

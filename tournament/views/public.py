@@ -1,0 +1,222 @@
+"""The public pages (anyone for a public tournament; its staff for a private one): the list of
+tournaments, a tournament's home, standings, seating, players, a player's results and the projector."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from decimal import Decimal
+from typing import Any
+
+from django.conf import settings
+from django.db.models import Count, Prefetch
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.views.decorators.http import require_GET
+
+from scoring.models import ScoreSheet
+from tournament import access, services
+from tournament.models import Absence, Player, Seat, StaffRole, Table, Tournament
+from tournament.presentation import rank_chart
+from tournament.standings_db import cached_standings, cached_summary, remember_live
+from tournament.views.base import access_tournament, json_with_etag, render_page
+
+Role = StaffRole.Role
+WIND_NAMES = dict(Seat.Wind.choices)
+IMPORT_SECONDS = 30 * 60
+
+
+@require_GET
+def index(request: HttpRequest) -> HttpResponse:
+    return render_page(
+        request,
+        "tournament/index.html",
+        None,
+        {
+            "tournaments": access.visible_tournaments(request.user),
+            "can_create": access.can_create_tournament(request.user),
+        },
+    )
+
+
+@require_GET
+def home(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = access_tournament(request, slug)
+    rounds = list(tournament.rounds.annotate(table_count=Count("tables")))
+    current = services.current_round(tournament)
+    next_seats: dict[int, dict[str, Any]] = {}
+    if current is not None:
+        for seat in Seat.objects.filter(round=current).select_related("table"):
+            next_seats[seat.player_id] = {"table": seat.table.number, "wind": WIND_NAMES[seat.wind]}
+    return render_page(
+        request,
+        "tournament/home.html",
+        tournament,
+        {
+            "rounds": rounds,
+            "player_count": tournament.players.filter(is_substitute=False).count(),
+            "ruleset_label": Tournament.Preset(tournament.ruleset_preset).label,
+            "next_seats": next_seats,
+        },
+    )
+
+
+def standings_payload(tournament: Tournament) -> dict[str, Any]:
+    """What the standings page, the projector and their poll share: the cached standings (no
+    recomputation) and the tables of the current hanchan still without a signed sheet."""
+    return remember_live(tournament.pk, "page", lambda: live_standings(tournament))
+
+
+def live_standings(tournament: Tournament) -> dict[str, Any]:
+    data = cached_summary(tournament.pk)
+    current = services.current_round(tournament)
+    pending: list[dict[str, Any]] = []
+    table_count = 0
+    if current is not None:
+        tables = Table.objects.filter(round=current).order_by("number").values_list("number", "sheet__status")
+        for number, sheet_status in tables:
+            table_count += 1
+            if sheet_status != ScoreSheet.Status.SIGNED:
+                pending.append({"table": number, "status": sheet_status or "none"})
+    return {
+        "rounds": data["rounds"],
+        "current_round": current.number if current else None,
+        "current_round_status": current.status if current else None,
+        "tables": table_count,
+        "pending": pending,
+        "player_url": reverse("tournament:player", args=[tournament.slug, 0]).removesuffix("0/"),
+        "unranked_count": sum(1 for row in data["rows"] if not row["ranked"]),
+        "rows": [
+            {
+                "player": row["player"],
+                "name": row["name"],
+                "ranked": row["ranked"],
+                "rank": row["rank"],
+                "total": row["total"],
+                "penalties": row["penalties"],
+                "played": row["played"],
+            }
+            for row in data["rows"]
+        ],
+    }
+
+
+@require_GET
+def standings(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = access_tournament(request, slug)
+
+    def page() -> HttpResponse:
+        payload = standings_payload(tournament)
+        # The rows are rendered once per change of the standings (a fragment cached under this digest).
+        digest = hashlib.sha256(json.dumps(payload, separators=(",", ":")).encode()).hexdigest()[:32]
+        return render_page(
+            request, "tournament/standings.html", tournament, {"standings": payload, "digest": digest}
+        )
+
+    # The page players open on their phones: a visitor without a session (no login, no message waiting)
+    # gets the same page as every other, rendered once for a moment.
+    if request.user.is_authenticated or request.COOKIES.keys() & {settings.SESSION_COOKIE_NAME, "messages"}:
+        return page()
+    cached = remember_live(tournament.pk, "html", lambda: {"body": page().content.decode()})
+    return HttpResponse(cached["body"])
+
+
+@require_GET
+def standings_json(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = access_tournament(request, slug)
+    return json_with_etag(request, standings_payload(tournament))
+
+
+@require_GET
+def seating(request: HttpRequest, slug: str, number: int | None = None) -> HttpResponse:
+    tournament = access_tournament(request, slug)
+    rounds = list(tournament.rounds.all())
+    if number is None:
+        current = services.current_round(tournament)
+        number = current.number if current else (rounds[-1].number if rounds else 1)
+    round_ = next((r for r in rounds if r.number == number), None)
+    if round_ is None and rounds:
+        raise Http404("No such hanchan")
+    tables = []
+    if round_ is not None:
+        tables = list(
+            round_.tables.prefetch_related(
+                Prefetch("seats", Seat.objects.select_related("player", "replaces").order_by("wind"))
+            ).order_by("number")
+        )
+    return render_page(
+        request,
+        "tournament/seating.html",
+        tournament,
+        {"rounds": rounds, "round": round_, "tables": tables},
+    )
+
+
+@require_GET
+def players(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = access_tournament(request, slug)
+    return render_page(
+        request,
+        "tournament/players.html",
+        tournament,
+        {"players": tournament.players.order_by("is_substitute", "name")},
+    )
+
+
+@require_GET
+def player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
+    tournament = access_tournament(request, slug)
+    person = get_object_or_404(Player, tournament=tournament, pk=player_id)
+    data = cached_standings(tournament.pk)
+    row = next((r for r in data["rows"] if r["player"] == person.pk), None)
+    ranked_count = sum(1 for r in data["rows"] if r["ranked"])
+    seats = {s.round.number: s for s in Seat.objects.filter(player=person).select_related("round", "table")}
+    absences = {
+        a.round.number: a for a in Absence.objects.filter(player=person).select_related("round", "substitute")
+    }
+    active = list(person.penalties.filter(revoked_at=None).select_related("round").order_by("given_at"))
+    by_round = row["by_round"] if row else {}
+    history = row["rank_history"] if row else []
+    hanchan = []
+    for number in range(1, tournament.hanchan_count + 1):
+        seat = seats.get(number)
+        result = by_round.get(str(number))
+        round_penalties = [p for p in active if p.round is not None and p.round.number == number]
+        hanchan.append(
+            {
+                "number": number,
+                "table": seat.table.number if seat else None,
+                "wind": WIND_NAMES[seat.wind] if seat else "",
+                "absence": absences.get(number),
+                "result": result,
+                "points": f"{result['points']:,}" if result else "",
+                "penalties": round_penalties,
+                "penalty_total": sum((p.points for p in round_penalties), Decimal(0)),
+                "rank_after": history[number - 1] if number - 1 < len(history) else None,
+            }
+        )
+    return render_page(
+        request,
+        "tournament/player.html",
+        tournament,
+        {
+            "player": person,
+            "row": row,
+            "hanchan": hanchan,
+            "other_penalties": [p for p in active if p.round is None],
+            "penalty_count": len(active),
+            "chart": rank_chart(history, ranked_count, tournament.hanchan_count)
+            if row and row["ranked"]
+            else None,
+            "ranked_count": ranked_count,
+        },
+    )
+
+
+@require_GET
+def projector(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = access_tournament(request, slug)
+    return render_page(
+        request, "tournament/projector.html", tournament, {"standings": standings_payload(tournament)}
+    )

@@ -1,0 +1,110 @@
+"""The organisers' seating pages: generation (a background job, followed on its own page), Swiss
+hanchan, and the quality report in plain words."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from tournament import services
+from tournament.forms import (
+    SeatingForm,
+    SwissForm,
+)
+from tournament.models import Round, Seat, SeatingJob, StaffRole
+from tournament.presentation import report_lines
+from tournament.refusal import Refusal
+from tournament.views.base import access_tournament, add_refusal, render_page
+
+Role = StaffRole.Role
+WIND_NAMES = dict(Seat.Wind.choices)
+IMPORT_SECONDS = 30 * 60
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def seating_manage(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = access_tournament(request, slug, Role.ORGANISER)
+    first_open = (
+        tournament.rounds.exclude(status__in=[Round.Status.STARTED, Round.Status.FINISHED])
+        .order_by("number")
+        .values_list("number", flat=True)
+        .first()
+    )
+    form = SeatingForm(request.POST or None, initial={"from_round": first_open or 1, "seed": 0})
+    if request.method == "POST" and form.is_valid():
+        try:
+            job = services.request_seating(
+                tournament,
+                request.user,
+                from_round=form.cleaned_data["from_round"],
+                seed=form.cleaned_data["seed"],
+            )
+        except Refusal as error:
+            add_refusal(form, error)
+        else:
+            return redirect("tournament:seating_job", slug=tournament.slug, job_id=job.pk)
+    job = tournament.seating_jobs.first()
+    return render_page(
+        request,
+        "tournament/seating_manage.html",
+        tournament,
+        {
+            "form": form,
+            "swiss_form": SwissForm(initial={"number": first_open or 1, "seed": 0}),
+            "job": job,
+            "lines": report_lines(job.report) if job and job.state == SeatingJob.State.DONE else [],
+            "rounds": tournament.rounds.annotate(table_count=Count("tables")),
+        },
+    )
+
+
+@login_required
+@require_POST
+def seat_swiss(request: HttpRequest, slug: str) -> HttpResponse:
+    """Seat one hanchan from the current standings (Swiss), then show it."""
+    tournament = access_tournament(request, slug, Role.ORGANISER)
+    form = SwissForm(request.POST)
+    if form.is_valid():
+        number = form.cleaned_data["number"]
+        try:
+            services.seat_swiss_round(tournament, number, request.user, seed=form.cleaned_data["seed"] or 0)
+        except Refusal as error:
+            messages.error(request, error.message)
+        else:
+            messages.success(request, f"Hanchan {number} is seated from the standings (Swiss).")
+            return redirect("tournament:seating_round", slug=tournament.slug, number=number)
+    else:
+        messages.error(request, "Give the number of a hanchan that has not started.")
+    return redirect("tournament:seating_manage", slug=tournament.slug)
+
+
+@login_required
+@require_GET
+def seating_job(request: HttpRequest, slug: str, job_id: int) -> HttpResponse:
+    tournament = access_tournament(request, slug, Role.ORGANISER)
+    job = get_object_or_404(SeatingJob, tournament=tournament, pk=job_id)
+    return render_page(
+        request,
+        "tournament/seating_job.html",
+        tournament,
+        {
+            "job": job,
+            "lines": report_lines(job.report) if job.state == SeatingJob.State.DONE else [],
+            "rounds": tournament.rounds.filter(number__gte=job.from_round),
+        },
+    )
+
+
+@login_required
+@require_GET
+@never_cache
+def seating_job_json(request: HttpRequest, slug: str, job_id: int) -> HttpResponse:
+    tournament = access_tournament(request, slug, Role.ORGANISER)
+    job = get_object_or_404(SeatingJob, tournament=tournament, pk=job_id)
+    return JsonResponse(job.as_dict())
