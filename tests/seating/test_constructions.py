@@ -160,7 +160,7 @@ def test_affine_directions_reach_the_best_of_all_direction_sets(rounds: int) -> 
 
 
 def test_shipped_whole_schedules_hold_their_figures() -> None:
-    data = cyclic._load_data("tables.json")
+    data = cyclic.load_data("tables.json")
     assert "24x5" in data
     for key, entry in data.items():
         n, rounds = (int(v) for v in key.split("x"))

@@ -34,7 +34,7 @@ from importlib import resources
 from typing import Any
 
 from .constructions import common_opponent_figures
-from .search import _Budget
+from .search import Budget
 
 Groups = list[list[int]]
 
@@ -77,7 +77,7 @@ def candidate_shapes(n: int, rounds: int) -> list[CyclicShape]:
     return [shape for _, shape in out]
 
 
-class _Classes:
+class Classes:
     """Difference class of every pair of players, and the excess meetings a class count implies."""
 
     NORMAL, HALF, FIXED_PAIR = 0, 1, 2
@@ -135,7 +135,7 @@ class BaseSearch:
         """``taken``: difference classes already used elsewhere (by transversal hanchan)."""
         self.shape = shape
         self.rng = rng
-        self.classes = _Classes(shape)
+        self.classes = Classes(shape)
         n = shape.n
         k, m, f = shape.k, shape.m, shape.f
         self.count = [0] * len(self.classes.kinds)
@@ -242,12 +242,12 @@ class BaseSearch:
                     for j in range(4):
                         if i != j:
                             c = row[block[j]]
-                            if self.count[c] > 1 or (kinds[c] != _Classes.NORMAL and self.count[c] > 0):
+                            if self.count[c] > 1 or (kinds[c] != Classes.NORMAL and self.count[c] > 0):
                                 out.append((b, block[i]))
                                 break
         return out
 
-    def run(self, budget: _Budget) -> bool:
+    def run(self, budget: Budget) -> bool:
         rng = self.rng
         n = self.shape.n
         fixed_start = self.shape.k * self.shape.m
@@ -345,7 +345,7 @@ def transversal_hanchan(shape: CyclicShape, vector: list[int]) -> Groups:
     return [[i * m + (vector[i] + t) % m for i in range(4)] for t in range(m)]
 
 
-def transversal_classes(shape: CyclicShape, classes: _Classes, vectors: list[list[int]]) -> list[int]:
+def transversal_classes(shape: CyclicShape, classes: Classes, vectors: list[list[int]]) -> list[int]:
     m = shape.m
     return [
         classes.table[i * m + v[i]][j * m + v[j]] for v in vectors for i in range(4) for j in range(i + 1, 4)
@@ -361,9 +361,9 @@ def depth_first_bases(
     order, abandoned after ``node_limit`` nodes (restart with another seed)."""
     if shape.s != 1:
         return None
-    classes = _Classes(shape)
+    classes = Classes(shape)
     table = classes.table
-    used = [kind != _Classes.NORMAL for kind in classes.kinds]
+    used = [kind != Classes.NORMAL for kind in classes.kinds]
     for c in taken:
         used[c] = True
     n = shape.n
@@ -551,7 +551,7 @@ def find_schedule(
     for i, shape in enumerate(shapes):
         if late():
             return None
-        budget = _Budget(max(1, effort // 50 // (len(shapes) - i)), deadline)
+        budget = Budget(max(1, effort // 50 // (len(shapes) - i)), deadline)
         search = BaseSearch(shape, rng)
         if search.run(budget):
             bases = [[sorted(block) for block in blocks] for blocks in search.bases]
@@ -560,13 +560,15 @@ def find_schedule(
 
 
 # -- shipped data -----------------------------------------------------------------------------------
-def _data_path(name: str = "cyclic.json") -> Any:
+def data_path(name: str = "cyclic.json") -> Any:
+    """A shipped data file of this package (``data/cyclic.json`` or ``data/tables.json``)."""
     return resources.files(__package__).joinpath(f"data/{name}")
 
 
-def _load_data(name: str = "cyclic.json") -> dict[str, Any]:
+def load_data(name: str = "cyclic.json") -> dict[str, Any]:
+    """The entries of a shipped data file, empty when it is missing."""
     try:
-        text = _data_path(name).read_text(encoding="utf-8")
+        text = data_path(name).read_text(encoding="utf-8")
     except FileNotFoundError:
         return {}
     data: dict[str, Any] = json.loads(text)
@@ -577,7 +579,7 @@ def _write_data(name: str, data: dict[str, Any]) -> None:
     """One entry per line, in the order of the keys' numbers."""
     ordered = sorted(data.items(), key=lambda kv: tuple(int(v) for v in kv[0].split("x")))
     lines = [f'"{key}": {json.dumps(entry, separators=(",", ":"))}' for key, entry in ordered]
-    with open(str(_data_path(name)), "w", encoding="utf-8") as fh:
+    with open(str(data_path(name)), "w", encoding="utf-8") as fh:
         fh.write("{\n" + ",\n".join(lines) + "\n}\n")
 
 
@@ -589,7 +591,7 @@ def shipped_schedule(n: int, rounds: int) -> tuple[str, list[Groups]] | None:
     """Repeat-free hanchan found offline for ``n`` players (players ``0..n-1``), if at least ``rounds``."""
     global _DATA
     if _DATA is None:
-        _DATA = _load_data()
+        _DATA = load_data()
     entry = _DATA.get(str(n))
     if entry is None or len(entry["rounds"]) < rounds:
         return None
@@ -601,7 +603,7 @@ def shipped_tables(n: int, rounds: int) -> list[Groups] | None:
     included (each hanchan lists its tables in table-number order), if one is shipped."""
     global _TABLES
     if _TABLES is None:
-        _TABLES = _load_data("tables.json")
+        _TABLES = load_data("tables.json")
     entry = _TABLES.get(f"{n}x{rounds}")
     if entry is None:
         return None
@@ -612,7 +614,7 @@ def _search_shape(
     shape: CyclicShape, transversal: int, rng: random.Random, effort: int, deadline: float | None
 ) -> tuple[str, list[Groups]] | None:
     """Tabu search on one shape; with transversal hanchan, new random ones for every restart."""
-    classes = _Classes(shape) if transversal else None
+    classes = Classes(shape) if transversal else None
     attempts = 1 if not transversal else max(1, effort // 20_000)
     for _ in range(attempts):
         vectors: list[list[int]] = []
@@ -624,7 +626,7 @@ def _search_shape(
             vectors = chosen
             taken = transversal_classes(shape, classes, vectors)
         search = BaseSearch(shape, rng, taken)
-        if search.run(_Budget(effort // attempts, deadline)):
+        if search.run(Budget(effort // attempts, deadline)):
             bases = [[sorted(block) for block in blocks] for blocks in search.bases]
             rounds = develop(shape, bases, shape.m * shape.s)
             rounds += [transversal_hanchan(shape, v) for v in vectors]
@@ -797,7 +799,7 @@ def main(argv: list[str] | None = None) -> int:
     method, rounds = found
     print(f"{args.players} players: {len(rounds)} hanchan ({method}) in {time.monotonic() - start:.1f} s")
     if args.write:
-        data = _load_data()
+        data = load_data()
         old = data.get(str(args.players))
         if old is None or len(old["rounds"]) < len(rounds):
             data[str(args.players)] = {"method": method, "command": _command(argv), "rounds": rounds}
@@ -888,7 +890,7 @@ def _find_tables(args: argparse.Namespace, argv: list[str] | None) -> int:
     }
     print(f"{args.players} x {args.rounds}: {figures} in {took:.1f} s")
     if args.write:
-        data = _load_data("tables.json")
+        data = load_data("tables.json")
         key = f"{args.players}x{args.rounds}"
         old = data.get(key)
         if old is None or _rank(old) > _rank(figures):
