@@ -1,6 +1,6 @@
 """Offline finder, second method: the base hanchan of a cyclic shape as a SAT problem.
 
-The tabu search of :mod:`.cyclic` solves the looser shapes in seconds but wanders on the tightest ones,
+The tabu search of :mod:`..cyclic` solves the looser shapes in seconds but wanders on the tightest ones,
 where the base hanchan must use every difference class exactly once (32 players x 10 hanchan, 44 x 14:
 social-golfer instances at their maximum). A SAT solver (CaDiCaL through ``python-sat``, a development
 dependency only: the generator itself never imports it) settles those exactly.
@@ -29,7 +29,8 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from itertools import combinations, product
 
-from .cyclic import Classes, CyclicShape, Groups, develop, transversal_hanchan
+from ..cyclic import Classes, CyclicShape, Groups, develop
+from .transversal import transversal_hanchan
 
 
 class Unsatisfiable(Exception):
@@ -49,6 +50,8 @@ class _Formula:
 
     def card(self, lits: list[int], bound: int, kind: str) -> None:
         """At most, exactly or at least (``kind``) ``bound`` of ``lits`` are true."""
+        # python-sat is an optional (development) dependency: imported here, when a SAT method runs, so
+        # that the finder's other methods and its tests work without it.
         from pysat.card import CardEnc, EncType  # type: ignore[import-not-found,unused-ignore]
 
         if kind == "atmost" and bound >= len(lits):
@@ -351,6 +354,7 @@ def _solve(clauses: list[list[int]], seconds: float) -> set[int] | None:
 
 
 def _solve_child(clauses: list[list[int]], send: object) -> None:
+    # Optional dependency, imported when used (see _Formula.card).
     from pysat.solvers import Solver  # type: ignore[import-not-found,unused-ignore]
 
     with Solver(name="cadical195", bootstrap_with=clauses) as solver:
