@@ -1,7 +1,7 @@
 """Transversal hanchan for the offline finder: with ``N = 4m`` players ``(x, i)`` (four types, no fixed
-player), a hanchan ``{(x_i + t, i) for each type i}`` for every ``t`` in Z_m is its own development and
-uses one mixed difference class per pair of types, so it adds a hanchan to a cyclic schedule without a
-base hanchan of its own (see :mod:`..cyclic`).
+player), the hanchan whose tables are ``{(x_i + t, i) for each type i}``, one for every ``t`` in Z_m, is
+its own development and uses one mixed difference class per pair of types, so it adds one hanchan to a
+cyclic schedule (see :mod:`..cyclic`) without a base hanchan of its own.
 """
 
 from __future__ import annotations
