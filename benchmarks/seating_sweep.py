@@ -1,8 +1,9 @@
 """Quality grid of the seating generator against the counting lower bounds.
 
 Runs the command line (the organisers' contract) for 16..172 players in steps of 4 and 1..15 hanchan,
-plus 200, 500 and 1000 players x 12 hanchan, evaluates every schedule with the organisers' tool
-``seating_eval.py`` and writes ``benchmarks/seating_sweep.json`` plus a Markdown summary on stdout.
+plus 200, 500 and 1000 players x 12 hanchan, evaluates every schedule with the project's quality report
+(``tournament.seating.report.quality_report``, the figures of the organisers' tool ``seating_eval.py``) and
+writes ``benchmarks/seating_sweep.json`` plus a Markdown summary on stdout.
 
     .venv/bin/python benchmarks/seating_sweep.py [--jobs 2] [--time-limit SECONDS] [--only 16x5 ...]
         [--published DIR]
@@ -27,9 +28,9 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-EVAL = Path("/work/shared/tools/seating_eval.py")
-if not EVAL.exists():
-    EVAL = ROOT.parent / "shared" / "tools" / "seating_eval.py"
+sys.path.insert(0, str(ROOT))
+
+from tournament.seating import quality_report  # noqa: E402
 
 
 def grid() -> list[tuple[int, int]]:
@@ -45,14 +46,7 @@ def run_one(job: tuple[int, int, float | None]) -> dict[str, Any]:
     start = time.monotonic()
     done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=True)
     seconds = time.monotonic() - start
-    evaluated = subprocess.run([sys.executable, str(EVAL)], input=done.stdout, capture_output=True, text=True)
-    report: dict[str, Any] = json.loads(evaluated.stdout)
-    schedule = json.loads(done.stdout)["rounds"]
-    consecutive = 0
-    for h in range(len(schedule) - 1):
-        now = {p: t for t, table in enumerate(schedule[h]) for p in table}
-        after = {p: t for t, table in enumerate(schedule[h + 1]) for p in table}
-        consecutive += sum(1 for p in now if now[p] == after[p])
+    report = quality_report(json.loads(done.stdout)["rounds"])
     keep = [
         "valid",
         "excess_meetings",
@@ -76,7 +70,12 @@ def run_one(job: tuple[int, int, float | None]) -> dict[str, Any]:
     histogram = report.get("indirect_histogram") or {}
     low = report.get("min_indirect")
     row["indirect_at_min"] = histogram.get(str(low), 0) if low is not None else 0
-    row.update(players=n, rounds=r, seconds=round(seconds, 2), consecutive_table_repeats=consecutive)
+    row.update(
+        players=n,
+        rounds=r,
+        seconds=round(seconds, 2),
+        consecutive_table_repeats=report["consecutive_table_repeats"],
+    )
     return row
 
 

@@ -2,30 +2,10 @@
 
 from __future__ import annotations
 
-import importlib.util
 from collections import Counter
 from collections.abc import Sequence
 from itertools import combinations
-from pathlib import Path
-from types import ModuleType
 from typing import Any
-
-EVAL_PATH = Path("/work/shared/tools/seating_eval.py")
-
-
-def load_seating_eval() -> ModuleType | None:
-    """The organisers' evaluation tool, when the shared tools are present."""
-    for candidate in (
-        EVAL_PATH,
-        Path(__file__).resolve().parents[3] / "shared" / "tools" / "seating_eval.py",
-    ):
-        if candidate.exists():
-            spec = importlib.util.spec_from_file_location("seating_eval", candidate)
-            assert spec is not None and spec.loader is not None
-            module = importlib.util.module_from_spec(spec)
-            spec.loader.exec_module(module)
-            return module
-    return None
 
 
 def assert_valid(rounds: Sequence[Sequence[Sequence[Any]]], players: Sequence[Any]) -> None:

@@ -9,6 +9,7 @@ import pytest
 
 from tournament.seating import constructions, cyclic
 from tournament.seating.cyclic import CyclicShape
+from tournament.seating.finder.satfind import Unsatisfiable, sat_group_rounds, sat_rounds, sat_tables
 
 from .helpers import pair_counts
 
@@ -160,7 +161,7 @@ def test_affine_directions_reach_the_best_of_all_direction_sets(rounds: int) -> 
 
 
 def test_shipped_whole_schedules_hold_their_figures() -> None:
-    data = cyclic._load_data("tables.json")
+    data = cyclic.load_data("tables.json")
     assert "24x5" in data
     for key, entry in data.items():
         n, rounds = (int(v) for v in key.split("x"))
@@ -179,8 +180,6 @@ def test_shipped_whole_schedules_hold_their_figures() -> None:
 
 def test_whole_schedule_sat_finder_seats_24_players_5_hanchan_at_five_tables_each() -> None:
     pytest.importorskip("pysat")
-    from tournament.seating.satfind import sat_tables
-
     rounds = sat_tables(24, 5, 0, random.Random(1), 60.0)
     assert rounds is not None and len(rounds) == 5
     _check_no_repeat(rounds, 24)
@@ -189,8 +188,6 @@ def test_whole_schedule_sat_finder_seats_24_players_5_hanchan_at_five_tables_eac
 
 def test_whole_schedule_sat_finder_gives_strangers_common_opponents() -> None:
     pytest.importorskip("pysat")
-    from tournament.seating.satfind import Unsatisfiable, sat_tables
-
     # 24 players, 3 hanchan: each meets 9 of 23, so 14 strangers each; every stranger shares 3 opponents,
     # and 3 is the most without a table repeat: the solver proves 4 impossible.
     rounds = sat_tables(24, 3, 0, random.Random(2), 60.0, opponents=3)
@@ -207,8 +204,6 @@ def test_whole_schedule_sat_finder_gives_strangers_common_opponents() -> None:
 
 def test_whole_schedule_sat_finder_proves_a_table_repeat_forced() -> None:
     pytest.importorskip("pysat")
-    from tournament.seating.satfind import Unsatisfiable, sat_tables
-
     # 16 players, 2 hanchan: every table of the second hanchan takes one player from each table of the
     # first, so each table keeps one of its players: 4 repeats at least, all in consecutive hanchan.
     with pytest.raises(Unsatisfiable):
@@ -220,8 +215,6 @@ def test_whole_schedule_sat_finder_proves_a_table_repeat_forced() -> None:
 
 def test_sat_finder_builds_a_resolvable_group_divisible_design() -> None:
     pytest.importorskip("pysat")
-    from tournament.seating.satfind import sat_rounds
-
     # 24 players = Z_7 x 3 + 3 fixed, groups of three who never meet: {(x, 0), (x, 1), (x, 2)} and the
     # fixed players; every other pair meets exactly once in the 7 hanchan.
     rounds = sat_rounds(CyclicShape(m=7, k=3, f=3, s=1), random.Random(0), 60.0, groups=3)
@@ -237,8 +230,6 @@ def test_sat_finder_builds_a_resolvable_group_divisible_design() -> None:
 
 def test_sat_finder_finds_a_base_hanchan() -> None:
     pytest.importorskip("pysat")
-    from tournament.seating.satfind import sat_rounds
-
     rounds = sat_rounds(CyclicShape(m=7, k=3, f=3, s=1), random.Random(0), 60.0)
     assert rounds is not None and len(rounds) == 7
     _check_no_repeat(rounds, 24)
@@ -246,8 +237,6 @@ def test_sat_finder_finds_a_base_hanchan() -> None:
 
 def test_sat_finder_adds_transversal_hanchan() -> None:
     pytest.importorskip("pysat")
-    from tournament.seating.satfind import sat_rounds
-
     # 28 players = Z_7 x 4: one developed base hanchan and two transversal ones, 9 hanchan (the maximum).
     rounds = sat_rounds(CyclicShape(m=7, k=4, f=0, s=1), random.Random(0), 60.0, transversal=2)
     assert rounds is not None and len(rounds) == 9
@@ -256,8 +245,6 @@ def test_sat_finder_adds_transversal_hanchan() -> None:
 
 def test_sat_finder_develops_hanchan_that_a_subgroup_maps_to_themselves() -> None:
     pytest.importorskip("pysat")
-    from tournament.seating.satfind import sat_rounds
-
     # 16 players = Z_4 x 4 and no base hanchan: two hanchan that translation by 2 maps to themselves
     # (two each) and one that every translation does: the affine plane, everyone meets everyone once,
     # the pairs (x, i), (x + 2, i) included (only a hanchan of even stabiliser can seat them once).
@@ -280,8 +267,6 @@ def test_sat_finder_develops_hanchan_that_a_subgroup_maps_to_themselves() -> Non
 
 def test_group_sat_finder_over_a_non_cyclic_group() -> None:
     pytest.importorskip("pysat")
-    from tournament.seating.satfind import sat_group_rounds
-
     # The affine plane: 16 players = Z_2^4, five hanchan that every translation maps to itself.
     rounds = sat_group_rounds((2, 2, 2, 2), 1, 0, [None] * 5, random.Random(0), 60.0)
     assert rounds is not None
@@ -313,8 +298,6 @@ def test_group_sat_finder_over_a_non_cyclic_group() -> None:
 
 def test_sat_finder_proves_no_base_hanchan_exists() -> None:
     pytest.importorskip("pysat")
-    from tournament.seating.satfind import Unsatisfiable, sat_rounds
-
     # 12 players cannot play 4 hanchan without a repeat: each would need 12 different opponents.
     with pytest.raises(Unsatisfiable):
         sat_rounds(CyclicShape(m=4, k=3, f=0, s=1), random.Random(0), 60.0)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from tournament.seating import generate, quality_report
-from tournament.seating.search import EXCESS_WEIGHT, GroupState, _Budget, excess_lower_bound, greedy_rounds
+from tournament.seating.search import EXCESS_WEIGHT, Budget, GroupState, excess_lower_bound, greedy_rounds
 from tournament.seating.tables import TableSearch, _Best, _partition, table_base
 
 
@@ -38,7 +38,7 @@ def test_20_players_8_hanchan_reach_both_bounds() -> None:
     n, rounds = 20, 8
     tables = _tables(n, rounds, [None] * rounds, 0)
     floor = EXCESS_WEIGHT * excess_lower_bound(n, rounds)
-    tables.joint(_Budget(7_000_000, None), floor, table_base(n, rounds))
+    tables.joint(Budget(7_000_000, None), floor, table_base(n, rounds))
     excess, repeats, _, stayers = _figures(tables)
     assert excess == excess_lower_bound(n, rounds) == 50
     assert repeats == n * (rounds - n // 4) == 60
@@ -73,7 +73,7 @@ def test_incremental_costs_match_a_recount() -> None:
         ((1, 10), state.cost(), True),
         ((1 << 24, 1), None, False),
     ]:
-        tables._tabu(_Budget(10**9, None), 40, weights, players, best, level, frozen=frozen)
+        tables._tabu(Budget(10**9, None), 40, weights, players, best, level, frozen=frozen)
         current = state.snapshot()
         tables._load(best.rounds)
         assert (state.cost(), tables.cost()) == best.key
@@ -86,12 +86,12 @@ def test_joint_search_never_worsens_the_groups() -> None:
     n, rounds = 24, 8
     tables = _tables(n, rounds, [None] * rounds, 3)
     before = (tables.s.cost(), tables.cost())
-    tables.joint(_Budget(300_000, None), 0)
+    tables.joint(Budget(300_000, None), 0)
     assert (tables.s.cost(), tables.cost()) <= before
 
 
 def test_24_players_5_hanchan_come_from_the_shipped_whole_schedule() -> None:
-    # The searches stop at 16 table repeats; the shipped schedule (satfind.sat_tables) has none, and
+    # The searches stop at 16 table repeats; the shipped schedule (finder.satfind.sat_tables) has none, and
     # the published World Riichi schedule 12.
     schedule = generate(24, 5, seed=4)
     report = quality_report(schedule)

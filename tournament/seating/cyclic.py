@@ -16,25 +16,23 @@ dense cases (every player meets nearly everyone) where a search over whole sched
 ``k = 3`` and one fixed player this is the classical 1-rotational construction of resolvable designs:
 ``N = 4 (mod 12)`` players, ``(N-1)/3`` hanchan, everyone meets everyone exactly once.
 
-Schedules found by these searches for the hardest sizes are shipped in ``data/cyclic.json`` (see
-:func:`main`, which regenerates it) so that they are instant.
+Schedules found by these searches for the hardest sizes are shipped in ``data/cyclic.json`` so that they
+are instant; this module reads them (:func:`shipped_schedule`, :func:`shipped_tables`). The offline finder
+that regenerates them (:mod:`.finder`, ``python -m tournament.seating.find``) imports this module, never
+the other way round.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
-import shlex
-import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from .constructions import common_opponent_figures
-from .search import _Budget
+from .search import Budget
 
 Groups = list[list[int]]
 
@@ -77,7 +75,7 @@ def candidate_shapes(n: int, rounds: int) -> list[CyclicShape]:
     return [shape for _, shape in out]
 
 
-class _Classes:
+class Classes:
     """Difference class of every pair of players, and the excess meetings a class count implies."""
 
     NORMAL, HALF, FIXED_PAIR = 0, 1, 2
@@ -135,7 +133,7 @@ class BaseSearch:
         """``taken``: difference classes already used elsewhere (by transversal hanchan)."""
         self.shape = shape
         self.rng = rng
-        self.classes = _Classes(shape)
+        self.classes = Classes(shape)
         n = shape.n
         k, m, f = shape.k, shape.m, shape.f
         self.count = [0] * len(self.classes.kinds)
@@ -242,12 +240,12 @@ class BaseSearch:
                     for j in range(4):
                         if i != j:
                             c = row[block[j]]
-                            if self.count[c] > 1 or (kinds[c] != _Classes.NORMAL and self.count[c] > 0):
+                            if self.count[c] > 1 or (kinds[c] != Classes.NORMAL and self.count[c] > 0):
                                 out.append((b, block[i]))
                                 break
         return out
 
-    def run(self, budget: _Budget) -> bool:
+    def run(self, budget: Budget) -> bool:
         rng = self.rng
         n = self.shape.n
         fixed_start = self.shape.k * self.shape.m
@@ -318,40 +316,6 @@ def develop(shape: CyclicShape, bases: list[Groups], rounds: int) -> list[Groups
     return out
 
 
-def transversal_vectors(shape: CyclicShape, count: int, rng: random.Random) -> list[list[int]] | None:
-    """``count`` random transversal hanchan (see :func:`transversal_hanchan`) whose differences differ
-    for every pair of types, or ``None`` after many tries."""
-    m = shape.m
-    for _ in range(1000):
-        vectors: list[list[int]] = []
-        seen: set[tuple[int, int, int]] = set()
-        for _ in range(count):
-            for _ in range(100):
-                vector = [0, *(rng.randrange(m) for _ in range(3))]
-                diffs = {(i, j, (vector[j] - vector[i]) % m) for i in range(4) for j in range(i + 1, 4)}
-                if not diffs & seen:
-                    seen |= diffs
-                    vectors.append(vector)
-                    break
-        if len(vectors) == count:
-            return vectors
-    return None
-
-
-def transversal_hanchan(shape: CyclicShape, vector: list[int]) -> Groups:
-    """The hanchan ``{(x_i + t, i) for each type i}`` for every ``t`` in Z_m (four types, no fixed
-    player): it is its own development, and uses one mixed class per pair of types."""
-    m = shape.m
-    return [[i * m + (vector[i] + t) % m for i in range(4)] for t in range(m)]
-
-
-def transversal_classes(shape: CyclicShape, classes: _Classes, vectors: list[list[int]]) -> list[int]:
-    m = shape.m
-    return [
-        classes.table[i * m + v[i]][j * m + v[j]] for v in vectors for i in range(4) for j in range(i + 1, 4)
-    ]
-
-
 def depth_first_bases(
     shape: CyclicShape, rng: random.Random, node_limit: int, taken: Sequence[int] = ()
 ) -> list[list[list[int]]] | None:
@@ -361,9 +325,9 @@ def depth_first_bases(
     order, abandoned after ``node_limit`` nodes (restart with another seed)."""
     if shape.s != 1:
         return None
-    classes = _Classes(shape)
+    classes = Classes(shape)
     table = classes.table
-    used = [kind != _Classes.NORMAL for kind in classes.kinds]
+    used = [kind != Classes.NORMAL for kind in classes.kinds]
     for c in taken:
         used[c] = True
     n = shape.n
@@ -551,7 +515,7 @@ def find_schedule(
     for i, shape in enumerate(shapes):
         if late():
             return None
-        budget = _Budget(max(1, effort // 50 // (len(shapes) - i)), deadline)
+        budget = Budget(max(1, effort // 50 // (len(shapes) - i)), deadline)
         search = BaseSearch(shape, rng)
         if search.run(budget):
             bases = [[sorted(block) for block in blocks] for blocks in search.bases]
@@ -560,25 +524,19 @@ def find_schedule(
 
 
 # -- shipped data -----------------------------------------------------------------------------------
-def _data_path(name: str = "cyclic.json") -> Any:
+def data_path(name: str = "cyclic.json") -> Any:
+    """A shipped data file of this package (``data/cyclic.json`` or ``data/tables.json``)."""
     return resources.files(__package__).joinpath(f"data/{name}")
 
 
-def _load_data(name: str = "cyclic.json") -> dict[str, Any]:
+def load_data(name: str = "cyclic.json") -> dict[str, Any]:
+    """The entries of a shipped data file, empty when it is missing."""
     try:
-        text = _data_path(name).read_text(encoding="utf-8")
+        text = data_path(name).read_text(encoding="utf-8")
     except FileNotFoundError:
         return {}
     data: dict[str, Any] = json.loads(text)
     return data
-
-
-def _write_data(name: str, data: dict[str, Any]) -> None:
-    """One entry per line, in the order of the keys' numbers."""
-    ordered = sorted(data.items(), key=lambda kv: tuple(int(v) for v in kv[0].split("x")))
-    lines = [f'"{key}": {json.dumps(entry, separators=(",", ":"))}' for key, entry in ordered]
-    with open(str(_data_path(name)), "w", encoding="utf-8") as fh:
-        fh.write("{\n" + ",\n".join(lines) + "\n}\n")
 
 
 _DATA: dict[str, Any] | None = None
@@ -589,7 +547,7 @@ def shipped_schedule(n: int, rounds: int) -> tuple[str, list[Groups]] | None:
     """Repeat-free hanchan found offline for ``n`` players (players ``0..n-1``), if at least ``rounds``."""
     global _DATA
     if _DATA is None:
-        _DATA = _load_data()
+        _DATA = load_data()
     entry = _DATA.get(str(n))
     if entry is None or len(entry["rounds"]) < rounds:
         return None
@@ -601,345 +559,8 @@ def shipped_tables(n: int, rounds: int) -> list[Groups] | None:
     included (each hanchan lists its tables in table-number order), if one is shipped."""
     global _TABLES
     if _TABLES is None:
-        _TABLES = _load_data("tables.json")
+        _TABLES = load_data("tables.json")
     entry = _TABLES.get(f"{n}x{rounds}")
     if entry is None:
         return None
     return [[list(g) for g in hanchan] for hanchan in entry["rounds"]]
-
-
-def _search_shape(
-    shape: CyclicShape, transversal: int, rng: random.Random, effort: int, deadline: float | None
-) -> tuple[str, list[Groups]] | None:
-    """Tabu search on one shape; with transversal hanchan, new random ones for every restart."""
-    classes = _Classes(shape) if transversal else None
-    attempts = 1 if not transversal else max(1, effort // 20_000)
-    for _ in range(attempts):
-        vectors: list[list[int]] = []
-        taken: list[int] = []
-        if classes is not None:
-            chosen = transversal_vectors(shape, transversal, rng)
-            if chosen is None:
-                return None
-            vectors = chosen
-            taken = transversal_classes(shape, classes, vectors)
-        search = BaseSearch(shape, rng, taken)
-        if search.run(_Budget(effort // attempts, deadline)):
-            bases = [[sorted(block) for block in blocks] for blocks in search.bases]
-            rounds = develop(shape, bases, shape.m * shape.s)
-            rounds += [transversal_hanchan(shape, v) for v in vectors]
-            extra = f" t={transversal}" if transversal else ""
-            return f"cyclic m={shape.m} k={shape.k} f={shape.f}{extra}", rounds
-        if deadline is not None and time.monotonic() > deadline:
-            break
-    return None
-
-
-def _parse_shape(text: str, n: int) -> CyclicShape:
-    m, k, f, s = (int(v) for v in text.split(","))
-    shape = CyclicShape(m, k, f, s)
-    if shape.n != n:
-        raise SystemExit(f"shape {text} holds {shape.n} players, not {n}")
-    return shape
-
-
-def _sat_schedule(
-    n: int,
-    rounds: int,
-    rng: random.Random,
-    only: str | None,
-    transversal: int,
-    groups: int,
-    seconds: float,
-    orbits: tuple[int, ...] = (),
-    free: int = 0,
-) -> tuple[str, list[Groups]] | None:
-    """The offline SAT method: each candidate shape in turn (or ``only``), sharing ``seconds``."""
-    from .satfind import Unsatisfiable, sat_rounds
-
-    shapes = [_parse_shape(only, n)] if only else candidate_shapes(n, rounds)
-    for i, shape in enumerate(shapes):
-        share = seconds / (len(shapes) - i)
-        began = time.monotonic()
-        try:
-            found = sat_rounds(shape, rng, share, transversal, groups, orbits, free)
-            verdict = "no answer" if found is None else "found"
-        except Unsatisfiable:
-            found, verdict = None, "proved impossible"
-        seconds -= time.monotonic() - began
-        print(
-            f"  {shape} + {transversal} transversal + orbits {orbits} + {free} free: {verdict} in "
-            f"{time.monotonic() - began:.1f} s",
-            file=sys.stderr,
-        )
-        if found is not None:
-            extra = (
-                (f" t={transversal}" if transversal else "")
-                + (f" o={','.join(map(str, orbits))}" if orbits else "")
-                + (f" free={free}" if free else "")
-                + (f" g={groups}" if groups else "")
-            )
-            return f"cyclic m={shape.m} k={shape.k} f={shape.f} s={shape.s}{extra} (sat)", found
-    return None
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Offline finder: ``python -m tournament.seating.find --players 44 --rounds 14 [--write]``.
-
-    Prints what it found; with ``--write`` stores the hanchan in ``data/cyclic.json`` under the player
-    count (an entry is only replaced by one with more hanchan).
-    """
-    parser = argparse.ArgumentParser(prog="python -m tournament.seating.find")
-    parser.add_argument("--players", type=int, required=True)
-    parser.add_argument("--rounds", type=int, required=True)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--effort", type=int, default=2_000_000)
-    parser.add_argument("--seconds", type=float, default=None)
-    parser.add_argument(
-        "--method",
-        choices=["search", "sat", "tables"],
-        default="search",
-        help="search: the generator's own finder (tabu); sat: a SAT solver on each cyclic shape in turn "
-        "(needs python-sat, a development dependency); tables: a SAT solver on the whole schedule, "
-        "table numbers included, for small fields (data/tables.json)",
-    )
-    parser.add_argument(
-        "--table-repeats", type=int, default=0, help="tables: at most this many table repeats"
-    )
-    parser.add_argument("--excess", type=int, default=0, help="tables: at most this many excess meetings")
-    parser.add_argument(
-        "--opponents",
-        type=int,
-        default=0,
-        help="tables: at least this many common opponents for pairs who never meet",
-    )
-    parser.add_argument(
-        "--at-fewest",
-        type=int,
-        default=None,
-        help="tables: at most this many pairs who never meet with exactly --opponents common opponents",
-    )
-    parser.add_argument("--shape", help="only this cyclic shape, as m,k,f,s (see CyclicShape)")
-    parser.add_argument(
-        "--transversal", type=int, default=0, help="this many transversal hanchan more (with --shape m,4,0,1)"
-    )
-    parser.add_argument(
-        "--orbits",
-        default="",
-        help="sat: h,h,...: for each h (a divisor of m) m/h hanchan more, developed from a hanchan that "
-        "translation by the subgroup of order h maps to itself (see satfind.sat_rounds)",
-    )
-    parser.add_argument(
-        "--free", type=int, default=0, help="sat: this many hanchan more without any symmetry"
-    )
-    parser.add_argument(
-        "--group",
-        help="sat: o1,o2,...: the abelian group Z_o1 x Z_o2 x ... instead of a cyclic shape, with "
-        "--types, --fixed and --stabilisers (see satfind.sat_group_rounds)",
-    )
-    parser.add_argument("--types", type=int, default=1, help="--group: orbits of |G| players")
-    parser.add_argument("--fixed", type=int, default=0, help="--group: fixed players")
-    parser.add_argument(
-        "--multiplier",
-        default="",
-        help="--group: u,t: every developed hanchan is also fixed by (g, i) -> (u g, i + t) (see "
-        "satfind.sat_group_rounds)",
-    )
-    parser.add_argument(
-        "--short",
-        default="",
-        help="--group: short orbits separated by ';', each the generators of a subgroup K as in "
-        "--stabilisers: one player per coset of K",
-    )
-    parser.add_argument(
-        "--stabilisers",
-        default="",
-        help="--group: one subgroup per developed hanchan, separated by ';': '*' for the whole group, "
-        "else its generators separated by ',', each with its coordinates separated by '.' (empty: the "
-        "trivial subgroup)",
-    )
-    parser.add_argument(
-        "--groups",
-        type=int,
-        default=0,
-        help="sat: a resolvable group divisible design with groups of this size (see satfind.sat_rounds)",
-    )
-    parser.add_argument("--write", action="store_true")
-    args = parser.parse_args(argv)
-    start = time.monotonic()
-    deadline = start + args.seconds if args.seconds else None
-    rng = random.Random(args.seed)
-    if args.method == "tables":
-        return _find_tables(args, argv)
-    if args.group:
-        found = _sat_group(args, rng)
-    elif args.method == "sat":
-        found = _sat_schedule(
-            args.players,
-            args.rounds,
-            rng,
-            args.shape,
-            args.transversal,
-            args.groups,
-            args.seconds or 600.0,
-            tuple(int(h) for h in args.orbits.split(",") if h),
-            args.free,
-        )
-    elif args.shape:
-        found = _search_shape(
-            _parse_shape(args.shape, args.players), args.transversal, rng, args.effort, deadline
-        )
-    else:
-        found = find_schedule(args.players, args.rounds, rng, args.effort, deadline)
-    if found is None:
-        print(f"nothing repeat-free found for {args.players} x {args.rounds}", file=sys.stderr)
-        return 1
-    method, rounds = found
-    print(f"{args.players} players: {len(rounds)} hanchan ({method}) in {time.monotonic() - start:.1f} s")
-    if args.write:
-        data = _load_data()
-        old = data.get(str(args.players))
-        if old is None or len(old["rounds"]) < len(rounds):
-            data[str(args.players)] = {"method": method, "command": _command(argv), "rounds": rounds}
-            _write_data("cyclic.json", data)
-    return 0
-
-
-def _sat_group(args: argparse.Namespace, rng: random.Random) -> tuple[str, list[Groups]] | None:
-    """The SAT method over a non-cyclic abelian group (``satfind.sat_group_rounds``)."""
-    from .satfind import Unsatisfiable, sat_group_rounds
-
-    orders = tuple(int(o) for o in args.group.split(","))
-    stabilisers = [None if text == "*" else _generators(text) for text in args.stabilisers.split(";")]
-    short = [_generators(text) for text in args.short.split(";") if text]
-    multiplier = None
-    if args.multiplier:
-        u, t = (int(v) for v in args.multiplier.split(","))
-        multiplier = (u, t)
-    began = time.monotonic()
-    try:
-        found = sat_group_rounds(
-            orders,
-            args.types,
-            args.fixed,
-            stabilisers,
-            rng,
-            args.seconds or 600.0,
-            short,
-            multiplier,
-        )
-        verdict = "no answer" if found is None else "found"
-    except Unsatisfiable:
-        found, verdict = None, "proved impossible"
-    name = " x ".join(f"Z_{o}" for o in orders)
-    print(
-        f"  {name}, {args.types} types + {args.fixed} fixed: {verdict} in {time.monotonic() - began:.1f} s",
-        file=sys.stderr,
-    )
-    if found is None:
-        return None
-    return f"group {name} k={args.types} f={args.fixed} (sat)", found
-
-
-def _generators(text: str) -> list[tuple[int, ...]]:
-    """Group elements written ``1.0.0,0.0.1`` (coordinates separated by dots, elements by commas)."""
-    return [tuple(int(c) for c in g.split(".")) for g in text.split(",") if g]
-
-
-def _command(argv: list[str] | None) -> str:
-    given = argv if argv is not None else sys.argv[1:]
-    return shlex.join(["python", "-m", "tournament.seating.find", *given])
-
-
-def _find_tables(args: argparse.Namespace, argv: list[str] | None) -> int:
-    """The whole-schedule SAT method (``satfind.sat_tables``); ``--write`` keeps the entry with the
-    fewest (excess meetings, table repeats) for the size."""
-    from .satfind import Unsatisfiable, sat_tables
-
-    start = time.monotonic()
-    rng = random.Random(args.seed)
-    verdict = "none found in"
-    try:
-        rounds = sat_tables(
-            args.players,
-            args.rounds,
-            args.table_repeats,
-            rng,
-            args.seconds or 600.0,
-            excess=args.excess,
-            opponents=args.opponents,
-            at_fewest=args.at_fewest,
-        )
-    except Unsatisfiable:
-        rounds, verdict = None, "none exists, proved in"
-    took = time.monotonic() - start
-    if rounds is None:
-        print(
-            f"no {args.players} x {args.rounds} schedule with at most {args.excess} excess meetings, "
-            f"{args.table_repeats} table repeats and at least {args.opponents} common opponents for "
-            f"strangers{_at_fewest_text(args.at_fewest)}: {verdict} {took:.1f} s",
-            file=sys.stderr,
-        )
-        return 1
-    figures = {
-        "excess": _excess(rounds, args.players),
-        "table_repeats": _table_repeats(rounds, args.players),
-        **_opponent_figures(rounds, args.players),
-    }
-    print(f"{args.players} x {args.rounds}: {figures} in {took:.1f} s")
-    if args.write:
-        data = _load_data("tables.json")
-        key = f"{args.players}x{args.rounds}"
-        old = data.get(key)
-        if old is None or _rank(old) > _rank(figures):
-            data[key] = {"method": "sat tables", "command": _command(argv), **figures, "rounds": rounds}
-            _write_data("tables.json", data)
-    return 0
-
-
-def _at_fewest_text(at_fewest: int | None) -> str:
-    return "" if at_fewest is None else f" (at most {at_fewest} with exactly that many)"
-
-
-def _rank(figures: dict[str, Any]) -> tuple[int, int, int, int, int]:
-    """Criteria in order: excess meetings, table repeats, then the most common opponents for the
-    worst stranger, the fewest strangers that low, the fewest below ``floor(sqrt(N))``."""
-    return (
-        figures["excess"],
-        figures["table_repeats"],
-        -figures.get("opponents", 0),
-        figures.get("at_fewest", 1 << 30),
-        figures.get("below_bar", 1 << 30),
-    )
-
-
-def _opponent_figures(rounds: list[Groups], n: int) -> dict[str, int]:
-    """``opponents``: the fewest common opponents of two players who never meet (0 if every pair
-    meets); ``at_fewest``: how many such pairs have that few; ``below_bar``: how many have fewer than
-    ``floor(sqrt(N))`` (counted from 5 hanchan on, as the organisers' tool does)."""
-    low, at_low, below = common_opponent_figures(rounds, n, len(rounds) > 4)
-    return {"opponents": low if at_low else 0, "at_fewest": at_low, "below_bar": below}
-
-
-def _excess(rounds: list[Groups], n: int) -> int:
-    met: dict[tuple[int, int], int] = {}
-    for hanchan in rounds:
-        for group in hanchan:
-            for a in group:
-                for b in group:
-                    if a < b:
-                        met[a, b] = met.get((a, b), 0) + 1
-    return sum(c - 1 for c in met.values())
-
-
-def _table_repeats(rounds: list[Groups], n: int) -> int:
-    visits = [[0] * len(rounds[0]) for _ in range(n)]
-    for hanchan in rounds:
-        for t, group in enumerate(hanchan):
-            for p in group:
-                visits[p][t] += 1
-    return sum(c - 1 for row in visits for c in row if c > 1)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -32,7 +32,7 @@ from .model import (
     SeatingError,
     SeparationRule,
 )
-from .search import Groups, GroupState, _Budget
+from .search import Budget, Groups, GroupState
 from .tables import TableSearch, table_base
 from .winds import assign_winds
 
@@ -138,7 +138,9 @@ class _History:
                         self.meet[members[b]][members[a]] += 1
 
 
-def _normalise_fixed(fixed_rounds: Sequence[RoundInput]) -> list[Round]:
+def normalise_fixed(fixed_rounds: Sequence[RoundInput]) -> list[Round]:
+    """Hanchan already played, as tuples of tables; refuses a table without four players or a player
+    seated twice in one hanchan (:class:`SeatingError`). Shared with :func:`.swiss.swiss_round`."""
     out: list[Round] = []
     for h, hanchan in enumerate(fixed_rounds):
         seen: set[tuple[str, PlayerId]] = set()
@@ -220,7 +222,7 @@ def _initial_groups(
         return None
     shipped = cyclic.shipped_tables(n, rounds)
     if shipped is not None:
-        # Found offline with its table numbers (satfind.sat_tables): small fields where the searches
+        # Found offline with its table numbers (finder.satfind.sat_tables): small fields where the searches
         # stop short of the table bound (24 x 5: no table repeat, 16 from the searches).
         return "shipped", _relabel(shipped, rng, n)
     if constructions.power_of_four(n) == 3 and AFFINE_DIRECTIONS[0] <= rounds <= AFFINE_DIRECTIONS[1]:
@@ -352,7 +354,7 @@ def _attempt(
     if state.cost() > target:
         searcher = search.GroupSearch(state, rng)
         units = 50_000 + 400 * n * free_count
-        searcher.run(target, _Budget(units, window.at(0.5)), stage(0.1, 0.45))
+        searcher.run(target, Budget(units, window.at(0.5)), stage(0.1, 0.45))
         if method != "search":
             method += "+search"
     report(0.45)
@@ -360,18 +362,18 @@ def _attempt(
         search.connect_field(state, rng)
     if opponents_first and n <= 400 and rounds >= 2:
         free_opponents = search.OpponentSearch(state, rng, None)
-        free_opponents.run(_Budget(_opponent_units(n, rounds), window.at(0.5)))
+        free_opponents.run(Budget(_opponent_units(n, rounds), window.at(0.5)))
     tables_search = TableSearch(state, table_count, history.visits, history.last_table, rng)
     tables_search.start()
-    tables_search.run(_Budget(2_000_000, window.at(0.75)))
+    tables_search.run(Budget(2_000_000, window.at(0.75)))
     if n <= SMALL_FIELD:
         fresh = not fixed and all(m is None for m in separation)
         base = table_base(n, rounds) if fresh else None
-        tables_search.joint(_Budget(JOINT_UNITS, window.at(0.75)), target, base)
+        tables_search.joint(Budget(JOINT_UNITS, window.at(0.75)), target, base)
     report(0.6)
     if n <= 400 and rounds >= 2:
         opponents = search.OpponentSearch(state, rng, tables_search)
-        opponents.run(_Budget(_opponent_units(n, rounds), window.at(1.0)), stage(0.6, 0.95))
+        opponents.run(Budget(_opponent_units(n, rounds), window.at(1.0)), stage(0.6, 0.95))
     report(0.95)
     seated = assign_winds(n, state.rounds, history.winds)
     winds = [list(row) for row in history.winds]
@@ -411,7 +413,7 @@ def generate(
     table_count = n // 4
     if tables is not None and tables != table_count:
         raise SeatingError(f"{n} players fill {table_count} tables, not {tables}")
-    fixed = _normalise_fixed(fixed_rounds)
+    fixed = normalise_fixed(fixed_rounds)
     if len(fixed) > rounds:
         raise SeatingError(f"{len(fixed)} hanchan already played but only {rounds} in total")
     free_count = rounds - len(fixed)

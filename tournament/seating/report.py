@@ -1,7 +1,7 @@
 """Quality report of any schedule, in the terms of the organisers' evaluation tool.
 
-The figures and their names are those of ``seating_eval.py`` (shared tools), so an organiser sees the
-same numbers whichever tool computed them:
+The figures and their names are those of the organisers' evaluation tool ``seating_eval.py``, so an
+organiser sees the same numbers whichever tool computed them:
 
 * ``excess_meetings`` (meetings beyond the first of every pair), ``repeat_pairs``, ``max_pair_meetings``
   and the counting lower bounds ``excess_meetings_lower_bound`` = ceil(N * max(0, 3R-(N-1)) / 2) and

@@ -217,7 +217,7 @@ def greedy_rounds(
     return out
 
 
-class _Budget:
+class Budget:
     """Counts work units; also stops at the wall-clock deadline (a safety cap only)."""
 
     def __init__(self, units: int, deadline: float | None) -> None:
@@ -304,7 +304,7 @@ class GroupSearch:
     def run(
         self,
         target: int,
-        budget: _Budget,
+        budget: Budget,
         report: Callable[[float], None] | None = None,
     ) -> int:
         """Search until the cost reaches ``target`` or the budget ends; leaves the best state found."""
@@ -642,7 +642,7 @@ class OpponentSearch:
             out.extend(by_level[level][: max(0, limit - len(out))])
         return out
 
-    def run(self, budget: _Budget, report: Callable[[float], None] | None = None) -> None:
+    def run(self, budget: Budget, report: Callable[[float], None] | None = None) -> None:
         s = self.s
         rng = self.rng
         if not s.rounds:

@@ -15,9 +15,9 @@ import random
 from collections.abc import Sequence
 from itertools import permutations
 
-from .generator import _normalise_fixed
+from .generator import normalise_fixed
 from .model import PlayerId, Round, RoundInput, SeatingError
-from .tables import CONSECUTIVE_WEIGHT, _cheap_assignment, hungarian, visit_cost
+from .tables import CONSECUTIVE_WEIGHT, cheap_assignment, hungarian, visit_cost
 
 #: Simulated annealing after the descent (see :func:`_separate_repeats`): proposed exchanges, the
 #: temperature from start to end (in units of squared tables moved), and the price of a repeat meanwhile.
@@ -47,7 +47,7 @@ def swiss_round(
         raise SeatingError(f"the number of players must be a positive multiple of 4, got {n}")
     if len(set(players)) != n:
         raise SeatingError("player ids must be unique")
-    played = _normalise_fixed(history)
+    played = normalise_fixed(history)
     index = {p: i for i, p in enumerate(players)}
     tables = n // 4
     meet = [bytearray(n) for _ in range(n)]
@@ -82,7 +82,7 @@ def swiss_round(
             if last[p] >= 0:
                 row[last[p]] += CONSECUTIVE_WEIGHT
         matrix.append(row)
-    assignment = hungarian(matrix) if tables <= 64 else _cheap_assignment(matrix, rng)
+    assignment = hungarian(matrix) if tables <= 64 else cheap_assignment(matrix, rng)
     ordered: list[list[int]] = [[] for _ in range(tables)]
     for g, t in enumerate(assignment):
         ordered[t] = groups[g]

@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from operator import eq
 
 from . import constructions
-from .search import SEPARATION_WEIGHT, GroupState, _Budget
+from .search import SEPARATION_WEIGHT, Budget, GroupState
 
 Groups = list[list[int]]
 
@@ -295,7 +295,7 @@ class TableSearch:
         return rows
 
     def _assign(self, matrix: list[list[int]]) -> list[int]:
-        return hungarian(matrix) if self.t <= 64 else _cheap_assignment(matrix, self.rng)
+        return hungarian(matrix) if self.t <= 64 else cheap_assignment(matrix, self.rng)
 
     def solve_round(self, r: int) -> int:
         """Re-assign hanchan ``r`` exactly given all the others; returns the cost change (never > 0 on
@@ -314,7 +314,7 @@ class TableSearch:
         self._arrange(r, assignment)
         return new - old
 
-    def _descend(self, budget: _Budget) -> int:
+    def _descend(self, budget: Budget) -> int:
         """Re-solve hanchan in turn until none improves; returns the total cost change."""
         total = 0
         rounds = len(self.s.rounds)
@@ -350,7 +350,7 @@ class TableSearch:
             self._arrange(r, self._assign(self._matrix(r, False)))
 
     # -- search -----------------------------------------------------------------------------------
-    def run(self, budget: _Budget) -> int:
+    def run(self, budget: Budget) -> int:
         """Iterated local search on whole hanchan, then a tabu search that may also exchange players."""
         s = self.s
         rounds = len(s.rounds)
@@ -361,7 +361,7 @@ class TableSearch:
         cost += self._descend(budget)
         best_cost = cost
         best = s.snapshot()
-        ils_budget = _Budget(budget.units // 2, budget.deadline)
+        ils_budget = Budget(budget.units // 2, budget.deadline)
         rng = self.rng
         stall = 0
         while (
@@ -415,7 +415,7 @@ class TableSearch:
         n = self.s.n
         return any(row[q] != 1 for p, row in enumerate(self.s.meet) for q in range(p + 1, n))
 
-    def _anneal(self, budget: _Budget, cost: int, target: int) -> int:
+    def _anneal(self, budget: Budget, cost: int, target: int) -> int:
         """Simulated annealing on table exchanges and on player exchanges that do not make the groups
         worse (repeat meetings, separation), so groups of the same quality but with better table
         numbers are found."""
@@ -518,7 +518,7 @@ class TableSearch:
                                 return True
         return False
 
-    def joint(self, budget: _Budget, group_floor: int, base: list[Groups] | None = None) -> None:
+    def joint(self, budget: Budget, group_floor: int, base: list[Groups] | None = None) -> None:
         """Tabu searches that may also exchange players, keeping the best state met for (groups,
         tables), so the group cost never ends worse than it started:
 
@@ -538,12 +538,12 @@ class TableSearch:
         if best.key <= best.floor:
             return
         if base is not None and len(base) < len(s.rounds):
-            share = _Budget(budget.units * SEED_SHARE // 100, budget.deadline)
+            share = Budget(budget.units * SEED_SHARE // 100, budget.deadline)
             self._seeded(share, base, best)
             budget.spend(share.used)
             self._load(best.rounds)
         if best.key > best.floor and (best.key[0] > group_floor or self._plateau()):
-            share = _Budget((budget.units - budget.used) * 2 // 5, budget.deadline)
+            share = Budget((budget.units - budget.used) * 2 // 5, budget.deadline)
             stalled = 0
             while stalled < 2 and share.used < share.units and best.key[0] > group_floor:
                 before = best.key
@@ -561,7 +561,7 @@ class TableSearch:
             self._tabu(budget, 1 << 30, LEX_WEIGHTS, False, best, patience=POLISH_PATIENCE)
             self._load(best.rounds)
 
-    def _seeded(self, budget: _Budget, base: list[Groups], best: _Best) -> None:
+    def _seeded(self, budget: Budget, base: list[Groups], best: _Best) -> None:
         """Start again from ``base`` (relabelled at random) plus random hanchan: fit the others around
         the base with tables first, then groups first, then tables at the group level reached."""
         s = self.s
@@ -649,7 +649,7 @@ class TableSearch:
 
     def _tabu(
         self,
-        budget: _Budget,
+        budget: Budget,
         steps: int,
         weights: tuple[int, int],
         players: bool,
@@ -830,7 +830,7 @@ class TableSearch:
                     self.visits[p][g] += 1
 
 
-def _cheap_assignment(matrix: list[list[int]], rng: random.Random) -> list[int]:
+def cheap_assignment(matrix: list[list[int]], rng: random.Random) -> list[int]:
     """Assignment for large fields: a perfect matching on the cheapest table of every group where one
     exists (augmenting paths), the remaining groups greedily."""
     n = len(matrix)

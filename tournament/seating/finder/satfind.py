@@ -1,6 +1,6 @@
 """Offline finder, second method: the base hanchan of a cyclic shape as a SAT problem.
 
-The tabu search of :mod:`.cyclic` solves the looser shapes in seconds but wanders on the tightest ones,
+The tabu search of :mod:`..cyclic` solves the looser shapes in seconds but wanders on the tightest ones,
 where the base hanchan must use every difference class exactly once (32 players x 10 hanchan, 44 x 14:
 social-golfer instances at their maximum). A SAT solver (CaDiCaL through ``python-sat``, a development
 dependency only: the generator itself never imports it) settles those exactly.
@@ -29,7 +29,8 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from itertools import combinations, product
 
-from .cyclic import CyclicShape, Groups, _Classes, develop, transversal_hanchan
+from ..cyclic import Classes, CyclicShape, Groups, develop
+from .transversal import transversal_hanchan
 
 
 class Unsatisfiable(Exception):
@@ -49,6 +50,8 @@ class _Formula:
 
     def card(self, lits: list[int], bound: int, kind: str) -> None:
         """At most, exactly or at least (``kind``) ``bound`` of ``lits`` are true."""
+        # python-sat is an optional (development) dependency: imported here, when a SAT method runs, so
+        # that the finder's other methods and its tests work without it.
         from pysat.card import CardEnc, EncType  # type: ignore[import-not-found,unused-ignore]
 
         if kind == "atmost" and bound >= len(lits):
@@ -111,7 +114,7 @@ def sat_rounds(
     n = shape.n
     tables = n // 4
     finite = shape.k * shape.m
-    classes = _Classes(shape)
+    classes = Classes(shape)
     m = shape.m
     period = shape.k // groups if groups else 0
     apart = {
@@ -154,7 +157,7 @@ def sat_rounds(
     by_class: dict[int, list[int]] = {}
     for p, q in combinations(range(n), 2):
         c = classes.table[p][q]
-        forbidden = classes.kinds[c] != _Classes.NORMAL or c in apart
+        forbidden = classes.kinds[c] != Classes.NORMAL or c in apart
         for b in range(shape.s):
             if forbidden:
                 clauses.extend([-a[b][p][g], -a[b][q][g]] for g in range(tables))
@@ -213,7 +216,7 @@ def sat_rounds(
 
 
 def _free_hanchan(
-    formula: _Formula, classes: _Classes, by_class: dict[int, list[int]], n: int, count: int
+    formula: _Formula, classes: Classes, by_class: dict[int, list[int]], n: int, count: int
 ) -> list[list[list[int]]]:
     """``count`` hanchan without symmetry (see :func:`sat_rounds`): ``x[r][p][g]``, player ``p`` at
     table ``g`` of free hanchan ``r``; tables in increasing order of their first player."""
@@ -252,7 +255,7 @@ class _Stabilised:
     symmetry it is enough to ask it of the players ``(x, i)`` with ``x < m/h``."""
 
     def __init__(
-        self, formula: _Formula, classes: _Classes, shape: CyclicShape, apart: set[int], h: int
+        self, formula: _Formula, classes: Classes, shape: CyclicShape, apart: set[int], h: int
     ) -> None:
         m, n = shape.m, shape.n
         self.step = step = m // h
@@ -275,7 +278,7 @@ class _Stabilised:
             # otherwise the development would seat it twice. Two fixed players would meet in every
             # hanchan of the development.
             kind = classes.kinds[c]
-            if c in apart or (kind == _Classes.HALF and h % 2) or (kind == _Classes.FIXED_PAIR and h < m):
+            if c in apart or (kind == Classes.HALF and h % 2) or (kind == Classes.FIXED_PAIR and h < m):
                 formula.clauses.append([-lit])
             else:
                 self.by_class.setdefault(c, []).append(lit)
@@ -351,6 +354,7 @@ def _solve(clauses: list[list[int]], seconds: float) -> set[int] | None:
 
 
 def _solve_child(clauses: list[list[int]], send: object) -> None:
+    # Optional dependency, imported when used (see _Formula.card).
     from pysat.solvers import Solver  # type: ignore[import-not-found,unused-ignore]
 
     with Solver(name="cadical195", bootstrap_with=clauses) as solver:

@@ -1,0 +1,370 @@
+"""The offline finder's command line: ``python -m tournament.seating.find --players 44 --rounds 14
+[--write]`` (see :func:`main`).
+
+Methods: ``search`` (the tabu and depth-first searches of :mod:`..cyclic`, on one shape with
+``--shape`` and transversal hanchan), ``sat`` (:func:`.satfind.sat_rounds` on each cyclic shape, or
+:func:`.satfind.sat_group_rounds` over an abelian group with ``--group``) and ``tables``
+(:func:`.satfind.sat_tables`, whole schedules with their table numbers). ``--write`` stores what it found
+in ``data/cyclic.json`` or ``data/tables.json``, which the generator reads at run time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import shlex
+import sys
+import time
+from typing import Any
+
+from ..constructions import common_opponent_figures
+from ..cyclic import (
+    BaseSearch,
+    Classes,
+    CyclicShape,
+    Groups,
+    candidate_shapes,
+    data_path,
+    develop,
+    find_schedule,
+    load_data,
+)
+from ..search import Budget
+from .satfind import Unsatisfiable, sat_group_rounds, sat_rounds, sat_tables
+from .transversal import transversal_classes, transversal_hanchan, transversal_vectors
+
+
+def _search_shape(
+    shape: CyclicShape, transversal: int, rng: random.Random, effort: int, deadline: float | None
+) -> tuple[str, list[Groups]] | None:
+    """Tabu search on one shape; with transversal hanchan, new random ones for every restart."""
+    classes = Classes(shape) if transversal else None
+    attempts = 1 if not transversal else max(1, effort // 20_000)
+    for _ in range(attempts):
+        vectors: list[list[int]] = []
+        taken: list[int] = []
+        if classes is not None:
+            chosen = transversal_vectors(shape, transversal, rng)
+            if chosen is None:
+                return None
+            vectors = chosen
+            taken = transversal_classes(shape, classes, vectors)
+        search = BaseSearch(shape, rng, taken)
+        if search.run(Budget(effort // attempts, deadline)):
+            bases = [[sorted(block) for block in blocks] for blocks in search.bases]
+            rounds = develop(shape, bases, shape.m * shape.s)
+            rounds += [transversal_hanchan(shape, v) for v in vectors]
+            extra = f" t={transversal}" if transversal else ""
+            return f"cyclic m={shape.m} k={shape.k} f={shape.f}{extra}", rounds
+        if deadline is not None and time.monotonic() > deadline:
+            break
+    return None
+
+
+def _parse_shape(text: str, n: int) -> CyclicShape:
+    m, k, f, s = (int(v) for v in text.split(","))
+    shape = CyclicShape(m, k, f, s)
+    if shape.n != n:
+        raise SystemExit(f"shape {text} holds {shape.n} players, not {n}")
+    return shape
+
+
+def _sat_schedule(
+    n: int,
+    rounds: int,
+    rng: random.Random,
+    only: str | None,
+    transversal: int,
+    groups: int,
+    seconds: float,
+    orbits: tuple[int, ...] = (),
+    free: int = 0,
+) -> tuple[str, list[Groups]] | None:
+    """The offline SAT method: each candidate shape in turn (or ``only``), sharing ``seconds``."""
+    shapes = [_parse_shape(only, n)] if only else candidate_shapes(n, rounds)
+    for i, shape in enumerate(shapes):
+        share = seconds / (len(shapes) - i)
+        began = time.monotonic()
+        try:
+            found = sat_rounds(shape, rng, share, transversal, groups, orbits, free)
+            verdict = "no answer" if found is None else "found"
+        except Unsatisfiable:
+            found, verdict = None, "proved impossible"
+        seconds -= time.monotonic() - began
+        print(
+            f"  {shape} + {transversal} transversal + orbits {orbits} + {free} free: {verdict} in "
+            f"{time.monotonic() - began:.1f} s",
+            file=sys.stderr,
+        )
+        if found is not None:
+            extra = (
+                (f" t={transversal}" if transversal else "")
+                + (f" o={','.join(map(str, orbits))}" if orbits else "")
+                + (f" free={free}" if free else "")
+                + (f" g={groups}" if groups else "")
+            )
+            return f"cyclic m={shape.m} k={shape.k} f={shape.f} s={shape.s}{extra} (sat)", found
+    return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Offline finder: ``python -m tournament.seating.find --players 44 --rounds 14 [--write]``.
+
+    Prints what it found; with ``--write`` stores the hanchan in ``data/cyclic.json`` under the player
+    count (an entry is only replaced by one with more hanchan).
+    """
+    parser = argparse.ArgumentParser(prog="python -m tournament.seating.find")
+    parser.add_argument("--players", type=int, required=True)
+    parser.add_argument("--rounds", type=int, required=True)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--effort", type=int, default=2_000_000)
+    parser.add_argument("--seconds", type=float, default=None)
+    parser.add_argument(
+        "--method",
+        choices=["search", "sat", "tables"],
+        default="search",
+        help="search: the generator's own finder (tabu); sat: a SAT solver on each cyclic shape in turn "
+        "(needs python-sat, a development dependency); tables: a SAT solver on the whole schedule, "
+        "table numbers included, for small fields (data/tables.json)",
+    )
+    parser.add_argument(
+        "--table-repeats", type=int, default=0, help="tables: at most this many table repeats"
+    )
+    parser.add_argument("--excess", type=int, default=0, help="tables: at most this many excess meetings")
+    parser.add_argument(
+        "--opponents",
+        type=int,
+        default=0,
+        help="tables: at least this many common opponents for pairs who never meet",
+    )
+    parser.add_argument(
+        "--at-fewest",
+        type=int,
+        default=None,
+        help="tables: at most this many pairs who never meet with exactly --opponents common opponents",
+    )
+    parser.add_argument("--shape", help="only this cyclic shape, as m,k,f,s (see CyclicShape)")
+    parser.add_argument(
+        "--transversal", type=int, default=0, help="this many transversal hanchan more (with --shape m,4,0,1)"
+    )
+    parser.add_argument(
+        "--orbits",
+        default="",
+        help="sat: h,h,...: for each h (a divisor of m) m/h hanchan more, developed from a hanchan that "
+        "translation by the subgroup of order h maps to itself (see satfind.sat_rounds)",
+    )
+    parser.add_argument(
+        "--free", type=int, default=0, help="sat: this many hanchan more without any symmetry"
+    )
+    parser.add_argument(
+        "--group",
+        help="sat: o1,o2,...: the abelian group Z_o1 x Z_o2 x ... instead of a cyclic shape, with "
+        "--types, --fixed and --stabilisers (see satfind.sat_group_rounds)",
+    )
+    parser.add_argument("--types", type=int, default=1, help="--group: orbits of |G| players")
+    parser.add_argument("--fixed", type=int, default=0, help="--group: fixed players")
+    parser.add_argument(
+        "--multiplier",
+        default="",
+        help="--group: u,t: every developed hanchan is also fixed by (g, i) -> (u g, i + t) (see "
+        "satfind.sat_group_rounds)",
+    )
+    parser.add_argument(
+        "--short",
+        default="",
+        help="--group: short orbits separated by ';', each the generators of a subgroup K as in "
+        "--stabilisers: one player per coset of K",
+    )
+    parser.add_argument(
+        "--stabilisers",
+        default="",
+        help="--group: one subgroup per developed hanchan, separated by ';': '*' for the whole group, "
+        "else its generators separated by ',', each with its coordinates separated by '.' (empty: the "
+        "trivial subgroup)",
+    )
+    parser.add_argument(
+        "--groups",
+        type=int,
+        default=0,
+        help="sat: a resolvable group divisible design with groups of this size (see satfind.sat_rounds)",
+    )
+    parser.add_argument("--write", action="store_true")
+    args = parser.parse_args(argv)
+    start = time.monotonic()
+    deadline = start + args.seconds if args.seconds else None
+    rng = random.Random(args.seed)
+    if args.method == "tables":
+        return _find_tables(args, argv)
+    if args.group:
+        found = _sat_group(args, rng)
+    elif args.method == "sat":
+        found = _sat_schedule(
+            args.players,
+            args.rounds,
+            rng,
+            args.shape,
+            args.transversal,
+            args.groups,
+            args.seconds or 600.0,
+            tuple(int(h) for h in args.orbits.split(",") if h),
+            args.free,
+        )
+    elif args.shape:
+        found = _search_shape(
+            _parse_shape(args.shape, args.players), args.transversal, rng, args.effort, deadline
+        )
+    else:
+        found = find_schedule(args.players, args.rounds, rng, args.effort, deadline)
+    if found is None:
+        print(f"nothing repeat-free found for {args.players} x {args.rounds}", file=sys.stderr)
+        return 1
+    method, rounds = found
+    print(f"{args.players} players: {len(rounds)} hanchan ({method}) in {time.monotonic() - start:.1f} s")
+    if args.write:
+        data = load_data()
+        old = data.get(str(args.players))
+        if old is None or len(old["rounds"]) < len(rounds):
+            data[str(args.players)] = {"method": method, "command": _command(argv), "rounds": rounds}
+            _write_data("cyclic.json", data)
+    return 0
+
+
+def _sat_group(args: argparse.Namespace, rng: random.Random) -> tuple[str, list[Groups]] | None:
+    """The SAT method over a non-cyclic abelian group (``satfind.sat_group_rounds``)."""
+    orders = tuple(int(o) for o in args.group.split(","))
+    stabilisers = [None if text == "*" else _generators(text) for text in args.stabilisers.split(";")]
+    short = [_generators(text) for text in args.short.split(";") if text]
+    multiplier = None
+    if args.multiplier:
+        u, t = (int(v) for v in args.multiplier.split(","))
+        multiplier = (u, t)
+    began = time.monotonic()
+    try:
+        found = sat_group_rounds(
+            orders,
+            args.types,
+            args.fixed,
+            stabilisers,
+            rng,
+            args.seconds or 600.0,
+            short,
+            multiplier,
+        )
+        verdict = "no answer" if found is None else "found"
+    except Unsatisfiable:
+        found, verdict = None, "proved impossible"
+    name = " x ".join(f"Z_{o}" for o in orders)
+    print(
+        f"  {name}, {args.types} types + {args.fixed} fixed: {verdict} in {time.monotonic() - began:.1f} s",
+        file=sys.stderr,
+    )
+    if found is None:
+        return None
+    return f"group {name} k={args.types} f={args.fixed} (sat)", found
+
+
+def _generators(text: str) -> list[tuple[int, ...]]:
+    """Group elements written ``1.0.0,0.0.1`` (coordinates separated by dots, elements by commas)."""
+    return [tuple(int(c) for c in g.split(".")) for g in text.split(",") if g]
+
+
+def _command(argv: list[str] | None) -> str:
+    given = argv if argv is not None else sys.argv[1:]
+    return shlex.join(["python", "-m", "tournament.seating.find", *given])
+
+
+def _find_tables(args: argparse.Namespace, argv: list[str] | None) -> int:
+    """The whole-schedule SAT method (``satfind.sat_tables``); ``--write`` keeps the entry with the
+    fewest (excess meetings, table repeats) for the size."""
+    start = time.monotonic()
+    rng = random.Random(args.seed)
+    verdict = "none found in"
+    try:
+        rounds = sat_tables(
+            args.players,
+            args.rounds,
+            args.table_repeats,
+            rng,
+            args.seconds or 600.0,
+            excess=args.excess,
+            opponents=args.opponents,
+            at_fewest=args.at_fewest,
+        )
+    except Unsatisfiable:
+        rounds, verdict = None, "none exists, proved in"
+    took = time.monotonic() - start
+    if rounds is None:
+        print(
+            f"no {args.players} x {args.rounds} schedule with at most {args.excess} excess meetings, "
+            f"{args.table_repeats} table repeats and at least {args.opponents} common opponents for "
+            f"strangers{_at_fewest_text(args.at_fewest)}: {verdict} {took:.1f} s",
+            file=sys.stderr,
+        )
+        return 1
+    figures = {
+        "excess": _excess(rounds, args.players),
+        "table_repeats": _table_repeats(rounds, args.players),
+        **_opponent_figures(rounds, args.players),
+    }
+    print(f"{args.players} x {args.rounds}: {figures} in {took:.1f} s")
+    if args.write:
+        data = load_data("tables.json")
+        key = f"{args.players}x{args.rounds}"
+        old = data.get(key)
+        if old is None or _rank(old) > _rank(figures):
+            data[key] = {"method": "sat tables", "command": _command(argv), **figures, "rounds": rounds}
+            _write_data("tables.json", data)
+    return 0
+
+
+def _at_fewest_text(at_fewest: int | None) -> str:
+    return "" if at_fewest is None else f" (at most {at_fewest} with exactly that many)"
+
+
+def _rank(figures: dict[str, Any]) -> tuple[int, int, int, int, int]:
+    """Criteria in order: excess meetings, table repeats, then the most common opponents for the
+    worst stranger, the fewest strangers that low, the fewest below ``floor(sqrt(N))``."""
+    return (
+        figures["excess"],
+        figures["table_repeats"],
+        -figures.get("opponents", 0),
+        figures.get("at_fewest", 1 << 30),
+        figures.get("below_bar", 1 << 30),
+    )
+
+
+def _opponent_figures(rounds: list[Groups], n: int) -> dict[str, int]:
+    """``opponents``: the fewest common opponents of two players who never meet (0 if every pair
+    meets); ``at_fewest``: how many such pairs have that few; ``below_bar``: how many have fewer than
+    ``floor(sqrt(N))`` (counted from 5 hanchan on, as the organisers' tool does)."""
+    low, at_low, below = common_opponent_figures(rounds, n, len(rounds) > 4)
+    return {"opponents": low if at_low else 0, "at_fewest": at_low, "below_bar": below}
+
+
+def _excess(rounds: list[Groups], n: int) -> int:
+    met: dict[tuple[int, int], int] = {}
+    for hanchan in rounds:
+        for group in hanchan:
+            for a in group:
+                for b in group:
+                    if a < b:
+                        met[a, b] = met.get((a, b), 0) + 1
+    return sum(c - 1 for c in met.values())
+
+
+def _table_repeats(rounds: list[Groups], n: int) -> int:
+    visits = [[0] * len(rounds[0]) for _ in range(n)]
+    for hanchan in rounds:
+        for t, group in enumerate(hanchan):
+            for p in group:
+                visits[p][t] += 1
+    return sum(c - 1 for row in visits for c in row if c > 1)
+
+
+def _write_data(name: str, data: dict[str, Any]) -> None:
+    """One entry per line, in the order of the keys' numbers."""
+    ordered = sorted(data.items(), key=lambda kv: tuple(int(v) for v in kv[0].split("x")))
+    lines = [f'"{key}": {json.dumps(entry, separators=(",", ":"))}' for key, entry in ordered]
+    with open(str(data_path(name)), "w", encoding="utf-8") as fh:
+        fh.write("{\n" + ",\n".join(lines) + "\n}\n")
