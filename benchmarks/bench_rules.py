@@ -20,7 +20,7 @@ from scoring.rules.legal import legal_han_fu  # noqa: E402
 from scoring.rules.replay import replay  # noqa: E402
 from scoring.rules.ruleset import get_ruleset  # noqa: E402
 
-VECTORS = Path("/work/shared/vectors/wrc-hands.json")
+VECTORS = ROOT / "tests" / "data" / "wrc-hands.json"
 PLAYERS = ["Ana", "Ben", "Cho", "Dai"]
 SHEETS = 3000
 TARGET_SECONDS = 1.0

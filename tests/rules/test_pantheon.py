@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from scoring.rules.pantheon import PantheonFormatError, parse_games, read_games
 from scoring.rules.replay import replay
 from scoring.rules.ruleset import Ruleset, get_ruleset
+from tests.rules.pantheon import PantheonFormatError, parse_games, read_games
 
-RECORDS = Path("/work/shared/realdata/ema-tournament-24-hanchan.txt")
+RECORDS = Path(__file__).resolve().parent.parent / "data" / "ema-tournament-24-hanchan.txt"
 GAMES = read_games(RECORDS)
 CLEAN = {1, 2, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 23, 24, 25}
 
