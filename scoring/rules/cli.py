@@ -14,6 +14,7 @@ import sys
 from collections.abc import Sequence
 from typing import IO, Any
 
+from scoring.rules.hands import evaluate_hand
 from scoring.rules.replay import replay
 from scoring.rules.ruleset import DEFAULT_RULESET, PRESETS, get_ruleset
 
@@ -79,8 +80,6 @@ def _sheet(data: Any, ruleset_name: str | None) -> tuple[dict[str, Any], int]:
 def _hands(data: Any, ruleset_name: str) -> list[dict[str, Any]]:
     if not isinstance(data, list) or not all(isinstance(hand, dict) for hand in data):
         raise _BadInput("hands are a JSON list of hand objects")
-    from scoring.rules.hands import evaluate_hand
-
     ruleset = get_ruleset(ruleset_name)
     results = []
     for number, hand in enumerate(data, 1):
