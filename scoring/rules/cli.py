@@ -71,10 +71,10 @@ def _read_json(source: IO[str]) -> Any:
 def _sheet(data: Any, ruleset_name: str | None) -> tuple[dict[str, Any], int]:
     if not isinstance(data, dict):
         raise _BadInput("a sheet is a JSON object")
-    result = replay(data, get_ruleset(ruleset_name) if ruleset_name else None)
-    if result["valid"]:
-        return result, EXIT_VALID
-    return {"valid": False, "errors": result["errors"]}, EXIT_INVALID
+    verdict = replay(data, get_ruleset(ruleset_name) if ruleset_name else None)
+    if verdict.valid:
+        return verdict.as_json(), EXIT_VALID
+    return {"valid": False, "errors": [error.as_json() for error in verdict.errors]}, EXIT_INVALID
 
 
 def _hands(data: Any, ruleset_name: str) -> list[dict[str, Any]]:
