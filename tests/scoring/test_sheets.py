@@ -190,3 +190,25 @@ def test_a_stale_version_is_a_conflict(seated_table: Any, referee: Any) -> None:
     with pytest.raises(Refusal, match="reload") as conflict:
         services.save_sheet(seated_table, hanchan.entry("deltas"), referee, expected_version=sheet.version)
     assert (conflict.value.status, conflict.value.rule) == (CONFLICT, "stale-version")
+
+
+@pytest.mark.django_db
+def test_each_action_reads_the_seats_once(seated_table: Any, referee: Any) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def seat_reads(action: Any) -> int:
+        with CaptureQueriesContext(connection) as queries:
+            action()
+        return sum('FROM "tournament_seat"' in query["sql"] for query in queries.captured_queries)
+
+    sheets: list[ScoreSheet] = []
+    assert (
+        seat_reads(
+            lambda: sheets.append(
+                services.save_sheet(seated_table, hanchan.entry("outcomes"), referee, submit=True)
+            )
+        )
+        == 1
+    )
+    assert seat_reads(lambda: services.sign_sheet(sheets[0], referee)) == 1
