@@ -35,7 +35,6 @@ from rest_framework.views import set_rollback
 from exports.api import ExporterViewSet, ExportJobViewSet
 from penalties.api import DisqualificationViewSet, PenaltyViewSet
 from scoring import api as sheets
-from scoring.services import SheetConflict, SheetError, SheetLocked
 from tournament.api import (
     PlayerViewSet,
     RoundViewSet,
@@ -53,14 +52,6 @@ Error = dict[str, Any]
 
 def error(field: str | None, rule: str, message: str) -> Error:
     return {"field": field, "rule": rule, "message": message}
-
-
-def sheet_error(item: dict[str, Any]) -> Error:
-    """An error of the rules engine or of ``scoring.services``: it names its hand (or null) and rule."""
-    hand = item.get("hand")
-    field = item.get("field") or ("hands" if hand is not None else None)
-    extra = {key: value for key, value in item.items() if key not in {"hand", "field", "rule", "message"}}
-    return {**error(field, str(item.get("rule", "score-sheet")), str(item["message"])), "hand": hand, **extra}
 
 
 def drf_errors(detail: Any, field: str | None = None) -> Iterator[Error]:
@@ -95,13 +86,6 @@ def domain_refusal(exc: Exception) -> tuple[int, list[Error]] | None:
     """The status and errors of a refusal by a service or the rules engine; None for anything else."""
     if isinstance(exc, Refusal):
         return exc.status, exc.as_dicts()
-    if isinstance(exc, SheetError):
-        code = (
-            status.HTTP_409_CONFLICT
-            if isinstance(exc, SheetConflict | SheetLocked)
-            else status.HTTP_400_BAD_REQUEST
-        )
-        return code, [sheet_error(item) for item in exc.errors]
     if isinstance(exc, DjangoValidationError):
         return status.HTTP_400_BAD_REQUEST, list(django_errors(exc))
     return None

@@ -9,7 +9,9 @@ with a reason.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
+from typing import TYPE_CHECKING
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -20,6 +22,9 @@ from tournament import access
 from tournament.models import Player, Round, StaffRole
 from tournament.refusal import Refusal
 from tournament.standings_db import schedule_standings_refresh
+
+if TYPE_CHECKING:  # for the annotation only: scoring builds on penalties, not the other way round
+    from scoring.models import ScoreSheet
 
 Kind = Penalty.Kind
 MISSED_HANCHAN_POINTS = Decimal(30)
@@ -109,6 +114,47 @@ def _lateness(player: Player, round: Round | None, minutes_late: int | None) -> 
 def _revoke(penalty: Penalty, user: AbstractBaseUser | None, reason: str) -> None:
     penalty.revoked_by, penalty.revoked_at, penalty.revoke_reason = user, timezone.now(), reason
     penalty.save(update_fields=["revoked_by", "revoked_at", "revoke_reason"])
+
+
+def sync_sheet_chombo(
+    sheet: ScoreSheet, wanted: Sequence[tuple[Player, int | None]], user: AbstractBaseUser | None
+) -> None:
+    """WRCR 2015 §7.1: the chombo penalties of a score sheet follow the sheet. ``wanted`` lists each chombo
+    on it as (player, hand number; None on a final-points sheet): a missing one is given, linked to the
+    sheet and its hand; an active one no longer wanted is revoked (kept, with the sheet's version in the
+    reason).
+
+    An internal service of the score-sheet actions: ``scoring.services`` calls it inside the transaction
+    that signs or corrects the sheet, after checking that ``user`` is a referee (signing) or head referee
+    (correcting) of the tournament. It trusts that check and makes none of its own: a referee who signs a
+    sheet gives its chombo penalties, although only a head referee gives a penalty by hand
+    (``give_penalty``). The caller refreshes the standings.
+    """
+    table = sheet.table
+    tournament = table.round.tournament
+    wanted_keys = {(player.pk, hand) for player, hand in wanted}
+    players = {player.pk: player for player, _hand in wanted}
+    active = {
+        (penalty.player_id, penalty.hand): penalty
+        for penalty in Penalty.objects.filter(sheet=sheet, kind=Kind.CHOMBO, revoked_at=None)
+    }
+    for key, penalty in active.items():
+        if key not in wanted_keys:
+            _revoke(penalty, user, f"no longer on the sheet (version {sheet.version})")
+    missing = sorted(wanted_keys - set(active), key=lambda item: (item[1] or 0, players[item[0]].name))
+    for player_pk, hand in missing:
+        where = f"hand {hand}" if hand else "the sheet"
+        Penalty.objects.create(
+            tournament=tournament,
+            player=players[player_pk],
+            round=table.round,
+            kind=Kind.CHOMBO,
+            points=tournament.ruleset().chombo_penalty,
+            sheet=sheet,
+            hand=hand,
+            given_by=user,
+            reason=f"chombo on {where} of table {table.number}, hanchan {table.round.number}",
+        )
 
 
 @transaction.atomic

@@ -2,8 +2,8 @@
 
 Referees of the tournament check, enter, submit and sign; head referees and organisers correct a
 signed sheet. Anyone who can see the tournament reads a signed sheet; drafts, submitted sheets and every
-sheet's history are for its staff. Refusals of ``scoring.services`` map to HTTP in ``config.api``:
-``SheetInvalid`` 400, ``SheetConflict`` and ``SheetLocked`` 409.
+sheet's history are for its staff. ``scoring.services`` refuses with ``tournament.refusal.Refusal``, which
+``config.api`` renders with its status: 400 an invalid entry, 409 a conflict or a signed (locked) sheet.
 """
 
 from __future__ import annotations
@@ -127,7 +127,7 @@ class SheetViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
         self.require(Role.REFEREE)
         serializer = SheetCheckSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        return Response(services.check_entry(self.table, serializer.validated_data["entry"]))
+        return Response(services.check_entry(self.table, serializer.validated_data["entry"]).as_json())
 
     @extend_schema(
         summary="Sign the submitted sheet, which locks it (referee)",

@@ -1,7 +1,9 @@
 """Score-sheet actions: check, save, submit, sign, correct. Each is one transaction.
 
 A sheet's entry is checked by the rules engine (``scoring.rules``) before anything is stored; an invalid
-entry raises ``SheetInvalid`` with every error, each naming the hand and the rule, and nothing is saved.
+entry raises ``tournament.refusal.Refusal`` with every error as a ``Problem``, each naming its hand (or null)
+and its rule, and nothing is saved. A conflict (a second sheet for a table, a stale version) and a signed,
+locked sheet are refusals with status 409 (``CONFLICT``).
 
 Entry format (the engine's sheet format, players by name, without the ``players`` list, which the
 table's seating gives):
@@ -17,54 +19,44 @@ from __future__ import annotations
 
 import hashlib
 import json
-from decimal import Decimal
+from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from penalties.models import Penalty
+from penalties import services as penalties
 from scoring.models import ScoreSheet, SeatResult, SheetVersion
-from scoring.rules.replay import replay
-from scoring.rules.scores import check_final_points, format_score, hanchan_scores
+from scoring.rules.replay import Error, Verdict, check_final, replay
 from tournament import access
 from tournament.models import Seat, StaffRole, Table
+from tournament.refusal import CONFLICT, INVALID, Problem, Refusal
 from tournament.standings_db import forget_live, schedule_standings_refresh
 
 Role = StaffRole.Role
 
-
-class SheetError(Exception):
-    """Base class: a sheet action that cannot be done; ``errors`` say why, in the engine's format."""
-
-    def __init__(self, errors: list[dict[str, Any]]) -> None:
-        super().__init__("; ".join(str(e["message"]) for e in errors))
-        self.errors = errors
+# Score-sheet problems always carry ``hand`` (null when not about one hand), as the API has always
+# answered them: an extra key ``Problem.as_dict`` keeps even when it is null.
+_HAND_KEY: dict[str, Any] = {"hand": None}
 
 
-class SheetInvalid(SheetError):
-    """The rules engine refuses the entry."""
+def _refusal(field: str, rule: str, message: str, *, status: int = INVALID) -> Refusal:
+    """A refusal of a sheet action that is about no hand."""
+    return Refusal.of([Problem(field, rule, message, extra=_HAND_KEY)], status=status)
 
 
-class SheetConflict(SheetError):
-    """Another submission got there first (a second referee, a double click, a retried request)."""
-
-
-class SheetLocked(SheetError):
-    """The sheet is signed: only a correction by a head referee or organiser changes it."""
-
-
-def _error(field: str, rule: str, message: str) -> dict[str, Any]:
-    return {"hand": None, "field": field, "rule": rule, "message": message}
+def _problem(error: Error) -> Problem:
+    """An error of the rules engine as a refusal's problem: a named hand is about the field ``hands``."""
+    field = error.field or ("hands" if error.hand is not None else None)
+    return Problem(field, error.rule, error.message, hand=error.hand, extra=_HAND_KEY)
 
 
 def seated_players(table: Table) -> list[Seat]:
+    """The four seats of the table, East first, with their players: one query, once per action."""
     seats = sorted(table.seats.select_related("player"), key=lambda seat: seat.wind)
     if len(seats) != 4:
-        raise SheetInvalid(
-            [_error("table", "seating", f"table {table.number} has {len(seats)} players seated, not 4")]
-        )
+        raise _refusal("table", "seating", f"table {table.number} has {len(seats)} players seated, not 4")
     return seats
 
 
@@ -72,100 +64,63 @@ def canonical_json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def content_hash(table: Table, entry: dict[str, Any]) -> str:
+def content_hash(table: Table, entry: dict[str, Any], seats: Sequence[Seat] | None = None) -> str:
     """SHA-256 of the sheet's canonical content: which table, who sat where, and what was entered."""
-    seats = [(seat.wind, seat.player_id) for seat in seated_players(table)]
+    seated = seats if seats is not None else seated_players(table)
     content = {
         "tournament": table.round.tournament_id,
         "round": table.round.number,
         "table": table.number,
-        "seats": seats,
+        "seats": [(seat.wind, seat.player_id) for seat in seated],
         "entry": entry,
     }
     return hashlib.sha256(canonical_json(content).encode()).hexdigest()
 
 
-def check_entry(table: Table, entry: dict[str, Any]) -> dict[str, Any]:
+def check_entry(table: Table, entry: dict[str, Any], seats: Sequence[Seat] | None = None) -> Verdict:
     """The rules engine's verdict on an entry for this table, without storing anything.
 
-    Returns the replay (``valid`` true, with ``final_points``, ``ranks``, ``uma``, ``scores``, ``chombo``
-    and, hand by hand, ``hands``) or ``{"valid": false, "errors": [...]}``.
+    A valid verdict holds ``final_points``, ``ranks``, ``uma``, ``scores`` (``Decimal``), ``chombo`` and,
+    hand by hand, ``hands``; an invalid one every error. ``Verdict.as_json()`` is what the check
+    endpoints answer. ``seats``: the table's seats when the caller has them already.
     """
     if not isinstance(entry, dict):
-        return {"valid": False, "errors": [_error("entry", "format", "the sheet must be a JSON object")]}
+        return Verdict.refused([Error(None, "format", "the sheet must be a JSON object", "entry")])
     ruleset = table.round.tournament.ruleset()
-    names = [seat.player.name for seat in seated_players(table)]
+    names = [seat.player.name for seat in (seats if seats is not None else seated_players(table))]
     form = entry.get("form")
+    if form not in (ScoreSheet.Form.FINAL, ScoreSheet.Form.HANDS):
+        message = f"form must be 'final' (final points only) or 'hands' (hand by hand), not {form!r}"
+        return Verdict.refused([Error(None, "format", message, "form")])
+    sheet = {key: value for key, value in entry.items() if key != "form"}
+    sheet["players"] = names
+    sheet.pop("ruleset", None)
     if form == ScoreSheet.Form.FINAL:
-        return _check_final(entry, names, ruleset)
-    if form == ScoreSheet.Form.HANDS:
-        sheet = {key: value for key, value in entry.items() if key != "form"}
-        sheet["players"] = names
-        sheet.pop("ruleset", None)
-        return replay(sheet, ruleset)
-    message = f"form must be 'final' (final points only) or 'hands' (hand by hand), not {form!r}"
-    return {"valid": False, "errors": [_error("form", "format", message)]}
+        return check_final(sheet, ruleset)
+    return replay(sheet, ruleset)
 
 
-def _check_final(entry: dict[str, Any], names: list[str], ruleset: Any) -> dict[str, Any]:
-    points = entry.get("final_points")
-    sticks = entry.get("riichi_sticks_left", 0)
-    chombo = entry.get("chombo", [])
-    errors: list[dict[str, Any]] = []
-    if not isinstance(points, dict):
-        errors.append(_error("final_points", "format", "final_points must map each player's name to points"))
-    else:
-        unknown = sorted(set(points) - set(names))
-        missing = [name for name in names if name not in points]
-        for name in unknown:
-            errors.append(_error("final_points", "players", f"{name} is not at this table"))
-        for name in missing:
-            errors.append(_error("final_points", "players", f"final points of {name} are missing"))
-    if not isinstance(sticks, int) or isinstance(sticks, bool) or sticks < 0:
-        errors.append(
-            _error("riichi_sticks_left", "format", "riichi_sticks_left must be a whole number, 0 or more")
+def _checked(table: Table, entry: dict[str, Any], seats: Sequence[Seat], *, complete: bool = True) -> Verdict:
+    """The verdict on a valid entry; a submitted or signed sheet must also be a whole hanchan."""
+    verdict = check_entry(table, entry, seats)
+    if not verdict.valid:
+        raise Refusal.of([_problem(error) for error in verdict.errors])
+    if complete and verdict.finished is False and entry.get("ended_by_time") is not True:
+        raise _refusal(
+            "hands",
+            "end-of-game (WRCR 2015 §5.9.1)",
+            "the hanchan is not over: more hands, or mark it ended by time",
         )
-    if not isinstance(chombo, list) or any(name not in names for name in chombo):
-        errors.append(_error("chombo", "players", "chombo must list players of this table"))
-    if errors:
-        return {"valid": False, "errors": errors}
-    assert isinstance(points, dict)
-    ordered = {name: points[name] for name in names}
-    problems = check_final_points(ordered, sticks, ruleset)
-    if problems:
-        return {"valid": False, "errors": [{**p, "field": "final_points"} for p in problems]}
-    ranks, uma, scores = hanchan_scores(ordered, ruleset, sticks)
-    return {
-        "valid": True,
-        "final_points": ordered,
-        "riichi_sticks_left": sticks,
-        "finished": True,
-        "ranks": ranks,
-        "uma": {name: format_score(value) for name, value in uma.items()},
-        "scores": {name: format_score(value) for name, value in scores.items()},
-        "chombo": [{"player": name, "hand": None, "points": -ruleset.chombo_penalty} for name in chombo],
-    }
+    return verdict
 
 
-def _checked(table: Table, entry: dict[str, Any], *, complete: bool = True) -> dict[str, Any]:
-    """The replay of a valid entry; a submitted or signed sheet must also be a whole hanchan."""
-    result = check_entry(table, entry)
-    if not result["valid"]:
-        raise SheetInvalid(result["errors"])
-    if complete and not result.get("finished", True) and entry.get("ended_by_time") is not True:
-        raise SheetInvalid(
-            [
-                _error(
-                    "hands",
-                    "end-of-game (WRCR 2015 §5.9.1)",
-                    "the hanchan is not over: more hands, or mark it ended by time",
-                )
-            ]
-        )
-    return result
-
-
-def _record(sheet: ScoreSheet, action: str, user: AbstractBaseUser | None, reason: str = "") -> None:
+def _record(
+    sheet: ScoreSheet,
+    action: str,
+    user: AbstractBaseUser | None,
+    seats: Sequence[Seat],
+    reason: str = "",
+) -> None:
     SheetVersion.objects.create(
         sheet=sheet,
         version=sheet.version,
@@ -173,7 +128,7 @@ def _record(sheet: ScoreSheet, action: str, user: AbstractBaseUser | None, reaso
         status=sheet.status,
         entry=sheet.entry,
         replay=sheet.replay,
-        content_hash=content_hash(sheet.table, sheet.entry),
+        content_hash=content_hash(sheet.table, sheet.entry, seats),
         author=user,
         reason=reason,
     )
@@ -181,6 +136,10 @@ def _record(sheet: ScoreSheet, action: str, user: AbstractBaseUser | None, reaso
 
 def _lock_table(table: Table) -> Table:
     return Table.objects.select_related("round__tournament").select_for_update(of=("self",)).get(pk=table.pk)
+
+
+def _stale(message: str) -> Refusal:
+    return _refusal("version", "stale-version", message, status=CONFLICT)
 
 
 @transaction.atomic
@@ -195,10 +154,11 @@ def save_sheet(
     """Create the table's sheet (``expected_version`` None) or update the draft/submitted one.
 
     Creating a sheet for a table that has one, or updating a version other than the latest, is a
-    ``SheetConflict``: of two simultaneous submissions, exactly one is stored.
+    refusal with status 409: of two simultaneous submissions, exactly one is stored.
     """
     access.require_role(user, table.round.tournament, Role.REFEREE)
-    replayed = _checked(table, entry, complete=submit)
+    seats = seated_players(table)
+    replayed = _checked(table, entry, seats, complete=submit).as_json()
     form = entry["form"]
     status = ScoreSheet.Status.SUBMITTED if submit else ScoreSheet.Status.DRAFT
     now = timezone.now()
@@ -217,53 +177,40 @@ def save_sheet(
                 )
         except IntegrityError:
             existing = ScoreSheet.objects.get(table=table)
-            raise SheetConflict(
-                [
-                    _error(
-                        "table",
-                        "one-sheet-per-table",
-                        f"table {table.number} of hanchan {table.round.number} already has a score "
-                        f"sheet (version {existing.version}, {existing.get_status_display().lower()}"
-                        f"); reload it and edit that one",
-                    )
-                ]
+            raise _refusal(
+                "table",
+                "one-sheet-per-table",
+                f"table {table.number} of hanchan {table.round.number} already has a score "
+                f"sheet (version {existing.version}, {existing.get_status_display().lower()}"
+                f"); reload it and edit that one",
+                status=CONFLICT,
             ) from None
-        _record(sheet, SheetVersion.Action.SUBMITTED if submit else SheetVersion.Action.CREATED, user)
+        action = SheetVersion.Action.SUBMITTED if submit else SheetVersion.Action.CREATED
+        _record(sheet, action, user, seats)
         transaction.on_commit(lambda: forget_live(table.round.tournament_id))  # a table is no longer empty
         return sheet
     _lock_table(table)
     sheet = ScoreSheet.objects.filter(table=table).first()
     if sheet is None:
-        raise SheetConflict(
-            [_error("version", "stale-version", f"table {table.number} has no sheet yet; create it instead")]
-        )
+        raise _stale(f"table {table.number} has no sheet yet; create it instead")
     if sheet.is_signed:
-        raise SheetLocked(
-            [
-                _error(
-                    "status",
-                    "signed-sheets-are-locked (WRCR 2015 §8.2)",
-                    "the sheet is signed; a head referee or organiser can correct it",
-                )
-            ]
+        raise _refusal(
+            "status",
+            "signed-sheets-are-locked (WRCR 2015 §8.2)",
+            "the sheet is signed; a head referee or organiser can correct it",
+            status=CONFLICT,
         )
     if sheet.version != expected_version:
-        raise SheetConflict(
-            [
-                _error(
-                    "version",
-                    "stale-version",
-                    f"the sheet changed (now version {sheet.version}, you edited version "
-                    f"{expected_version}); reload it",
-                )
-            ]
+        raise _stale(
+            f"the sheet changed (now version {sheet.version}, you edited version "
+            f"{expected_version}); reload it"
         )
     sheet.entry, sheet.replay, sheet.form, sheet.status = entry, replayed, form, status
     sheet.version += 1
     if submit:
         sheet.submitted_by, sheet.submitted_at = user, now
     sheet.save()
-    _record(sheet, SheetVersion.Action.SUBMITTED if submit else SheetVersion.Action.UPDATED, user)
+    _record(sheet, SheetVersion.Action.SUBMITTED if submit else SheetVersion.Action.UPDATED, user, seats)
     transaction.on_commit(lambda: forget_live(table.round.tournament_id))
     return sheet
 
@@ -277,27 +224,21 @@ def sign_sheet(
     _lock_table(sheet.table)
     sheet = ScoreSheet.objects.select_related("table__round__tournament").get(pk=sheet.pk)
     if sheet.is_signed:
-        raise SheetLocked([_error("status", "already-signed", f"already signed by {sheet.signed_by}")])
+        raise _refusal("status", "already-signed", f"already signed by {sheet.signed_by}", status=CONFLICT)
     if expected_version is not None and sheet.version != expected_version:
-        raise SheetConflict(
-            [
-                _error(
-                    "version",
-                    "stale-version",
-                    f"the sheet changed (now version {sheet.version}); check it again before signing",
-                )
-            ]
-        )
+        raise _stale(f"the sheet changed (now version {sheet.version}); check it again before signing")
     if sheet.status != ScoreSheet.Status.SUBMITTED:
-        raise SheetInvalid([_error("status", "submit-before-signing", "submit the sheet before signing it")])
-    _checked(sheet.table, sheet.entry)  # the rules may not have changed, but a signature checks anyway
+        raise _refusal("status", "submit-before-signing", "submit the sheet before signing it")
+    seats = seated_players(sheet.table)
+    # The rules may not have changed, but a signature checks anyway; the results come from this check.
+    verdict = _checked(sheet.table, sheet.entry, seats)
     sheet.status = ScoreSheet.Status.SIGNED
     sheet.signed_by, sheet.signed_at = user, timezone.now()
-    sheet.content_hash = content_hash(sheet.table, sheet.entry)
+    sheet.content_hash = content_hash(sheet.table, sheet.entry, seats)
     sheet.save()
-    _write_results(sheet)
-    _sync_chombo_penalties(sheet, user)
-    _record(sheet, SheetVersion.Action.SIGNED, user)
+    _write_results(sheet, verdict, seats)
+    _sync_chombo_penalties(sheet, verdict, seats, user)
+    _record(sheet, SheetVersion.Action.SIGNED, user, seats)
     schedule_standings_refresh(sheet.table.round.tournament_id)
     return sheet
 
@@ -314,72 +255,50 @@ def correct_sheet(
     """A head referee or organiser changes a signed sheet; the old version stays in the history."""
     access.require_role(user, sheet.table.round.tournament, Role.HEAD_REFEREE)
     if not reason.strip():
-        raise SheetInvalid([_error("reason", "corrections-give-a-reason", "a correction needs a reason")])
+        raise _refusal("reason", "corrections-give-a-reason", "a correction needs a reason")
     _lock_table(sheet.table)
     sheet = ScoreSheet.objects.select_related("table__round__tournament").get(pk=sheet.pk)
     if not sheet.is_signed:
-        raise SheetInvalid(
-            [_error("status", "correct-signed-sheets", "only a signed sheet is corrected; edit it")]
-        )
+        raise _refusal("status", "correct-signed-sheets", "only a signed sheet is corrected; edit it")
     if expected_version is not None and sheet.version != expected_version:
-        raise SheetConflict(
-            [_error("version", "stale-version", f"the sheet changed (now version {sheet.version})")]
-        )
-    replayed = _checked(sheet.table, entry)
-    sheet.entry, sheet.replay, sheet.form = entry, replayed, entry["form"]
+        raise _stale(f"the sheet changed (now version {sheet.version})")
+    seats = seated_players(sheet.table)
+    verdict = _checked(sheet.table, entry, seats)
+    sheet.entry, sheet.replay, sheet.form = entry, verdict.as_json(), entry["form"]
     sheet.version += 1
-    sheet.content_hash = content_hash(sheet.table, entry)
+    sheet.content_hash = content_hash(sheet.table, entry, seats)
     sheet.save()
-    _write_results(sheet)
-    _sync_chombo_penalties(sheet, user)
-    _record(sheet, SheetVersion.Action.CORRECTED, user, reason.strip())
+    _write_results(sheet, verdict, seats)
+    _sync_chombo_penalties(sheet, verdict, seats, user)
+    _record(sheet, SheetVersion.Action.CORRECTED, user, seats, reason.strip())
     schedule_standings_refresh(sheet.table.round.tournament_id)
     return sheet
 
 
-def _write_results(sheet: ScoreSheet) -> None:
-    replayed = sheet.replay
+def _write_results(sheet: ScoreSheet, verdict: Verdict, seats: Sequence[Seat]) -> None:
+    """Each seat's points, rank, uma and score, straight from the verdict's integers and Decimals."""
+    assert verdict.final_points is not None and verdict.ranks is not None
+    assert verdict.uma is not None and verdict.scores is not None
     sheet.results.all().delete()  # derived rows, rebuilt from the sheet; the sheet's history keeps the past
     SeatResult.objects.bulk_create(
         SeatResult(
             sheet=sheet,
             seat=seat,
             player=seat.player,
-            points=replayed["final_points"][seat.player.name],
-            rank=replayed["ranks"][seat.player.name],
-            uma=Decimal(replayed["uma"][seat.player.name]),
-            score=Decimal(replayed["scores"][seat.player.name]),
+            points=verdict.final_points[seat.player.name],
+            rank=verdict.ranks[seat.player.name],
+            uma=verdict.uma[seat.player.name],
+            score=verdict.scores[seat.player.name],
         )
-        for seat in seated_players(sheet.table)
+        for seat in seats
     )
 
 
-def _sync_chombo_penalties(sheet: ScoreSheet, user: AbstractBaseUser) -> None:
-    """WRCR 2015 §7.1: each chombo on the sheet is a point penalty, linked to the sheet and its hand."""
-    tournament = sheet.table.round.tournament
-    players = {seat.player.name: seat.player for seat in seated_players(sheet.table)}
-    wanted = {(c["player"], c.get("hand")) for c in sheet.replay.get("chombo", [])}
-    active = {
-        (p.player.name, p.hand): p
-        for p in Penalty.objects.filter(
-            sheet=sheet, kind=Penalty.Kind.CHOMBO, revoked_at=None
-        ).select_related("player")
-    }
-    for key, penalty in active.items():
-        if key not in wanted:
-            penalty.revoked_by, penalty.revoked_at = user, timezone.now()
-            penalty.revoke_reason = f"no longer on the sheet (version {sheet.version})"
-            penalty.save(update_fields=["revoked_by", "revoked_at", "revoke_reason"])
-    for name, hand in sorted(wanted - set(active), key=lambda item: (item[1] or 0, item[0])):
-        where = f"hand {hand}" if hand else "the sheet"
-        Penalty.objects.create(
-            tournament=tournament,
-            player=players[name],
-            round=sheet.table.round,
-            kind=Penalty.Kind.CHOMBO,
-            points=tournament.ruleset().chombo_penalty,
-            sheet=sheet,
-            hand=hand,
-            given_by=user,
-            reason=f"chombo on {where} of table {sheet.table.number}, hanchan {sheet.table.round.number}",
-        )
+def _sync_chombo_penalties(
+    sheet: ScoreSheet, verdict: Verdict, seats: Sequence[Seat], user: AbstractBaseUser
+) -> None:
+    """WRCR 2015 §7.1: each chombo on the sheet is a point penalty, linked to the sheet and its hand; the
+    penalties app gives and revokes them."""
+    players = {seat.player.name: seat.player for seat in seats}
+    wanted = [(players[chombo.player], chombo.hand) for chombo in verdict.chombo or ()]
+    penalties.sync_sheet_chombo(sheet, wanted, user)

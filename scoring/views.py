@@ -21,6 +21,7 @@ from scoring.forms import CorrectionForm, SheetForm, SignForm
 from scoring.models import ScoreSheet
 from tournament import services as tournament_services
 from tournament.models import Seat, StaffRole, Table, Tournament
+from tournament.refusal import CONFLICT, Refusal
 from tournament.views.base import access_tournament, render_page
 
 Role = StaffRole.Role
@@ -161,11 +162,11 @@ def sheet(request: HttpRequest, slug: str, round_number: int, table_number: int)
             submit=submit,
             expected_version=form.cleaned_data["expected_version"],
         )
-    except services.SheetConflict as conflict:
-        errors = [*conflict.errors, {"hand": None, "message": CONFLICT_HINT}]
-        return _sheet_page(request, tournament, table, entry=entry, errors=errors, status=409)
-    except services.SheetError as refused:
-        return _sheet_page(request, tournament, table, entry=entry, errors=refused.errors, status=400)
+    except Refusal as refused:
+        errors = refused.as_dicts()
+        if refused.status == CONFLICT:
+            errors.append({"hand": None, "message": CONFLICT_HINT})
+        return _sheet_page(request, tournament, table, entry=entry, errors=errors, status=refused.status)
     except TypeError:  # see ``check``
         return _sheet_page(request, tournament, table, errors=[UNREADABLE], status=400)
     if submit:
@@ -187,9 +188,9 @@ def sign(request: HttpRequest, slug: str, round_number: int, table_number: int) 
     if form.is_valid():
         try:
             services.sign_sheet(current, request.user, expected_version=form.cleaned_data["expected_version"])
-        except services.SheetError as refused:
-            for error in refused.errors:
-                messages.error(request, error["message"])
+        except Refusal as refused:
+            for problem in refused.problems:
+                messages.error(request, problem.message)
         else:
             messages.success(request, "Signed. The standings are updated.")
     return redirect(
@@ -226,10 +227,10 @@ def correct(request: HttpRequest, slug: str, round_number: int, table_number: in
             reason=form.cleaned_data["reason"],
             expected_version=form.cleaned_data["expected_version"],
         )
-    except services.SheetError as refused:
-        status = 409 if isinstance(refused, services.SheetConflict) else 400
-        errors = list(refused.errors)
-        if status == 409:
+    except Refusal as refused:
+        status = refused.status
+        errors = refused.as_dicts()
+        if status == CONFLICT:
             errors.append({"hand": None, "message": CONFLICT_HINT})
         return _sheet_page(
             request,
@@ -259,9 +260,9 @@ def check(request: HttpRequest, slug: str, round_number: int, table_number: int)
         body = None
     entry = body.get("entry") if isinstance(body, dict) else None
     try:
-        verdict = services.check_entry(table, entry)  # type: ignore[arg-type]
-    except services.SheetError as refused:
-        verdict = {"valid": False, "errors": refused.errors}
+        verdict = services.check_entry(table, entry).as_json()  # type: ignore[arg-type]
+    except Refusal as refused:
+        verdict = {"valid": False, "errors": refused.as_dicts()}
     except TypeError:  # the engine does not yet read a player given as a list or object
         verdict = {"valid": False, "errors": [UNREADABLE]}
     return JsonResponse(verdict)

@@ -14,6 +14,7 @@ import sys
 from collections.abc import Sequence
 from typing import IO, Any
 
+from scoring.rules.hands import evaluate_hand
 from scoring.rules.replay import replay
 from scoring.rules.ruleset import DEFAULT_RULESET, PRESETS, get_ruleset
 
@@ -70,17 +71,15 @@ def _read_json(source: IO[str]) -> Any:
 def _sheet(data: Any, ruleset_name: str | None) -> tuple[dict[str, Any], int]:
     if not isinstance(data, dict):
         raise _BadInput("a sheet is a JSON object")
-    result = replay(data, get_ruleset(ruleset_name) if ruleset_name else None)
-    if result["valid"]:
-        return result, EXIT_VALID
-    return {"valid": False, "errors": result["errors"]}, EXIT_INVALID
+    verdict = replay(data, get_ruleset(ruleset_name) if ruleset_name else None)
+    if verdict.valid:
+        return verdict.as_json(), EXIT_VALID
+    return {"valid": False, "errors": [error.as_json() for error in verdict.errors]}, EXIT_INVALID
 
 
 def _hands(data: Any, ruleset_name: str) -> list[dict[str, Any]]:
     if not isinstance(data, list) or not all(isinstance(hand, dict) for hand in data):
         raise _BadInput("hands are a JSON list of hand objects")
-    from scoring.rules.hands import evaluate_hand
-
     ruleset = get_ruleset(ruleset_name)
     results = []
     for number, hand in enumerate(data, 1):

@@ -19,68 +19,166 @@ rest of the sheet agrees with.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple, TypeGuard
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any, NamedTuple
 
 from scoring.rules import legal
+from scoring.rules.explain import (
+    after_end_error,
+    changes_text,
+    chombo_mismatch,
+    explain_change,
+    noten_riichi_error,
+)
+from scoring.rules.hands import evaluate_hand
 from scoring.rules.legal import CHOMBO, DRAW, MULTIPLE_RON, RON, TSUMO, HandOutcome, Moment
 from scoring.rules.payments import YAKUMAN, basic_points, format_points, ron_value, tsumo_values, win_payments
-from scoring.rules.ruleset import DEFAULT_RULESET, Ruleset, get_ruleset
-from scoring.rules.scores import check_final_points, format_score, table_scores
+from scoring.rules.ruleset import Ruleset
+from scoring.rules.scores import check_final_points, format_score, hanchan_scores, table_scores
+from scoring.rules.sheet import (
+    END_ROUND_INDEX,
+    ROUND_LABELS,
+    RULE_CHOMBO,
+    RULE_FINAL_POINTS,
+    RULE_FORMAT,
+    RULE_HAN_FU,
+    RULE_HEAD_BUMP,
+    RULE_LIABILITY,
+    RULE_NOT_FINISHED,
+    RULE_PAYMENT,
+    RULE_PLAYER,
+    RULE_STICKS_LEFT,
+    RULE_TILES,
+    UNREADABLE,
+    WIND_LETTERS,
+    Error,
+    HandState,
+    Sheet,
+    Value,
+    as_changes,
+    hand_error,
+    is_int,
+    player_seat,
+    read_deltas,
+    read_sheet,
+    read_value,
+    seat_of,
+    seat_set,
+    sheet_error,
+    unreadable,
+)
 
-Error = dict[str, Any]
-
-ROUND_WINDS = ("East", "South", "West", "North")
-WIND_LETTERS = ("E", "S", "W", "N")
-# WRCR 2015 §5.8: East 1 to South 4, then the game ends (no West round, no agari yame §5.9.1).
-END_ROUND_INDEX = 8
-UNREADABLE = "unreadable"
-_NOBODY: frozenset[int] = frozenset()
-ROUND_LABELS = tuple(f"{wind} {number}" for wind in ROUND_WINDS for number in range(1, 5))
-
-RULE_FORMAT = "sheet-format"
-RULE_PLAYER = "unknown-player"
-RULE_RULESET = "ruleset"
-RULE_HAN_FU = "han-fu (WRCR 2015 §6.1, §6.3)"
-RULE_PAYMENT = "payment (WRCR 2015 §6.1)"
-RULE_ZERO_SUM = "zero-sum (WRCR 2015 §6.1)"
-RULE_DEALER = "dealer-rotation (WRCR 2015 §5.7.8)"
-RULE_HONBA = "honba (WRCR 2015 §5.7.7)"
-RULE_STICKS = "riichi-sticks (WRCR 2015 §5.7.4, §6.1)"
-RULE_NOTEN = "noten-payments (WRCR 2015 §5.7.2)"
-RULE_NOTEN_RIICHI = "noten-riichi (WRCR 2015 §7.2)"
-RULE_HEAD_BUMP = "head-bump (WRCR 2015 §5.7.6)"
-RULE_LIABILITY = "liability (WRCR 2015 §6.2)"
-RULE_CHOMBO = "chombo (WRCR 2015 §7.1)"
-RULE_AFTER_END = "hand-after-end (WRCR 2015 §5.8)"
-RULE_NOT_FINISHED = "hanchan-not-finished (WRCR 2015 §5.8, §8.2)"
-RULE_FINAL_POINTS = "final-points (WRCR 2015 §5.9)"
-RULE_STICKS_LEFT = "riichi-sticks-left (WRCR 2015 §5.9)"
-RULE_MULTIPLE = "points-multiple (WRCR 2015 §6.1)"
-RULE_TILES = "hand-tiles (WRCR 2015 §6.1)"
+__all__ = ["Chombo", "Error", "HandRecord", "HandState", "Verdict", "check_final", "next_state", "replay"]
 
 
-class HandState(NamedTuple):
-    """The table before a hand: ``round_index`` 0 is East 1, 7 is South 4, 8 is past the end.
+@dataclass(frozen=True, slots=True)
+class Chombo:
+    """A chombo penalty the sheet gives (WRCR 2015 §7.1): who, in which hand (None on a final-points
+    sheet) and the points, negative."""
 
-    Immutable like the frozen dataclasses elsewhere; a NamedTuple because the replay makes one per hand
-    and a frozen dataclass takes several times longer to build."""
+    player: str
+    hand: int | None
+    points: int
 
-    round_index: int
+    def as_json(self) -> dict[str, Any]:
+        return {"player": self.player, "hand": self.hand, "points": self.points}
+
+
+class HandRecord(NamedTuple):
+    """One hand as replayed: the table before it (round, dealer, honba, sticks), its result and riichi
+    declarers, the four point changes and the points after it. ``winners``, ``tenpai`` or ``offenders``
+    name who won, who was tenpai at a draw, or who made a chombo.
+
+    Immutable; a NamedTuple rather than a frozen dataclass for the reason given at ``HandState``: the
+    replay builds one per hand, and a frozen dataclass made the sheet benchmark a quarter slower."""
+
+    round: str
+    dealer: str
     honba: int
     sticks: int
-    points: tuple[int, int, int, int]
+    result: str
+    riichi: tuple[str, ...]
+    deltas: Mapping[str, int]
+    points: Mapping[str, int]
+    winners: tuple[str, ...] = ()
+    tenpai: tuple[str, ...] | None = None
+    offenders: tuple[str, ...] = ()
 
-    @property
-    def dealer(self) -> int:
-        return self.round_index % 4
+    def as_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "round": self.round,
+            "dealer": self.dealer,
+            "honba": self.honba,
+            "sticks": self.sticks,
+            "result": self.result,
+            "riichi": list(self.riichi),
+            "deltas": dict(self.deltas),
+            "points": dict(self.points),
+        }
+        if self.winners:
+            data["winners"] = list(self.winners)
+        elif self.tenpai is not None:
+            data["tenpai"] = list(self.tenpai)
+        elif self.offenders:
+            data["offenders"] = list(self.offenders)
+        return data
 
-    @property
-    def finished(self) -> bool:
-        return self.round_index >= END_ROUND_INDEX
 
-    def label(self) -> str:
-        """East 1 to South 4; hands after the end are labelled on as West 1 and so on."""
-        return ROUND_LABELS[self.round_index % 16]
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The rules engine's verdict on a sheet, exact: points are integers, uma and scores ``Decimal``.
+
+    ``valid`` with ``errors`` empty, or not valid with every error found. What could be computed is set,
+    the rest is None: an unreadable sheet has only its errors; ``ranks``, ``uma`` and ``scores`` need
+    final points that are a possible end of a hanchan; ``ruleset``, ``players`` and ``hands`` come with a
+    hand-by-hand sheet only. ``as_json`` is the one place where scores become text.
+    """
+
+    valid: bool
+    errors: tuple[Error, ...] = ()
+    ruleset: str | None = None
+    players: tuple[str, ...] | None = None
+    hands: tuple[HandRecord, ...] | None = None
+    final_points: Mapping[str, int] | None = None
+    riichi_sticks_left: int | None = None
+    finished: bool | None = None
+    ranks: Mapping[str, int] | None = None
+    uma: Mapping[str, Decimal] | None = None
+    scores: Mapping[str, Decimal] | None = None
+    chombo: tuple[Chombo, ...] | None = None
+
+    @classmethod
+    def refused(cls, errors: Sequence[Error]) -> Verdict:
+        """A sheet that could not be read far enough to replay: its errors only."""
+        return cls(valid=False, errors=tuple(errors))
+
+    def as_json(self) -> dict[str, Any]:
+        """The verdict as JSON (stored with the sheet, answered by the check endpoints, read by the pages
+        and the sheet editor): scores as exact decimal strings (``format_score``), errors and hands as
+        objects. A valid final-points verdict has no ``errors`` key; every other verdict has one."""
+        data: dict[str, Any] = {"valid": self.valid}
+        if self.ruleset is not None:
+            data["ruleset"] = self.ruleset
+        if self.players is not None:
+            data["players"] = list(self.players)
+        if self.hands is not None:
+            data["hands"] = [hand.as_json() for hand in self.hands]
+        if self.final_points is not None:
+            data["final_points"] = dict(self.final_points)
+        if self.riichi_sticks_left is not None:
+            data["riichi_sticks_left"] = self.riichi_sticks_left
+        if self.finished is not None:
+            data["finished"] = self.finished
+        if self.ranks is not None and self.uma is not None and self.scores is not None:
+            data["ranks"] = dict(self.ranks)
+            data["uma"] = {player: format_score(value) for player, value in self.uma.items()}
+            data["scores"] = {player: format_score(value) for player, value in self.scores.items()}
+        if self.chombo is not None:
+            data["chombo"] = [chombo.as_json() for chombo in self.chombo]
+        if not self.valid or self.hands is not None:
+            data["errors"] = [error.as_json() for error in self.errors]
+        return data
 
 
 def next_state(state: HandState, outcome: HandOutcome, declarers: int) -> HandState:
@@ -104,21 +202,6 @@ def next_state(state: HandState, outcome: HandOutcome, declarers: int) -> HandSt
     return HandState(state.round_index + 1, 0, 0, points)
 
 
-class _Sheet(NamedTuple):
-    """What the replay needs of a sheet besides its hands."""
-
-    players: tuple[str, str, str, str]
-    seats: dict[str, int]
-    ruleset: Ruleset
-    tables: legal.PaymentTables
-
-    def name(self, seat: int) -> str:
-        return self.players[seat]
-
-    def names(self, seats: Sequence[int]) -> str:
-        return _join([self.players[seat] for seat in seats])
-
-
 class _Node(NamedTuple):
     """One step of a replay path; paths share their beginnings."""
 
@@ -131,48 +214,20 @@ class _Node(NamedTuple):
     error_count: int
 
 
-def _join(names: Sequence[str]) -> str:
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def _prefix(number: int, state: HandState) -> str:
-    return f"hand {number} ({state.label()}, {state.honba} honba)"
-
-
-def _error(number: int, state: HandState, rule: str, text: str) -> Error:
-    return {"hand": number, "rule": rule, "message": f"{_prefix(number, state)}: {text}"}
-
-
-def _sheet_error(rule: str, message: str) -> Error:
-    return {"hand": None, "rule": rule, "message": message}
-
-
-def _is_int(value: object) -> TypeGuard[int]:
-    return type(value) is int
-
-
-# ---------------------------------------------------------------------------------------------------
-# Entry point
-
-
-def replay(sheet: Mapping[str, Any], ruleset: Ruleset | None = None) -> dict[str, Any]:
+def replay(sheet: Mapping[str, Any], ruleset: Ruleset | None = None) -> Verdict:
     """Replay one hanchan score sheet; ``ruleset`` overrides the sheet's own ``ruleset`` field.
 
-    Returns ``valid``, ``errors`` and, as far as the sheet could be read, ``hands`` (round, dealer,
-    honba, sticks before the hand, result, deltas, points after), ``final_points``, ``riichi_sticks_left``,
-    ``finished``, ``ranks``, ``uma``, ``scores`` (exact decimal strings) and ``chombo`` penalties.
+    Returns the ``Verdict``: ``valid``, ``errors`` and, as far as the sheet could be read, ``hands`` (round,
+    dealer, honba, sticks before the hand, result, deltas, points after), ``final_points``,
+    ``riichi_sticks_left``, ``finished``, ``ranks``, ``uma``, ``scores`` (exact ``Decimal``) and ``chombo``
+    penalties.
     """
-    parsed, errors = _read_sheet(sheet, ruleset)
+    parsed, errors = read_sheet(sheet, ruleset)
     if parsed is None:
-        return {"valid": False, "errors": errors}
+        return Verdict.refused(errors)
     hands = sheet.get("hands")
     if not isinstance(hands, list):
-        return {
-            "valid": False,
-            "errors": [*errors, _sheet_error(RULE_FORMAT, "the sheet needs a list of hands")],
-        }
+        return Verdict.refused([*errors, sheet_error(RULE_FORMAT, "the sheet needs a list of hands")])
     start = parsed.ruleset.starting_points
     root = _Node(HandState(0, 0, 0, (start, start, start, start)), None, None, None, frozenset(), (), 0)
     paths = [root]
@@ -182,36 +237,7 @@ def replay(sheet: Mapping[str, Any], ruleset: Ruleset | None = None) -> dict[str
     return _result(parsed, sheet, node, errors)
 
 
-def _read_sheet(sheet: Mapping[str, Any], ruleset: Ruleset | None) -> tuple[_Sheet | None, list[Error]]:
-    if not isinstance(sheet, Mapping):
-        return None, [_sheet_error(RULE_FORMAT, "a sheet is a JSON object")]
-    players = sheet.get("players")
-    if (
-        not isinstance(players, list)
-        or len(players) != 4
-        or not all(isinstance(player, str) and player for player in players)
-        or len(set(players)) != 4
-    ):
-        return None, [_sheet_error(RULE_FORMAT, "a sheet names 4 different players in starting seat order")]
-    if ruleset is None:
-        try:
-            ruleset = _sheet_ruleset(sheet.get("ruleset", DEFAULT_RULESET))
-        except (TypeError, ValueError) as problem:
-            return None, [_sheet_error(RULE_RULESET, str(problem))]
-    seats = {player: seat for seat, player in enumerate(players)}
-    names = (players[0], players[1], players[2], players[3])
-    return _Sheet(names, seats, ruleset, legal.payment_tables(ruleset)), []
-
-
-def _sheet_ruleset(value: object) -> Ruleset:
-    if isinstance(value, str):
-        return get_ruleset(value)
-    if isinstance(value, dict):
-        return Ruleset.from_dict(value)
-    raise ValueError("the ruleset is a preset name or a ruleset object")
-
-
-def _step(sheet: _Sheet, number: int, hand: object, paths: list[_Node]) -> list[_Node]:
+def _step(sheet: Sheet, number: int, hand: object, paths: list[_Node]) -> list[_Node]:
     """Every path extended by every reading of ``hand``; one path per resulting game state."""
     if len(paths) == 1:
         node = paths[0]
@@ -229,7 +255,7 @@ def _step(sheet: _Sheet, number: int, hand: object, paths: list[_Node]) -> list[
         state = node.state
         end_errors: tuple[Error, ...] = ()
         if state.finished and (node.before is None or not node.before.finished):
-            end_errors = (_after_end_error(sheet, number, state),)
+            end_errors = (after_end_error(sheet, number, state),)
         for outcome, errors, riichi in _hand_outcomes(sheet, number, hand, state):
             after = next_state(state, outcome, len(riichi))
             all_errors = (*end_errors, *errors) if errors or end_errors else ()
@@ -239,17 +265,6 @@ def _step(sheet: _Sheet, number: int, hand: object, paths: list[_Node]) -> list[
             if known is None or count < known.error_count:
                 extended[key] = _Node(after, node, state, outcome, riichi, all_errors, count)
     return list(extended.values())
-
-
-def _after_end_error(sheet: _Sheet, number: int, state: HandState) -> Error:
-    last_dealer = sheet.name(3)
-    return _error(
-        number,
-        state,
-        RULE_AFTER_END,
-        f"the hanchan ended with the previous hand (South 4 passed the deal from {last_dealer}); "
-        "no hand is played after the end (WRCR 2015 §5.8, no agari yame §5.9.1)",
-    )
 
 
 def _choose(paths: list[_Node], sheet: Mapping[str, Any]) -> _Node:
@@ -262,17 +277,13 @@ def _choose(paths: list[_Node], sheet: Mapping[str, Any]) -> _Node:
     return min(paths, key=cost)
 
 
-# ---------------------------------------------------------------------------------------------------
-# One hand
-
-
 def _hand_outcomes(
-    sheet: _Sheet, number: int, hand: object, state: HandState
+    sheet: Sheet, number: int, hand: object, state: HandState
 ) -> list[tuple[HandOutcome, list[Error], frozenset[int]]]:
     if not isinstance(hand, dict):
-        error = _error(number, state, RULE_FORMAT, "a hand is a JSON object")
-        return [(_unreadable(), [error], frozenset())]
-    riichi, errors = _seat_set(sheet, number, state, hand.get("riichi", []), "riichi")
+        error = hand_error(number, state, RULE_FORMAT, "a hand is a JSON object")
+        return [(unreadable(), [error], frozenset())]
+    riichi, errors = seat_set(sheet, number, state, hand.get("riichi", []), "riichi")
     if "result" in hand:
         outcome = _outcome(sheet, number, hand, state, riichi, errors)
         if "deltas" in hand:
@@ -280,62 +291,17 @@ def _hand_outcomes(
         return [(outcome, errors, riichi)]
     if "deltas" in hand:
         return _deltas_outcomes(sheet, number, hand, state, riichi, errors)
-    errors.append(_error(number, state, RULE_FORMAT, "a hand needs a result or the four deltas"))
-    return [(_unreadable(), errors, riichi)]
+    errors.append(hand_error(number, state, RULE_FORMAT, "a hand needs a result or the four deltas"))
+    return [(unreadable(), errors, riichi)]
 
 
-def _unreadable() -> HandOutcome:
-    return HandOutcome(UNREADABLE, (0, 0, 0, 0))
-
-
-def _seat_of(sheet: _Sheet, name: object) -> int | None:
-    """The seat of a player named on the sheet; None for anything that is not a name at this table."""
-    return sheet.seats.get(name) if isinstance(name, str) else None
-
-
-def _seat(
-    sheet: _Sheet, number: int, state: HandState, name: object, role: str, errors: list[Error]
-) -> int | None:
-    seat = _seat_of(sheet, name)
-    if seat is None:
-        if name is None:
-            errors.append(_error(number, state, RULE_FORMAT, f"the {role} is missing"))
-        else:
-            errors.append(
-                _error(number, state, RULE_PLAYER, f"the {role} {name!r} is not a player of this table")
-            )
-    return seat
-
-
-def _seat_set(
-    sheet: _Sheet, number: int, state: HandState, names: object, role: str
-) -> tuple[frozenset[int], list[Error]]:
-    errors: list[Error] = []
-    if not names:
-        return _NOBODY, errors
-    if isinstance(names, list):
-        try:
-            return frozenset([sheet.seats[name] for name in names]), errors
-        except (KeyError, TypeError):
-            pass
-    if not isinstance(names, list):
-        errors.append(_error(number, state, RULE_FORMAT, f"{role} is a list of players"))
-        return frozenset(), errors
-    seats = [_seat(sheet, number, state, name, f"{role} player", errors) for name in names]
-    return frozenset(seat for seat in seats if seat is not None), errors
-
-
-def _stakes(sheet: _Sheet, riichi: frozenset[int]) -> list[int]:
+def _stakes(sheet: Sheet, riichi: frozenset[int]) -> list[int]:
     stick = sheet.ruleset.riichi_stick
     return [-stick if seat in riichi else 0 for seat in range(4)]
 
 
-def _as_changes(values: Sequence[int]) -> tuple[int, int, int, int]:
-    return values[0], values[1], values[2], values[3]
-
-
 def _outcome(
-    sheet: _Sheet,
+    sheet: Sheet,
     number: int,
     hand: dict[str, Any],
     state: HandState,
@@ -355,13 +321,13 @@ def _outcome(
         offenders = hand.get("offender", hand.get("offenders"))
         return _chombo(sheet, number, offenders, state, errors)
     errors.append(
-        _error(number, state, RULE_FORMAT, f"unknown result {result!r} (ron, tsumo, draw or chombo)")
+        hand_error(number, state, RULE_FORMAT, f"unknown result {result!r} (ron, tsumo, draw or chombo)")
     )
-    return _unreadable()
+    return unreadable()
 
 
 def _win(
-    sheet: _Sheet,
+    sheet: Sheet,
     number: int,
     hand: dict[str, Any],
     state: HandState,
@@ -370,8 +336,8 @@ def _win(
     *,
     tsumo: bool,
 ) -> HandOutcome:
-    winner = _seat_of(sheet, hand.get("winner"))
-    loser = None if tsumo else _seat_of(sheet, hand.get("loser"))
+    winner = seat_of(sheet, hand.get("winner"))
+    loser = None if tsumo else seat_of(sheet, hand.get("loser"))
     if winner is None or (loser is None and not tsumo) or winner == loser:
         return _bad_win(sheet, number, hand, state, tsumo, errors)
     basic = _known_value(sheet, hand, tsumo)
@@ -405,18 +371,20 @@ def _win(
 
 
 def _bad_win(
-    sheet: _Sheet, number: int, hand: dict[str, Any], state: HandState, tsumo: bool, errors: list[Error]
+    sheet: Sheet, number: int, hand: dict[str, Any], state: HandState, tsumo: bool, errors: list[Error]
 ) -> HandOutcome:
     """The errors of a win whose winner or discarder is missing or unknown."""
-    winner = _seat(sheet, number, state, hand.get("winner"), "winner", errors)
-    loser = None if tsumo else _seat(sheet, number, state, hand.get("loser"), "discarder (loser)", errors)
+    winner = player_seat(sheet, number, state, hand.get("winner"), "winner", errors)
+    loser = (
+        None if tsumo else player_seat(sheet, number, state, hand.get("loser"), "discarder (loser)", errors)
+    )
     if winner is not None and winner == loser:
         text = f"{sheet.name(winner)} cannot win on his own discard"
-        errors.append(_error(number, state, RULE_FORMAT, text))
-    return _unreadable()
+        errors.append(hand_error(number, state, RULE_FORMAT, text))
+    return unreadable()
 
 
-def _known_value(sheet: _Sheet, hand: dict[str, Any], tsumo: bool) -> int | None:
+def _known_value(sheet: Sheet, hand: dict[str, Any], tsumo: bool) -> int | None:
     """The base value of a plain legal han/fu, from the ruleset's tables; None for anything else
     (tiles, yakuman, illegal or unreadable values), which ``_win_value`` checks and reports."""
     han, fu = hand.get("han"), hand.get("fu")
@@ -456,35 +424,8 @@ def _pay(
                 changes[winner] += amount
 
 
-class _Value(NamedTuple):
-    """A win's value as the sheet (or the tiles) give it: han and fu, or a count of yakuman."""
-
-    han: int
-    fu: int | None
-    yakuman: int = 0
-
-    def basic(self, ruleset: Ruleset) -> int:
-        """The base value, or 0 when han/fu are too broken to give one."""
-        if self.yakuman:
-            return basic_points(0, 0, ruleset, self.yakuman)
-        if self.han < 1 or (self.han < 5 and (self.fu is None or self.fu < 20)):
-            return 0
-        return basic_points(self.han, self.fu or 0, ruleset)
-
-
-def _read_value(hand: dict[str, Any]) -> _Value | None:
-    han, fu, yakuman = hand.get("han"), hand.get("fu"), hand.get("yakuman", 0)
-    if not _is_int(yakuman) or yakuman < 0:
-        return None
-    if yakuman:
-        return _Value(0, None, yakuman)
-    if not _is_int(han) or not (fu is None or _is_int(fu)):
-        return None
-    return _Value(han, fu)
-
-
 def _win_value(
-    sheet: _Sheet,
+    sheet: Sheet,
     number: int,
     hand: dict[str, Any],
     state: HandState,
@@ -495,7 +436,7 @@ def _win_value(
 ) -> int:
     """The base value of a win from its han/fu/yakuman (checked against its tiles when given), or 0
     when the sheet does not give a readable value."""
-    value = _read_value(hand)
+    value = read_value(hand)
     if "tiles" in hand:
         evaluated = _evaluate_tiles(sheet, number, hand, state, riichi, winner, tsumo, value, errors)
         if evaluated is None:
@@ -504,7 +445,9 @@ def _win_value(
             value = evaluated
     if value is None:
         errors.append(
-            _error(number, state, RULE_FORMAT, "a win needs whole numbers han and fu, or a count of yakuman")
+            hand_error(
+                number, state, RULE_FORMAT, "a win needs whole numbers han and fu, or a count of yakuman"
+            )
         )
         return 0
     problem = None if value.yakuman else legal.han_fu_problem(value.han, value.fu, tsumo=tsumo)
@@ -512,13 +455,15 @@ def _win_value(
         kind = "self-draw" if tsumo else "ron"
         fu_text = f" {value.fu} fu" if value.fu is not None else ""
         errors.append(
-            _error(number, state, RULE_HAN_FU, f"{value.han} han{fu_text} is not a legal {kind}: {problem}")
+            hand_error(
+                number, state, RULE_HAN_FU, f"{value.han} han{fu_text} is not a legal {kind}: {problem}"
+            )
         )
     return value.basic(sheet.ruleset)
 
 
 def _liable(
-    sheet: _Sheet,
+    sheet: Sheet,
     number: int,
     hand: dict[str, Any],
     state: HandState,
@@ -530,20 +475,24 @@ def _liable(
     """The seat paying under liability (WRCR 2015 §6.2), or None."""
     if hand.get("liable") is None:
         return None
-    liable = _seat(sheet, number, state, hand["liable"], "liable player", errors)
+    liable = player_seat(sheet, number, state, hand["liable"], "liable player", errors)
     if liable is None:
         return None
     if not sheet.ruleset.liability:
         errors.append(
-            _error(number, state, RULE_LIABILITY, f"the {sheet.ruleset.name} rules have no liability payment")
+            hand_error(
+                number, state, RULE_LIABILITY, f"the {sheet.ruleset.name} rules have no liability payment"
+            )
         )
         return None
     if liable == winner:
-        errors.append(_error(number, state, RULE_LIABILITY, "the winner cannot be liable for his own hand"))
+        errors.append(
+            hand_error(number, state, RULE_LIABILITY, "the winner cannot be liable for his own hand")
+        )
         return None
     if basic < basic_points(0, 0, sheet.ruleset, 1):
         errors.append(
-            _error(
+            hand_error(
                 number,
                 state,
                 RULE_LIABILITY,
@@ -556,25 +505,23 @@ def _liable(
 
 
 def _evaluate_tiles(
-    sheet: _Sheet,
+    sheet: Sheet,
     number: int,
     hand: dict[str, Any],
     state: HandState,
     riichi: frozenset[int],
     winner: int,
     tsumo: bool,
-    claimed: _Value | None,
+    claimed: Value | None,
     errors: list[Error],
-) -> _Value | None:
+) -> Value | None:
     """Score the hand's tiles with the hand evaluator and compare them with the claimed value.
 
     Returns the value the tiles give (5 han for a fixed mangan such as Blessing of Man under WRCR), or
     None when the tiles are not a winning hand."""
-    from scoring.rules.hands import evaluate_hand
-
     tiles = hand["tiles"]
     if not isinstance(tiles, dict):
-        errors.append(_error(number, state, RULE_FORMAT, "tiles is a hand object"))
+        errors.append(hand_error(number, state, RULE_FORMAT, "tiles is a hand object"))
         return None
     situation = dict(tiles)
     situation["win"] = TSUMO if tsumo else RON
@@ -589,33 +536,35 @@ def _evaluate_tiles(
     try:
         result = evaluate_hand(situation, sheet.ruleset)
     except ValueError as problem:
-        errors.append(_error(number, state, RULE_FORMAT, f"the tiles do not describe a hand: {problem}"))
+        errors.append(hand_error(number, state, RULE_FORMAT, f"the tiles do not describe a hand: {problem}"))
         return None
     if not result.get("valid"):
         reason = f" ({result['reason']})" if result.get("reason") else ""
         text = f"the tiles of {sheet.name(winner)} are not a winning hand{reason}"
-        errors.append(_error(number, state, RULE_TILES, text))
+        errors.append(hand_error(number, state, RULE_TILES, text))
         return None
     basic = int(result.get("basic_points") or 0)
     if result.get("limit") == "yakuman":
-        evaluated, text = _Value(0, None, max(1, basic // YAKUMAN)), "a yakuman"
+        evaluated, text = Value(0, None, max(1, basic // YAKUMAN)), "a yakuman"
     elif result.get("han") is None:
-        evaluated, text = _Value(5, None), str(result.get("limit") or "a limit hand")
+        evaluated, text = Value(5, None), str(result.get("limit") or "a limit hand")
     else:
         evaluated, text = (
-            _Value(int(result["han"]), int(result["fu"])),
+            Value(int(result["han"]), int(result["fu"])),
             f"{result['han']} han {result['fu']} fu",
         )
     if claimed is not None and claimed.basic(sheet.ruleset) != basic:
         yaku = ", ".join(str(name) for name, _ in result.get("yaku", []))
         errors.append(
-            _error(number, state, RULE_TILES, f"the tiles score {text} ({yaku}), not the value on the sheet")
+            hand_error(
+                number, state, RULE_TILES, f"the tiles score {text} ({yaku}), not the value on the sheet"
+            )
         )
     return evaluated
 
 
 def _multiple_ron(
-    sheet: _Sheet,
+    sheet: Sheet,
     number: int,
     hand: dict[str, Any],
     state: HandState,
@@ -624,7 +573,7 @@ def _multiple_ron(
 ) -> HandOutcome:
     """Several winners on one discard:
     ``{"result": "ron", "loser": ..., "wins": [{"winner": ..., "han": ..., "fu": ...}, ...]}``."""
-    loser = _seat(sheet, number, state, hand.get("loser"), "discarder (loser)", errors)
+    loser = player_seat(sheet, number, state, hand.get("loser"), "discarder (loser)", errors)
     wins = hand["wins"]
     if (
         loser is None
@@ -633,16 +582,18 @@ def _multiple_ron(
         or not all(isinstance(win, dict) for win in wins)
     ):
         if loser is not None:
-            errors.append(_error(number, state, RULE_FORMAT, "wins is a list of {winner, han, fu} objects"))
-        return _unreadable()
+            errors.append(
+                hand_error(number, state, RULE_FORMAT, "wins is a list of {winner, han, fu} objects")
+            )
+        return unreadable()
     values: dict[int, int] = {}
     for win in wins:
-        winner = _seat(sheet, number, state, win.get("winner"), "winner", errors)
+        winner = player_seat(sheet, number, state, win.get("winner"), "winner", errors)
         if winner is None:
             continue
         if winner == loser or winner in values:
             errors.append(
-                _error(
+                hand_error(
                     number, state, RULE_FORMAT, f"{sheet.name(winner)} cannot win twice or on his own discard"
                 )
             )
@@ -650,11 +601,11 @@ def _multiple_ron(
         basic = _win_value(sheet, number, win, state, riichi, winner, False, errors)
         values[winner] = basic
     if not values:
-        return _unreadable()
+        return unreadable()
     if len(values) > 1 and not sheet.ruleset.multiple_ron:
         taker = legal.stick_taker(loser, values)
         errors.append(
-            _error(
+            hand_error(
                 number,
                 state,
                 RULE_HEAD_BUMP,
@@ -668,123 +619,59 @@ def _multiple_ron(
     moment = Moment(state.dealer, state.honba, state.sticks, riichi)
     changes = legal.multiple_ron_changes(moment, loser, ron_values, sheet.ruleset)
     winners = tuple(sorted(values, key=lambda seat: (seat - loser) % 4))
-    return HandOutcome(MULTIPLE_RON if len(winners) > 1 else RON, _as_changes(changes), winners=winners)
+    return HandOutcome(MULTIPLE_RON if len(winners) > 1 else RON, as_changes(changes), winners=winners)
 
 
 def _draw(
-    sheet: _Sheet,
+    sheet: Sheet,
     number: int,
     hand: dict[str, Any],
     state: HandState,
     riichi: frozenset[int],
     errors: list[Error],
 ) -> HandOutcome:
-    tenpai, more = _seat_set(sheet, number, state, hand.get("tenpai", []), "tenpai")
+    tenpai, more = seat_set(sheet, number, state, hand.get("tenpai", []), "tenpai")
     errors.extend(more)
     noten_riichi = sorted(riichi - tenpai)
     if noten_riichi and sheet.ruleset.noten_riichi_chombo:
-        errors.append(_noten_riichi_error(sheet, number, state, noten_riichi))
+        errors.append(noten_riichi_error(sheet, number, state, noten_riichi))
     payments = legal.noten_payments(tenpai, sheet.ruleset)
     changes = [stake + payment for stake, payment in zip(_stakes(sheet, riichi), payments, strict=True)]
-    return HandOutcome(DRAW, _as_changes(changes), tenpai=tuple(sorted(tenpai)))
+    return HandOutcome(DRAW, as_changes(changes), tenpai=tuple(sorted(tenpai)))
 
 
-def _noten_riichi_error(sheet: _Sheet, number: int, state: HandState, seats: Sequence[int]) -> Error:
-    return _error(number, state, RULE_NOTEN_RIICHI, _noten_riichi_text(sheet, seats))
-
-
-def _noten_riichi_text(sheet: _Sheet, seats: Sequence[int]) -> str:
-    return (
-        f"{sheet.names(seats)} declared riichi but {'is' if len(seats) == 1 else 'are'} noten at the "
-        f"exhaustive draw: that is a chombo ({sheet.ruleset.chombo_penalty} points, no noten payments, "
-        "riichi stakes returned, the hand is re-dealt; WRCR 2015 §7.1), to be entered as "
-        '{"result": "chombo", "offender": ...}'
-    )
-
-
-def _chombo(sheet: _Sheet, number: int, names: object, state: HandState, errors: list[Error]) -> HandOutcome:
+def _chombo(sheet: Sheet, number: int, names: object, state: HandState, errors: list[Error]) -> HandOutcome:
     """WRCR 2015 §7.1: no payment (unless the ruleset has a table payment), stakes returned."""
-    offenders, more = _seat_set(
-        sheet, number, state, [names] if isinstance(names, str) else names, "offender"
-    )
+    offenders, more = seat_set(sheet, number, state, [names] if isinstance(names, str) else names, "offender")
     errors.extend(more)
     if not offenders and not more:
-        errors.append(_error(number, state, RULE_CHOMBO, "a chombo names its offender"))
+        errors.append(hand_error(number, state, RULE_CHOMBO, "a chombo names its offender"))
     changes = [0, 0, 0, 0]
     for offender in sorted(offenders):
         for seat, amount in enumerate(legal.chombo_payments(offender, state.dealer, sheet.ruleset)):
             changes[seat] += amount
-    return HandOutcome(CHOMBO, _as_changes(changes), offenders=tuple(sorted(offenders)))
-
-
-# ---------------------------------------------------------------------------------------------------
-# Deltas
-
-
-def _read_deltas(
-    sheet: _Sheet, number: int, deltas: object, state: HandState, errors: list[Error]
-) -> tuple[int, int, int, int] | None:
-    if isinstance(deltas, dict) and len(deltas) == 4:
-        east, south, west, north = sheet.players
-        a, b, c, d = deltas.get(east), deltas.get(south), deltas.get(west), deltas.get(north)
-        if (
-            type(a) is int
-            and type(b) is int
-            and type(c) is int
-            and type(d) is int
-            and not (a % 100 or b % 100 or c % 100 or d % 100)
-        ):
-            return a, b, c, d
-    return _read_bad_deltas(sheet, number, deltas, state, errors)
-
-
-def _read_bad_deltas(
-    sheet: _Sheet, number: int, deltas: object, state: HandState, errors: list[Error]
-) -> tuple[int, int, int, int] | None:
-    """The errors of deltas that are not four multiples of 100; the deltas when they can still be used."""
-    if not isinstance(deltas, dict) or set(deltas) != set(sheet.players):
-        unknown = sorted(set(deltas) - set(sheet.players)) if isinstance(deltas, dict) else []
-        text = f"unknown player(s) {', '.join(map(repr, unknown))} in deltas" if unknown else ""
-        rule = RULE_PLAYER if unknown else RULE_FORMAT
-        errors.append(_error(number, state, rule, text or "deltas give the change of each of the 4 players"))
-        return None
-    values = [deltas[player] for player in sheet.players]
-    if not all(_is_int(value) for value in values):
-        errors.append(_error(number, state, RULE_FORMAT, "deltas are whole numbers of points"))
-        return None
-    odd = [player for player, value in zip(sheet.players, values, strict=True) if value % 100]
-    errors.append(
-        _error(number, state, RULE_MULTIPLE, f"the change of {_join(odd)} is not a multiple of 100")
-    )
-    return _as_changes(values)
+    return HandOutcome(CHOMBO, as_changes(changes), offenders=tuple(sorted(offenders)))
 
 
 def _check_written_deltas(
-    sheet: _Sheet, number: int, deltas: object, state: HandState, outcome: HandOutcome, errors: list[Error]
+    sheet: Sheet, number: int, deltas: object, state: HandState, outcome: HandOutcome, errors: list[Error]
 ) -> None:
     """An outcome that also gives the deltas written on the sheet: both must agree."""
-    written = _read_deltas(sheet, number, deltas, state, errors)
+    written = read_deltas(sheet, number, deltas, state, errors)
     if written is not None and outcome.kind != UNREADABLE and written != outcome.changes:
         errors.append(
-            _error(
+            hand_error(
                 number,
                 state,
                 RULE_PAYMENT,
-                f"the sheet writes {_changes_text(sheet, written)} but this {outcome.kind} gives "
-                f"{_changes_text(sheet, outcome.changes)}",
+                f"the sheet writes {changes_text(sheet, written)} but this {outcome.kind} gives "
+                f"{changes_text(sheet, outcome.changes)}",
             )
         )
 
 
-def _changes_text(sheet: _Sheet, changes: Sequence[int]) -> str:
-    return ", ".join(
-        f"{player} {format_points(change, sign=True)}"
-        for player, change in zip(sheet.players, changes, strict=True)
-    )
-
-
 def _deltas_outcomes(
-    sheet: _Sheet,
+    sheet: Sheet,
     number: int,
     hand: dict[str, Any],
     state: HandState,
@@ -793,23 +680,23 @@ def _deltas_outcomes(
 ) -> list[tuple[HandOutcome, list[Error], frozenset[int]]]:
     """Each reading of a deltas hand with its errors (``errors``: those found so far in the hand) and its
     riichi declarers."""
-    changes = _read_deltas(sheet, number, hand["deltas"], state, errors)
+    changes = read_deltas(sheet, number, hand["deltas"], state, errors)
     if changes is None:
-        return [(_unreadable(), errors, riichi)]
+        return [(unreadable(), errors, riichi)]
     if "chombo" in hand:
         outcome = _chombo(sheet, number, hand["chombo"], state, errors)
         if outcome.changes != changes:
-            errors.append(_error(number, state, RULE_CHOMBO, _chombo_mismatch(sheet, outcome, changes)))
+            errors.append(hand_error(number, state, RULE_CHOMBO, chombo_mismatch(sheet, outcome, changes)))
         return [(HandOutcome(CHOMBO, changes, offenders=outcome.offenders), errors, riichi)]
     moment = Moment(state.round_index % 4, state.honba, state.sticks, riichi)
     found = legal.readings(moment, changes, sheet.ruleset)
     if "tenpai" in hand:
-        tenpai, more = _seat_set(sheet, number, state, hand["tenpai"], "tenpai")
+        tenpai, more = seat_set(sheet, number, state, hand["tenpai"], "tenpai")
         errors.extend(more)
         # Naming the tenpai players says the hand was an exhaustive draw.
         found = [reading for reading in found if reading.kind == DRAW and set(reading.tenpai) == tenpai]
     if not found:
-        errors.append(_explain(sheet, number, state, moment, changes))
+        errors.append(explain_change(sheet, number, state, moment, changes))
         return [(_fallback(moment, changes, sheet.ruleset), errors, riichi)]
     if len(found) == 1 and found[0].kind != CHOMBO:
         return [(found[0], errors, riichi)]
@@ -818,7 +705,7 @@ def _deltas_outcomes(
         more = list(errors)
         if reading.kind == CHOMBO:
             more.append(
-                _error(
+                hand_error(
                     number,
                     state,
                     RULE_CHOMBO,
@@ -829,17 +716,6 @@ def _deltas_outcomes(
             )
         outcomes.append((reading, more, riichi))
     return outcomes
-
-
-def _chombo_mismatch(sheet: _Sheet, outcome: HandOutcome, changes: Sequence[int]) -> str:
-    if sheet.ruleset.chombo_table_payment:
-        return (
-            f"a chombo here pays {_changes_text(sheet, outcome.changes)}, not {_changes_text(sheet, changes)}"
-        )
-    return (
-        "a chombo changes no points at the table (riichi stakes are returned, the penalty comes off the "
-        f"overall score), but the sheet writes {_changes_text(sheet, changes)}"
-    )
 
 
 def _fallback(moment: Moment, changes: tuple[int, int, int, int], ruleset: Ruleset) -> HandOutcome:
@@ -854,154 +730,6 @@ def _fallback(moment: Moment, changes: tuple[int, int, int, int], ruleset: Rules
     return HandOutcome(RON, changes, winners=gainers or (max(range(4), key=lambda seat: before[seat]),))
 
 
-def _explain(sheet: _Sheet, number: int, state: HandState, moment: Moment, changes: Sequence[int]) -> Error:
-    """The error for a change that is no legal outcome: the most specific reason found."""
-    ruleset = sheet.ruleset
-    stick = ruleset.riichi_stick
-    before = [change + stick if seat in moment.riichi else change for seat, change in enumerate(changes)]
-    pot = stick * (moment.sticks + len(moment.riichi))
-    gainers = [seat for seat in range(4) if before[seat] > 0]
-    payers = [seat for seat in range(4) if before[seat] < 0]
-    total = sum(before)
-    tenpai = [seat for seat in range(4) if before[seat] > 0]
-    if total == 0 and 0 < len(tenpai) < 4 and legal.noten_payments(tenpai, ruleset) == before:
-        rule, text = RULE_NOTEN_RIICHI, _noten_riichi_text(sheet, sorted(moment.riichi - set(tenpai)))
-    elif len(gainers) == 1 and payers and total == pot:
-        rule, text = _win_problem(sheet, moment, gainers[0], {seat: -before[seat] for seat in payers})
-    elif len(gainers) == 1 and payers and (total > 0 or 0 in before) and (total - pot) % stick == 0:
-        rule, text = RULE_STICKS, _sticks_text(sheet, moment, gainers[0], total, pot)
-    elif len(gainers) > 1 and len(payers) == 1 and total == pot:
-        rule, text = _multiple_ron_problem(sheet, gainers, payers[0], changes)
-    elif total == 0:
-        rule, text = (
-            RULE_NOTEN,
-            (
-                f"the changes {_changes_text(sheet, changes)} are not noten payments: at an exhaustive draw "
-                f"the noten players pay {format_points(ruleset.noten_total)} in all, shared equally, to "
-                "the tenpai players"
-            ),
-        )
-    else:
-        rule, text = (
-            RULE_ZERO_SUM,
-            (
-                f"the changes {_changes_text(sheet, changes)} add up to "
-                f"{format_points(sum(changes), sign=True)}; "
-                "apart from riichi stakes and collected sticks the changes of a hand add up to zero"
-            ),
-        )
-    return _error(number, state, rule, text)
-
-
-def _multiple_ron_problem(
-    sheet: _Sheet, gainers: Sequence[int], loser: int, changes: Sequence[int]
-) -> tuple[str, str]:
-    if not sheet.ruleset.multiple_ron:
-        return RULE_HEAD_BUMP, (
-            f"{sheet.names(gainers)} are paid by {sheet.name(loser)}, but under {sheet.ruleset.name} only "
-            "one player wins on a discard: the closest to the discarder in turn order (head bump)"
-        )
-    return (
-        RULE_PAYMENT,
-        f"{_changes_text(sheet, changes)} is not a legal multiple ron: each winner gets a legal ron",
-    )
-
-
-def _sticks_text(sheet: _Sheet, moment: Moment, winner: int, collected: int, pot: int) -> str:
-    parts = []
-    if moment.sticks:
-        parts.append(f"{moment.sticks} from earlier hands")
-    if moment.riichi:
-        parts.append(f"{len(moment.riichi)} declared in this hand")
-    where = f" ({' and '.join(parts)})" if parts else ""
-    return (
-        f"{sheet.name(winner)} collects {format_points(collected)} in riichi sticks, but "
-        f"{format_points(pot)} lie on the table{where}; the winner takes them all"
-    )
-
-
-def _win_problem(sheet: _Sheet, moment: Moment, winner: int, paid: dict[int, int]) -> tuple[str, str]:
-    ruleset = sheet.ruleset
-    dealer = winner == moment.dealer
-    role = "dealer" if dealer else "non-dealer"
-    honba = f" with {moment.honba} honba" if moment.honba else ""
-    for seat in range(4):
-        if seat != moment.dealer and legal.is_legal(
-            _at(moment, dealer=seat), _changes_of(moment, winner, paid, ruleset), ruleset
-        ):
-            return RULE_DEALER, _dealer_text(sheet, moment, winner, seat, paid)
-    # Counters left out (the usual slip) or one too many.
-    for honba_count in range(moment.honba + 2):
-        if honba_count != moment.honba and legal.is_legal(
-            _at(moment, honba=honba_count), _changes_of(moment, winner, paid, ruleset), ruleset
-        ):
-            return RULE_HONBA, _honba_text(moment, honba_count, ruleset, len(paid) == 1)
-    if len(paid) == 1:
-        (amount,) = paid.values()
-        below, above = legal.nearest_ron_values(amount - moment.honba * ruleset.honba_ron, dealer, ruleset)
-        near = " or ".join(
-            format_points(value + moment.honba * ruleset.honba_ron)
-            for value in (below, above)
-            if value is not None
-        )
-        text = f"{format_points(amount, sign=True)} is not a legal {role} ron payment{honba}"
-        return RULE_PAYMENT, text + (f" (the nearest are {near})" if near else "")
-    if len(paid) == 2:
-        return RULE_LIABILITY, (
-            f"{sheet.names(sorted(paid))} both pay {sheet.name(winner)}: two players pay one ron only under "
-            "liability for a yakuman, each half, the discarder adding the counters"
-        )
-    amounts = ", ".join(f"{sheet.name(seat)} {format_points(value)}" for seat, value in sorted(paid.items()))
-    return (
-        RULE_PAYMENT,
-        f"{sheet.name(winner)}'s self-draw payments ({amounts}) are not a legal {role} tsumo{honba}",
-    )
-
-
-def _at(moment: Moment, *, dealer: int | None = None, honba: int | None = None) -> Moment:
-    return Moment(
-        moment.dealer if dealer is None else dealer,
-        moment.honba if honba is None else honba,
-        moment.sticks,
-        moment.riichi,
-    )
-
-
-def _changes_of(moment: Moment, winner: int, paid: dict[int, int], ruleset: Ruleset) -> list[int]:
-    """The changes of a win paid ``paid``, rebuilt with the stakes and sticks of ``moment``."""
-    changes = [-ruleset.riichi_stick if seat in moment.riichi else 0 for seat in range(4)]
-    for seat, amount in paid.items():
-        changes[seat] -= amount
-        changes[winner] += amount
-    changes[winner] += ruleset.riichi_stick * (moment.sticks + len(moment.riichi))
-    return changes
-
-
-def _dealer_text(sheet: _Sheet, moment: Moment, winner: int, seat: int, paid: dict[int, int]) -> str:
-    real = sheet.name(moment.dealer)
-    if len(paid) != 3:
-        amount = format_points(sum(paid.values()), sign=True)
-        if winner == moment.dealer:
-            return f"{real} wins as the dealer of this hand, but {amount} is a non-dealer's ron payment"
-        return f"{amount} is a dealer's ron payment, but the dealer of this hand is {real}"
-    if winner == seat:
-        return f"{sheet.name(winner)} is paid as the dealer, but the dealer of this hand is {real}"
-    return f"the payments treat {sheet.name(seat)} as the dealer, but the dealer of this hand is {real}"
-
-
-def _honba_text(moment: Moment, honba_count: int, ruleset: Ruleset, ron: bool) -> str:
-    each = ruleset.honba_ron if ron else ruleset.honba_tsumo_each
-    how = "the ron pays" if ron else "each player pays"
-    return (
-        f"the payments count {honba_count} honba, but {moment.honba} lie on the table: "
-        f"{how} {format_points(each)} per counter on top of the hand's value"
-    )
-
-
-# ---------------------------------------------------------------------------------------------------
-# Result
-
-
 def _path(node: _Node) -> list[_Node]:
     nodes = []
     current: _Node | None = node
@@ -1012,39 +740,41 @@ def _path(node: _Node) -> list[_Node]:
     return nodes
 
 
-def _result(sheet: _Sheet, raw: Mapping[str, Any], node: _Node, errors: list[Error]) -> dict[str, Any]:
+def _result(sheet: Sheet, raw: Mapping[str, Any], node: _Node, errors: list[Error]) -> Verdict:
     players = sheet.players
-    hands: list[dict[str, Any]] = []
-    chombo: list[dict[str, Any]] = []
+    hands: list[HandRecord] = []
+    chombo: list[Chombo] = []
     for number, step in enumerate(_path(node), 1):
         if step.errors:
             errors.extend(step.errors)
         hands.append(_hand_record(players, step))
         if step.outcome is not None and step.outcome.offenders:
             chombo.extend(
-                {"player": players[seat], "hand": number, "points": -sheet.ruleset.chombo_penalty}
+                Chombo(players[seat], number, -sheet.ruleset.chombo_penalty)
                 for seat in step.outcome.offenders
             )
     state = _collect_sticks_left(node.state, sheet.ruleset)
     final = dict(zip(players, state.points, strict=True))
     errors.extend(_end_errors(sheet, raw, state, final))
-    result: dict[str, Any] = {
-        "valid": not errors,
-        "ruleset": sheet.ruleset.name,
-        "players": list(players),
-        "hands": hands,
-        "final_points": final,
-        "riichi_sticks_left": state.sticks,
-        "finished": state.finished,
-    }
+    ranks: dict[str, int] | None = None
+    uma: dict[str, Decimal] | None = None
+    scores: dict[str, Decimal] | None = None
     if sum(state.points) == 4 * sheet.ruleset.starting_points - sheet.ruleset.riichi_stick * state.sticks:
         ranks, uma, scores = table_scores(final, sheet.ruleset)
-        result["ranks"] = ranks
-        result["uma"] = {player: format_score(value) for player, value in uma.items()}
-        result["scores"] = {player: format_score(value) for player, value in scores.items()}
-    result["chombo"] = chombo
-    result["errors"] = errors
-    return result
+    return Verdict(
+        valid=not errors,
+        errors=tuple(errors),
+        ruleset=sheet.ruleset.name,
+        players=players,
+        hands=tuple(hands),
+        final_points=final,
+        riichi_sticks_left=state.sticks,
+        finished=state.finished,
+        ranks=ranks,
+        uma=uma,
+        scores=scores,
+        chombo=tuple(chombo),
+    )
 
 
 def _collect_sticks_left(state: HandState, ruleset: Ruleset) -> HandState:
@@ -1055,44 +785,43 @@ def _collect_sticks_left(state: HandState, ruleset: Ruleset) -> HandState:
     first = max(range(4), key=lambda seat: (state.points[seat], -seat))
     points = list(state.points)
     points[first] += ruleset.riichi_stick * state.sticks
-    return HandState(state.round_index, state.honba, 0, _as_changes(points))
+    return HandState(state.round_index, state.honba, 0, as_changes(points))
 
 
-def _hand_record(players: tuple[str, str, str, str], step: _Node) -> dict[str, Any]:
+def _hand_record(players: tuple[str, str, str, str], step: _Node) -> HandRecord:
     before, outcome, points, riichi = step.before, step.outcome, step.state.points, step.riichi
     assert before is not None and outcome is not None
     east, south, west, north = players
     changes, kind = outcome.changes, outcome.kind
-    record: dict[str, Any] = {
-        "round": ROUND_LABELS[before.round_index % 16],
-        "dealer": players[before.round_index % 4],
-        "honba": before.honba,
-        "sticks": before.sticks,
-        "result": kind,
-        "riichi": [players[seat] for seat in sorted(riichi)] if riichi else [],
-        "deltas": {east: changes[0], south: changes[1], west: changes[2], north: changes[3]},
-        "points": {east: points[0], south: points[1], west: points[2], north: points[3]},
-    }
-    winners = outcome.winners
-    if winners:
-        record["winners"] = (
-            [players[winners[0]]] if len(winners) == 1 else [players[seat] for seat in winners]
-        )
-    elif kind == DRAW:
-        record["tenpai"] = [players[seat] for seat in outcome.tenpai]
-    elif outcome.offenders:
-        record["offenders"] = [players[seat] for seat in outcome.offenders]
-    return record
+    return HandRecord(
+        round=ROUND_LABELS[before.round_index % 16],
+        dealer=players[before.round_index % 4],
+        honba=before.honba,
+        sticks=before.sticks,
+        result=kind,
+        riichi=tuple([players[seat] for seat in sorted(riichi)]) if riichi else (),
+        deltas={east: changes[0], south: changes[1], west: changes[2], north: changes[3]},
+        points={east: points[0], south: points[1], west: points[2], north: points[3]},
+        winners=_names(players, outcome.winners),
+        tenpai=_names(players, outcome.tenpai) if kind == DRAW else None,
+        offenders=_names(players, outcome.offenders),
+    )
 
 
-def _end_errors(
-    sheet: _Sheet, raw: Mapping[str, Any], state: HandState, final: dict[str, int]
-) -> list[Error]:
+def _names(players: tuple[str, str, str, str], seats: tuple[int, ...]) -> tuple[str, ...]:
+    if not seats:
+        return ()
+    if len(seats) == 1:
+        return (players[seats[0]],)
+    return tuple([players[seat] for seat in seats])
+
+
+def _end_errors(sheet: Sheet, raw: Mapping[str, Any], state: HandState, final: dict[str, int]) -> list[Error]:
     errors: list[Error] = []
     ended_by_time = raw.get("ended_by_time")
     if ended_by_time is False and not state.finished:
         errors.append(
-            _sheet_error(
+            sheet_error(
                 RULE_NOT_FINISHED,
                 f"the sheet stops before the end of the hanchan ({state.label()}, {state.honba} honba is "
                 "still to be played) but does not say the time limit ended it",
@@ -1101,7 +830,7 @@ def _end_errors(
     sticks_left = raw.get("riichi_sticks_left")
     if sticks_left is not None and sticks_left != state.sticks:
         errors.append(
-            _sheet_error(
+            sheet_error(
                 RULE_STICKS_LEFT,
                 f"the sheet leaves {sticks_left} riichi sticks on the table, the hands leave {state.sticks}",
             )
@@ -1110,26 +839,106 @@ def _end_errors(
     if written is None:
         return errors
     if written == final and sum(state.points) == sum(final.values()) and not errors:
-        return check_final_points(written, state.sticks, sheet.ruleset)
+        return _final_points_errors(written, state.sticks, sheet.ruleset)
     if not isinstance(written, dict):
-        return [*errors, _sheet_error(RULE_FORMAT, "final_points maps each player to his points")]
+        return [*errors, sheet_error(RULE_FORMAT, "final_points maps each player to his points")]
     unknown = sorted(set(written) - set(final))
     if unknown:
         errors.append(
-            _sheet_error(RULE_PLAYER, f"final points of unknown player(s) {', '.join(map(repr, unknown))}")
+            sheet_error(RULE_PLAYER, f"final points of unknown player(s) {', '.join(map(repr, unknown))}")
         )
     errors.extend(
-        check_final_points(written, sticks_left if _is_int(sticks_left) else state.sticks, sheet.ruleset)
+        _final_points_errors(written, sticks_left if is_int(sticks_left) else state.sticks, sheet.ruleset)
     )
     for player, points in final.items():
         if player in written and written[player] != points:
-            shown = format_points(written[player]) if _is_int(written[player]) else repr(written[player])
+            shown = format_points(written[player]) if is_int(written[player]) else repr(written[player])
             errors.append(
-                _sheet_error(
+                sheet_error(
                     RULE_FINAL_POINTS,
                     f"{player} ends with {format_points(points)} by the hands, the sheet says {shown}",
                 )
             )
         elif player not in written:
-            errors.append(_sheet_error(RULE_FINAL_POINTS, f"the final points of {player} are missing"))
+            errors.append(sheet_error(RULE_FINAL_POINTS, f"the final points of {player} are missing"))
     return errors
+
+
+def _final_points_errors(
+    points: Mapping[str, int], sticks_left: int, ruleset: Ruleset, field: str | None = None
+) -> list[Error]:
+    """``scores.check_final_points`` as typed errors of the sheet as a whole."""
+    return [
+        Error(None, str(problem["rule"]), str(problem["message"]), field)
+        for problem in check_final_points(points, sticks_left, ruleset)
+    ]
+
+
+# ---------------------------------------------------------------------------------------------------
+# The final-points form
+
+
+RULE_FINAL_FORMAT = "format"
+RULE_FINAL_PLAYERS = "players"
+
+
+def check_final(sheet: Mapping[str, Any], ruleset: Ruleset) -> Verdict:
+    """The verdict on a sheet that gives the final points only, not the hands:
+    ``{"players": [4 names], "final_points": {name: points}, "riichi_sticks_left": n, "chombo": [name]}``.
+
+    The points must be those of the table's four players, each a multiple of 100, adding up to the
+    starting points less the riichi sticks left (WRCR 2015 §5.9); each chombo named is a penalty of the
+    ruleset (§7.1). Every error names the input field it is about.
+    """
+    parsed, read_errors = read_sheet(sheet, ruleset)
+    if parsed is None:
+        return Verdict.refused(read_errors)
+    names = parsed.players
+    points = sheet.get("final_points")
+    sticks = sheet.get("riichi_sticks_left", 0)
+    chombo = sheet.get("chombo", [])
+    errors: list[Error] = []
+    if not isinstance(points, dict):
+        errors.append(
+            Error(
+                None, RULE_FINAL_FORMAT, "final_points must map each player's name to points", "final_points"
+            )
+        )
+    else:
+        unknown = sorted(set(points) - set(names))
+        missing = [name for name in names if name not in points]
+        for name in unknown:
+            errors.append(Error(None, RULE_FINAL_PLAYERS, f"{name} is not at this table", "final_points"))
+        for name in missing:
+            errors.append(
+                Error(None, RULE_FINAL_PLAYERS, f"final points of {name} are missing", "final_points")
+            )
+    if not is_int(sticks) or sticks < 0:
+        errors.append(
+            Error(
+                None,
+                RULE_FINAL_FORMAT,
+                "riichi_sticks_left must be a whole number, 0 or more",
+                "riichi_sticks_left",
+            )
+        )
+    if not isinstance(chombo, list) or any(name not in names for name in chombo):
+        errors.append(Error(None, RULE_FINAL_PLAYERS, "chombo must list players of this table", "chombo"))
+    if errors:
+        return Verdict.refused(errors)
+    assert isinstance(points, dict) and is_int(sticks) and isinstance(chombo, list)
+    ordered = {name: points[name] for name in names}
+    problems = _final_points_errors(ordered, sticks, ruleset, "final_points")
+    if problems:
+        return Verdict.refused(problems)
+    ranks, uma, scores = hanchan_scores(ordered, ruleset, sticks)
+    return Verdict(
+        valid=True,
+        final_points=ordered,
+        riichi_sticks_left=sticks,
+        finished=True,
+        ranks=ranks,
+        uma=uma,
+        scores=scores,
+        chombo=tuple(Chombo(name, None, -ruleset.chombo_penalty) for name in chombo),
+    )

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
-VECTORS = Path("/work/shared/vectors/wrc-hands.json")
+VECTORS = ROOT / "tests" / "data" / "wrc-hands.json"
 SHEET = {
     "ruleset": "WRC2015",
     "players": ["Ana", "Ben", "Cho", "Dai"],

@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from scoring.rules.pantheon import PantheonFormatError, parse_games, read_games
 from scoring.rules.replay import replay
 from scoring.rules.ruleset import Ruleset, get_ruleset
+from tests.rules.pantheon import PantheonFormatError, parse_games, read_games
 
-RECORDS = Path("/work/shared/realdata/ema-tournament-24-hanchan.txt")
+RECORDS = Path(__file__).resolve().parent.parent / "data" / "ema-tournament-24-hanchan.txt"
 GAMES = read_games(RECORDS)
 CLEAN = {1, 2, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 23, 24, 25}
 
@@ -39,14 +39,14 @@ def test_the_file_holds_25_games() -> None:
 
 
 def test_clean_games_replay_to_the_recorded_points() -> None:
-    results = {number: replay(game) for number, game in enumerate(GAMES, 1)}
+    results = {number: replay(game).as_json() for number, game in enumerate(GAMES, 1)}
     assert {number for number, result in results.items() if result["valid"]} == CLEAN
     for number in CLEAN:
         assert results[number]["final_points"] == GAMES[number - 1]["final_points"]
 
 
 def test_game_3_gives_the_last_stick_to_the_first_player() -> None:
-    result = replay(GAMES[2])
+    result = replay(GAMES[2]).as_json()
     assert [(error["hand"], error["rule"]) for error in result["errors"]] == [
         (None, "points-total (WRCR 2015 §5.7.4, §5.9)"),
         (None, "final-points (WRCR 2015 §5.9)"),
@@ -61,11 +61,11 @@ def test_game_3_gives_the_last_stick_to_the_first_player() -> None:
     )
     assert result["riichi_sticks_left"] == 1
     convention = Ruleset.custom("EMA2016", sticks_left_to_first=True)
-    assert replay(GAMES[2], convention)["valid"]
+    assert replay(GAMES[2], convention).as_json()["valid"]
 
 
 def test_game_5_hand_7_has_an_illegal_20_fu_ron() -> None:
-    result = replay(GAMES[4])
+    result = replay(GAMES[4]).as_json()
     assert result["errors"] == [
         {
             "hand": 7,
@@ -78,7 +78,7 @@ def test_game_5_hand_7_has_an_illegal_20_fu_ron() -> None:
 
 
 def test_game_22_hand_11_is_a_noten_riichi() -> None:
-    result = replay(GAMES[21])
+    result = replay(GAMES[21]).as_json()
     assert [(error["hand"], error["rule"]) for error in result["errors"]] == [
         (11, "noten-riichi (WRCR 2015 §7.2)")
     ]
@@ -96,7 +96,7 @@ def test_the_double_ron_of_game_9() -> None:
         "wins": [{"winner": "player8", "han": 1, "fu": 40}, {"winner": "player25", "han": 1, "fu": 30}],
         "riichi": ["player8"],
     }
-    result = replay(GAMES[8])
+    result = replay(GAMES[8]).as_json()
     assert result["hands"][4]["deltas"] == {
         "player4": -2300,
         "player17": 0,
@@ -110,8 +110,8 @@ def test_wrcr_values_do_not_fit_the_records() -> None:
     # Under WRCR 2015 (kiriage, head bump) fewer records fit: game 1 has a 4 han 30 fu ron
     # (7,700 in EMA 2016, a mangan with kiriage).
     wrc = get_ruleset("WRC2015")
-    assert not replay(GAMES[0], wrc)["valid"]
-    assert sum(replay(game, wrc)["valid"] for game in GAMES) < len(CLEAN)
+    assert not replay(GAMES[0], wrc).as_json()["valid"]
+    assert sum(replay(game, wrc).as_json()["valid"] for game in GAMES) < len(CLEAN)
 
 
 def test_reader_errors() -> None:

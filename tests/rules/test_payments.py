@@ -21,7 +21,7 @@ from scoring.rules.ruleset import get_ruleset
 WRC = get_ruleset("WRC2015")
 EMA2016 = get_ruleset("EMA2016")
 EMA2025 = get_ruleset("EMA2025")
-VECTORS = Path("/work/shared/vectors/wrc-hands.json")
+VECTORS = Path(__file__).resolve().parent.parent / "data" / "wrc-hands.json"
 
 # WRCR 2015 payment table, non-dealer tsumo: {fu: {han: (each non-dealer pays, dealer pays)}}.
 WRCR_NON_DEALER_TSUMO = {

@@ -69,7 +69,7 @@ def sheets(draw: st.DrawFn) -> dict[str, Any]:
 @settings(max_examples=60, deadline=None, database=None)
 @given(sheet=sheets())
 def test_points_and_sticks_always_total_the_starting_points(sheet: dict[str, Any]) -> None:
-    result = replay(sheet)
+    result = replay(sheet).as_json()
     assert result["errors"] == []
     sticks_after = [hand["sticks"] for hand in result["hands"][1:]] + [result["riichi_sticks_left"]]
     for hand, sticks in zip(result["hands"], sticks_after, strict=True):
@@ -79,7 +79,7 @@ def test_points_and_sticks_always_total_the_starting_points(sheet: dict[str, Any
 @settings(max_examples=60, deadline=None, database=None)
 @given(sheet=sheets())
 def test_changes_are_zero_sum_apart_from_riichi(sheet: dict[str, Any]) -> None:
-    for hand in replay(sheet)["hands"]:
+    for hand in replay(sheet).as_json()["hands"]:
         stakes = 1000 * len(hand["riichi"])
         total = sum(hand["deltas"].values())
         if hand["result"] == "draw":
@@ -93,7 +93,7 @@ def test_changes_are_zero_sum_apart_from_riichi(sheet: dict[str, Any]) -> None:
 @settings(max_examples=60, deadline=None, database=None)
 @given(sheet=sheets())
 def test_deltas_re_entered_replay_the_same(sheet: dict[str, Any]) -> None:
-    first = replay(sheet)
+    first = replay(sheet).as_json()
     entered = []
     for hand in first["hands"]:
         entry = {"deltas": hand["deltas"], "riichi": hand["riichi"]}
@@ -102,7 +102,7 @@ def test_deltas_re_entered_replay_the_same(sheet: dict[str, Any]) -> None:
         if hand["result"] == "chombo":
             entry["chombo"] = hand["offenders"]
         entered.append(entry)
-    again = replay({**sheet, "hands": entered, "final_points": first["final_points"]})
+    again = replay({**sheet, "hands": entered, "final_points": first["final_points"]}).as_json()
     keys = ("round", "dealer", "honba", "sticks", "deltas", "points")
     assert [{key: hand[key] for key in keys} for hand in again["hands"]] == [
         {key: hand[key] for key in keys} for hand in first["hands"]
@@ -121,7 +121,7 @@ def test_deltas_re_entered_replay_the_same(sheet: dict[str, Any]) -> None:
     # Without the hints, the deltas alone still replay to the same points and scores.
     if all(hand["result"] != "chombo" for hand in first["hands"]):
         bare = [{"deltas": hand["deltas"], "riichi": hand["riichi"]} for hand in first["hands"]]
-        third = replay({**sheet, "hands": bare, "ended_by_time": True})
+        third = replay({**sheet, "hands": bare, "ended_by_time": True}).as_json()
         assert third["errors"] == [] and third["final_points"] == first["final_points"]
 
 

@@ -41,7 +41,7 @@ def sheet(hands: list[dict[str, Any]], ruleset: str = "WRC2015", **more: Any) ->
 
 def as_deltas(outcome_sheet: dict[str, Any]) -> dict[str, Any]:
     """The same sheet entered as the deltas of each hand (draws and chombo keep what deltas cannot show)."""
-    replayed = replay(outcome_sheet)
+    replayed = replay(outcome_sheet).as_json()
     hands = []
     for hand in replayed["hands"]:
         entry = {"deltas": hand["deltas"], "riichi": hand["riichi"]}
@@ -106,7 +106,7 @@ FULL_FINAL = {"Ana": 29900, "Ben": 30900, "Cho": 31800, "Dai": 27400}
 
 @pytest.mark.parametrize("hands", [FULL, FULL_DELTAS], ids=["outcomes", "deltas"])
 def test_full_hanchan(hands: list[dict[str, Any]]) -> None:
-    result = replay(sheet(hands, final_points=FULL_FINAL, riichi_sticks_left=0))
+    result = replay(sheet(hands, final_points=FULL_FINAL, riichi_sticks_left=0)).as_json()
     assert result["errors"] == []
     assert result["valid"] and result["finished"]
     assert result["final_points"] == FULL_FINAL
@@ -196,14 +196,14 @@ SHEETS: dict[str, tuple[dict[str, Any], dict[str, int], dict[str, str]]] = {
 def test_sheets(name: str, form: str) -> None:
     original, final, scores = SHEETS[name]
     entered = original if form == "outcomes" else as_deltas(original)
-    result = replay({**entered, "final_points": final})
+    result = replay({**entered, "final_points": final}).as_json()
     assert result["errors"] == []
     assert result["final_points"] == final
     assert result["scores"] == scores
 
 
 def test_chombo_penalties_are_listed_not_paid() -> None:
-    result = replay(SHEETS["chombo"][0])
+    result = replay(SHEETS["chombo"][0]).as_json()
     assert result["chombo"] == [
         {"player": "Cho", "hand": 1, "points": -20},
         {"player": "Dai", "hand": 3, "points": -20},
@@ -215,7 +215,7 @@ def test_chombo_penalties_are_listed_not_paid() -> None:
 
 
 def test_multiple_ron_dealer_keeps_the_deal() -> None:
-    result = replay(SHEETS["multiple-ron"][0])
+    result = replay(SHEETS["multiple-ron"][0]).as_json()
     assert [hand["winners"] for hand in result["hands"][:2]] == [["Cho", "Dai"], ["Ben", "Dai"]]
     assert result["hands"][0]["deltas"] == {"Ana": 0, "Ben": -3300, "Cho": 2000, "Dai": 1300}
     assert (result["hands"][2]["round"], result["hands"][2]["honba"]) == ("East 2", 1)
@@ -223,7 +223,7 @@ def test_multiple_ron_dealer_keeps_the_deal() -> None:
 
 def test_multiple_ron_is_a_head_bump_under_wrcr() -> None:
     wrc = {**SHEETS["multiple-ron"][0], "ruleset": "WRC2015"}
-    result = replay(wrc)
+    result = replay(wrc).as_json()
     assert rules(result)[:2] == [(1, "head-bump (WRCR 2015 §5.7.6)"), (2, "head-bump (WRCR 2015 §5.7.6)")]
     assert result["errors"][0]["message"] == (
         "hand 1 (East 1, 0 honba): Cho and Dai won on the same discard, but under WRC2015 only the player "
@@ -235,14 +235,14 @@ def test_multiple_ron_is_a_head_bump_under_wrcr() -> None:
 
 def test_the_same_sheet_under_another_ruleset() -> None:
     original, final, _ = SHEETS["ema2016-no-kiriage"]
-    result = replay({**original, "final_points": final}, get_ruleset("WRC2015"))
+    result = replay({**original, "final_points": final}, get_ruleset("WRC2015")).as_json()
     assert not result["valid"]
     assert {rule for _, rule in rules(result)} == {"final-points (WRCR 2015 §5.9)"}
 
 
 def test_sticks_left_to_first_variant() -> None:
     custom = Ruleset.custom(sticks_left_to_first=True)
-    result = replay(SHEETS["stick-left"][0] | {"riichi_sticks_left": 0}, custom)
+    result = replay(SHEETS["stick-left"][0] | {"riichi_sticks_left": 0}, custom).as_json()
     assert result["final_points"] == {"Ana": 30500, "Ben": 32500, "Cho": 28500, "Dai": 28500}
     assert result["valid"]
 
@@ -251,7 +251,7 @@ def test_ambiguous_zero_deltas_follow_the_rest_of_the_sheet() -> None:
     # Hand 1 changes nothing: everybody tenpai (Ana keeps the deal) or nobody (the deal passes to Ben).
     # Hand 2 is a 1,000-all self-draw by Ben with one counter: only the second reading makes Ben the dealer.
     hands = [deltas(0, 0, 0, 0), deltas(-1100, 3300, -1100, -1100)]
-    result = replay(sheet(hands))
+    result = replay(sheet(hands)).as_json()
     assert result["errors"] == []
     assert [(hand["round"], hand["result"], hand.get("tenpai")) for hand in result["hands"]] == [
         ("East 1", "draw", []),
@@ -270,7 +270,9 @@ def test_every_error_is_reported() -> None:
         draw(("Ana",), riichi=("Dai",)),  # noten riichi
         deltas(150, -150, 0, 0),  # not a multiple of 100
     ]
-    result = replay(sheet(hands, final_points={"Ana": 30000, "Ben": 30000, "Cho": 30000, "Dai": 31000}))
+    result = replay(
+        sheet(hands, final_points={"Ana": 30000, "Ben": 30000, "Cho": 30000, "Dai": 31000})
+    ).as_json()
     assert not result["valid"]
     assert rules(result) == [
         (1, "han-fu (WRCR 2015 §6.1, §6.3)"),
@@ -307,7 +309,9 @@ def test_every_error_is_reported() -> None:
 
 
 def test_illegal_han_fu() -> None:
-    result = replay(sheet([tsumo("Ben", 2, 25), ron("Cho", "Ana", 1, 25), ron("Ana", "Dai", 3, 35)]))
+    result = replay(
+        sheet([tsumo("Ben", 2, 25), ron("Cho", "Ana", 1, 25), ron("Ana", "Dai", 3, 35)])
+    ).as_json()
     assert [error["message"].split(": ", 1)[1] for error in result["errors"]] == [
         "2 han 25 fu is not a legal self-draw: a Seven Pairs self-draw also has Fully Concealed Hand, "
         "so it has at least 3 han",
@@ -320,7 +324,7 @@ def test_dealer_rotation_broken_in_deltas() -> None:
     # Hand 3 is East 2 with 1 counter, Ben deals; the sheet pays Dai's self-draw as a dealer's.
     hands = copy.deepcopy(FULL_DELTAS[:3])
     hands[2] = deltas(-600, -600, -600, 1800)
-    result = replay(sheet(hands))
+    result = replay(sheet(hands)).as_json()
     assert result["errors"] == [
         {
             "hand": 3,
@@ -333,7 +337,7 @@ def test_dealer_rotation_broken_in_deltas() -> None:
 
 def test_dealer_rotation_broken_in_a_ron() -> None:
     # After Ben's win in hand 1 the deal passes to Ben; the sheet still pays Ana as the dealer.
-    result = replay(sheet([deltas(0, 2000, -2000, 0), deltas(7700, -7700, 0, 0)]))
+    result = replay(sheet([deltas(0, 2000, -2000, 0), deltas(7700, -7700, 0, 0)])).as_json()
     assert result["errors"][0]["rule"] == "dealer-rotation (WRCR 2015 §5.7.8)"
     assert result["errors"][0]["message"] == (
         "hand 2 (East 2, 0 honba): +7,700 is a dealer's ron payment, but the dealer of this hand is Ben"
@@ -341,7 +345,7 @@ def test_dealer_rotation_broken_in_a_ron() -> None:
 
 
 def test_missing_counters_in_deltas() -> None:
-    result = replay(sheet([draw(()), deltas(0, 2000, -2000, 0)]))
+    result = replay(sheet([draw(()), deltas(0, 2000, -2000, 0)])).as_json()
     assert result["errors"] == [
         {
             "hand": 2,
@@ -353,7 +357,9 @@ def test_missing_counters_in_deltas() -> None:
 
 
 def test_winner_must_collect_the_sticks() -> None:
-    result = replay(sheet([draw(("Ana",), riichi=("Ana",)), deltas(-1000, 2000, -1000, 0, riichi=("Cho",))]))
+    result = replay(
+        sheet([draw(("Ana",), riichi=("Ana",)), deltas(-1000, 2000, -1000, 0, riichi=("Cho",))])
+    ).as_json()
     assert rules(result) == [(2, "riichi-sticks (WRCR 2015 §5.7.4, §6.1)")]
     assert result["errors"][0]["message"] == (
         "hand 2 (East 1, 1 honba): Ben collects 1,000 in riichi sticks, but 2,000 lie on the table "
@@ -362,7 +368,7 @@ def test_winner_must_collect_the_sticks() -> None:
 
 
 def test_noten_riichi_in_deltas() -> None:
-    result = replay(sheet([deltas(500, 1500, -1500, -2500, riichi=("Ana", "Dai"))]))
+    result = replay(sheet([deltas(500, 1500, -1500, -2500, riichi=("Ana", "Dai"))])).as_json()
     assert rules(result) == [(1, "noten-riichi (WRCR 2015 §7.2)")]
 
 
@@ -370,21 +376,21 @@ def test_hands_after_the_end() -> None:
     original = SHEETS["south-4-continues"][0]
     result = replay(
         {**original, "hands": [*original["hands"], ron("Cho", "Ana", 1, 30), tsumo("Ben", 1, 30)]}
-    )
+    ).as_json()
     assert rules(result) == [(11, "hand-after-end (WRCR 2015 §5.8)")]
     assert result["errors"][0]["message"].startswith("hand 11 (West 1, 0 honba): the hanchan ended")
 
 
 def test_unfinished_sheet_without_time_limit() -> None:
-    result = replay(sheet(FULL[:5], ended_by_time=False))
+    result = replay(sheet(FULL[:5], ended_by_time=False)).as_json()
     assert rules(result) == [(None, "hanchan-not-finished (WRCR 2015 §5.8, §8.2)")]
-    assert replay(sheet(FULL[:5]))["valid"]  # not said: not checked
-    assert not replay(sheet(FULL[:5]))["finished"]
+    assert replay(sheet(FULL[:5])).as_json()["valid"]  # not said: not checked
+    assert not replay(sheet(FULL[:5])).as_json()["finished"]
 
 
 def test_wrong_final_points_and_sticks() -> None:
     final = dict(FULL_FINAL, Ana=30900, Ben=29900)
-    result = replay(sheet(FULL, final_points=final, riichi_sticks_left=1))
+    result = replay(sheet(FULL, final_points=final, riichi_sticks_left=1)).as_json()
     assert rules(result) == [
         (None, "riichi-sticks-left (WRCR 2015 §5.9)"),
         (None, "points-total (WRCR 2015 §5.7.4, §5.9)"),
@@ -396,7 +402,7 @@ def test_wrong_final_points_and_sticks() -> None:
 
 def test_outcome_with_written_deltas_must_agree() -> None:
     hand = ron("Ben", "Cho", 2, 30) | {"deltas": {"Ana": 0, "Ben": 2900, "Cho": -2900, "Dai": 0}}
-    result = replay(sheet([hand]))
+    result = replay(sheet([hand])).as_json()
     assert result["errors"][0]["message"] == (
         "hand 1 (East 1, 0 honba): the sheet writes Ana 0, Ben +2,900, Cho -2,900, Dai 0 but this ron gives "
         "Ana 0, Ben +2,000, Cho -2,000, Dai 0"
@@ -404,9 +410,9 @@ def test_outcome_with_written_deltas_must_agree() -> None:
 
 
 def test_liability_errors() -> None:
-    result = replay(sheet([ron("Cho", "Dai", 3, 30, liable="Ben")]))
+    result = replay(sheet([ron("Cho", "Dai", 3, 30, liable="Ben")])).as_json()
     assert rules(result) == [(1, "liability (WRCR 2015 §6.2)")]
-    result = replay(sheet([ron("Cho", "Dai", 0, yakuman=1, liable="Ben")], "EMA2016"))
+    result = replay(sheet([ron("Cho", "Dai", 0, yakuman=1, liable="Ben")], "EMA2016")).as_json()
     assert (
         result["errors"][0]["message"]
         == "hand 1 (East 1, 0 honba): the EMA2016 rules have no liability payment"
@@ -422,20 +428,20 @@ def test_liability_errors() -> None:
     ],
 )
 def test_unreadable_sheets(bad: dict[str, Any], message: str) -> None:
-    result = replay(bad)
+    result = replay(bad).as_json()
     assert not result["valid"]
     assert message in result["errors"][0]["message"]
 
 
 def test_unreadable_hands_are_reported_and_skipped() -> None:
-    result = replay(sheet(["ron", {"result": "kan"}, {"riichi": []}, ron("Ben", "Cho", 2, 30)]))
+    result = replay(sheet(["ron", {"result": "kan"}, {"riichi": []}, ron("Ben", "Cho", 2, 30)])).as_json()
     assert [error["hand"] for error in result["errors"]] == [1, 2, 3]
     assert result["final_points"]["Ben"] == 32000
 
 
 def test_custom_ruleset_in_the_sheet() -> None:
     custom = Ruleset.custom(uma=(20, 10, -10, -20), name="Club").to_dict()
-    result = replay({"ruleset": custom, "players": P, "hands": [ron("Ben", "Cho", 2, 30)]})
+    result = replay({"ruleset": custom, "players": P, "hands": [ron("Ben", "Cho", 2, 30)]}).as_json()
     assert result["ruleset"] == "Club"
     assert result["uma"] == {"Ana": "0", "Ben": "20", "Cho": "-20", "Dai": "0"}
 
@@ -456,7 +462,7 @@ def test_tiles_are_scored_and_checked_against_the_sheet() -> None:
         {"result": "ron", "winner": "Dai", "loser": "Ana", "riichi": ["Dai"], "tiles": tiles},
         ron("Ana", "Ben", 1, 30, tiles=tiles | {"win_tile": "9p"}),
     ]
-    result = replay(sheet(hands, ended_by_time=True))
+    result = replay(sheet(hands, ended_by_time=True)).as_json()
     assert [(error["hand"], error["rule"]) for error in result["errors"]] == [
         (2, "hand-tiles (WRCR 2015 §6.1)"),
         (4, "sheet-format"),
@@ -483,6 +489,6 @@ def test_naming_the_tenpai_players_makes_the_hand_a_draw_not_a_multiple_ron() ->
                 {"result": "draw", "tenpai": [], "riichi": []},
             ],
         }
-    )
+    ).as_json()
     assert result["errors"] == []
     assert [(h["result"], h["honba"]) for h in result["hands"]] == [("draw", 0), ("draw", 1)]

@@ -47,7 +47,7 @@ def test_any_sheet_gets_a_verdict(drawn: list[tuple[str, dict[str, Any]]], ended
         "hands": [{"result": r, **h} for r, h in drawn],
         "ended_by_time": ended_by_time,
     }
-    verdict = replay(sheet)
+    verdict = replay(sheet).as_json()
     assert isinstance(verdict["valid"], bool)
     if not verdict["valid"]:
         assert verdict["errors"] and all({"hand", "rule", "message"} <= set(e) for e in verdict["errors"])

@@ -17,12 +17,13 @@ import pytest
 
 from scoring.rules.hands import evaluate_hand
 
+DATA = Path(__file__).resolve().parent.parent / "data"
 NOT_INPUT = ("expected", "id", "title", "covers", "notes")
 
 
 def vectors_path() -> Path:
-    """``HAND_VECTORS`` when set, else the shared vectors file."""
-    return Path(os.environ.get("HAND_VECTORS", "/work/shared/vectors/wrc-hands.json"))
+    """``HAND_VECTORS`` when set, else the vectors kept with the tests (``tests/data/wrc-hands.json``)."""
+    return Path(os.environ.get("HAND_VECTORS", DATA / "wrc-hands.json"))
 
 
 def load_vectors() -> list[dict[str, Any]]:

@@ -12,6 +12,7 @@ from scoring import services
 from scoring.models import ScoreSheet, SheetVersion
 from tests.conftest import make_user
 from tests.scoring import hanchan
+from tournament.refusal import CONFLICT, Refusal
 
 
 @pytest.mark.django_db(transaction=True)
@@ -38,8 +39,9 @@ def test_simultaneous_submissions_leave_exactly_one_sheet(seated_table: Any, ref
         thread.start()
     for thread in threads:
         thread.join(30)
-    assert sorted(type(o).__name__ for o in outcomes) == ["ScoreSheet", "SheetConflict"]
-    conflict = next(o for o in outcomes if isinstance(o, services.SheetConflict))
+    assert sorted(type(o).__name__ for o in outcomes) == ["Refusal", "ScoreSheet"]
+    conflict = next(o for o in outcomes if isinstance(o, Refusal))
+    assert (conflict.status, conflict.rule) == (CONFLICT, "one-sheet-per-table")
     assert "already has a score sheet" in str(conflict)
     assert ScoreSheet.objects.count() == 1
     assert SheetVersion.objects.count() == 1

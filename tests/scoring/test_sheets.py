@@ -13,6 +13,7 @@ from scoring import services
 from scoring.models import ScoreSheet, SheetVersion
 from tests.conftest import make_user
 from tests.scoring import hanchan
+from tournament.refusal import CONFLICT, Refusal
 
 
 def submit_and_sign(table: Any, entry: dict[str, Any], user: Any) -> ScoreSheet:
@@ -40,9 +41,9 @@ def test_final_points_that_do_not_add_up_are_refused_and_nothing_is_saved(
 ) -> None:
     entry = hanchan.entry("final")
     entry["final_points"]["Ana"] = 37450
-    with pytest.raises(services.SheetInvalid) as caught:
+    with pytest.raises(Refusal) as caught:
         services.save_sheet(seated_table, entry, referee, submit=True)
-    messages = [e["message"] for e in caught.value.errors]
+    messages = [p.message for p in caught.value.problems]
     assert "final points of Ana (37,450) are not a multiple of 100" in messages
     assert ScoreSheet.objects.count() == 0 and SheetVersion.objects.count() == 0
 
@@ -54,7 +55,7 @@ def test_sum_must_allow_for_riichi_sticks_left(seated_table: Any, referee: Any) 
         "final_points": {"Ana": 40000, "Ben": 30000, "Cho": 25000, "Dai": 24000},
         "riichi_sticks_left": 0,
     }
-    with pytest.raises(services.SheetInvalid, match="add up to 119,000, not 120,000"):
+    with pytest.raises(Refusal, match="add up to 119,000, not 120,000"):
         services.save_sheet(seated_table, entry, referee)
     entry["riichi_sticks_left"] = 1
     assert services.save_sheet(seated_table, entry, referee).replay["scores"]["Ana"] == "25"
@@ -64,9 +65,9 @@ def test_sum_must_allow_for_riichi_sticks_left(seated_table: Any, referee: Any) 
 def test_a_player_not_at_this_table_is_named(seated_table: Any, referee: Any) -> None:
     entry = hanchan.entry("outcomes")
     entry["hands"][0] = {"result": "ron", "winner": "Eve", "loser": "Cho", "han": 2, "fu": 30, "riichi": []}
-    with pytest.raises(services.SheetInvalid) as caught:
+    with pytest.raises(Refusal) as caught:
         services.save_sheet(seated_table, entry, referee)
-    assert any(e["hand"] == 1 and "Eve" in e["message"] for e in caught.value.errors)
+    assert any(e["hand"] == 1 and "Eve" in e["message"] for e in caught.value.as_dicts())
 
 
 @pytest.mark.django_db
@@ -83,10 +84,10 @@ def test_illegal_payments_are_refused_naming_the_hand(
     entry = hanchan.entry("outcomes")
     entry["hands"][index] = hand
     entry.pop("final_points")
-    with pytest.raises(services.SheetInvalid) as caught:
+    with pytest.raises(Refusal) as caught:
         services.save_sheet(seated_table, entry, referee)
-    first = caught.value.errors[0]
-    assert first["hand"] == index + 1 and words in first["message"], caught.value.errors
+    first = caught.value.as_dicts()[0]
+    assert first["hand"] == index + 1 and words in first["message"], caught.value.as_dicts()
 
 
 @pytest.mark.django_db
@@ -96,9 +97,9 @@ def test_hands_after_the_end_are_refused(seated_table: Any, referee: Any) -> Non
         {"result": "ron", "winner": "Ben", "loser": "Dai", "han": 1, "fu": 30, "riichi": []}
     )
     entry.pop("final_points")
-    with pytest.raises(services.SheetInvalid) as caught:
+    with pytest.raises(Refusal) as caught:
         services.save_sheet(seated_table, entry, referee)
-    assert [e["hand"] for e in caught.value.errors] == [12]
+    assert [e["hand"] for e in caught.value.as_dicts()] == [12]
 
 
 @pytest.mark.django_db
@@ -107,7 +108,7 @@ def test_an_unfinished_hanchan_can_be_a_draft_but_is_not_submitted_unless_ended_
 ) -> None:
     entry = {"form": "hands", "hands": hanchan.OUTCOMES[:5]}
     draft = services.save_sheet(seated_table, entry, referee)
-    with pytest.raises(services.SheetInvalid, match="not over"):
+    with pytest.raises(Refusal, match="not over"):
         services.save_sheet(seated_table, entry, referee, submit=True, expected_version=draft.version)
     entry["ended_by_time"] = True
     submitted = services.save_sheet(seated_table, entry, referee, submit=True, expected_version=draft.version)
@@ -120,10 +121,12 @@ def test_signing_records_who_when_and_hash_and_locks(seated_table: Any, referee:
     assert sheet.signed_by == referee and sheet.signed_at is not None
     assert len(sheet.content_hash) == 64
     assert sheet.content_hash == services.content_hash(seated_table, sheet.entry)
-    with pytest.raises(services.SheetLocked):
+    with pytest.raises(Refusal) as locked:
         services.save_sheet(seated_table, hanchan.entry("outcomes"), referee, expected_version=sheet.version)
-    with pytest.raises(services.SheetLocked):
+    assert (locked.value.status, locked.value.rule) == (CONFLICT, "signed-sheets-are-locked (WRCR 2015 §8.2)")
+    with pytest.raises(Refusal) as signed:
         services.sign_sheet(sheet, referee)
+    assert (signed.value.status, signed.value.rule) == (CONFLICT, "already-signed")
     assert [v.action for v in sheet.versions.all()] == ["submitted", "signed"]
 
 
@@ -134,7 +137,7 @@ def test_correction_keeps_old_and_new_with_who_when_why(
     sheet = submit_and_sign(seated_table, hanchan.entry("final"), referee)
     with pytest.raises(PermissionDenied):
         services.correct_sheet(sheet, hanchan.entry("outcomes"), referee, reason="typo")
-    with pytest.raises(services.SheetInvalid, match="needs a reason"):
+    with pytest.raises(Refusal, match="needs a reason"):
         services.correct_sheet(sheet, hanchan.entry("outcomes"), head_referee, reason=" ")
     corrected_entry = {
         "form": "final",
@@ -174,8 +177,9 @@ def test_a_referee_of_another_tournament_and_an_anonymous_user_are_refused(seate
 @pytest.mark.django_db
 def test_a_second_create_for_the_same_table_is_a_conflict(seated_table: Any, referee: Any) -> None:
     services.save_sheet(seated_table, hanchan.entry("final"), referee, submit=True)
-    with pytest.raises(services.SheetConflict, match="already has a score sheet"):
+    with pytest.raises(Refusal, match="already has a score sheet") as conflict:
         services.save_sheet(seated_table, hanchan.entry("final"), referee, submit=True)
+    assert (conflict.value.status, conflict.value.rule) == (CONFLICT, "one-sheet-per-table")
     assert ScoreSheet.objects.count() == 1
 
 
@@ -183,5 +187,28 @@ def test_a_second_create_for_the_same_table_is_a_conflict(seated_table: Any, ref
 def test_a_stale_version_is_a_conflict(seated_table: Any, referee: Any) -> None:
     sheet = services.save_sheet(seated_table, hanchan.entry("final"), referee)
     services.save_sheet(seated_table, hanchan.entry("outcomes"), referee, expected_version=sheet.version)
-    with pytest.raises(services.SheetConflict, match="reload"):
+    with pytest.raises(Refusal, match="reload") as conflict:
         services.save_sheet(seated_table, hanchan.entry("deltas"), referee, expected_version=sheet.version)
+    assert (conflict.value.status, conflict.value.rule) == (CONFLICT, "stale-version")
+
+
+@pytest.mark.django_db
+def test_each_action_reads_the_seats_once(seated_table: Any, referee: Any) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def seat_reads(action: Any) -> int:
+        with CaptureQueriesContext(connection) as queries:
+            action()
+        return sum('FROM "tournament_seat"' in query["sql"] for query in queries.captured_queries)
+
+    sheets: list[ScoreSheet] = []
+    assert (
+        seat_reads(
+            lambda: sheets.append(
+                services.save_sheet(seated_table, hanchan.entry("outcomes"), referee, submit=True)
+            )
+        )
+        == 1
+    )
+    assert seat_reads(lambda: services.sign_sheet(sheets[0], referee)) == 1

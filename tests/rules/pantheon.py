@@ -1,4 +1,7 @@
-"""Reader for the text game log of the Pantheon tournament system (``Mimir/tests/models/testdata/games.txt``).
+"""Test tooling: reader for the text game log of the Pantheon tournament system (its
+``Mimir/tests/models/testdata/games.txt``, kept as ``tests/data/ema-tournament-24-hanchan.txt``).
+
+Not part of the rules engine: it only turns the real tournament records into sheets for the replay tests.
 
 Games are separated by blank lines. A game's first line lists the four players in starting seat order with
 their recorded final points (``name:points``); each following line is one hand:

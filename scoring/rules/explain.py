@@ -1,0 +1,220 @@
+"""The explanations of the replay: why a hand's point changes are no legal outcome, in words a referee reads
+at the table, each citing its rule (WRCR 2015 §5.7, §6.1, §6.2, §7.1).
+
+``explain_change`` finds the most specific reason a four-way change is illegal (a wrong dealer, honba
+left out, sticks miscounted, a payment off the table, ...); the other functions write the texts of the
+errors that the replay (``scoring.rules.replay``) reports itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from scoring.rules import legal
+from scoring.rules.legal import HandOutcome, Moment
+from scoring.rules.payments import format_points
+from scoring.rules.ruleset import Ruleset
+from scoring.rules.sheet import (
+    RULE_AFTER_END,
+    RULE_DEALER,
+    RULE_HEAD_BUMP,
+    RULE_HONBA,
+    RULE_LIABILITY,
+    RULE_NOTEN,
+    RULE_NOTEN_RIICHI,
+    RULE_PAYMENT,
+    RULE_STICKS,
+    RULE_ZERO_SUM,
+    Error,
+    HandState,
+    Sheet,
+    hand_error,
+)
+
+
+def after_end_error(sheet: Sheet, number: int, state: HandState) -> Error:
+    last_dealer = sheet.name(3)
+    return hand_error(
+        number,
+        state,
+        RULE_AFTER_END,
+        f"the hanchan ended with the previous hand (South 4 passed the deal from {last_dealer}); "
+        "no hand is played after the end (WRCR 2015 §5.8, no agari yame §5.9.1)",
+    )
+
+
+def noten_riichi_error(sheet: Sheet, number: int, state: HandState, seats: Sequence[int]) -> Error:
+    return hand_error(number, state, RULE_NOTEN_RIICHI, _noten_riichi_text(sheet, seats))
+
+
+def _noten_riichi_text(sheet: Sheet, seats: Sequence[int]) -> str:
+    return (
+        f"{sheet.names(seats)} declared riichi but {'is' if len(seats) == 1 else 'are'} noten at the "
+        f"exhaustive draw: that is a chombo ({sheet.ruleset.chombo_penalty} points, no noten payments, "
+        "riichi stakes returned, the hand is re-dealt; WRCR 2015 §7.1), to be entered as "
+        '{"result": "chombo", "offender": ...}'
+    )
+
+
+def changes_text(sheet: Sheet, changes: Sequence[int]) -> str:
+    return ", ".join(
+        f"{player} {format_points(change, sign=True)}"
+        for player, change in zip(sheet.players, changes, strict=True)
+    )
+
+
+def chombo_mismatch(sheet: Sheet, outcome: HandOutcome, changes: Sequence[int]) -> str:
+    if sheet.ruleset.chombo_table_payment:
+        return (
+            f"a chombo here pays {changes_text(sheet, outcome.changes)}, not {changes_text(sheet, changes)}"
+        )
+    return (
+        "a chombo changes no points at the table (riichi stakes are returned, the penalty comes off the "
+        f"overall score), but the sheet writes {changes_text(sheet, changes)}"
+    )
+
+
+def explain_change(
+    sheet: Sheet, number: int, state: HandState, moment: Moment, changes: Sequence[int]
+) -> Error:
+    """The error for a change that is no legal outcome: the most specific reason found."""
+    ruleset = sheet.ruleset
+    stick = ruleset.riichi_stick
+    before = [change + stick if seat in moment.riichi else change for seat, change in enumerate(changes)]
+    pot = stick * (moment.sticks + len(moment.riichi))
+    gainers = [seat for seat in range(4) if before[seat] > 0]
+    payers = [seat for seat in range(4) if before[seat] < 0]
+    total = sum(before)
+    tenpai = [seat for seat in range(4) if before[seat] > 0]
+    if total == 0 and 0 < len(tenpai) < 4 and legal.noten_payments(tenpai, ruleset) == before:
+        rule, text = RULE_NOTEN_RIICHI, _noten_riichi_text(sheet, sorted(moment.riichi - set(tenpai)))
+    elif len(gainers) == 1 and payers and total == pot:
+        rule, text = _win_problem(sheet, moment, gainers[0], {seat: -before[seat] for seat in payers})
+    elif len(gainers) == 1 and payers and (total > 0 or 0 in before) and (total - pot) % stick == 0:
+        rule, text = RULE_STICKS, _sticks_text(sheet, moment, gainers[0], total, pot)
+    elif len(gainers) > 1 and len(payers) == 1 and total == pot:
+        rule, text = _multiple_ron_problem(sheet, gainers, payers[0], changes)
+    elif total == 0:
+        rule, text = (
+            RULE_NOTEN,
+            (
+                f"the changes {changes_text(sheet, changes)} are not noten payments: at an exhaustive draw "
+                f"the noten players pay {format_points(ruleset.noten_total)} in all, shared equally, to "
+                "the tenpai players"
+            ),
+        )
+    else:
+        rule, text = (
+            RULE_ZERO_SUM,
+            (
+                f"the changes {changes_text(sheet, changes)} add up to "
+                f"{format_points(sum(changes), sign=True)}; "
+                "apart from riichi stakes and collected sticks the changes of a hand add up to zero"
+            ),
+        )
+    return hand_error(number, state, rule, text)
+
+
+def _multiple_ron_problem(
+    sheet: Sheet, gainers: Sequence[int], loser: int, changes: Sequence[int]
+) -> tuple[str, str]:
+    if not sheet.ruleset.multiple_ron:
+        return RULE_HEAD_BUMP, (
+            f"{sheet.names(gainers)} are paid by {sheet.name(loser)}, but under {sheet.ruleset.name} only "
+            "one player wins on a discard: the closest to the discarder in turn order (head bump)"
+        )
+    return (
+        RULE_PAYMENT,
+        f"{changes_text(sheet, changes)} is not a legal multiple ron: each winner gets a legal ron",
+    )
+
+
+def _sticks_text(sheet: Sheet, moment: Moment, winner: int, collected: int, pot: int) -> str:
+    parts = []
+    if moment.sticks:
+        parts.append(f"{moment.sticks} from earlier hands")
+    if moment.riichi:
+        parts.append(f"{len(moment.riichi)} declared in this hand")
+    where = f" ({' and '.join(parts)})" if parts else ""
+    return (
+        f"{sheet.name(winner)} collects {format_points(collected)} in riichi sticks, but "
+        f"{format_points(pot)} lie on the table{where}; the winner takes them all"
+    )
+
+
+def _win_problem(sheet: Sheet, moment: Moment, winner: int, paid: dict[int, int]) -> tuple[str, str]:
+    ruleset = sheet.ruleset
+    dealer = winner == moment.dealer
+    role = "dealer" if dealer else "non-dealer"
+    honba = f" with {moment.honba} honba" if moment.honba else ""
+    for seat in range(4):
+        if seat != moment.dealer and legal.is_legal(
+            _at(moment, dealer=seat), _changes_of(moment, winner, paid, ruleset), ruleset
+        ):
+            return RULE_DEALER, _dealer_text(sheet, moment, winner, seat, paid)
+    # Counters left out (the usual slip) or one too many.
+    for honba_count in range(moment.honba + 2):
+        if honba_count != moment.honba and legal.is_legal(
+            _at(moment, honba=honba_count), _changes_of(moment, winner, paid, ruleset), ruleset
+        ):
+            return RULE_HONBA, _honba_text(moment, honba_count, ruleset, len(paid) == 1)
+    if len(paid) == 1:
+        (amount,) = paid.values()
+        below, above = legal.nearest_ron_values(amount - moment.honba * ruleset.honba_ron, dealer, ruleset)
+        near = " or ".join(
+            format_points(value + moment.honba * ruleset.honba_ron)
+            for value in (below, above)
+            if value is not None
+        )
+        text = f"{format_points(amount, sign=True)} is not a legal {role} ron payment{honba}"
+        return RULE_PAYMENT, text + (f" (the nearest are {near})" if near else "")
+    if len(paid) == 2:
+        return RULE_LIABILITY, (
+            f"{sheet.names(sorted(paid))} both pay {sheet.name(winner)}: two players pay one ron only under "
+            "liability for a yakuman, each half, the discarder adding the counters"
+        )
+    amounts = ", ".join(f"{sheet.name(seat)} {format_points(value)}" for seat, value in sorted(paid.items()))
+    return (
+        RULE_PAYMENT,
+        f"{sheet.name(winner)}'s self-draw payments ({amounts}) are not a legal {role} tsumo{honba}",
+    )
+
+
+def _at(moment: Moment, *, dealer: int | None = None, honba: int | None = None) -> Moment:
+    return Moment(
+        moment.dealer if dealer is None else dealer,
+        moment.honba if honba is None else honba,
+        moment.sticks,
+        moment.riichi,
+    )
+
+
+def _changes_of(moment: Moment, winner: int, paid: dict[int, int], ruleset: Ruleset) -> list[int]:
+    """The changes of a win paid ``paid``, rebuilt with the stakes and sticks of ``moment``."""
+    changes = [-ruleset.riichi_stick if seat in moment.riichi else 0 for seat in range(4)]
+    for seat, amount in paid.items():
+        changes[seat] -= amount
+        changes[winner] += amount
+    changes[winner] += ruleset.riichi_stick * (moment.sticks + len(moment.riichi))
+    return changes
+
+
+def _dealer_text(sheet: Sheet, moment: Moment, winner: int, seat: int, paid: dict[int, int]) -> str:
+    real = sheet.name(moment.dealer)
+    if len(paid) != 3:
+        amount = format_points(sum(paid.values()), sign=True)
+        if winner == moment.dealer:
+            return f"{real} wins as the dealer of this hand, but {amount} is a non-dealer's ron payment"
+        return f"{amount} is a dealer's ron payment, but the dealer of this hand is {real}"
+    if winner == seat:
+        return f"{sheet.name(winner)} is paid as the dealer, but the dealer of this hand is {real}"
+    return f"the payments treat {sheet.name(seat)} as the dealer, but the dealer of this hand is {real}"
+
+
+def _honba_text(moment: Moment, honba_count: int, ruleset: Ruleset, ron: bool) -> str:
+    each = ruleset.honba_ron if ron else ruleset.honba_tsumo_each
+    how = "the ron pays" if ron else "each player pays"
+    return (
+        f"the payments count {honba_count} honba, but {moment.honba} lie on the table: "
+        f"{how} {format_points(each)} per counter on top of the hand's value"
+    )

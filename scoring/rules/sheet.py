@@ -1,0 +1,274 @@
+"""The score sheet as the replay reads it: players, ruleset and hands, typed and checked for format.
+
+A sheet (plain JSON) lists the players in starting seat order (East, South, West, North) and the hands in
+order. Each hand is either an *outcome* (``result``: ron, tsumo, draw or chombo, with its details) or the
+four *deltas* written on a paper sheet (riichi stakes paid and sticks collected included); both carry the
+hand's riichi declarers. See docs/rules-engine.md for the full format.
+
+This module holds the sheet model: the rule names errors cite, the typed ``Error``, the table before a
+hand (``HandState``), the sheet's players and ruleset (``Sheet``), and the readers of a sheet's fields
+(players, seats, han/fu values, deltas) with their format checks. The replay (``scoring.rules.replay``)
+walks the hands; the longer explanations of illegal hands are in ``scoring.rules.explain``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple, TypeGuard
+
+from scoring.rules import legal
+from scoring.rules.legal import HandOutcome
+from scoring.rules.payments import basic_points
+from scoring.rules.ruleset import DEFAULT_RULESET, Ruleset, get_ruleset
+
+ROUND_WINDS = ("East", "South", "West", "North")
+WIND_LETTERS = ("E", "S", "W", "N")
+END_ROUND_INDEX = 8
+UNREADABLE = "unreadable"
+_NOBODY: frozenset[int] = frozenset()
+ROUND_LABELS = tuple(f"{wind} {number}" for wind in ROUND_WINDS for number in range(1, 5))
+
+RULE_FORMAT = "sheet-format"
+RULE_PLAYER = "unknown-player"
+RULE_RULESET = "ruleset"
+RULE_HAN_FU = "han-fu (WRCR 2015 §6.1, §6.3)"
+RULE_PAYMENT = "payment (WRCR 2015 §6.1)"
+RULE_ZERO_SUM = "zero-sum (WRCR 2015 §6.1)"
+RULE_DEALER = "dealer-rotation (WRCR 2015 §5.7.8)"
+RULE_HONBA = "honba (WRCR 2015 §5.7.7)"
+RULE_STICKS = "riichi-sticks (WRCR 2015 §5.7.4, §6.1)"
+RULE_NOTEN = "noten-payments (WRCR 2015 §5.7.2)"
+RULE_NOTEN_RIICHI = "noten-riichi (WRCR 2015 §7.2)"
+RULE_HEAD_BUMP = "head-bump (WRCR 2015 §5.7.6)"
+RULE_LIABILITY = "liability (WRCR 2015 §6.2)"
+RULE_CHOMBO = "chombo (WRCR 2015 §7.1)"
+RULE_AFTER_END = "hand-after-end (WRCR 2015 §5.8)"
+RULE_NOT_FINISHED = "hanchan-not-finished (WRCR 2015 §5.8, §8.2)"
+RULE_FINAL_POINTS = "final-points (WRCR 2015 §5.9)"
+RULE_STICKS_LEFT = "riichi-sticks-left (WRCR 2015 §5.9)"
+RULE_MULTIPLE = "points-multiple (WRCR 2015 §6.1)"
+RULE_TILES = "hand-tiles (WRCR 2015 §6.1)"
+
+
+@dataclass(frozen=True, slots=True)
+class Error:
+    """One thing wrong with a sheet: the hand it is in (its number on the sheet, or None for the sheet as a
+    whole), the rule it breaks and the message; ``field`` names the input field when the error is about one
+    (the final-points form)."""
+
+    hand: int | None
+    rule: str
+    message: str
+    field: str | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        """The error as JSON consumers read it: ``hand``, ``rule``, ``message`` and, when set, ``field``."""
+        data: dict[str, Any] = {"hand": self.hand, "rule": self.rule, "message": self.message}
+        if self.field is not None:
+            data["field"] = self.field
+        return data
+
+
+class HandState(NamedTuple):
+    """The table before a hand: ``round_index`` 0 is East 1, 7 is South 4, 8 is past the end.
+
+    Immutable like the frozen dataclasses elsewhere; a NamedTuple because the replay makes one per hand
+    and a frozen dataclass takes several times longer to build."""
+
+    round_index: int
+    honba: int
+    sticks: int
+    points: tuple[int, int, int, int]
+
+    @property
+    def dealer(self) -> int:
+        return self.round_index % 4
+
+    @property
+    def finished(self) -> bool:
+        return self.round_index >= END_ROUND_INDEX
+
+    def label(self) -> str:
+        """East 1 to South 4; hands after the end are labelled on as West 1 and so on."""
+        return ROUND_LABELS[self.round_index % 16]
+
+
+class Sheet(NamedTuple):
+    """What the replay needs of a sheet besides its hands."""
+
+    players: tuple[str, str, str, str]
+    seats: dict[str, int]
+    ruleset: Ruleset
+    tables: legal.PaymentTables
+
+    def name(self, seat: int) -> str:
+        return self.players[seat]
+
+    def names(self, seats: Sequence[int]) -> str:
+        return join([self.players[seat] for seat in seats])
+
+
+def join(names: Sequence[str]) -> str:
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _prefix(number: int, state: HandState) -> str:
+    return f"hand {number} ({state.label()}, {state.honba} honba)"
+
+
+def hand_error(number: int, state: HandState, rule: str, text: str) -> Error:
+    """An error of hand ``number``, its message located: "hand 3 (East 2, 1 honba): ..."."""
+    return Error(number, rule, f"{_prefix(number, state)}: {text}")
+
+
+def sheet_error(rule: str, message: str) -> Error:
+    """An error of the sheet as a whole (no hand)."""
+    return Error(None, rule, message)
+
+
+def is_int(value: object) -> TypeGuard[int]:
+    return type(value) is int
+
+
+def read_sheet(sheet: Mapping[str, Any], ruleset: Ruleset | None) -> tuple[Sheet | None, list[Error]]:
+    if not isinstance(sheet, Mapping):
+        return None, [sheet_error(RULE_FORMAT, "a sheet is a JSON object")]
+    players = sheet.get("players")
+    if (
+        not isinstance(players, list)
+        or len(players) != 4
+        or not all(isinstance(player, str) and player for player in players)
+        or len(set(players)) != 4
+    ):
+        return None, [sheet_error(RULE_FORMAT, "a sheet names 4 different players in starting seat order")]
+    if ruleset is None:
+        try:
+            ruleset = sheet_ruleset(sheet.get("ruleset", DEFAULT_RULESET))
+        except (TypeError, ValueError) as problem:
+            return None, [sheet_error(RULE_RULESET, str(problem))]
+    seats = {player: seat for seat, player in enumerate(players)}
+    names = (players[0], players[1], players[2], players[3])
+    return Sheet(names, seats, ruleset, legal.payment_tables(ruleset)), []
+
+
+def sheet_ruleset(value: object) -> Ruleset:
+    if isinstance(value, str):
+        return get_ruleset(value)
+    if isinstance(value, dict):
+        return Ruleset.from_dict(value)
+    raise ValueError("the ruleset is a preset name or a ruleset object")
+
+
+def unreadable() -> HandOutcome:
+    return HandOutcome(UNREADABLE, (0, 0, 0, 0))
+
+
+def seat_of(sheet: Sheet, name: object) -> int | None:
+    """The seat of a player named on the sheet; None for anything that is not a name at this table."""
+    return sheet.seats.get(name) if isinstance(name, str) else None
+
+
+def player_seat(
+    sheet: Sheet, number: int, state: HandState, name: object, role: str, errors: list[Error]
+) -> int | None:
+    seat = seat_of(sheet, name)
+    if seat is None:
+        if name is None:
+            errors.append(hand_error(number, state, RULE_FORMAT, f"the {role} is missing"))
+        else:
+            errors.append(
+                hand_error(number, state, RULE_PLAYER, f"the {role} {name!r} is not a player of this table")
+            )
+    return seat
+
+
+def seat_set(
+    sheet: Sheet, number: int, state: HandState, names: object, role: str
+) -> tuple[frozenset[int], list[Error]]:
+    errors: list[Error] = []
+    if not names:
+        return _NOBODY, errors
+    if isinstance(names, list):
+        try:
+            return frozenset([sheet.seats[name] for name in names]), errors
+        except (KeyError, TypeError):
+            pass
+    if not isinstance(names, list):
+        errors.append(hand_error(number, state, RULE_FORMAT, f"{role} is a list of players"))
+        return frozenset(), errors
+    seats = [player_seat(sheet, number, state, name, f"{role} player", errors) for name in names]
+    return frozenset(seat for seat in seats if seat is not None), errors
+
+
+def as_changes(values: Sequence[int]) -> tuple[int, int, int, int]:
+    return values[0], values[1], values[2], values[3]
+
+
+class Value(NamedTuple):
+    """A win's value as the sheet (or the tiles) give it: han and fu, or a count of yakuman."""
+
+    han: int
+    fu: int | None
+    yakuman: int = 0
+
+    def basic(self, ruleset: Ruleset) -> int:
+        """The base value, or 0 when han/fu are too broken to give one."""
+        if self.yakuman:
+            return basic_points(0, 0, ruleset, self.yakuman)
+        if self.han < 1 or (self.han < 5 and (self.fu is None or self.fu < 20)):
+            return 0
+        return basic_points(self.han, self.fu or 0, ruleset)
+
+
+def read_value(hand: dict[str, Any]) -> Value | None:
+    han, fu, yakuman = hand.get("han"), hand.get("fu"), hand.get("yakuman", 0)
+    if not is_int(yakuman) or yakuman < 0:
+        return None
+    if yakuman:
+        return Value(0, None, yakuman)
+    if not is_int(han) or not (fu is None or is_int(fu)):
+        return None
+    return Value(han, fu)
+
+
+def read_deltas(
+    sheet: Sheet, number: int, deltas: object, state: HandState, errors: list[Error]
+) -> tuple[int, int, int, int] | None:
+    if isinstance(deltas, dict) and len(deltas) == 4:
+        east, south, west, north = sheet.players
+        a, b, c, d = deltas.get(east), deltas.get(south), deltas.get(west), deltas.get(north)
+        if (
+            type(a) is int
+            and type(b) is int
+            and type(c) is int
+            and type(d) is int
+            and not (a % 100 or b % 100 or c % 100 or d % 100)
+        ):
+            return a, b, c, d
+    return _read_bad_deltas(sheet, number, deltas, state, errors)
+
+
+def _read_bad_deltas(
+    sheet: Sheet, number: int, deltas: object, state: HandState, errors: list[Error]
+) -> tuple[int, int, int, int] | None:
+    """The errors of deltas that are not four multiples of 100; the deltas when they can still be used."""
+    if not isinstance(deltas, dict) or set(deltas) != set(sheet.players):
+        unknown = sorted(set(deltas) - set(sheet.players)) if isinstance(deltas, dict) else []
+        text = f"unknown player(s) {', '.join(map(repr, unknown))} in deltas" if unknown else ""
+        rule = RULE_PLAYER if unknown else RULE_FORMAT
+        errors.append(
+            hand_error(number, state, rule, text or "deltas give the change of each of the 4 players")
+        )
+        return None
+    values = [deltas[player] for player in sheet.players]
+    if not all(is_int(value) for value in values):
+        errors.append(hand_error(number, state, RULE_FORMAT, "deltas are whole numbers of points"))
+        return None
+    odd = [player for player, value in zip(sheet.players, values, strict=True) if value % 100]
+    errors.append(
+        hand_error(number, state, RULE_MULTIPLE, f"the change of {join(odd)} is not a multiple of 100")
+    )
+    return as_changes(values)
