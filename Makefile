@@ -40,7 +40,8 @@ test: $(VENV)/.installed-dev
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy scoring/rules tournament/seating tournament/standings.py tournament/clock.py tournament/registration.py
+	$(BIN)/mypy scoring/rules tournament/seating tournament/standings.py tournament/clock.py tournament/registration.py \
+	  tournament/refusal.py tournament/presentation.py exports/progress.py
 
 format: $(VENV)/.installed-dev
 	$(BIN)/ruff format .

@@ -10,8 +10,9 @@ Plain Python, no Django: the pure packages may raise it too.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 # The HTTP status a refusal answers with: the input breaks a rule (400), the thing asked for does not
@@ -33,7 +34,7 @@ class Problem:
     message: str
     hand: int | None = None
     line: int | None = None
-    extra: Mapping[str, Any] = field(default_factory=dict)
+    extra: Mapping[str, Any] = dataclasses.field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"field": self.field, "rule": self.rule, "message": self.message}
