@@ -39,8 +39,7 @@ IMPORT_SECONDS = 30 * 60
 @login_required
 @require_http_methods(["GET", "POST"])
 def create(request: HttpRequest) -> HttpResponse:
-    if not access.can_create_tournament(request.user):
-        raise PermissionDenied("Creating a tournament needs a site admin's permission or an organiser role.")
+    access.require_create_tournament(request.user)  # before the form is shown; the service checks again
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
