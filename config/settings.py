@@ -51,7 +51,7 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "config.apps.AdminConfig",  # django.contrib.admin, its login limited (config.auth)
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -219,6 +219,14 @@ SPECTACULAR_SETTINGS = {
     # Every operation's 4xx responses in the one error format (config.api.error_responses).
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "config.api.error_responses"],
 }
+
+# Login limits and client addresses (config.auth): how many proxies of ours stand in front of the site
+# and append to X-Forwarded-For. 0 (the default): the header is ignored and REMOTE_ADDR is the client.
+_proxies = os.environ.get("TRUSTED_PROXY_COUNT") or "0"
+if not (_proxies.isascii() and _proxies.isdigit()):
+    raise ImproperlyConfigured(f"TRUSTED_PROXY_COUNT={_proxies!r}: expected a whole number (0: no proxy).")
+TRUSTED_PROXY_COUNT = int(_proxies)
+REST_FRAMEWORK["NUM_PROXIES"] = TRUSTED_PROXY_COUNT  # DRF's throttles read the address the same way
 
 if not DEBUG:
     SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
