@@ -71,6 +71,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.security.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -236,6 +237,26 @@ if not DEBUG:
     SECURE_REFERRER_POLICY = "same-origin"
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     X_FRAME_OPTIONS = "DENY"
+
+# Production secure by default (DEBUG off; README "Production settings"). HTTPS only: plain HTTP is
+# redirected (SECURE_SSL_REDIRECT=0 when a TLS-terminating proxy already redirects) except /healthz, which
+# a load balancer probes over plain HTTP; browsers are told to use HTTPS for a year (SECURE_HSTS_SECONDS;
+# 0 turns it off). Subdomains and the browsers' preload list only when asked for: both are hard to undo.
+if not DEBUG:
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    _hsts = os.environ.get("SECURE_HSTS_SECONDS") or str(365 * 24 * 3600)
+    if not (_hsts.isascii() and _hsts.isdigit()):
+        raise ImproperlyConfigured(f"SECURE_HSTS_SECONDS={_hsts!r}: expected a whole number of seconds.")
+    SECURE_HSTS_SECONDS = int(_hsts)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+    # `check --deploy` recommends both; leaving them off is a deliberate default, so their warnings are
+    # silenced while they are off (and only then).
+    SILENCED_SYSTEM_CHECKS = [
+        *([] if SECURE_HSTS_INCLUDE_SUBDOMAINS else ["security.W005"]),
+        *([] if SECURE_HSTS_PRELOAD else ["security.W021"]),
+    ]
 
 LOGGING = {
     "version": 1,
