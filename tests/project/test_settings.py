@@ -120,8 +120,15 @@ print(json.dumps({
 """
 
 
+def production_environment() -> dict[str, str]:
+    """This process's environment without our settings, nor the browser tests' DJANGO_ALLOW_ASYNC_UNSAFE
+    (tests/browser/conftest.py), which `check --deploy` rightly refuses."""
+    unset = {*CONFIG_VARS, "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    return {k: v for k, v in os.environ.items() if k not in unset and not k.startswith("SECURE_")}
+
+
 def production(**env: str) -> dict[str, object]:
-    clean = {k: v for k, v in os.environ.items() if k not in CONFIG_VARS and not k.startswith("SECURE_")}
+    clean = production_environment()
     result = subprocess.run(
         [sys.executable, "-c", REQUESTS],
         cwd=ROOT,
@@ -135,7 +142,7 @@ def production(**env: str) -> dict[str, object]:
 
 
 def test_check_deploy_is_clean_in_production() -> None:
-    clean = {k: v for k, v in os.environ.items() if k not in CONFIG_VARS and not k.startswith("SECURE_")}
+    clean = production_environment()
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
         cwd=ROOT,
