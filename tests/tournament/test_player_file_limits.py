@@ -125,7 +125,7 @@ def test_rows_past_the_player_limit_stop_the_reading() -> None:
 
 
 def test_a_zip_member_too_large_once_decompressed_is_refused_before_reading() -> None:
-    data = workbook_zip(sheet_xml(b"<row/>" * 100_000 for _ in range(20)))  # 12 MB of empty rows
+    data = workbook_zip(sheet_xml(b"<row/>" * 100_000 for _ in range(36)))  # 21.6 MB of empty rows
     outcome, seconds, _ = measured(lambda: registration.read_table(data, "big.xlsx"))
     problem = refused(outcome, "decompressed-size")
     assert "xl/worksheets/sheet1.xml" in problem["message"]
