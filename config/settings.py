@@ -110,15 +110,23 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
+    # Everything cached can be computed again: with Redis unreachable the cache answers as a miss and
+    # the pages read the database (config.cache); a hanging Redis costs one timeout per few seconds.
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.cache.FailSoftRedisCache",
             "LOCATION": REDIS_URL,
-            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
+            "OPTIONS": {
+                "socket_connect_timeout": 1,
+                "socket_timeout": 1,
+                "RETRY_SECONDS": float(os.environ.get("CACHE_RETRY_SECONDS", "5")),
+            },
         }
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# Sessions live in the database, never only in the cache: a Redis outage logs nobody out.
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
 
 # Celery: eager (in process) without a broker, real workers with Redis.
 CELERY_BROKER_URL = REDIS_URL or "memory://"
