@@ -127,6 +127,10 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 # Sessions live in the database, never only in the cache: a Redis outage logs nobody out.
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
+# GET /healthz/ready (config.health): the detailed checks, for staff or for a caller that sends this
+# token in the X-Healthz-Token header (empty: staff only); each process reruns them at most this often.
+HEALTHZ_TOKEN = os.environ.get("HEALTHZ_TOKEN", "")
+HEALTHZ_CACHE_SECONDS = float(os.environ.get("HEALTHZ_CACHE_SECONDS", "5"))
 
 # Celery: eager (in process) without a broker, real workers with Redis.
 CELERY_BROKER_URL = REDIS_URL or "memory://"
