@@ -77,6 +77,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "tournament.middleware.RoleLookupMiddleware",
+    "tournament.middleware.LastGoodCopyMiddleware",  # public pages answer while the database is down
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -127,6 +128,9 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 # Sessions live in the database, never only in the cache: a Redis outage logs nobody out.
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
+# The last good copy of each public page (tournament.middleware.LastGoodCopyMiddleware) is kept this
+# long, and served while the database cannot be reached.
+PAGE_COPY_SECONDS = int(os.environ.get("PAGE_COPY_SECONDS", str(7 * 24 * 3600)))
 # GET /healthz/ready (config.health): the detailed checks, for staff or for a caller that sends this
 # token in the X-Healthz-Token header (empty: staff only); each process reruns them at most this often.
 HEALTHZ_TOKEN = os.environ.get("HEALTHZ_TOKEN", "")
