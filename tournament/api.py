@@ -168,9 +168,9 @@ class TournamentViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
         tournament = visible_tournament(request, pk)
         return Response(
             remember_live(
-                tournament.pk,
+                tournament,
                 "api",
-                lambda: {**cached_standings(tournament.pk), "pending_tables": pending_tables(tournament)},
+                lambda: {**cached_standings(tournament), "pending_tables": pending_tables(tournament)},
             )
         )
 
