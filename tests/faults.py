@@ -81,8 +81,8 @@ def own_redis(log: Path) -> Iterator[OwnRedis]:
 
 
 def _forget_connections() -> None:
-    if celery_app._pool is not None:
-        celery_app._pool.force_close_all()
+    # Forgotten, not closed: kombu keeps one pool per broker URL for the whole process, and the app's own
+    # broker's pool is used again afterwards.
     celery_app._pool = None
     if "amqp" in celery_app.__dict__:
         celery_app.amqp._producer_pool = None

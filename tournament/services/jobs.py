@@ -35,6 +35,9 @@ logger = logging.getLogger(__name__)
 # The states every job model shares (their ``State`` choices have the same values).
 QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
 UNFINISHED = [QUEUED, RUNNING]
+# ExportJob or SeatingJob: the models share the fields state, progress, error, finished_at, heartbeat_at,
+# attempt and task_id (typed loosely: the two models have no common base class).
+JobModel = type[Any]
 # Progress (and with it the heartbeat) is written at most this often.
 PROGRESS_INTERVAL_SECONDS = 0.5
 
@@ -88,13 +91,13 @@ def send_on_commit(task: Any, job_id: int) -> None:
     transaction.on_commit(lambda: send(task, job_id))
 
 
-def claim(model: type[models.Model], job_id: int, task_id: str | None) -> int | None:
+def claim(model: JobModel, job_id: int, task_id: str | None) -> int | None:
     """Start this delivery (``task_id``) of a job: its attempt number, or None when it must not run
     (finished, or running in another delivery whose heartbeat is fresh)."""
     task_id = task_id or uuid.uuid4().hex
     now = timezone.now()
     with transaction.atomic():
-        job: Any = model.objects.select_for_update().filter(pk=job_id).first()  # type: ignore[attr-defined]
+        job: Any = model.objects.select_for_update().filter(pk=job_id).first()
         if job is None:
             return None
         taken_over = job.state == RUNNING and (
@@ -103,13 +106,13 @@ def claim(model: type[models.Model], job_id: int, task_id: str | None) -> int | 
         if job.state != QUEUED and not taken_over:
             return None
         attempt = int(job.attempt) + 1
-        model.objects.filter(pk=job_id).update(  # type: ignore[attr-defined]
+        model.objects.filter(pk=job_id).update(
             state=RUNNING, attempt=attempt, task_id=task_id, heartbeat_at=now, progress=0.0, error=""
         )
     return attempt
 
 
-def progress_writer(model: type[models.Model], job_id: int, attempt: int) -> Callable[[float], None]:
+def progress_writer(model: JobModel, job_id: int, attempt: int) -> Callable[[float], None]:
     """The progress callback of one attempt: writes progress and heartbeat at most every half second;
     raises ``Superseded`` once the job is no longer this attempt's, so that a lost delivery stops."""
     last_saved = [time.monotonic()]
@@ -119,7 +122,7 @@ def progress_writer(model: type[models.Model], job_id: int, attempt: int) -> Cal
         if now - last_saved[0] < PROGRESS_INTERVAL_SECONDS:
             return
         last_saved[0] = now
-        updated = model.objects.filter(pk=job_id, attempt=attempt, state=RUNNING).update(  # type: ignore[attr-defined]
+        updated = model.objects.filter(pk=job_id, attempt=attempt, state=RUNNING).update(
             progress=max(0.0, min(fraction, 0.99)), heartbeat_at=timezone.now()
         )
         if not updated:
@@ -128,15 +131,15 @@ def progress_writer(model: type[models.Model], job_id: int, attempt: int) -> Cal
     return progress
 
 
-def finish(model: type[models.Model], job_id: int, attempt: int, **fields: Any) -> bool:
+def finish(model: JobModel, job_id: int, attempt: int, **fields: Any) -> bool:
     """Store the outcome of one attempt, if the job is still that attempt's; whether it was stored."""
-    current = model.objects.filter(pk=job_id, attempt=attempt, state=RUNNING)  # type: ignore[attr-defined]
+    current = model.objects.filter(pk=job_id, attempt=attempt, state=RUNNING)
     return bool(current.update(**{"finished_at": timezone.now(), **fields}))
 
 
-def is_current(model: type[models.Model], job_id: int, attempt: int) -> bool:
+def is_current(model: JobModel, job_id: int, attempt: int) -> bool:
     """Whether the job is still running this attempt (to check under a lock before storing a result)."""
-    current = model.objects.select_for_update().filter(pk=job_id, attempt=attempt, state=RUNNING)  # type: ignore[attr-defined]
+    current = model.objects.select_for_update().filter(pk=job_id, attempt=attempt, state=RUNNING)
     return bool(current.exists())
 
 
@@ -152,11 +155,11 @@ def give_up_stalled(jobs: models.QuerySet[Any], superseded_by: int) -> int:
     )
 
 
-def requeue_stalled(model: type[models.Model], task: Any, now: datetime | None = None) -> list[int]:
+def requeue_stalled(model: JobModel, task: Any, now: datetime | None = None) -> list[int]:
     """Send again every stalled job of ``model``; the ids of those the broker took."""
     now = now or timezone.now()
     sent = []
-    stalled_jobs = model.objects.filter(stalled(now))  # type: ignore[attr-defined]
+    stalled_jobs = model.objects.filter(stalled(now))
     # A job that stalled on each of its attempts (it kills its worker, say) is not tried forever.
     given_up = stalled_jobs.filter(attempt__gte=max_attempts()).update(
         state=FAILED,
@@ -168,7 +171,7 @@ def requeue_stalled(model: type[models.Model], task: Any, now: datetime | None =
     for job_id in list(stalled_jobs.values_list("pk", flat=True)):
         # Back to queued, sent now: the attempt that stalled can no longer write, and the job is not sent
         # again before the grace has passed.
-        requeued = model.objects.filter(stalled(now), pk=job_id).update(state=QUEUED, heartbeat_at=now)  # type: ignore[attr-defined]
+        requeued = model.objects.filter(stalled(now), pk=job_id).update(state=QUEUED, heartbeat_at=now)
         if requeued:
             logger.warning("job %s of %s stalled; sent again", job_id, task.name)
             if send(task, job_id):
