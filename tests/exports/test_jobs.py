@@ -66,7 +66,9 @@ def test_the_sweep_sends_stalled_jobs_again_and_leaves_the_others(played: Tourna
 
 
 @pytest.mark.django_db
-def test_only_the_latest_attempt_writes_progress_and_its_outcome(played: Tournament) -> None:
+def test_only_the_latest_attempt_writes_progress_and_its_outcome(
+    played: Tournament, monkeypatch: pytest.MonkeyPatch
+) -> None:
     row = ExportJob.objects.create(tournament=played, exporter="seating_csv", heartbeat_at=timezone.now())
     first = jobs.claim(ExportJob, row.pk, "delivery-1")
     assert first == 1
@@ -75,12 +77,9 @@ def test_only_the_latest_attempt_writes_progress_and_its_outcome(played: Tournam
     ExportJob.objects.filter(pk=row.pk).update(heartbeat_at=ago(121))
     second = jobs.claim(ExportJob, row.pk, "delivery-2")  # the first one's worker looks dead
     assert second == 2
-    jobs.PROGRESS_INTERVAL_SECONDS, interval = 0.0, jobs.PROGRESS_INTERVAL_SECONDS
-    try:
-        with pytest.raises(jobs.Superseded):
-            progress(0.5)  # the first delivery was alive after all: it stops
-    finally:
-        jobs.PROGRESS_INTERVAL_SECONDS = interval
+    monkeypatch.setattr(jobs, "PROGRESS_INTERVAL_SECONDS", 0.0)  # every update written
+    with pytest.raises(jobs.Superseded):
+        progress(0.5)  # the first delivery was alive after all: it stops
     assert not jobs.finish(ExportJob, row.pk, first, state=State.DONE)
     assert jobs.finish(ExportJob, row.pk, second, state=State.DONE)
     assert ExportJob.objects.get(pk=row.pk).state == State.DONE
