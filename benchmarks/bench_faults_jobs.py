@@ -41,7 +41,7 @@ from django.conf import settings  # noqa: E402
 from django.db import connection  # noqa: E402
 
 from config.celery import app as celery_app  # noqa: E402
-from tests.faults import broker_at, own_redis  # noqa: E402
+from tests.own_redis import broker_at, own_redis  # noqa: E402
 
 LOGS = ROOT / "var" / "bench"
 

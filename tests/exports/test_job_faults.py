@@ -24,7 +24,7 @@ from exports import services as export_services
 from exports.exporters import register, unregister
 from exports.models import ExportJob
 from tests.conftest import ROOT, running_worker
-from tests.faults import OwnRedis, broker_at, own_redis
+from tests.own_redis import OwnRedis, broker_at, own_redis
 from tournament.models import Tournament
 
 State = ExportJob.State
