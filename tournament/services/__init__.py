@@ -31,6 +31,8 @@ from tournament.services.rounds import (
 from tournament.services.seating import (
     generate_seating,
     request_seating,
+    requeue_stalled_seating,
+    requeue_stalled_seating_jobs,
     run_seating_job,
     seat_swiss_round,
     seating_field,
@@ -55,6 +57,8 @@ __all__ = [
     "register_player",
     "replace_with_substitute",
     "request_seating",
+    "requeue_stalled_seating",
+    "requeue_stalled_seating_jobs",
     "run_seating_job",
     "seat_swiss_round",
     "seating_field",
