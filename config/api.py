@@ -43,6 +43,7 @@ from tournament.api import (
     TableViewSet,
     TournamentViewSet,
 )
+from tournament.inputs import encodable
 from tournament.refusal import Refusal
 
 # -- The error format ----------------------------------------------------------------------------------
@@ -91,13 +92,22 @@ def domain_refusal(exc: Exception) -> tuple[int, list[Error]] | None:
     return None
 
 
+def encodable_errors(errors: list[Error]) -> list[Error]:
+    """The errors with every text made encodable: a message may quote the input, and a lone surrogate in
+    it (``"\\ud800"`` sent as a choice) would make the response fail to render."""
+    return [
+        {key: encodable(value) if isinstance(value, str) else value for key, value in item.items()}
+        for item in errors
+    ]
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """Every refusal in one shape, ``{"errors": [...]}`` (the REST_FRAMEWORK ``EXCEPTION_HANDLER``)."""
     refusal = domain_refusal(exc)
     if refusal is not None:
         set_rollback()
         code, errors = refusal
-        return Response({"errors": errors}, status=code)
+        return Response({"errors": encodable_errors(errors)}, status=code)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound(*exc.args)
     request, view = context.get("request"), context.get("view")
@@ -113,7 +123,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     response = drf_exception_handler(exc, context)  # status, WWW-Authenticate, Retry-After
     if response is None or not isinstance(exc, exceptions.APIException):
         return response  # not a refusal: a server error, raised as such
-    response.data = {"errors": list(drf_errors(exc.detail))}
+    response.data = {"errors": encodable_errors(list(drf_errors(exc.detail)))}
     return response
 
 
@@ -191,6 +201,7 @@ class TokenLoginView(ObtainAuthToken):
 
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "login"
+    parser_classes = api_settings.DEFAULT_PARSER_CLASSES  # the bounded JSON parser, not DRF's own
 
 
 # -- Routes --------------------------------------------------------------------------------------------
