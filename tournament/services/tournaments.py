@@ -8,6 +8,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
 from tournament import access
+from tournament.inputs import require_printable, require_printable_json
 from tournament.models import TOURNAMENT_FIELDS, StaffRole, Tournament
 from tournament.refusal import Refusal
 from tournament.standings_db import schedule_standings_refresh
@@ -17,6 +18,10 @@ def _known_fields(fields: dict[str, Any]) -> None:
     unknown = sorted(set(fields) - set(TOURNAMENT_FIELDS))
     if unknown:
         raise Refusal(unknown[0], "tournament-fields", f"{unknown[0]}: not a tournament field")
+    # Names are one line of printable text; the custom rules hold no control character either.
+    require_printable("name", fields.get("name"))
+    require_printable("venue", fields.get("venue"))
+    require_printable_json("ruleset_overrides", fields.get("ruleset_overrides"))
 
 
 @transaction.atomic
