@@ -17,11 +17,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from django.core.exceptions import NON_FIELD_ERRORS
+from django.core.exceptions import NON_FIELD_ERRORS, RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.urls import path
+from django.views import defaults
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 from rest_framework import exceptions, status
 from rest_framework.authtoken.views import ObtainAuthToken
@@ -43,7 +44,7 @@ from tournament.api import (
     TableViewSet,
     TournamentViewSet,
 )
-from tournament.inputs import encodable
+from tournament.inputs import RULE_SIZE, encodable
 from tournament.refusal import Refusal
 
 # -- The error format ----------------------------------------------------------------------------------
@@ -125,6 +126,32 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return response  # not a refusal: a server error, raised as such
     response.data = {"errors": encodable_errors(list(drf_errors(exc.detail)))}
     return response
+
+
+def outside_a_view(
+    request: HttpRequest, exception: Exception | None, status: int, rule: str, field: str | None = None
+) -> JsonResponse:
+    message = encodable(str(exception.args[0])) if exception is not None and exception.args else rule
+    if status == 404:
+        message = f"no such address: {encodable(request.path)[:200]}"
+    return JsonResponse({"errors": [error(field, rule, message)]}, status=status)
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """``handler404``: under ``/api/`` an address that matches no route answers in the error format too."""
+    if request.path.startswith("/api/"):
+        return outside_a_view(request, exception, 404, "not_found")
+    return defaults.page_not_found(request, exception)  # type: ignore[arg-type]
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """``handler400``: a request Django refuses before any view (a body over DATA_UPLOAD_MAX_MEMORY_SIZE,
+    too many fields, a bad host) answers in the error format under ``/api/``."""
+    if request.path.startswith("/api/"):
+        if isinstance(exception, RequestDataTooBig | TooManyFieldsSent | TooManyFilesSent):
+            return outside_a_view(request, exception, 400, RULE_SIZE, "body")
+        return outside_a_view(request, exception, 400, "bad_request")
+    return defaults.bad_request(request, exception)  # type: ignore[arg-type]
 
 
 ERRORS_SCHEMA = {

@@ -8,7 +8,7 @@ from typing import Any
 from django.conf import settings
 from rest_framework.parsers import JSONParser
 
-from tournament.inputs import read_json
+from tournament.inputs import RULE_SIZE, read_json
 from tournament.refusal import Refusal
 
 
@@ -25,5 +25,5 @@ class BoundedJSONParser(JSONParser):
         limit = body_limit()
         raw = stream.read(limit + 1)
         if len(raw) > limit:
-            raise Refusal("body", "json-size", f"body: more than {limit:,} bytes; at most {limit:,} are read")
+            raise Refusal("body", RULE_SIZE, f"body: more than {limit:,} bytes; at most {limit:,} are read")
         return read_json(raw, max_bytes=limit)

@@ -28,7 +28,7 @@ MAX_JSON_DEPTH = 32
 # The default of Django's DATA_UPLOAD_MAX_MEMORY_SIZE; the parser passes the setting's value.
 MAX_JSON_BYTES = 2_621_440
 
-RULE_SIZE = "json-size"
+RULE_SIZE = "body-size"
 RULE_DEPTH = "json-depth"
 RULE_UNICODE = "json-unicode"
 RULE_SYNTAX = "json"

@@ -209,3 +209,23 @@ def test_options_on_the_sheet_with_a_token(world: World) -> None:
     for role in ("referee", "anonymous"):
         response = world.client(role).options(f"/api/tables/{world.ids['t3']}/sheet/")
         assert response.status_code in (200, 401, 403, 405), response.content
+
+
+@pytest.mark.django_db
+def test_a_body_over_the_upload_limit_is_refused_unread(world: World, settings: Any) -> None:
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
+    body = '{"name": "' + "x" * 2000 + '"}'
+    found = errors(raw(world.client("organiser"), "post", "/api/tournaments/", body))
+    assert (found[0]["field"], found[0]["rule"]) == ("body", "body-size"), found
+    form = world.client("organiser").post(
+        "/api/tournaments/", "name=" + "x" * 2000, content_type="application/x-www-form-urlencoded"
+    )
+    assert (errors(form)[0]["field"], errors(form)[0]["rule"]) == ("body", "body-size")
+
+
+@pytest.mark.django_db
+def test_an_unknown_api_address_answers_in_the_error_format(world: World) -> None:
+    found = errors(world.client("anonymous").get("/api/tournaments/-3/players/"), 404)
+    assert found[0]["rule"] == "not_found"
+    page = world.client("anonymous").get("/no-such-page/")
+    assert page.status_code == 404 and page["Content-Type"].startswith("text/html")
