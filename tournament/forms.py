@@ -118,13 +118,19 @@ class SeatingForm(forms.Form):
         label="Seat from hanchan", min_value=1, initial=1, help_text="Hanchan already started are kept."
     )
     seed = forms.IntegerField(
-        label="Seed", initial=0, help_text="Another seed gives another schedule of the same quality."
+        label="Seed",
+        initial=0,
+        min_value=-(2**31),
+        max_value=2**31 - 1,
+        help_text="Another seed gives another schedule of the same quality.",
     )
 
 
 class SwissForm(forms.Form):
     number = forms.IntegerField(label="Hanchan", min_value=1, help_text="Not started yet.")
-    seed = forms.IntegerField(label="Seed", initial=0, required=False)
+    seed = forms.IntegerField(
+        label="Seed", initial=0, required=False, min_value=-(2**31), max_value=2**31 - 1
+    )
 
 
 class ClockForm(forms.Form):

@@ -305,7 +305,13 @@ class RoundSerializer(serializers.ModelSerializer[Round]):
 
 
 class SwissSerializer(serializers.Serializer[Any]):
-    seed = serializers.IntegerField(required=False, default=0, help_text="Breaks ties between equal moves.")
+    seed = serializers.IntegerField(
+        required=False,
+        default=0,
+        min_value=-(2**31),
+        max_value=2**31 - 1,
+        help_text="Breaks ties between equal moves.",
+    )
 
 
 class ClockActionSerializer(serializers.Serializer[Any]):

@@ -229,3 +229,17 @@ def test_an_unknown_api_address_answers_in_the_error_format(world: World) -> Non
     assert found[0]["rule"] == "not_found"
     page = world.client("anonymous").get("/no-such-page/")
     assert page.status_code == 404 and page["Content-Type"].startswith("text/html")
+
+
+@pytest.mark.django_db
+def test_hanchan_numbers_minutes_and_seeds_are_bounded(world: World) -> None:
+    organiser = world.client("organiser")
+    base = f"/api/tournaments/{world.ids['t']}"
+    found = errors(organiser.post(f"{base}/players/{world.ids['ana']}/withdraw/", {"from_round": 10**30}))
+    assert (found[0]["field"], found[0]["rule"]) == ("from_round", "hanchan-range")
+    assert organiser.get(f"{base}/players/{world.ids['ana']}/").json()["status"] != "withdrawn"
+    found = errors(organiser.patch(f"{base}/", {"hanchan_minutes": 301}))
+    assert (found[0]["field"], found[0]["rule"]) == ("hanchan_minutes", "hanchan-time (WRCR 2015 §8.2)")
+    assert organiser.patch(f"{base}/", {"hanchan_minutes": 300}).status_code == 200
+    found = errors(organiser.post(f"{base}/rounds/2/swiss/", {"seed": 2**31}))
+    assert (found[0]["field"], found[0]["rule"]) == ("seed", "max_value")

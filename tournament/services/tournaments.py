@@ -13,6 +13,9 @@ from tournament.models import TOURNAMENT_FIELDS, StaffRole, Tournament
 from tournament.refusal import Refusal
 from tournament.standings_db import schedule_standings_refresh
 
+# WRCR 2015 §8.2 recommends 90 minutes a hanchan; a limit beyond five hours is no time limit at all.
+MAX_HANCHAN_MINUTES = 300
+
 
 def _known_fields(fields: dict[str, Any]) -> None:
     unknown = sorted(set(fields) - set(TOURNAMENT_FIELDS))
@@ -22,6 +25,13 @@ def _known_fields(fields: dict[str, Any]) -> None:
     require_printable("name", fields.get("name"))
     require_printable("venue", fields.get("venue"))
     require_printable_json("ruleset_overrides", fields.get("ruleset_overrides"))
+    minutes = fields.get("hanchan_minutes")
+    if isinstance(minutes, int) and minutes > MAX_HANCHAN_MINUTES:
+        raise Refusal(
+            "hanchan_minutes",
+            "hanchan-time (WRCR 2015 §8.2)",
+            f"hanchan_minutes: at most {MAX_HANCHAN_MINUTES} (WRCR 2015 §8.2 recommends 90)",
+        )
 
 
 @transaction.atomic
