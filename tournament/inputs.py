@@ -42,14 +42,17 @@ _TEXT_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
-def json_depth(text: str) -> int:
+def json_depth(text: str, stop_above: int | None = None) -> int:
     """The deepest nesting of arrays and objects in ``text``, counted without recursion (brackets inside
-    strings do not count)."""
+    strings do not count); with ``stop_above``, the count stops as soon as it passes that depth."""
     depth = deepest = 0
     for match in _BRACKETS.finditer(_STRING.sub('""', text)):
         if match.group() in "[{":
             depth += 1
-            deepest = max(deepest, depth)
+            if depth > deepest:
+                deepest = depth
+                if stop_above is not None and deepest > stop_above:
+                    break
         else:
             depth -= 1
     return deepest
@@ -95,9 +98,8 @@ def read_json(
             ) from None
     else:
         text = raw
-    depth = json_depth(text)
-    if depth > max_depth:
-        raise Refusal(field, RULE_DEPTH, f"{field}: nested {depth} levels deep; at most {max_depth}")
+    if json_depth(text, stop_above=max_depth) > max_depth:
+        raise Refusal(field, RULE_DEPTH, f"{field}: nested more than {max_depth} levels deep")
     try:
         value = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
     except (ValueError, RecursionError) as exc:  # JSONDecodeError is a ValueError; so is a 5,000-digit int
