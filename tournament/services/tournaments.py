@@ -17,7 +17,8 @@ from tournament.standings_db import schedule_standings_refresh
 MAX_HANCHAN_MINUTES = 300
 
 
-def _known_fields(fields: dict[str, Any]) -> None:
+def _checked_fields(fields: dict[str, Any]) -> None:
+    """Refuse unknown fields, names and custom rules that are not printable, and an endless hanchan."""
     unknown = sorted(set(fields) - set(TOURNAMENT_FIELDS))
     if unknown:
         raise Refusal(unknown[0], "tournament-fields", f"{unknown[0]}: not a tournament field")
@@ -37,7 +38,7 @@ def _known_fields(fields: dict[str, Any]) -> None:
 @transaction.atomic
 def create_tournament(user: AbstractBaseUser, **fields: Any) -> Tournament:
     """A new tournament; its creator becomes its organiser."""
-    _known_fields(fields)
+    _checked_fields(fields)
     tournament = Tournament(created_by=user, **fields)
     tournament.full_clean()
     tournament.save()
@@ -49,7 +50,7 @@ def create_tournament(user: AbstractBaseUser, **fields: Any) -> Tournament:
 @transaction.atomic
 def update_tournament(tournament: Tournament, user: AbstractBaseUser, **fields: Any) -> Tournament:
     access.require_role(user, tournament, StaffRole.Role.ORGANISER)
-    _known_fields(fields)
+    _checked_fields(fields)
     if "hanchan_count" in fields and tournament.rounds.filter(number__gt=fields["hanchan_count"]).exists():
         raise Refusal("hanchan_count", "seated-rounds", "hanchan_count: hanchan beyond it are already seated")
     for name, value in fields.items():
