@@ -17,11 +17,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from django.core.exceptions import NON_FIELD_ERRORS
+from django.core.exceptions import NON_FIELD_ERRORS, RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.urls import path
+from django.views import defaults
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 from rest_framework import exceptions, status
 from rest_framework.authtoken.models import Token
@@ -45,6 +46,7 @@ from tournament.api import (
     TableViewSet,
     TournamentViewSet,
 )
+from tournament.inputs import RULE_SIZE, encodable
 from tournament.refusal import Refusal
 
 # -- The error format ----------------------------------------------------------------------------------
@@ -93,13 +95,22 @@ def domain_refusal(exc: Exception) -> tuple[int, list[Error]] | None:
     return None
 
 
+def encodable_errors(errors: list[Error]) -> list[Error]:
+    """The errors with every text made encodable: a message may quote the input, and a lone surrogate in
+    it (``"\\ud800"`` sent as a choice) would make the response fail to render."""
+    return [
+        {key: encodable(value) if isinstance(value, str) else value for key, value in item.items()}
+        for item in errors
+    ]
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """Every refusal in one shape, ``{"errors": [...]}`` (the REST_FRAMEWORK ``EXCEPTION_HANDLER``)."""
     refusal = domain_refusal(exc)
     if refusal is not None:
         set_rollback()
         code, errors = refusal
-        return Response({"errors": errors}, status=code)
+        return Response({"errors": encodable_errors(errors)}, status=code)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound(*exc.args)
     request, view = context.get("request"), context.get("view")
@@ -115,8 +126,34 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     response = drf_exception_handler(exc, context)  # status, WWW-Authenticate, Retry-After
     if response is None or not isinstance(exc, exceptions.APIException):
         return response  # not a refusal: a server error, raised as such
-    response.data = {"errors": list(drf_errors(exc.detail))}
+    response.data = {"errors": encodable_errors(list(drf_errors(exc.detail)))}
     return response
+
+
+def outside_a_view(
+    request: HttpRequest, exception: Exception | None, status: int, rule: str, field: str | None = None
+) -> JsonResponse:
+    message = encodable(str(exception.args[0])) if exception is not None and exception.args else rule
+    if status == 404:
+        message = f"no such address: {encodable(request.path)[:200]}"
+    return JsonResponse({"errors": [error(field, rule, message)]}, status=status)
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """``handler404``: under ``/api/`` an address that matches no route answers in the error format too."""
+    if request.path.startswith("/api/"):
+        return outside_a_view(request, exception, 404, "not_found")
+    return defaults.page_not_found(request, exception)  # type: ignore[arg-type]
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """``handler400``: a request Django refuses before any view (a body over DATA_UPLOAD_MAX_MEMORY_SIZE,
+    too many fields, a bad host) answers in the error format under ``/api/``."""
+    if request.path.startswith("/api/"):
+        if isinstance(exception, RequestDataTooBig | TooManyFieldsSent | TooManyFilesSent):
+            return outside_a_view(request, exception, 400, RULE_SIZE, "body")
+        return outside_a_view(request, exception, 400, "bad_request")
+    return defaults.bad_request(request, exception)  # type: ignore[arg-type]
 
 
 ERRORS_SCHEMA = {
@@ -210,6 +247,7 @@ class TokenLoginView(ObtainAuthToken):
 
     throttle_classes = [LoginRateThrottle]
     throttle_scope = "login"
+    parser_classes = api_settings.DEFAULT_PARSER_CLASSES  # the bounded JSON parser, not DRF's own
 
     def post(self, request: Any, *args: Any, **kwargs: Any) -> Response:
         data = request.data if isinstance(request.data, Mapping) else {}

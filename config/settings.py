@@ -250,6 +250,12 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # JSON bounded in size and depth, without NUL or lone surrogates (config.parsers); forms as DRF's.
+    "DEFAULT_PARSER_CLASSES": [
+        "config.parsers.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "EXCEPTION_HANDLER": "config.api.exception_handler",
     # Token logins per address (config.api.TokenLoginView), counted in the shared cache.
     "DEFAULT_THROTTLE_RATES": {"login": "10/minute"},

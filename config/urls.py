@@ -17,3 +17,7 @@ urlpatterns = [
     path("t/<slug:slug>/", include("penalties.urls")),
     path("", include("tournament.urls")),
 ]
+
+# Under /api/, an unknown address and a request refused before any view answer in the API's error format.
+handler400 = "config.api.bad_request"
+handler404 = "config.api.not_found"

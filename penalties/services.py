@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from penalties.models import Disqualification, Penalty
 from tournament import access
+from tournament.inputs import require_printable
 from tournament.models import Player, Round, StaffRole
 from tournament.refusal import Refusal
 from tournament.standings_db import schedule_standings_refresh
@@ -31,12 +32,27 @@ MISSED_HANCHAN_POINTS = Decimal(30)
 LATENESS_LIMIT_MINUTES = 10
 
 
+# WRCR 2015 §7.1 leaves the amount of a discretionary penalty to the referee; its largest fixed penalty
+# is 30 points (a missed hanchan) and a hanchan is worth about ±100 points, so 1,000 points already
+# outweighs any player's whole tournament. Beyond it is a typing error (and beyond the stored
+# DECIMAL(7,2), 99,999.99).
+MAX_PENALTY_POINTS = Decimal(1000)
+
+
 def _amount(value: object) -> Decimal:
     try:
         amount = Decimal(str(value))
     except InvalidOperation:
         raise Refusal("points", "penalty-amount", f"points: {value!r} is not a number") from None
-    if not amount.is_finite() or amount <= 0 or amount != amount.quantize(Decimal("0.01")):
+    if not amount.is_finite() or amount <= 0:
+        raise Refusal("points", "penalty-amount", "points: a positive amount, at most two decimals")
+    if amount > MAX_PENALTY_POINTS:
+        raise Refusal(
+            "points",
+            "penalty-amount (WRCR 2015 §7.1)",
+            f"points: at most {MAX_PENALTY_POINTS:,} points, more than any player's whole tournament",
+        )
+    if amount != amount.quantize(Decimal("0.01")):
         raise Refusal("points", "penalty-amount", "points: a positive amount, at most two decimals")
     return amount
 
@@ -57,6 +73,7 @@ def give_penalty(
         access.require_role(user, tournament, StaffRole.Role.HEAD_REFEREE)
     if round is not None and round.tournament_id != tournament.pk:
         raise Refusal("round", "same-tournament", "round: not a hanchan of the player's tournament")
+    require_printable("reason", reason, multiline=True)
     if kind not in Kind.values:
         raise Refusal("kind", "penalty-kind", f"kind: {kind!r} is not one of {', '.join(Kind.values)}")
     if kind == Kind.CHOMBO:
@@ -165,6 +182,7 @@ def revoke_penalty(penalty: Penalty, user: AbstractBaseUser, *, reason: str) -> 
         raise Refusal("penalty", "already-revoked", f"already revoked on {penalty.revoked_at:%Y-%m-%d %H:%M}")
     if not reason.strip():
         raise Refusal("reason", "revocation-reason", "reason: say why the penalty is revoked")
+    require_printable("reason", reason, multiline=True)
     _revoke(penalty, user, reason.strip())
     schedule_standings_refresh(penalty.tournament_id)
     return penalty
@@ -176,6 +194,7 @@ def disqualify(player: Player, user: AbstractBaseUser, *, reason: str) -> Disqua
     access.require_role(user, player.tournament, StaffRole.Role.HEAD_REFEREE)
     if not reason.strip():
         raise Refusal("reason", "disqualification-reason", "reason: say why the player is disqualified")
+    require_printable("reason", reason, multiline=True)
     if Disqualification.objects.filter(player=player).exists():
         raise Refusal("player", "already-disqualified", f"{player.name} is already disqualified")
     record = Disqualification.objects.create(player=player, reason=reason.strip(), given_by=user)

@@ -15,6 +15,7 @@ from django.db.models import Prefetch
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status, viewsets
 from rest_framework.exceptions import NotFound
+from rest_framework.metadata import SimpleMetadata
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -42,11 +43,25 @@ CONFLICT = OpenApiResponse(
 )
 
 
+class SheetMetadata(SimpleMetadata):
+    """``OPTIONS``: the view's name, description and formats, without DRF's per-method actions (which
+    build a serializer from a queryset this one-sheet-per-table view does not have)."""
+
+    def determine_metadata(self, request: Request, view: Any) -> dict[str, Any]:
+        return {
+            "name": view.get_view_name(),
+            "description": view.get_view_description(),
+            "renders": [renderer.media_type for renderer in view.renderer_classes],
+            "parses": [parser.media_type for parser in view.parser_classes],
+        }
+
+
 @extend_schema(tags=["score sheets"])
 class SheetViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
     """The score sheet of one table."""
 
     serializer_class = SheetSerializer
+    metadata_class = SheetMetadata
     table: Table
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:

@@ -7,8 +7,13 @@ from typing import Any
 
 from django import forms
 
+from tournament.forms import BoundedJSONField
 
-class EntryField(forms.JSONField):
+
+class EntryField(BoundedJSONField):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(name="entry", **kwargs)
+
     def clean(self, value: Any) -> Any:
         entry = super().clean(value)
         if not isinstance(entry, dict):

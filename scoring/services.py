@@ -30,6 +30,7 @@ from penalties import services as penalties
 from scoring.models import ScoreSheet, SeatResult, SheetVersion
 from scoring.rules.replay import Error, Verdict, check_final, replay
 from tournament import access
+from tournament.inputs import RULE_PRINTABLE, json_control_problem, require_printable
 from tournament.models import Seat, StaffRole, Table
 from tournament.refusal import CONFLICT, INVALID, Problem, Refusal
 from tournament.standings_db import forget_live, schedule_standings_refresh
@@ -86,6 +87,9 @@ def check_entry(table: Table, entry: dict[str, Any], seats: Sequence[Seat] | Non
     """
     if not isinstance(entry, dict):
         return Verdict.refused([Error(None, "format", "the sheet must be a JSON object", "entry")])
+    unprintable = json_control_problem(entry)
+    if unprintable is not None:
+        return Verdict.refused([Error(None, RULE_PRINTABLE, f"entry: {unprintable}", "entry")])
     ruleset = table.round.tournament.ruleset()
     names = [seat.player.name for seat in (seats if seats is not None else seated_players(table))]
     form = entry.get("form")
@@ -256,6 +260,7 @@ def correct_sheet(
     access.require_role(user, sheet.table.round.tournament, Role.HEAD_REFEREE)
     if not reason.strip():
         raise _refusal("reason", "corrections-give-a-reason", "a correction needs a reason")
+    require_printable("reason", reason, multiline=True)
     _lock_table(sheet.table)
     sheet = ScoreSheet.objects.select_related("table__round__tournament").get(pk=sheet.pk)
     if not sheet.is_signed:

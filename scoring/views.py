@@ -7,7 +7,6 @@ which calls one service of ``scoring.services``.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.contrib import messages
@@ -20,6 +19,7 @@ from scoring import services
 from scoring.forms import CorrectionForm, SheetForm, SignForm
 from scoring.models import ScoreSheet
 from tournament import services as tournament_services
+from tournament.inputs import read_json
 from tournament.models import Seat, StaffRole, Table, Tournament
 from tournament.refusal import CONFLICT, Refusal
 from tournament.views.base import access_tournament, render_page
@@ -255,9 +255,9 @@ def check(request: HttpRequest, slug: str, round_number: int, table_number: int)
     tournament = access_tournament(request, slug, Role.REFEREE)
     table = _table(tournament, round_number, table_number)
     try:
-        body = json.loads(request.body or b"null")
-    except (ValueError, UnicodeDecodeError):
-        body = None
+        body = read_json(request.body or b"null")
+    except Refusal as refused:  # too deep, too large, not JSON: the verdict says so, as for any sheet
+        return JsonResponse({"valid": False, "errors": [{**e, "hand": None} for e in refused.as_dicts()]})
     entry = body.get("entry") if isinstance(body, dict) else None
     try:
         verdict = services.check_entry(table, entry).as_json()  # type: ignore[arg-type]

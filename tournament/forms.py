@@ -5,9 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.forms.fields import InvalidJSONInput
 from django_countries import countries
 
+from tournament.inputs import control_problem, read_json
 from tournament.models import TOURNAMENT_FIELDS, Absence, Player, Round, StaffRole, Tournament
+from tournament.refusal import Refusal
 from tournament.registration import MAX_FILE_BYTES
 
 
@@ -15,25 +18,68 @@ def country_choices() -> list[tuple[str, str]]:
     return [("", "—"), *((code, str(name)) for code, name in countries)]
 
 
+class BoundedJSONField(forms.JSONField):
+    """JSON text read by ``tournament.inputs.read_json`` (bounded depth and size, no NUL, no lone
+    surrogate) rather than by ``json.loads``, which a deeply nested text crashes."""
+
+    def __init__(self, *args: Any, name: str = "value", **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.json_name = name
+
+    def to_python(self, value: Any) -> Any:
+        if self.disabled or not isinstance(value, str) or value in self.empty_values:
+            return super().to_python(value)
+        try:
+            return read_json(value, field=self.json_name)
+        except Refusal as refused:
+            raise forms.ValidationError(refused.message, code=refused.rule) from None
+
+    def bound_data(self, data: Any, initial: Any) -> Any:
+        if self.disabled or not isinstance(data, str):
+            return super().bound_data(data, initial)
+        try:
+            return read_json(data, field=self.json_name)
+        except Refusal:
+            return InvalidJSONInput(data)
+
+
+def printable_line(value: str) -> str:
+    """A one-line name's form value, refused when it holds a control character (``printable-text``)."""
+    why = control_problem(value)
+    if why is not None:
+        raise forms.ValidationError(f"This {why}.", code="printable-text")
+    return value
+
+
 class TournamentForm(forms.ModelForm):
+    ruleset_overrides = BoundedJSONField(
+        name="ruleset_overrides",
+        required=False,
+        initial=dict,
+        widget=forms.Textarea(attrs={"rows": 3, "spellcheck": "false"}),
+        help_text="Custom rules on top of the preset, as JSON, e.g. "
+        '{"uma": [20, 10, -10, -20]}. Leave {} for the preset as it is.',
+    )
+
     class Meta:
         model = Tournament
         fields = list(TOURNAMENT_FIELDS)
         widgets = {
             "starts_on": forms.DateInput(attrs={"type": "date"}),
             "ends_on": forms.DateInput(attrs={"type": "date"}),
-            "ruleset_overrides": forms.Textarea(attrs={"rows": 3, "spellcheck": "false"}),
         }
         help_texts = {
             "slug": "The address of the tournament's pages: /t/<slug>/ (letters, digits and hyphens).",
-            "ruleset_overrides": "Custom rules on top of the preset, as JSON, e.g. "
-            '{"uma": [20, 10, -10, -20]}. Leave {} for the preset as it is.',
             "hanchan_minutes": "The time limit of each hanchan (WRCR 2015 §8.2: 90 minutes recommended).",
             "separate_teams": "Keep team mates apart: empty for no rule, 0 for never at one table, "
             "n for not before hanchan n.",
             "separate_clubs": "The same for clubs.",
             "separate_countries": "The same for countries.",
         }
+
+    def clean_ruleset_overrides(self) -> Any:
+        overrides = self.cleaned_data.get("ruleset_overrides")
+        return {} if overrides is None else overrides
 
 
 class PlayerForm(forms.Form):
@@ -75,13 +121,19 @@ class SeatingForm(forms.Form):
         label="Seat from hanchan", min_value=1, initial=1, help_text="Hanchan already started are kept."
     )
     seed = forms.IntegerField(
-        label="Seed", initial=0, help_text="Another seed gives another schedule of the same quality."
+        label="Seed",
+        initial=0,
+        min_value=-(2**31),
+        max_value=2**31 - 1,
+        help_text="Another seed gives another schedule of the same quality.",
     )
 
 
 class SwissForm(forms.Form):
     number = forms.IntegerField(label="Hanchan", min_value=1, help_text="Not started yet.")
-    seed = forms.IntegerField(label="Seed", initial=0, required=False)
+    seed = forms.IntegerField(
+        label="Seed", initial=0, required=False, min_value=-(2**31), max_value=2**31 - 1
+    )
 
 
 class ClockForm(forms.Form):
@@ -140,3 +192,6 @@ class WithdrawForm(forms.Form):
 class StaffForm(forms.Form):
     username = forms.CharField(label="User name", max_length=150)
     role = forms.ChoiceField(choices=[*StaffRole.Role.choices, ("", "No role (remove)")], required=False)
+
+    def clean_username(self) -> str:
+        return printable_line(self.cleaned_data["username"])

@@ -83,10 +83,13 @@ class Tournament(models.Model):
         return reverse("tournament:home", kwargs={"slug": self.slug})
 
     def clean(self) -> None:
+        if not isinstance(self.ruleset_overrides, dict):
+            message = 'an object of ruleset fields, e.g. {} or {"uma": [20, 10, -10, -20]}'
+            raise ValidationError({"ruleset_overrides": ValidationError(message, code="ruleset")})
         try:
             self.ruleset()
         except (TypeError, ValueError) as exc:
-            raise ValidationError({"ruleset_overrides": str(exc)}) from exc
+            raise ValidationError({"ruleset_overrides": ValidationError(str(exc), code="ruleset")}) from exc
 
     def separation(self) -> dict[str, int | None]:
         """The seating generator's separation rule: attribute -> first hanchan allowed (0: never)."""

@@ -14,6 +14,7 @@ from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from tournament.inputs import RULE_PRINTABLE, control_problem
 from tournament.models import (
     TOURNAMENT_FIELDS,
     Absence,
@@ -208,8 +209,19 @@ class StaffRoleSerializer(serializers.ModelSerializer[StaffRole]):
         return staff.granted_by.get_username() if staff.granted_by else None
 
 
+class PrintableSlugField(serializers.SlugRelatedField[Any]):
+    """A slug looked up only when it is printable text: a NUL in it would reach the database's query."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, str):
+            why = control_problem(data)
+            if why is not None:
+                raise serializers.ValidationError(f"{self.field_name}: {why}", code=RULE_PRINTABLE)
+        return super().to_internal_value(data)
+
+
 class GrantRoleSerializer(serializers.Serializer[Any]):
-    username = serializers.SlugRelatedField(
+    username = PrintableSlugField(
         slug_field="username", queryset=get_user_model().objects.all(), help_text="The user's login name."
     )
     role = serializers.ChoiceField(choices=StaffRole.Role.choices)
@@ -291,7 +303,13 @@ class RoundSerializer(serializers.ModelSerializer[Round]):
 
 
 class SwissSerializer(serializers.Serializer[Any]):
-    seed = serializers.IntegerField(required=False, default=0, help_text="Breaks ties between equal moves.")
+    seed = serializers.IntegerField(
+        required=False,
+        default=0,
+        min_value=-(2**31),
+        max_value=2**31 - 1,
+        help_text="Breaks ties between equal moves.",
+    )
 
 
 class ClockActionSerializer(serializers.Serializer[Any]):

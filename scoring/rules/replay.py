@@ -35,7 +35,14 @@ from scoring.rules.hands import evaluate_hand
 from scoring.rules.legal import CHOMBO, DRAW, MULTIPLE_RON, RON, TSUMO, HandOutcome, Moment
 from scoring.rules.payments import YAKUMAN, basic_points, format_points, ron_value, tsumo_values, win_payments
 from scoring.rules.ruleset import Ruleset
-from scoring.rules.scores import check_final_points, format_score, hanchan_scores, table_scores
+from scoring.rules.scores import (
+    RULE_RANGE,
+    check_final_points,
+    final_points_limit,
+    format_score,
+    hanchan_scores,
+    table_scores,
+)
 from scoring.rules.sheet import (
     END_ROUND_INDEX,
     ROUND_LABELS,
@@ -837,6 +844,16 @@ def _end_errors(sheet: Sheet, raw: Mapping[str, Any], state: HandState, final: d
         )
     written = raw.get("final_points")
     if written is None:
+        limit = final_points_limit(sheet.ruleset)
+        beyond = [(player, points) for player, points in final.items() if abs(points) > limit]
+        for player, points in beyond:
+            errors.append(
+                sheet_error(
+                    RULE_RANGE,
+                    f"{player} ends with {format_points(points)} by the hands, beyond ten times the table's "
+                    f"points ({format_points(limit)}) either way",
+                )
+            )
         return errors
     if written == final and sum(state.points) == sum(final.values()) and not errors:
         return _final_points_errors(written, state.sticks, sheet.ruleset)

@@ -76,7 +76,12 @@ class Ruleset:
 
     @classmethod
     def custom(cls, base: str = DEFAULT_RULESET, **overrides: Any) -> Ruleset:
-        """A preset with some fields replaced, e.g. ``Ruleset.custom("EMA2016", uma=(20, 10, -10, -20))``."""
+        """A preset with some fields replaced, e.g. ``Ruleset.custom("EMA2016", uma=(20, 10, -10, -20))``.
+        Unknown fields and values out of ``BOUNDS`` are a ValueError."""
+        known = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(overrides) - known)
+        if unknown:
+            raise ValueError(f"unknown ruleset fields: {', '.join(map(repr, unknown))}")
         preset = get_ruleset(base)
         overrides.setdefault("name", f"{preset.name} (custom)")
         if "uma" in overrides:
@@ -136,17 +141,51 @@ _BOOL_FIELDS = (
 )
 
 
+# The range of each number a custom ruleset may set: wide enough for every rule text we know of (the
+# presets' values are in the middle), narrow enough that no table, score or penalty leaves the range the
+# database stores (hanchan scores and penalties are DECIMAL(7,2): below 100,000 points).
+BOUNDS: dict[str, tuple[int, int]] = {
+    # WRCR 2015 §4.1: 30,000; other texts use 25,000 and return 30,000. Below 1,000 no hand can be paid.
+    "starting_points": (1000, 1_000_000),
+    "return_points": (0, 1_000_000),
+    # WRCR 2015 §6.3: 4 fu (some texts: 2).
+    "double_wind_pair_fu": (0, 8),
+    # WRCR 2015 §5.6: 1,000; §5.7.7: 300 a honba on ron, 100 from each on tsumo; §5.7.2: 3,000 noten.
+    "riichi_stick": (0, 10_000),
+    "honba_ron": (0, 3000),
+    "honba_tsumo_each": (0, 1000),
+    "noten_total": (0, 30_000),
+    # WRCR 2015 §7.1: 20 points off the overall score. More than 1,000 would outweigh any tournament's
+    # whole score (a hanchan is worth about ±100), as the discretionary penalties' ceiling does.
+    "chombo_penalty": (0, 1000),
+}
+# WRCR 2015 §5.9.2: uma 15, 5, -5, -15 (thousands of points); none of the known texts go beyond ±100.
+UMA_BOUND = 200
+TEXT_LIMITS = {"name": 80, "description": 500}
+
+
 def _problems(ruleset: Ruleset) -> list[str]:
     problems: list[str] = []
     for field in _INT_FIELDS:
         value = getattr(ruleset, field)
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            problems.append(f"{field} must be a non-negative integer")
+        low, high = BOUNDS[field]
+        if not isinstance(value, int) or isinstance(value, bool):
+            problems.append(f"{field} must be a whole number")
+        elif not low <= value <= high:
+            problems.append(f"{field} must be from {low:,} to {high:,}, not {value:,}")
     for field in _BOOL_FIELDS:
         if not isinstance(getattr(ruleset, field), bool):
             problems.append(f"{field} must be true or false")
+    for field, limit in TEXT_LIMITS.items():
+        text = getattr(ruleset, field)
+        if not isinstance(text, str):
+            problems.append(f"{field} must be a text")
+        elif len(text) > limit or any(ord(char) < 32 or ord(char) == 127 for char in text):
+            problems.append(f"{field} must be one line of printable text, at most {limit} characters")
     if not isinstance(ruleset.uma, tuple) or len(ruleset.uma) != 4:
         problems.append("uma must be four integers")
+    elif any(type(value) is not int or abs(value) > UMA_BOUND for value in ruleset.uma):
+        problems.append(f"uma must be four whole numbers from -{UMA_BOUND} to {UMA_BOUND} (thousands)")
     for field in ("starting_points", "riichi_stick", "honba_ron", "honba_tsumo_each"):
         value = getattr(ruleset, field)
         if isinstance(value, int) and value % 100:

@@ -25,21 +25,48 @@ HUNDREDTH = Decimal("0.01")
 THOUSAND = Decimal(1000)
 
 
+RULE_RANGE = "final-points-range (WRCR 2015 §4.1, §5.9)"
+FINAL_POINTS_TABLES = 10
+
+
+def final_points_limit(ruleset: Ruleset) -> int:
+    """The most points a player may end a hanchan with, either way: ten times the whole table's points
+    (WRCR 2015 §4.1: 4 x 30,000, so 1,200,000).
+
+    Points only move between the four players (and the riichi sticks on the table), so together they
+    always make 4 x starting points; but WRCR 2015 has no bust, so one player may go below zero and
+    another above the table's total, and a dealer may repeat without end (§5.7.7). No hanchan has a
+    strict bound, then; ten tables' worth is 25 dealer yakuman paid by one player, far beyond any hanchan
+    played in 90 minutes (§8.2), and a typing error is far likelier. It also keeps the hanchan score,
+    (points - return points) / 1,000 + uma, well within what is stored (DECIMAL(7,2))."""
+    return FINAL_POINTS_TABLES * 4 * ruleset.starting_points
+
+
 def check_final_points(
     points: Mapping[str, int], sticks_left: int, ruleset: Ruleset
 ) -> list[dict[str, object]]:
-    """Sheet-level errors in a table's final points: each a multiple of 100, and together the starting
-    points of four players less the riichi sticks left on the table (WRCR 2015 §4.1, §5.7.4, §5.9)."""
+    """Sheet-level errors in a table's final points: each a multiple of 100, within the table's points
+    either way (``final_points_limit``), and together the starting points of four players less the riichi
+    sticks left on the table (WRCR 2015 §4.1, §5.7.4, §5.9)."""
     expected = 4 * ruleset.starting_points - ruleset.riichi_stick * sticks_left
+    limit = final_points_limit(ruleset)
     values = list(points.values())
     whole = len(values) == 4 and all(type(value) is int and not value % 100 for value in values)
-    if whole and sum(values) == expected:
+    if whole and sum(values) == expected and all(abs(value) <= limit for value in values):
         return []
     errors: list[dict[str, object]] = []
     for player, value in points.items():
         if not isinstance(value, int) or isinstance(value, bool):
             errors.append(
                 _error("final-points (WRCR 2015 §5.9)", f"final points of {player} must be a whole number")
+            )
+        elif abs(value) > limit:
+            errors.append(
+                _error(
+                    RULE_RANGE,
+                    f"final points of {player} ({format_points(value)}) are beyond ten times the table's "
+                    f"points ({format_points(limit)}) either way",
+                )
             )
         elif value % 100:
             errors.append(

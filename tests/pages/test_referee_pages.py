@@ -192,3 +192,28 @@ def test_my_tables_lists_the_current_hanchan_with_each_sheet_status(site: Site) 
     assert "My tables: hanchan 1" in page
     assert "Table 1" in page and "Signed" in page and "View the sheet" in page
     assert "Table 2" in page and "Enter the sheet" in page
+
+
+@pytest.mark.django_db
+def test_check_reads_the_body_within_bounds(site: Site) -> None:
+    """A body nested 5,000 levels deep (once a RecursionError, a 500) or holding a NUL is a verdict that
+    names the body and the rule."""
+    client = client_for(site.users["referee"])
+    url = f"/t/{site.tournament.slug}/sheet/1/2/check.json"
+    for body, rule in (
+        ('{"entry": ' + "[" * 5000 + "]" * 5000 + "}", "json-depth"),
+        ('{"a": "\\u0000"}', "printable-text"),
+    ):
+        verdict = client.post(url, data=body, content_type="application/json").json()
+        assert verdict["valid"] is False
+        assert (verdict["errors"][0]["field"], verdict["errors"][0]["rule"]) == ("body", rule)
+
+
+@pytest.mark.django_db
+def test_saving_a_deeply_nested_entry_is_a_form_error(site: Site) -> None:
+    client = client_for(site.users["referee"])
+    response = client.post(
+        f"/t/{site.tournament.slug}/sheet/1/2/", {"entry": "[" * 5000 + "]" * 5000, "action": "draft"}
+    )
+    assert response.status_code == 400 and b"nested more than 32 levels deep" in response.content
+    assert not ScoreSheet.objects.filter(table=site.table_2).exists()

@@ -26,6 +26,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "pure",
         (
             "tournament.refusal",
+            "tournament.inputs",
             "tournament.presentation",
             "scoring.rules",
             "tournament.seating",

@@ -83,6 +83,8 @@ def withdraw_player(
     not yet started with ``request_seating`` (``from_round``), which seats only the remaining field.
     """
     access.require_role(user, player.tournament, StaffRole.Role.ORGANISER)
+    if not 1 <= from_round <= player.tournament.hanchan_count:
+        raise Refusal("from_round", "hanchan-range", f"from_round: 1 to {player.tournament.hanchan_count}")
     player.status = Player.Status.WITHDRAWN
     player.save(update_fields=["status"])
     if substitute is None:

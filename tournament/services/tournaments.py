@@ -8,15 +8,31 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
 from tournament import access
+from tournament.inputs import require_printable, require_printable_json
 from tournament.models import TOURNAMENT_FIELDS, StaffRole, Tournament
 from tournament.refusal import Refusal
 from tournament.standings_db import schedule_standings_refresh
 
+# WRCR 2015 §8.2 recommends 90 minutes a hanchan; a limit beyond five hours is no time limit at all.
+MAX_HANCHAN_MINUTES = 300
 
-def _known_fields(fields: dict[str, Any]) -> None:
+
+def _checked_fields(fields: dict[str, Any]) -> None:
+    """Refuse unknown fields, names and custom rules that are not printable, and an endless hanchan."""
     unknown = sorted(set(fields) - set(TOURNAMENT_FIELDS))
     if unknown:
         raise Refusal(unknown[0], "tournament-fields", f"{unknown[0]}: not a tournament field")
+    # Names are one line of printable text; the custom rules hold no control character either.
+    require_printable("name", fields.get("name"))
+    require_printable("venue", fields.get("venue"))
+    require_printable_json("ruleset_overrides", fields.get("ruleset_overrides"))
+    minutes = fields.get("hanchan_minutes")
+    if isinstance(minutes, int) and minutes > MAX_HANCHAN_MINUTES:
+        raise Refusal(
+            "hanchan_minutes",
+            "hanchan-time (WRCR 2015 §8.2)",
+            f"hanchan_minutes: at most {MAX_HANCHAN_MINUTES} (WRCR 2015 §8.2 recommends 90)",
+        )
 
 
 @transaction.atomic
@@ -24,7 +40,7 @@ def create_tournament(user: AbstractBaseUser, **fields: Any) -> Tournament:
     """A new tournament; its creator becomes its organiser. Only an account allowed to organise
     (``access.can_create_tournament``) may create one, whichever door it comes through."""
     access.require_create_tournament(user)
-    _known_fields(fields)
+    _checked_fields(fields)
     tournament = Tournament(created_by=user, **fields)
     tournament.full_clean()
     tournament.save()
@@ -36,7 +52,7 @@ def create_tournament(user: AbstractBaseUser, **fields: Any) -> Tournament:
 @transaction.atomic
 def update_tournament(tournament: Tournament, user: AbstractBaseUser, **fields: Any) -> Tournament:
     access.require_role(user, tournament, StaffRole.Role.ORGANISER)
-    _known_fields(fields)
+    _checked_fields(fields)
     if "hanchan_count" in fields and tournament.rounds.filter(number__gt=fields["hanchan_count"]).exists():
         raise Refusal("hanchan_count", "seated-rounds", "hanchan_count: hanchan beyond it are already seated")
     for name, value in fields.items():

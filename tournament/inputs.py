@@ -1,0 +1,157 @@
+"""What the product accepts as input before any rule looks at it: JSON bodies read within bounds, and text
+that is printable.
+
+``read_json`` reads a request body as JSON without ever recursing on what the body claims: the nesting
+depth is counted by a flat scan of the text before ``json.loads`` runs (5,000 nested brackets otherwise
+exhaust Python's recursion limit), the size is checked first, and a NUL character or a lone UTF-16
+surrogate anywhere in the result is refused (PostgreSQL stores neither in a text or jsonb column, and a
+lone surrogate cannot be encoded back into UTF-8). Each refusal names the field ``body`` and its rule.
+
+``control_problem`` finds a C0 control character in a text: none at all in a one-line name, none but tab,
+line feed and carriage return in multi-line text (rule ``printable-text``).
+
+Plain Python, no Django: the API's parser, the pages' JSON endpoints and the services share it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from tournament.refusal import Refusal
+
+# Deeper than any body the product reads (a score sheet is 4 levels deep), far below the recursion limit.
+MAX_JSON_DEPTH = 32
+# The default of Django's DATA_UPLOAD_MAX_MEMORY_SIZE; the parser passes the setting's value.
+MAX_JSON_BYTES = 2_621_440
+
+RULE_SIZE = "body-size"
+RULE_DEPTH = "json-depth"
+RULE_UNICODE = "json-unicode"
+RULE_SYNTAX = "json"
+RULE_PRINTABLE = "printable-text"
+
+# A JSON string, escapes included (the "unrolled loop" form: linear time, no backtracking).
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_BRACKETS = re.compile(r"[\[\]{}]")
+_LINE_CONTROLS = re.compile(r"[\x00-\x1f\x7f]")
+_TEXT_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def json_depth(text: str, stop_above: int | None = None) -> int:
+    """The deepest nesting of arrays and objects in ``text``, counted without recursion (brackets inside
+    strings do not count); with ``stop_above``, the count stops as soon as it passes that depth."""
+    depth = deepest = 0
+    for match in _BRACKETS.finditer(_STRING.sub('""', text)):
+        if match.group() in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if stop_above is not None and deepest > stop_above:
+                    break
+        else:
+            depth -= 1
+    return deepest
+
+
+def _refuse_constant(name: str) -> float:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text[:20]} is too large a number")
+    return value
+
+
+def strings_in(value: Any) -> Iterator[str]:
+    """Every string in a parsed JSON value, keys included, walked without recursion."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            yield item
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+def read_json(
+    raw: bytes | str, *, max_bytes: int = MAX_JSON_BYTES, max_depth: int = MAX_JSON_DEPTH, field: str = "body"
+) -> Any:
+    """The JSON value of a request body (UTF-8), or a ``Refusal`` naming ``field`` and the rule broken."""
+    if len(raw) > max_bytes:
+        raise Refusal(field, RULE_SIZE, f"{field}: {len(raw):,} bytes; at most {max_bytes:,} are read")
+    if isinstance(raw, bytes):
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise Refusal(
+                field, RULE_UNICODE, f"{field}: not UTF-8 text (byte {exc.start + 1} is invalid)"
+            ) from None
+    else:
+        text = raw
+    if json_depth(text, stop_above=max_depth) > max_depth:
+        raise Refusal(field, RULE_DEPTH, f"{field}: nested more than {max_depth} levels deep")
+    try:
+        value = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError is a ValueError; so is a 5,000-digit int
+        raise Refusal(field, RULE_SYNTAX, f"{field}: not valid JSON ({encodable(str(exc))})") from None
+    for string in strings_in(value):
+        if "\x00" in string:
+            raise Refusal(field, RULE_PRINTABLE, f"{field}: a text holds a NUL character (\\u0000)")
+        if _SURROGATE.search(string):
+            raise Refusal(
+                field, RULE_UNICODE, f"{field}: a text holds a lone UTF-16 surrogate (\\ud800 to \\udfff)"
+            )
+    return value
+
+
+def encodable(text: str) -> str:
+    """``text`` with every lone surrogate replaced by U+FFFD, so that it always encodes to UTF-8."""
+    return _SURROGATE.sub("\ufffd", text)
+
+
+def control_problem(value: str, *, multiline: bool = False) -> str | None:
+    """Why ``value`` is not printable text (a control character, and where), or None when it is. One-line
+    names refuse every C0 control character and DEL; multi-line text allows tab, line feed and CR."""
+    found = (_TEXT_CONTROLS if multiline else _LINE_CONTROLS).search(value) or _SURROGATE.search(value)
+    if found is None:
+        return None
+    where = f"holds the character U+{ord(found.group()):04X} at position {found.start() + 1}"
+    if multiline:
+        return f"{where}; text may hold tabs and new lines, no other control character"
+    return f"{where}; a one-line name is printable text only"
+
+
+def require_printable(field: str, value: object, *, multiline: bool = False) -> None:
+    """Refuse (``printable-text``) a text ``value`` holding a control character; other values pass."""
+    if isinstance(value, str):
+        why = control_problem(value, multiline=multiline)
+        if why is not None:
+            raise Refusal(field, RULE_PRINTABLE, f"{field}: {why}")
+
+
+def json_control_problem(value: object) -> str | None:
+    """Why a JSON value is not printable: a string in it (keys too) holding a control character other than
+    tab, line feed or CR; None when every string is printable."""
+    for string in strings_in(value):
+        why = control_problem(string, multiline=True)
+        if why is not None:
+            return f"{string[:40]!r} {why}"
+    return None
+
+
+def require_printable_json(field: str, value: object) -> None:
+    """Refuse (``printable-text``) a JSON value holding a text with a control character other than tab,
+    line feed or CR."""
+    why = json_control_problem(value)
+    if why is not None:
+        raise Refusal(field, RULE_PRINTABLE, f"{field}: {why}")
