@@ -182,3 +182,57 @@ def disqualify(player: Player, user: AbstractBaseUser, *, reason: str) -> Disqua
     Player.objects.filter(pk=player.pk).update(disqualified=True)
     schedule_standings_refresh(player.tournament_id)
     return record
+
+
+def book_missed_hanchan(
+    round_: Round, missed: Sequence[tuple[Player, str]], user: AbstractBaseUser | None
+) -> list[Penalty]:
+    """WRCR 2015 §7.2: the missed-hanchan penalty of each player of ``missed`` (with its reason), for a
+    hanchan that is complete. Never twice for one player and hanchan: a penalty a head referee revoked
+    stays revoked. It replaces an active lateness penalty of that hanchan (not cumulative).
+
+    An internal service of ``tournament.services.participation``, which decides who missed the hanchan
+    (``tournament.participation``) inside the action that completed it (signing its last sheet, finishing
+    it, a late check-in) and has checked that action's role; it makes no check of its own.
+    """
+    booked = set(
+        Penalty.objects.filter(round=round_, kind=Kind.MISSED_HANCHAN).values_list("player_id", flat=True)
+    )
+    given = []
+    for player, reason in missed:
+        if player.pk in booked:
+            continue
+        late = Penalty.objects.filter(player=player, round=round_, kind=Kind.LATENESS, revoked_at=None)
+        for penalty in late:
+            _revoke(penalty, user, "replaced by the missed-hanchan penalty (WRCR 2015 §7.2: not cumulative)")
+        given.append(
+            Penalty.objects.create(
+                tournament_id=round_.tournament_id,
+                player=player,
+                round=round_,
+                kind=Kind.MISSED_HANCHAN,
+                points=MISSED_HANCHAN_POINTS,
+                reason=reason,
+                given_by=user,
+            )
+        )
+    if given:
+        schedule_standings_refresh(round_.tournament_id)
+    return given
+
+
+def withdraw_missed_hanchan(
+    player: Player, rounds: Sequence[Round], user: AbstractBaseUser | None, *, reason: str
+) -> int:
+    """Revoke the player's active missed-hanchan penalties of ``rounds`` (a check-in taken back: the
+    player was never in the field). Internal, like ``book_missed_hanchan``; returns how many."""
+    penalties = Penalty.objects.filter(
+        player=player, round__in=rounds, kind=Kind.MISSED_HANCHAN, revoked_at=None
+    )
+    count = 0
+    for penalty in penalties:
+        _revoke(penalty, user, reason)
+        count += 1
+    if count:
+        schedule_standings_refresh(player.tournament_id)
+    return count

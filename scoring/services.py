@@ -32,6 +32,7 @@ from scoring.rules.replay import Error, Verdict, check_final, replay
 from tournament import access
 from tournament.models import Seat, StaffRole, Table
 from tournament.refusal import CONFLICT, INVALID, Problem, Refusal
+from tournament.services import participation
 from tournament.standings_db import forget_live, schedule_standings_refresh
 
 Role = StaffRole.Role
@@ -239,6 +240,7 @@ def sign_sheet(
     _write_results(sheet, verdict, seats)
     _sync_chombo_penalties(sheet, verdict, seats, user)
     _record(sheet, SheetVersion.Action.SIGNED, user, seats)
+    participation.book_missed(sheet.table.round, user)  # the last table signed completes the hanchan
     schedule_standings_refresh(sheet.table.round.tournament_id)
     return sheet
 

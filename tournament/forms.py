@@ -36,6 +36,14 @@ class TournamentForm(forms.ModelForm):
             "separate_countries": "The same for countries.",
         }
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Ranked unless the organiser chooses otherwise (a form without the field keeps the default).
+        self.fields["withdrawn_ranking"].required = False
+
+    def clean_withdrawn_ranking(self) -> str:
+        return self.cleaned_data.get("withdrawn_ranking") or Tournament.WithdrawnRanking.RANKED
+
 
 class PlayerForm(forms.Form):
     name = forms.CharField(max_length=120)

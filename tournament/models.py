@@ -26,6 +26,10 @@ class Tournament(models.Model):
         EMA2016 = "EMA2016", "EMA riichi rules 2016"
         EMA2025 = "EMA2025", "EMA riichi rules 2025"
 
+    class WithdrawnRanking(models.TextChoices):  # the values of tournament.participation.WithdrawnRanking
+        RANKED = "ranked", "Ranked, with the missed-hanchan penalties"
+        UNRANKED = "unranked", "Not ranked"
+
     class TieBreak(models.TextChoices):
         NONE = "none", "Shared ranks on equal scores"
         MOST_FIRSTS = "most_firsts", "Most first places"
@@ -43,6 +47,13 @@ class Tournament(models.Model):
     # WRCR 2015 §8.2: a time limit per hanchan, 90 minutes recommended.
     hanchan_minutes = models.PositiveSmallIntegerField(default=90, validators=[MinValueValidator(10)])
     tie_break = models.CharField(max_length=16, choices=TieBreak.choices, default=TieBreak.NONE)
+    # Withdrawn players: ranked with their missed-hanchan penalties, or not (tournament.participation).
+    withdrawn_ranking = models.CharField(
+        "Ranking of withdrawn players",
+        max_length=16,
+        choices=WithdrawnRanking.choices,
+        default=WithdrawnRanking.RANKED,
+    )
     is_public = models.BooleanField(default=True)
     # Seating: keep players of one team, club or country apart. Empty: no rule; 0: never at one table;
     # n: not before hanchan n.
@@ -96,6 +107,7 @@ TOURNAMENT_FIELDS = (
     "hanchan_count",
     "hanchan_minutes",
     "tie_break",
+    "withdrawn_ranking",
     "is_public",
     "separate_teams",
     "separate_clubs",
@@ -123,6 +135,8 @@ class Player(models.Model):
     # WRCR 2015 §7.1: a disqualified player is not listed in the ranking (the tables played stay).
     disqualified = models.BooleanField(default=False)
     checked_in_at = models.DateTimeField(null=True, blank=True)
+    # Withdrawn players: the first hanchan they miss (tournament.participation).
+    withdrawn_from = models.PositiveSmallIntegerField(null=True, blank=True)
     registered_at = models.DateTimeField(auto_now_add=True)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="players"

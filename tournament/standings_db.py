@@ -16,23 +16,32 @@ from django.db import transaction
 from penalties.models import Penalty
 from scoring.models import ScoreSheet, SeatResult
 from scoring.rules.scores import format_score
+from tournament import participation
 from tournament.models import Player, Tournament
+from tournament.participation_db import tournament_facts
 from tournament.standings import Entrant, HanchanResult, PenaltyEntry, Standings, compute_standings
 
 CACHE_SECONDS = 24 * 3600
 
 
 def cache_key(tournament_id: int) -> str:
-    return f"standings:v1:{tournament_id}"
+    return f"standings:v2:{tournament_id}"
 
 
 def load_standings(tournament_id: int) -> Standings:
-    """Compute the standings from signed sheets and active penalties: four queries, no per-row work."""
-    tournament = Tournament.objects.only("tie_break").get(pk=tournament_id)
+    """Compute the standings from signed sheets and active penalties: five queries, no per-row work."""
+    tournament = Tournament.objects.only("tie_break", "withdrawn_ranking").get(pk=tournament_id)
+    facts = tournament_facts(tournament_id)
+    rule = tournament.withdrawn_ranking
     entrants = [
-        Entrant(pk, name, ranked=not (is_substitute or disqualified))
-        for pk, name, is_substitute, disqualified in Player.objects.filter(tournament_id=tournament_id)
-        .values_list("pk", "name", "is_substitute", "disqualified")
+        Entrant(
+            pk,
+            name,
+            ranked=participation.is_ranked(facts[pk], rule),
+            note=participation.unranked_reason(facts[pk], rule),
+        )
+        for pk, name in Player.objects.filter(tournament_id=tournament_id)
+        .values_list("pk", "name")
         .iterator(chunk_size=2000)
     ]
     results = [
@@ -73,6 +82,7 @@ def serialize(standings: Standings) -> dict[str, Any]:
                 "player": row.player,
                 "name": row.name,
                 "ranked": row.ranked,
+                "note": row.note,
                 "rank": row.rank,
                 "total": format_score(row.total),
                 "hanchan_total": format_score(row.hanchan_total),
@@ -96,11 +106,11 @@ def serialize(standings: Standings) -> dict[str, Any]:
     }
 
 
-SUMMARY_FIELDS = ("player", "name", "ranked", "rank", "total", "penalties", "played")
+SUMMARY_FIELDS = ("player", "name", "ranked", "note", "rank", "total", "penalties", "played")
 
 
 def summary_key(tournament_id: int) -> str:
-    return f"standings-summary:v1:{tournament_id}"
+    return f"standings-summary:v2:{tournament_id}"
 
 
 # What the live pages poll (the summary plus the tables still playing), computed once per change and

@@ -25,6 +25,7 @@ PLAYER_FIELDS = (
     "is_substitute",
     "disqualified",
     "checked_in_at",
+    "withdrawn_from",
     "registered_at",
 )
 ROUND_FIELDS = ("number", "starts_at", "status", "mode", "clock_state", "clock_ends_at", "clock_remaining")
@@ -54,4 +55,6 @@ PENALTY_FIELDS = (
     "revoked_at",
     "revoke_reason",
 )
+# Fields added to version 1 after it was first written, with the value an archive without them means.
+ADDED_FIELDS = {"withdrawn_from": None, "withdrawn_ranking": "ranked"}
 USER_FIELDS = ("username", "first_name", "last_name")

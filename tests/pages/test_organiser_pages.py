@@ -199,6 +199,16 @@ def test_a_substitute_takes_an_absent_players_seat(site: Site) -> None:
     assert response.status_code == 302
     absence = Absence.objects.get()
     assert (absence.player.name, absence.substitute) == ("Eve", substitute)
+    # WRCR 2015 §7.2: the missed-hanchan penalty is booked when the hanchan is played, not in advance.
+    assert not Penalty.objects.filter(player__name="Eve").exists()
+    names = [seat.player.name for seat in site.table_2.seats.order_by("wind")]
+    entry = {
+        "form": "final",
+        "riichi_sticks_left": 0,
+        "final_points": dict(zip(names, [40000, 30000, 30000, 20000], strict=True)),
+    }
+    referee = site.users["referee"]
+    sheets.sign_sheet(sheets.save_sheet(site.table_2, entry, referee, submit=True), referee)
     assert Penalty.objects.get(player__name="Eve").kind == "missed_hanchan"
     page = client.get("/t/test-open/seating/1/").content.decode()
     assert "Sam Sub" in page and "substitute for Eve" in page

@@ -27,6 +27,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         (
             "tournament.refusal",
             "tournament.presentation",
+            "tournament.participation",
             "scoring.rules",
             "tournament.seating",
             "tournament.standings",
@@ -36,7 +37,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     ("models", ("*.models", "*.migrations", "*.apps")),
-    ("queries", ("tournament.access", "tournament.standings_db")),
+    ("queries", ("tournament.access", "tournament.standings_db", "tournament.participation_db")),
     (
         "services",
         (

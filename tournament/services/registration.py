@@ -14,6 +14,7 @@ from django_countries import countries
 from tournament import access, registration
 from tournament.models import Player, StaffRole, Tournament
 from tournament.refusal import Refusal
+from tournament.services import participation
 from tournament.standings_db import schedule_standings_refresh
 
 
@@ -97,6 +98,11 @@ def check_in(player: Player, *, user: AbstractBaseUser, checked_in: bool = True)
     player.status = Player.Status.CHECKED_IN if checked_in else Player.Status.REGISTERED
     player.checked_in_at = timezone.now() if checked_in else None
     player.save(update_fields=["status", "checked_in_at"])
+    if not player.is_substitute:
+        if checked_in:
+            participation.book_late_arrival(player, user)  # WRCR 2015 §7.2: the hanchan already played
+        else:
+            participation.forget_late_arrival(player, user)
     return player
 
 

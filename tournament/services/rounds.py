@@ -10,6 +10,7 @@ from django.utils import timezone
 from tournament import access
 from tournament.models import Round, StaffRole, Table, Tournament
 from tournament.refusal import Refusal
+from tournament.services import participation
 
 MAX_CLOCK_MINUTES = 24 * 60
 MAX_TABLE_EXTRA_MINUTES = 120
@@ -94,4 +95,5 @@ def finish_round(round_: Round, user: AbstractBaseUser) -> Round:
         )
     round_.status = Round.Status.FINISHED
     round_.save(update_fields=["status"])
+    participation.book_missed(round_, user)
     return round_

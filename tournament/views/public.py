@@ -92,6 +92,7 @@ def live_standings(tournament: Tournament) -> dict[str, Any]:
                 "player": row["player"],
                 "name": row["name"],
                 "ranked": row["ranked"],
+                "note": row["note"],
                 "rank": row["rank"],
                 "total": row["total"],
                 "penalties": row["penalties"],
