@@ -131,6 +131,8 @@ class WithdrawForm(forms.Form):
         required=False,
         help_text="Empty: re-seat the hanchan not started from the seating page instead.",
     )
+    # Set by the confirmation step: the first post shows what the withdrawal will do.
+    confirmed = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, tournament: Tournament, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

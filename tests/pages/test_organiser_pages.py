@@ -221,8 +221,18 @@ def test_withdrawing_a_player(site: Site) -> None:
         "/t/test-open/manage/absences/",
         {"form": "withdraw", "player": site.player("Hal").pk, "from_round": 2},
     )
+    # First what it will do, nothing stored; then the confirmation withdraws.
+    assert (
+        response.status_code == 200 and "Confirm: Hal withdraws from hanchan 2" in response.content.decode()
+    )
+    assert site.player("Hal").status == Player.Status.REGISTERED
+    response = client.post(
+        "/t/test-open/manage/absences/",
+        {"form": "withdraw", "player": site.player("Hal").pk, "from_round": 2, "confirmed": "on"},
+    )
     assert response.status_code == 302
     assert site.player("Hal").status == Player.Status.WITHDRAWN
+    assert site.player("Hal").withdrawn_from == 2
 
 
 @pytest.mark.django_db

@@ -11,7 +11,7 @@ The verbs live in small modules by concern and are all importable from here:
 - ``staff``: granting and removing staff roles.
 """
 
-from tournament.services.absences import replace_with_substitute, withdraw_player
+from tournament.services.absences import plan_withdrawal, replace_with_substitute, withdraw_player
 from tournament.services.registration import (
     CheckInPlan,
     check_in,
@@ -51,6 +51,7 @@ __all__ = [
     "grant_role",
     "import_players",
     "operate_clock",
+    "plan_withdrawal",
     "preview_player_file",
     "register_player",
     "replace_with_substitute",

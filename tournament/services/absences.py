@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
@@ -67,6 +69,51 @@ def replace_with_substitute(
     return absence
 
 
+@dataclass(frozen=True)
+class WithdrawalPlan:
+    """What a withdrawal will do, shown for confirmation before anything is stored."""
+
+    player: Player
+    from_round: int
+    substitute: Player | None
+    substituted: tuple[int, ...]  # seated hanchan not started: the substitute takes the seat
+    to_reseat: tuple[int, ...]  # seated hanchan not started, without a substitute: re-seat them
+    playing: tuple[int, ...]  # hanchan from ``from_round`` on that have started: their seats stay
+    ranked: bool  # the tournament's choice for withdrawn players
+
+
+def plan_withdrawal(
+    player: Player, user: AbstractBaseUser, *, from_round: int, substitute: Player | None = None
+) -> WithdrawalPlan:
+    """The withdrawal ``withdraw_player`` would make, refused for the same reasons; nothing stored."""
+    access.require_role(user, player.tournament, StaffRole.Role.ORGANISER)
+    _check_withdrawal(player, from_round)
+    rounds = list(
+        Round.objects.filter(tournament=player.tournament, number__gte=from_round, seats__player=player)
+        .order_by("number")
+        .values_list("number", "status")
+    )
+    started = {Round.Status.STARTED, Round.Status.FINISHED}
+    open_rounds = tuple(number for number, status in rounds if status not in started)
+    return WithdrawalPlan(
+        player=player,
+        from_round=from_round,
+        substitute=substitute,
+        substituted=open_rounds if substitute is not None else (),
+        to_reseat=() if substitute is not None else open_rounds,
+        playing=tuple(number for number, status in rounds if status in started),
+        ranked=player.tournament.withdrawn_ranking == player.tournament.WithdrawnRanking.RANKED,
+    )
+
+
+def _check_withdrawal(player: Player, from_round: int) -> None:
+    tournament = player.tournament
+    if not 1 <= from_round <= tournament.hanchan_count:
+        raise Refusal("from_round", "hanchan-range", f"from_round: 1 to {tournament.hanchan_count}")
+    if player.status == Player.Status.WITHDRAWN:
+        raise Refusal("player", "withdrawal", f"player: {player.name} has withdrawn already")
+
+
 @transaction.atomic
 def withdraw_player(
     player: Player, user: AbstractBaseUser, *, from_round: int, substitute: Player | None = None
@@ -80,11 +127,7 @@ def withdraw_player(
     advance; their ranking follows the tournament's ``withdrawn_ranking``.
     """
     access.require_role(user, player.tournament, StaffRole.Role.ORGANISER)
-    tournament = player.tournament
-    if not 1 <= from_round <= tournament.hanchan_count:
-        raise Refusal("from_round", "hanchan-range", f"from_round: 1 to {tournament.hanchan_count}")
-    if player.status == Player.Status.WITHDRAWN:
-        raise Refusal("player", "withdrawal", f"player: {player.name} has withdrawn already")
+    _check_withdrawal(player, from_round)
     player.status = Player.Status.WITHDRAWN
     player.withdrawn_from = from_round
     player.save(update_fields=["status", "withdrawn_from"])

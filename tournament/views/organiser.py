@@ -226,6 +226,7 @@ def absences(request: HttpRequest, slug: str) -> HttpResponse:
     which = request.POST.get("form") if request.method == "POST" else None
     substitute_form = SubstituteForm(tournament, request.POST if which == "substitute" else None)
     withdraw_form = WithdrawForm(tournament, request.POST if which == "withdraw" else None)
+    plan = None
     try:
         if which == "substitute" and substitute_form.is_valid():
             data = substitute_form.cleaned_data
@@ -237,7 +238,12 @@ def absences(request: HttpRequest, slug: str) -> HttpResponse:
                 f"{data['substitute'].name} plays hanchan {data['round'].number} for {data['player'].name}.",
             )
             return redirect("tournament:absences", slug=tournament.slug)
-        if which == "withdraw" and withdraw_form.is_valid():
+        if which == "withdraw" and withdraw_form.is_valid() and not withdraw_form.cleaned_data["confirmed"]:
+            data = withdraw_form.cleaned_data
+            plan = services.plan_withdrawal(
+                data["player"], request.user, from_round=data["from_round"], substitute=data["substitute"]
+            )
+        elif which == "withdraw" and withdraw_form.is_valid():
             data = withdraw_form.cleaned_data
             replaced = services.withdraw_player(
                 data["player"], request.user, from_round=data["from_round"], substitute=data["substitute"]
@@ -258,6 +264,7 @@ def absences(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "substitute_form": substitute_form,
             "withdraw_form": withdraw_form,
+            "plan": plan,
             "absences": Absence.objects.filter(round__tournament=tournament).select_related(
                 "round", "player", "substitute", "recorded_by"
             ),
