@@ -38,6 +38,8 @@ from tournament.serializers import (
     ClockActionSerializer,
     ExtraTimeSerializer,
     GrantRoleSerializer,
+    InvitedStaffSerializer,
+    InviteStaffSerializer,
     PlayerFileSerializer,
     PlayerImportSerializer,
     PlayerSerializer,
@@ -52,6 +54,7 @@ from tournament.serializers import (
     SwissSerializer,
     TableSerializer,
     TournamentSerializer,
+    UpdatePlayerSerializer,
     WithdrawalSerializer,
     WithdrawSerializer,
 )
@@ -251,6 +254,27 @@ class PlayerViewSet(TournamentScopedViewSet):
         return Response(PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(
+        summary="Correct a player's registration (organiser; audited)",
+        request=UpdatePlayerSerializer,
+        responses={200: PlayerSerializer},
+    )
+    def partial_update(self, request: Request, tournament_pk: int, pk: int) -> Response:
+        self.require(Role.ORGANISER)
+        serializer = UpdatePlayerSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        player = services.update_player(self.get_object(), request.user, **serializer.validated_data)
+        return Response(PlayerSerializer(player).data)
+
+    @extend_schema(
+        summary="Remove a registration made in error; refused once the player has played (organiser)",
+        responses={204: None},
+    )
+    def destroy(self, request: Request, tournament_pk: int, pk: int) -> Response:
+        self.require(Role.ORGANISER)
+        services.remove_player(self.get_object(), request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(
         summary="Import players from a CSV or XLSX file, all or nothing (organiser)",
         description="With dry_run=true: every row and every error, nothing stored (200). Without: the "
         "players stored (201), or, when any row is bad, nothing stored and each bad row's error (400).",
@@ -380,6 +404,25 @@ class StaffViewSet(TournamentScopedViewSet):
         return Response(StaffRoleSerializer(staff).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(
+        summary="Invite a new account with a role; its password is in this answer only (organiser)",
+        request=InviteStaffSerializer,
+        responses={201: InvitedStaffSerializer},
+    )
+    @action(detail=False, methods=["post"])
+    def invite(self, request: Request, tournament_pk: int) -> Response:
+        self.require(Role.ORGANISER)
+        serializer = InviteStaffSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        staff, password = services.invite_staff(
+            self.tournament, request.user, data["username"], data["role"], email=data["email"]
+        )
+        answer = {"username": staff.user.get_username(), "role": staff.role, "password": password}
+        response = Response(InvitedStaffSerializer(answer).data, status=status.HTTP_201_CREATED)
+        response["Cache-Control"] = "no-store"
+        return response
+
+    @extend_schema(
         summary="Change a staff member's role (organiser)",
         request=ChangeRoleSerializer,
         responses={200: StaffRoleSerializer},
@@ -398,7 +441,7 @@ class StaffViewSet(TournamentScopedViewSet):
     def destroy(self, request: Request, tournament_pk: int, pk: int) -> Response:
         self.require(Role.ORGANISER)
         staff = self.get_object()
-        services.grant_role(self.tournament, request.user, staff.user, "")
+        services.remove_role(self.tournament, request.user, staff.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -145,5 +145,21 @@ class WithdrawForm(forms.Form):
 
 
 class StaffForm(forms.Form):
+    """Give an existing account a role, or change it (removing is a button of its own)."""
+
     username = forms.CharField(label="User name", max_length=150)
-    role = forms.ChoiceField(choices=[*StaffRole.Role.choices, ("", "No role (remove)")], required=False)
+    role = forms.ChoiceField(choices=StaffRole.Role.choices, initial=StaffRole.Role.REFEREE)
+
+
+class RemoveStaffForm(forms.Form):
+    username = forms.CharField(max_length=150)
+
+
+class InviteStaffForm(forms.Form):
+    """A new account for a referee (or head referee, or organiser), its password shown once."""
+
+    username = forms.CharField(
+        label="User name", max_length=150, help_text="Letters, digits and @ . + - _ (no spaces)."
+    )
+    email = forms.EmailField(required=False, help_text="Optional.")
+    role = forms.ChoiceField(choices=StaffRole.Role.choices, initial=StaffRole.Role.REFEREE)

@@ -352,3 +352,28 @@ class Absence(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} {self.get_reason_display().lower()} in {self.round}"
+
+
+class AuditEntry(models.Model):
+    """One change an organiser made to the people of a tournament (players, staff): who, when, what.
+
+    Append-only; shown on the organiser's pages. Score sheets and penalties keep their own history
+    (``SheetVersion``, revocations).
+    """
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit_entries")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+    action = models.CharField(max_length=40)  # e.g. player.update, player.remove, staff.invite
+    subject = models.CharField(max_length=200)  # whom it is about, in words: "player Ana Alves"
+    # What changed: field -> [before, after]; or what was removed or created.
+    changes = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        indexes = [models.Index(fields=["tournament", "at"])]
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.actor}: {self.action} {self.subject}"

@@ -84,6 +84,17 @@ class RegisterPlayerSerializer(serializers.Serializer[Any]):
     is_substitute = serializers.BooleanField(required=False, default=False)
 
 
+class UpdatePlayerSerializer(serializers.Serializer[Any]):
+    """A correction of a registration: any of its fields; ``tournament.services.update_player`` checks it."""
+
+    name = serializers.CharField(max_length=200, required=False)
+    country = serializers.CharField(max_length=80, allow_blank=True, required=False)
+    club = serializers.CharField(max_length=120, allow_blank=True, required=False)
+    ema_id = serializers.CharField(max_length=40, allow_blank=True, required=False)
+    team = serializers.CharField(max_length=120, allow_blank=True, required=False)
+    is_substitute = serializers.BooleanField(required=False)
+
+
 class PlayerFileSerializer(serializers.Serializer[Any]):
     file = serializers.FileField(help_text="A CSV (UTF-8, comma or semicolon) or XLSX player list.")
     dry_run = serializers.BooleanField(
@@ -215,6 +226,20 @@ class GrantRoleSerializer(serializers.Serializer[Any]):
         slug_field="username", queryset=get_user_model().objects.all(), help_text="The user's login name."
     )
     role = serializers.ChoiceField(choices=StaffRole.Role.choices)
+
+
+class InviteStaffSerializer(serializers.Serializer[Any]):
+    username = serializers.CharField(max_length=150, help_text="The new account's login name.")
+    email = serializers.EmailField(required=False, default="")
+    role = serializers.ChoiceField(choices=StaffRole.Role.choices)
+
+
+class InvitedStaffSerializer(serializers.Serializer[Any]):
+    """The invited account: its role, and its password, given in this answer only."""
+
+    username = serializers.CharField()
+    role = serializers.CharField()
+    password = serializers.CharField(help_text="Shown once: only its hash is stored.")
 
 
 class ChangeRoleSerializer(serializers.Serializer[Any]):

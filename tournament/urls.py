@@ -28,6 +28,7 @@ tournament_patterns = [
     path("manage/", organiser.manage, name="manage"),
     path("manage/edit/", organiser.edit, name="edit"),
     path("manage/players/", organiser.registration, name="registration"),
+    path("manage/players/<int:player_id>/", organiser.player_edit, name="player_edit"),
     path("manage/players/import/", organiser.import_preview, name="import_preview"),
     path("manage/players/import/confirm/", organiser.import_confirm, name="import_confirm"),
     path("manage/check-in/", organiser.check_in, name="check_in"),

@@ -238,15 +238,20 @@ def test_withdrawing_a_player(site: Site) -> None:
 @pytest.mark.django_db
 def test_staff_roles_are_granted_by_user_name(site: Site) -> None:
     client = client_for(site.users["organiser"])
-    assert (
-        client.post("/t/test-open/manage/staff/", {"username": "nobody", "role": "referee"}).status_code
-        == 302
-    )
+    grant = {"form": "grant", "username": "nobody", "role": "referee"}
+    assert client.post("/t/test-open/manage/staff/", grant).status_code == 302
     assert StaffRole.objects.get(user=site.users["nobody"], tournament=site.tournament).role == "referee"
-    unknown = client.post("/t/test-open/manage/staff/", {"username": "ghost", "role": "referee"})
+    unknown = client.post("/t/test-open/manage/staff/", {**grant, "username": "ghost"})
     assert b"No account has this user name" in unknown.content
-    assert client.post("/t/test-open/manage/staff/", {"username": "nobody", "role": ""}).status_code == 302
+    # The role form never removes: removing is its own button, and says so only for a real role.
+    assert client.post("/t/test-open/manage/staff/", {**grant, "role": ""}).status_code == 200
+    assert StaffRole.objects.filter(user=site.users["nobody"], tournament=site.tournament).exists()
+    remove = {"form": "remove", "username": "nobody"}
+    removed = client.post("/t/test-open/manage/staff/", remove, follow=True)
+    assert "nobody: role removed." in removed.content.decode()
     assert not StaffRole.objects.filter(user=site.users["nobody"], tournament=site.tournament).exists()
+    again = client.post("/t/test-open/manage/staff/", remove, follow=True).content.decode()
+    assert "nobody has no role in Test Open" in again and "role removed" not in again
 
 
 @pytest.mark.django_db

@@ -17,9 +17,12 @@ from tournament.services.registration import (
     check_in,
     check_in_plan,
     country_lookup,
+    has_played,
     import_players,
     preview_player_file,
     register_player,
+    remove_player,
+    update_player,
 )
 from tournament.services.rounds import (
     current_round,
@@ -35,7 +38,7 @@ from tournament.services.seating import (
     seat_swiss_round,
     seating_field,
 )
-from tournament.services.staff import grant_role
+from tournament.services.staff import grant_role, invite_staff, remove_role
 from tournament.services.tournaments import create_tournament, update_tournament
 
 __all__ = [
@@ -49,17 +52,22 @@ __all__ = [
     "generate_seating",
     "give_table_extra_time",
     "grant_role",
+    "has_played",
     "import_players",
+    "invite_staff",
     "operate_clock",
     "plan_withdrawal",
     "preview_player_file",
     "register_player",
+    "remove_player",
+    "remove_role",
     "replace_with_substitute",
     "request_seating",
     "run_seating_job",
     "seat_swiss_round",
     "seating_field",
     "tables_of_referee",
+    "update_player",
     "update_tournament",
     "withdraw_player",
 ]

@@ -14,14 +14,17 @@ from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tournament import access, services
 from tournament.forms import (
     CheckInForm,
     ImportConfirmForm,
+    InviteStaffForm,
     PlayerFileForm,
     PlayerForm,
+    RemoveStaffForm,
     StaffForm,
     SubstituteForm,
     TournamentForm,
@@ -275,26 +278,103 @@ def absences(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@never_cache
 def staff(request: HttpRequest, slug: str) -> HttpResponse:
+    """Give a role, remove one, or invite a new account (its password is shown on this answer only)."""
     tournament = access_tournament(request, slug, Role.ORGANISER)
-    form = StaffForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        grantee = get_user_model().objects.filter(username=form.cleaned_data["username"]).first()
-        if grantee is None:
-            form.add_error("username", "No account has this user name; a site admin creates accounts.")
-        else:
-            try:
-                services.grant_role(tournament, request.user, grantee, form.cleaned_data["role"])
-            except Refusal as error:
-                add_refusal(form, error)
+    which = request.POST.get("form") if request.method == "POST" else None
+    form = StaffForm(request.POST if which == "grant" else None)
+    invite_form = InviteStaffForm(request.POST if which == "invite" else None)
+    invited = None
+    try:
+        if which == "grant" and form.is_valid():
+            grantee = get_user_model().objects.filter(username=form.cleaned_data["username"]).first()
+            if grantee is None:
+                form.add_error("username", "No account has this user name: invite them below.")
             else:
                 role = form.cleaned_data["role"]
-                done = f"{grantee}: {Role(role).label.lower()}." if role else f"{grantee}: role removed."
-                messages.success(request, done)
+                services.grant_role(tournament, request.user, grantee, role)
+                messages.success(request, f"{grantee}: {Role(role).label.lower()}.")
                 return redirect("tournament:staff", slug=tournament.slug)
+        elif which == "remove":
+            remove = RemoveStaffForm(request.POST)
+            grantee = (
+                get_user_model().objects.filter(username=remove.cleaned_data["username"]).first()
+                if remove.is_valid()
+                else None
+            )
+            if grantee is None:
+                messages.error(request, "No account has this user name.")
+            else:
+                services.remove_role(tournament, request.user, grantee)
+                messages.success(request, f"{grantee}: role removed.")
+            return redirect("tournament:staff", slug=tournament.slug)
+        elif which == "invite" and invite_form.is_valid():
+            data = invite_form.cleaned_data
+            staff_role, password = services.invite_staff(
+                tournament, request.user, data["username"], data["role"], email=data["email"]
+            )
+            invited = {"username": staff_role.user.get_username(), "role": staff_role, "password": password}
+            invite_form = InviteStaffForm()
+    except Refusal as error:
+        if which == "remove":
+            messages.error(request, error.message)
+            return redirect("tournament:staff", slug=tournament.slug)
+        add_refusal(invite_form if which == "invite" else form, error)
     return render_page(
         request,
         "tournament/staff.html",
         tournament,
-        {"form": form, "roles": tournament.staff.select_related("user", "granted_by")},
+        {
+            "form": form,
+            "invite_form": invite_form,
+            "invited": invited,
+            "roles": tournament.staff.select_related("user", "granted_by"),
+            "audit": tournament.audit_entries.select_related("actor")[:50],
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def player_edit(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
+    """Correct a registration (audited), or remove one made in error (refused once the player played)."""
+    tournament = access_tournament(request, slug, Role.ORGANISER)
+    person = get_object_or_404(Player, tournament=tournament, pk=player_id)
+    initial = {
+        "name": person.name,
+        "country": person.country.code or "",
+        "club": person.club,
+        "ema_id": person.ema_id,
+        "team": person.team,
+        "is_substitute": person.is_substitute,
+    }
+    form = PlayerForm(request.POST if request.POST.get("form") == "edit" else None, initial=initial)
+    try:
+        if request.POST.get("form") == "remove":
+            name = person.name
+            services.remove_player(person, request.user)
+            messages.success(request, f"{name}'s registration is removed.")
+            return redirect("tournament:registration", slug=tournament.slug)
+        if request.POST.get("form") == "edit" and form.is_valid():
+            services.update_player(person, request.user, **form.cleaned_data)
+            messages.success(request, "Saved.")
+            return redirect("tournament:registration", slug=tournament.slug)
+    except Refusal as error:
+        if request.POST.get("form") == "remove":
+            messages.error(request, error.message)
+        else:
+            add_refusal(form, error)
+    return render_page(
+        request,
+        "tournament/player_edit.html",
+        tournament,
+        {
+            "form": form,
+            "person": person,
+            "played": services.has_played(person),
+            "audit": tournament.audit_entries.filter(
+                Q(subject=f"player {person.name}") | Q(changes__name__1=person.name)
+            ).select_related("actor")[:20],
+        },
     )
