@@ -75,6 +75,16 @@ class CheckInForm(forms.Form):
     checked_in = forms.BooleanField(required=False)
 
 
+class CheckInManyForm(forms.Form):
+    """The players ticked at the door, checked in at once."""
+
+    players = forms.ModelMultipleChoiceField(queryset=Player.objects.none())
+
+    def __init__(self, tournament: Tournament, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["players"].queryset = tournament.players.exclude(status=Player.Status.WITHDRAWN)
+
+
 class SeatingForm(forms.Form):
     from_round = forms.IntegerField(
         label="Seat from hanchan", min_value=1, initial=1, help_text="Hanchan already started are kept."

@@ -33,6 +33,7 @@ tournament_patterns = [
     path("manage/players/import/confirm/", organiser.import_confirm, name="import_confirm"),
     path("manage/check-in/", organiser.check_in, name="check_in"),
     path("manage/check-in/<int:player_id>/", organiser.check_in_toggle, name="check_in_toggle"),
+    path("manage/check-in/many/", organiser.check_in_many, name="check_in_many"),
     path("manage/absences/", organiser.absences, name="absences"),
     path("manage/staff/", organiser.staff, name="staff"),
     path("manage/seating/", seating.seating_manage, name="seating_manage"),

@@ -15,6 +15,7 @@ from tournament.services.absences import plan_withdrawal, replace_with_substitut
 from tournament.services.registration import (
     CheckInPlan,
     check_in,
+    check_in_many,
     check_in_plan,
     country_lookup,
     has_played,
@@ -44,6 +45,7 @@ from tournament.services.tournaments import create_tournament, update_tournament
 __all__ = [
     "CheckInPlan",
     "check_in",
+    "check_in_many",
     "check_in_plan",
     "country_lookup",
     "create_tournament",

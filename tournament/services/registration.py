@@ -198,6 +198,12 @@ def check_in(player: Player, *, user: AbstractBaseUser, checked_in: bool = True)
     return player
 
 
+@transaction.atomic
+def check_in_many(players: list[Player], *, user: AbstractBaseUser) -> list[Player]:
+    """Check in every player of the list present at the door, all or none (a withdrawn one refuses)."""
+    return [check_in(player, user=user) for player in players if player.status != Player.Status.CHECKED_IN]
+
+
 @dataclass(frozen=True)
 class CheckInPlan:
     """How the checked-in field becomes full tables (a multiple of four players)."""

@@ -4,6 +4,7 @@ absences and substitutes, and the staff."""
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
@@ -11,15 +12,17 @@ from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Count, Q
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tournament import access, services
 from tournament.forms import (
     CheckInForm,
+    CheckInManyForm,
     ImportConfirmForm,
     InviteStaffForm,
     PlayerFileForm,
@@ -32,7 +35,7 @@ from tournament.forms import (
 )
 from tournament.models import Absence, Player, Seat, StaffRole, Tournament
 from tournament.refusal import Refusal
-from tournament.views.base import access_tournament, add_refusal, render_page
+from tournament.views.base import access_tournament, add_refusal, refusal_response, render_page
 
 Role = StaffRole.Role
 WIND_NAMES = dict(Seat.Wind.choices)
@@ -192,6 +195,39 @@ def import_confirm(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect("tournament:registration", slug=tournament.slug)
 
 
+def check_in_state(tournament: Tournament, players: list[Player] | None = None) -> dict[str, Any]:
+    """What the check-in page's script redraws after a tap: the plan's figures and the players changed."""
+    plan = services.check_in_plan(tournament)
+    sit_out = services.check_in_plan(tournament, prefer="sit_out")
+    return {
+        "plan": {
+            "checked_in": plan.checked_in,
+            "tables": plan.tables,
+            "substitutes_needed": plan.substitutes_needed,
+            "substitutes_available": plan.substitutes_available,
+            "short_of_substitutes": plan.short_of_substitutes,
+            "sitting_out": [p.name for p in sit_out.sitting_out],
+            "sit_out_tables": sit_out.tables,
+        },
+        "players": [
+            {
+                "id": p.pk,
+                "name": p.name,
+                "status": p.status,
+                "status_label": p.get_status_display(),
+                "checked_in_at": timezone.localtime(p.checked_in_at).strftime("%H:%M")
+                if p.checked_in_at
+                else "",
+            }
+            for p in players or []
+        ],
+    }
+
+
+def wants_json(request: HttpRequest) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
 @login_required
 @require_GET
 def check_in(request: HttpRequest, slug: str) -> HttpResponse:
@@ -211,6 +247,8 @@ def check_in(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def check_in_toggle(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
+    """One tap at the door: check in, or undo. The page's script gets JSON and redraws without a reload;
+    a plain form post comes back to the page."""
     tournament = access_tournament(request, slug, Role.ORGANISER)
     person = get_object_or_404(Player, tournament=tournament, pk=player_id)
     form = CheckInForm(request.POST)
@@ -218,8 +256,40 @@ def check_in_toggle(request: HttpRequest, slug: str, player_id: int) -> HttpResp
         try:
             services.check_in(person, user=request.user, checked_in=form.cleaned_data["checked_in"])
         except Refusal as error:
+            if wants_json(request):
+                return refusal_response(error)
             messages.error(request, error.message)
+    if wants_json(request):
+        return JsonResponse(check_in_state(tournament, [person]))
     return redirect(reverse("tournament:check_in", args=[tournament.slug]) + f"#player-{person.pk}")
+
+
+@login_required
+@require_POST
+def check_in_many(request: HttpRequest, slug: str) -> HttpResponse:
+    """The players ticked at the door, checked in at once (all or none)."""
+    tournament = access_tournament(request, slug, Role.ORGANISER)
+    form = CheckInManyForm(tournament, request.POST)
+    done: list[Player] = []
+    if form.is_valid():
+        try:
+            done = services.check_in_many(list(form.cleaned_data["players"]), user=request.user)
+        except Refusal as error:
+            if wants_json(request):
+                return refusal_response(error)
+            messages.error(request, error.message)
+        else:
+            messages.success(request, f"{len(done)} player{'s' if len(done) != 1 else ''} checked in.")
+    elif wants_json(request):
+        return JsonResponse(
+            {"errors": [{"field": "players", "rule": "check-in", "message": "tick the players present"}]},
+            status=400,
+        )
+    else:
+        messages.error(request, "Tick the players present first.")
+    if wants_json(request):
+        return JsonResponse(check_in_state(tournament, done))
+    return redirect("tournament:check_in", slug=tournament.slug)
 
 
 @login_required
