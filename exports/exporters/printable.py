@@ -332,10 +332,14 @@ class SeatingCardsPDFExporter(Exporter):
         rounds = max(tournament.hanchan_count, next(iter(last_round), 0))
         country_names = dict(countries)
         players = [
-            (name, str(country_names.get(code, code)) if code else "", places[pk])
-            for pk, name, code in Player.objects.filter(tournament=tournament, pk__in=places)
+            (
+                f"{name} (substitute)" if is_substitute else name,
+                str(country_names.get(code, code)) if code else "",
+                places[pk],
+            )
+            for pk, name, code, is_substitute in Player.objects.filter(tournament=tournament, pk__in=places)
             .order_by("name")
-            .values_list("pk", "name", "country")
+            .values_list("pk", "name", "country", "is_substitute")
         ]
         buffer = io.BytesIO()
         canvas = new_canvas(buffer, f"{tournament.name}: seating cards")

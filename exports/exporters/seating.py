@@ -24,16 +24,25 @@ class SeatingExporter(ListExporter):
         seats = list(
             Seat.objects.filter(round__tournament=tournament)
             .order_by("round__number", "table__number", "wind")
-            .values_list("round__number", "table__number", "wind", "player__name", "replaces__name")
+            .values_list(
+                "round__number",
+                "table__number",
+                "wind",
+                "player__name",
+                "replaces__name",
+                "player__is_substitute",
+            )
         )
         progress(0.3)
         tables: dict[tuple[int, int], list[str]] = {}
         notes: dict[tuple[int, int], list[str]] = {}
         by_player: dict[str, dict[int, tuple[int, int]]] = {}
-        for round_number, table, wind, name, replaces in seats:
+        for round_number, table, wind, name, replaces, is_substitute in seats:
             tables.setdefault((round_number, table), ["", "", "", ""])[wind] = name
             if replaces:
                 notes.setdefault((round_number, table), []).append(f"{name} sits in for {replaces}")
+            elif is_substitute:
+                notes.setdefault((round_number, table), []).append(f"{name} is a substitute (not ranked)")
             by_player.setdefault(name, {})[round_number] = (table, wind)
         rounds = max([tournament.hanchan_count, *(key[0] for key in tables)])
 

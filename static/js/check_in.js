@@ -7,7 +7,7 @@
   const table = document.querySelector("[data-check-in-table]");
   if (!table) return;
   const toast = document.querySelector("[data-check-in-toast]");
-  const planCount = document.querySelector("[data-plan-count]");
+  const planHeading = document.querySelector("[data-plan-heading]");
   const planText = document.querySelector("[data-plan-text]");
 
   function say(text, undo) {
@@ -31,7 +31,7 @@
   }
 
   function drawPlan(plan) {
-    planCount.textContent = plan.checked_in;
+    planHeading.textContent = plan.checked_in + (plan.checked_in === 1 ? " player" : " players") + " checked in";
     let text;
     if (plan.checked_in === 0) {
       text = "Nobody has checked in yet; until someone does, the seating takes every registered player.";

@@ -42,18 +42,18 @@ def test_check_in_at_the_door_without_a_reload(
     row = page.locator("tr[data-name='Player 001']")
     row.get_by_role("button", name="Check in").click()
     expect(row.locator("[data-status-label]")).to_have_text("Checked in")
-    expect(page.locator("[data-plan-count]")).to_have_text("1")
+    expect(page.locator("[data-plan-heading]")).to_have_text("1 player checked in")
     expect(page.locator("[data-check-in-toast]")).to_contain_text("Player 001 is checked in.")
     assert Player.objects.get(name="Player 001").status == Player.Status.CHECKED_IN
     # Undo from the answer itself.
     page.locator("[data-check-in-toast]").get_by_role("button", name="Undo").click()
     expect(row.locator("[data-status-label]")).to_have_text("Registered")
-    expect(page.locator("[data-plan-count]")).to_have_text("0")
+    expect(page.locator("[data-plan-heading]")).to_have_text("0 players checked in")
     # Ticked players, at once.
     for name in ("Player 002", "Player 003", "Player 004", "Player 005", "Player 006"):
         page.locator(f"tr[data-name='{name}'] input[type=checkbox]").check()
     page.get_by_role("button", name="Check in the ticked players").click()
-    expect(page.locator("[data-plan-count]")).to_have_text("5")
+    expect(page.locator("[data-plan-heading]")).to_have_text("5 players checked in")
     expect(page.locator("[data-plan-text]")).to_contain_text("Or, without substitutes: 1 sit out")
     assert page.evaluate("window.__sameDocument") is True
     assert Player.objects.filter(status=Player.Status.CHECKED_IN).count() == 5

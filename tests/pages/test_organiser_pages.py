@@ -108,7 +108,8 @@ def test_an_unreadable_file_is_refused_beside_the_field(site: Site) -> None:
 @pytest.mark.django_db
 def test_check_in_toggle_and_plan(tournament: Tournament, organiser: Any) -> None:
     players = make_players(tournament, 5)
-    make_players(tournament, 1, prefix="Sub", is_substitute=True)
+    # A substitute is available once checked in too.
+    make_players(tournament, 1, prefix="Sub", is_substitute=True, status=Player.Status.CHECKED_IN)
     client = client_for(organiser)
     for player in players:
         assert (

@@ -125,7 +125,7 @@ def test_substitutes_needed_or_players_sitting_out(
     players = make_players(tournament, checked_in)
     for player in players:
         services.check_in(player, user=organiser)
-    make_players(tournament, 2, prefix="Sub", is_substitute=True)
+    make_players(tournament, 2, prefix="Sub", is_substitute=True, status=Player.Status.CHECKED_IN)
     plan = services.check_in_plan(tournament)
     assert (plan.checked_in, plan.substitutes_needed, plan.tables) == (
         checked_in,

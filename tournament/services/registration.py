@@ -231,7 +231,10 @@ def check_in_plan(tournament: Tournament, *, prefer: str = "substitutes") -> Che
             "checked_in_at", "pk"
         )
     )
-    available = tournament.players.filter(is_substitute=True).exclude(status=Player.Status.WITHDRAWN).count()
+    pool = tournament.players.filter(is_substitute=True).exclude(status=Player.Status.WITHDRAWN)
+    if players:  # check-in is in use: only the substitutes present are available
+        pool = pool.filter(status=Player.Status.CHECKED_IN)
+    available = pool.count()
     count = len(players)
     if prefer == "sit_out":
         out = registration.sitting_out(count)
