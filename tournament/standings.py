@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Literal
 
+from tournament.collation import name_key
+
 TieBreak = Literal["none", "most_firsts", "best_hanchan"]
 ZERO = Decimal(0)
 
@@ -131,11 +133,11 @@ def compute_standings(
     def final_key(row: StandingRow) -> tuple[Decimal, ...]:
         return _key(row.total, row.firsts, row.best, tie_break)
 
-    ranked = sorted((r for r in rows.values() if r.ranked), key=lambda r: (final_key(r), r.name))
+    ranked = sorted((r for r in rows.values() if r.ranked), key=lambda r: (final_key(r), name_key(r.name)))
     for row, rank in zip(ranked, _competition_ranks([final_key(r) for r in ranked]), strict=True):
         row.rank = rank
     _rank_history(ranked, last_round, tie_break)
-    unranked = sorted((r for r in rows.values() if not r.ranked), key=lambda r: r.name)
+    unranked = sorted((r for r in rows.values() if not r.ranked), key=lambda r: name_key(r.name))
     return Standings(rows=ranked + unranked, rounds=last_round)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 from collections.abc import Iterator
 from functools import cache
+from operator import itemgetter
 from pathlib import Path
 
 from django_countries import countries
@@ -22,6 +23,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
 from exports.exporters.base import PDF, Exporter, ExportFile, Progress, no_progress, register
+from tournament.collation import by_name
 from tournament.models import Player, Round, Seat, StaffRole, Tournament
 
 WIND_NAMES = ("East", "South", "West", "North")
@@ -337,9 +339,12 @@ class SeatingCardsPDFExporter(Exporter):
                 str(country_names.get(code, code)) if code else "",
                 places[pk],
             )
-            for pk, name, code, is_substitute in Player.objects.filter(tournament=tournament, pk__in=places)
-            .order_by("name")
-            .values_list("pk", "name", "country", "is_substitute")
+            for pk, name, code, is_substitute in by_name(
+                Player.objects.filter(tournament=tournament, pk__in=places).values_list(
+                    "pk", "name", "country", "is_substitute"
+                ),
+                itemgetter(1),
+            )
         ]
         buffer = io.BytesIO()
         canvas = new_canvas(buffer, f"{tournament.name}: seating cards")

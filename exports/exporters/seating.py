@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from operator import itemgetter
 from typing import Any
 
 from django_countries import countries
 
 from exports.exporters.base import Column, ListExporter, Progress, Sheet, register
+from tournament.collation import by_name
 from tournament.models import Player, Seat, Tournament
 
 WIND_NAMES = ("East", "South", "West", "North")
@@ -58,10 +60,13 @@ class SeatingExporter(ListExporter):
         )
         progress(0.6)
         country_names = dict(countries)
-        players = Player.objects.filter(tournament=tournament).order_by("name")
+        players = by_name(
+            Player.objects.filter(tournament=tournament).values_list("name", "country", "is_substitute"),
+            itemgetter(0),
+        )
 
         def player_rows() -> Iterator[list[Any]]:
-            for name, code, is_substitute in players.values_list("name", "country", "is_substitute"):
+            for name, code, is_substitute in players:
                 places = by_player.get(name, {})
                 row: list[Any] = [name, str(country_names.get(code, code)) if code else ""]
                 row.append("Substitute" if is_substitute else "")

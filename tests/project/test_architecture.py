@@ -28,6 +28,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "tournament.refusal",
             "tournament.presentation",
             "tournament.participation",
+            "tournament.collation",
             "scoring.rules",
             "tournament.seating",
             "tournament.standings",

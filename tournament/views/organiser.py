@@ -35,7 +35,13 @@ from tournament.forms import (
 )
 from tournament.models import Absence, Player, Seat, StaffRole, Tournament
 from tournament.refusal import Refusal
-from tournament.views.base import access_tournament, add_refusal, refusal_response, render_page
+from tournament.views.base import (
+    access_tournament,
+    add_refusal,
+    players_in_order,
+    refusal_response,
+    render_page,
+)
 
 Role = StaffRole.Role
 WIND_NAMES = dict(Seat.Wind.choices)
@@ -120,7 +126,7 @@ def registration(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "form": form,
             "file_form": PlayerFileForm(),
-            "players": tournament.players.order_by("is_substitute", "name"),
+            "players": players_in_order(tournament),
         },
     )
 
@@ -237,7 +243,7 @@ def check_in(request: HttpRequest, slug: str) -> HttpResponse:
         "tournament/check_in.html",
         tournament,
         {
-            "players": tournament.players.order_by("is_substitute", "name"),
+            "players": players_in_order(tournament),
             "plan": services.check_in_plan(tournament),
             "sit_out_plan": services.check_in_plan(tournament, prefer="sit_out"),
         },

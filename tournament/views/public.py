@@ -20,7 +20,7 @@ from tournament import access, services
 from tournament.models import Absence, Player, Seat, StaffRole, Table, Tournament
 from tournament.presentation import rank_chart
 from tournament.standings_db import cached_standings, cached_summary, remember_live
-from tournament.views.base import access_tournament, json_with_etag, render_page
+from tournament.views.base import access_tournament, json_with_etag, players_in_order, render_page
 
 Role = StaffRole.Role
 WIND_NAMES = dict(Seat.Wind.choices)
@@ -161,7 +161,7 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
         request,
         "tournament/players.html",
         tournament,
-        {"players": tournament.players.order_by("is_substitute", "name")},
+        {"players": players_in_order(tournament)},
     )
 
 
