@@ -137,7 +137,8 @@ def run_export_job(job_id: int) -> ExportJob:
             ExportJob.objects.filter(pk=job.pk).update(progress=max(0.0, min(fraction, 0.99)))
 
     try:
-        result = exporter.render(job.tournament, progress)
+        with timezone.override(job.tournament.zone()):  # every time in the file: the venue's
+            result = exporter.render(job.tournament, progress)
     except Exception as exc:  # the job records the failure; the worker goes on with the next task
         logger.exception("export %s of job %s failed", job.exporter, job.pk)
         return _fail(job, f"{type(exc).__name__}: {exc}")

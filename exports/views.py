@@ -11,6 +11,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from exports import services as export_services
@@ -25,6 +26,7 @@ def _tournament(request: HttpRequest, slug: str) -> Tournament:
     tournament = get_object_or_404(Tournament, slug=slug)
     if not access.can_view(request.user, tournament):
         raise Http404("tournament: not found")
+    timezone.activate(tournament.zone())  # the venue's time (the middleware ends it with the request)
     return tournament
 
 

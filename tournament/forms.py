@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 from typing import Any
+from zoneinfo import available_timezones
 
 from django import forms
 from django_countries import countries
 
-from tournament.models import TOURNAMENT_FIELDS, Absence, Player, Round, StaffRole, Tournament
+from tournament.models import (
+    TOURNAMENT_FIELDS,
+    Absence,
+    Player,
+    Round,
+    StaffRole,
+    Tournament,
+    default_time_zone,
+)
 
 MAX_PLAYER_FILE_BYTES = 5 * 1024 * 1024
 
@@ -36,10 +45,22 @@ class TournamentForm(forms.ModelForm):
             "separate_countries": "The same for countries.",
         }
 
+    time_zone = forms.ChoiceField(
+        label="Venue time zone",
+        choices=lambda: [(name, name) for name in sorted(available_timezones())],
+        help_text="Every time on the pages, the clock, the PDFs and the exports is the venue's.",
+    )
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         # Ranked unless the organiser chooses otherwise (a form without the field keeps the default).
         self.fields["withdrawn_ranking"].required = False
+        self.fields["time_zone"].required = False
+        if not self.initial.get("time_zone"):
+            self.initial["time_zone"] = default_time_zone()
+
+    def clean_time_zone(self) -> str:
+        return self.cleaned_data.get("time_zone") or default_time_zone()
 
     def clean_withdrawn_ranking(self) -> str:
         return self.cleaned_data.get("withdrawn_ranking") or Tournament.WithdrawnRanking.RANKED

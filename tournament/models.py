@@ -6,6 +6,7 @@ The rules of seating live in ``tournament.seating`` (plain Python); these models
 from __future__ import annotations
 
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -18,6 +19,11 @@ from scoring.rules.ruleset import Ruleset, get_ruleset
 from tournament.clock import Clock
 
 EMA_ID_VALIDATOR = RegexValidator(r"^\d{8}$", "An EMA id is exactly 8 digits (EMA ranking rules).")
+
+
+def default_time_zone() -> str:
+    """A new tournament's venue time zone: the site's (``TIME_ZONE``) until the organiser sets it."""
+    return str(settings.TIME_ZONE)
 
 
 class Tournament(models.Model):
@@ -40,6 +46,8 @@ class Tournament(models.Model):
     starts_on = models.DateField()
     ends_on = models.DateField()
     venue = models.CharField(max_length=200, blank=True)
+    # Every time the pages, the clock, the PDFs and the exports show is in the venue's time zone.
+    time_zone = models.CharField("Venue time zone", max_length=64, default=default_time_zone)
     ruleset_preset = models.CharField(max_length=16, choices=Preset.choices, default=Preset.WRC2015)
     # Custom rules: fields of scoring.rules.ruleset.Ruleset replaced on top of the preset.
     ruleset_overrides = models.JSONField(default=dict, blank=True)
@@ -84,6 +92,16 @@ class Tournament(models.Model):
             self.ruleset()
         except (TypeError, ValueError) as exc:
             raise ValidationError({"ruleset_overrides": str(exc)}) from exc
+        if self.time_zone not in available_timezones():
+            raise ValidationError(
+                {"time_zone": f"{self.time_zone!r} is not a time zone name of the IANA database (Asia/Tokyo)"}
+            )
+
+    def zone(self) -> ZoneInfo:
+        try:
+            return ZoneInfo(self.time_zone)
+        except (ValueError, ZoneInfoNotFoundError):
+            return ZoneInfo("UTC")
 
     def separation(self) -> dict[str, int | None]:
         """The seating generator's separation rule: attribute -> first hanchan allowed (0: never)."""
@@ -102,6 +120,7 @@ TOURNAMENT_FIELDS = (
     "starts_on",
     "ends_on",
     "venue",
+    "time_zone",
     "ruleset_preset",
     "ruleset_overrides",
     "hanchan_count",

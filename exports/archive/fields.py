@@ -56,5 +56,5 @@ PENALTY_FIELDS = (
     "revoke_reason",
 )
 # Fields added to version 1 after it was first written, with the value an archive without them means.
-ADDED_FIELDS = {"withdrawn_from": None, "withdrawn_ranking": "ranked"}
+ADDED_FIELDS = {"withdrawn_from": None, "withdrawn_ranking": "ranked", "time_zone": "UTC"}
 USER_FIELDS = ("username", "first_name", "last_name")

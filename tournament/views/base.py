@@ -27,6 +27,7 @@ def access_tournament(request: HttpRequest, slug: str, minimum: str | None = Non
     tournament = get_object_or_404(Tournament, slug=slug)
     if not access.can_view(request.user, tournament):
         raise Http404("No such tournament")
+    timezone.activate(tournament.zone())  # the venue's time, until the request ends (the middleware)
     if minimum is not None and not access.has_role(request.user, tournament, minimum):
         raise PermissionDenied(f"This page is for the {Role(minimum).label.lower()}s of {tournament.name}.")
     return tournament
