@@ -52,7 +52,17 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     (
         "entry points",
-        ("*.views", "*.api", "*.serializers", "*.forms", "*.admin", "*.urls", "*.middleware", "*.management"),
+        (
+            "*.views",
+            "*.api",
+            "*.serializers",
+            "*.forms",
+            "*.admin",
+            "*.urls",
+            "*.middleware",
+            "*.management",
+            "*.templatetags",
+        ),
     ),
     ("site", ("config",)),
 )
