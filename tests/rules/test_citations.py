@@ -38,7 +38,8 @@ def test_an_ema_2025_event_cites_its_rules_on_pages_and_in_refusals(
         page = client.get(f"/t/{tournament.slug}/{path}").content.decode()
         bare = re.findall(r"WRCR 2015 §[\d.]++(?!, where the EMA 2025 rules are silent)", page)
         assert bare == [], path
-    assert "EMA 2025 rules, point penalties" in client.get(f"/t/{tournament.slug}/penalties/").content.decode()
+    page = client.get(f"/t/{tournament.slug}/penalties/").content.decode()
+    assert "EMA 2025 rules, point penalties" in page
     ana = Player.objects.get(name="Ana")
     with pytest.raises(Refusal) as refused:
         penalties.give_penalty(ana, "lateness", head_referee, round=seated_table.round, minutes_late=0)
