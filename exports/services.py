@@ -139,9 +139,11 @@ def run_export_job(job_id: int) -> ExportJob:
     try:
         with timezone.override(job.tournament.zone()):  # every time in the file: the venue's
             result = exporter.render(job.tournament, progress)
-    except Exception as exc:  # the job records the failure; the worker goes on with the next task
+    except Exception:  # the job records the failure; the worker goes on with the next task
         logger.exception("export %s of job %s failed", job.exporter, job.pk)
-        return _fail(job, f"{type(exc).__name__}: {exc}")
+        return _fail(
+            job, f"This export failed: an error of the site, logged for its administrators (job {job.pk})"
+        )
     # Stored as exports/<tournament>/<job>-<exporter>.<extension>, short whatever the tournament's slug;
     # the download carries the full file name. A second run (after a lost worker) replaces the file.
     stored = f"{job.exporter}{PurePosixPath(result.filename).suffix}"

@@ -77,7 +77,10 @@ class Tournament(models.Model):
         ordering = ["-starts_on", "name"]
         constraints = [
             models.CheckConstraint(
-                condition=models.Q(ends_on__gte=models.F("starts_on")), name="ends_after_start"
+                condition=models.Q(ends_on__gte=models.F("starts_on")),
+                name="ends_after_start",
+                violation_error_code="dates",
+                violation_error_message="The last day comes before the first day: check the dates.",
             ),
         ]
 
@@ -92,6 +95,8 @@ class Tournament(models.Model):
             self.ruleset()
         except (TypeError, ValueError) as exc:
             raise ValidationError({"ruleset_overrides": str(exc)}) from exc
+        if self.starts_on and self.ends_on and self.ends_on < self.starts_on:
+            raise ValidationError({"ends_on": "The last day comes before the first day: check the dates."})
         if self.time_zone not in available_timezones():
             raise ValidationError(
                 {"time_zone": f"{self.time_zone!r} is not a time zone name of the IANA database (Asia/Tokyo)"}
