@@ -44,6 +44,7 @@ from tournament.serializers import (
     PlayerImportSerializer,
     PlayerSerializer,
     PublicPlayerSerializer,
+    PublishSeatingSerializer,
     RegisterPlayerSerializer,
     RoundSerializer,
     SeatingJobSerializer,
@@ -469,14 +470,38 @@ class RoundViewSet(TournamentScopedViewSet):
             return Round.objects.none()
         return self.tournament.rounds.select_related("tournament").prefetch_related(tables_with_seating())
 
-    @extend_schema(summary="List the hanchan with their tables and seats")
+    def round_context(self) -> dict[str, Any]:
+        return {"visible_rounds": access.public_rounds(self.request.user, self.tournament)}
+
+    @extend_schema(
+        summary="List the hanchan with their tables and seats (published seating only, for the public)"
+    )
     def list(self, request: Request, tournament_pk: int) -> Response:
         page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
-        return self.get_paginated_response(RoundSerializer(page, many=True).data)
+        return self.get_paginated_response(
+            RoundSerializer(page, many=True, context=self.round_context()).data
+        )
 
-    @extend_schema(summary="A hanchan with its clock, tables and seats")
+    @extend_schema(
+        summary="A hanchan with its clock, tables and seats (published seating only, for the public)"
+    )
     def retrieve(self, request: Request, tournament_pk: int, number: int) -> Response:
-        return Response(RoundSerializer(self.get_object()).data)
+        return Response(RoundSerializer(self.get_object(), context=self.round_context()).data)
+
+    @extend_schema(
+        summary="Publish this hanchan's seating to the public, or take it back before it starts (organiser)",
+        request=PublishSeatingSerializer,
+        responses={200: RoundSerializer},
+    )
+    @action(detail=True, methods=["post"])
+    def publish(self, request: Request, tournament_pk: int, number: int) -> Response:
+        self.require(Role.ORGANISER)
+        serializer = PublishSeatingSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.publish_seating(
+            self.get_object(), request.user, published=serializer.validated_data["published"]
+        )
+        return Response(RoundSerializer(self.get_object(), context=self.round_context()).data)
 
     @extend_schema(
         summary="Start (or resume), pause or extend the hanchan clock (organiser)",
@@ -536,8 +561,14 @@ class TableViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
 
     def get_object(self) -> Table:
         table: Table = super().get_object()
-        if not access.can_view(self.request.user, table.round.tournament):
-            raise NotFound(f"no table {table.pk}")
+        tournament = table.round.tournament
+        visible = (
+            access.public_rounds(self.request.user, tournament)
+            if access.can_view(self.request.user, tournament)
+            else set()
+        )
+        if visible is not None and table.round.number not in visible:
+            raise NotFound(f"no table {table.pk}")  # a private tournament, or a seating not published
         return table
 
     @extend_schema(summary="A table: its seating, extra minutes, clock and sheet state")

@@ -36,6 +36,10 @@ class Tournament(models.Model):
         RANKED = "ranked", "Ranked, with the missed-hanchan penalties"
         UNRANKED = "unranked", "Not ranked"
 
+    class SeatingPublication(models.TextChoices):
+        ALL = "all", "Every seated hanchan, as soon as it is seated"
+        BY_HANCHAN = "by_hanchan", "Hanchan by hanchan, when the organiser publishes it"
+
     class TieBreak(models.TextChoices):
         NONE = "none", "Shared ranks on equal scores"
         MOST_FIRSTS = "most_firsts", "Most first places"
@@ -63,6 +67,14 @@ class Tournament(models.Model):
         default=WithdrawnRanking.RANKED,
     )
     is_public = models.BooleanField(default=True)
+    # Who sees the seating of a hanchan: the public once it is seated, or once the organiser publishes it
+    # (staff always see it).
+    seating_publication = models.CharField(
+        "Seating shown to the public",
+        max_length=16,
+        choices=SeatingPublication.choices,
+        default=SeatingPublication.ALL,
+    )
     # Seating: keep players of one team, club or country apart. Empty: no rule; 0: never at one table;
     # n: not before hanchan n.
     separate_teams = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -133,6 +145,7 @@ TOURNAMENT_FIELDS = (
     "tie_break",
     "withdrawn_ranking",
     "is_public",
+    "seating_publication",
     "separate_teams",
     "separate_clubs",
     "separate_countries",
@@ -205,6 +218,8 @@ class Round(models.Model):
     starts_at = models.DateTimeField(null=True, blank=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PLANNED)
     mode = models.CharField(max_length=16, choices=Mode.choices, default=Mode.GENERATED)
+    # When the organiser published this hanchan's seating (tournaments that publish hanchan by hanchan).
+    published_at = models.DateTimeField(null=True, blank=True)
     # The hanchan clock (tournament.clock.Clock): state, end time while running, seconds left otherwise.
     clock_state = models.CharField(max_length=8, default="stopped")
     clock_ends_at = models.DateTimeField(null=True, blank=True)
@@ -220,6 +235,12 @@ class Round(models.Model):
     @property
     def has_started(self) -> bool:
         return self.status in {self.Status.STARTED, self.Status.FINISHED}
+
+    @property
+    def seating_is_public(self) -> bool:
+        """Whether the public sees this hanchan's seating (its staff always do)."""
+        publication = self.tournament.seating_publication
+        return publication == Tournament.SeatingPublication.ALL or self.published_at is not None
 
     def clock(self) -> Clock:
         if self.clock_remaining is None:

@@ -305,16 +305,35 @@ class RoundSerializer(serializers.ModelSerializer[Round]):
     """A hanchan with its clock and its seating: every table, every seat."""
 
     clock = serializers.SerializerMethodField()
+    seating_published = serializers.SerializerMethodField(
+        help_text="Whether the public sees this hanchan's seating; without it, others get no tables."
+    )
     tables = RoundTableSerializer(many=True, read_only=True)
 
     class Meta:
         model = Round
-        fields = ("number", "status", "mode", "starts_at", "clock", "tables")
+        fields = ("number", "status", "mode", "starts_at", "clock", "seating_published", "tables")
         read_only_fields = fields
 
     @extend_schema_field(ClockSerializer())
     def get_clock(self, round_: Round) -> dict[str, object]:
         return round_.clock().as_dict(timezone.now())
+
+    def get_seating_published(self, round_: Round) -> bool:
+        return round_.seating_is_public
+
+    def to_representation(self, round_: Round) -> dict[str, Any]:
+        data: dict[str, Any] = super().to_representation(round_)
+        visible = self.context.get("visible_rounds")  # None: this user sees every hanchan's seating
+        if visible is not None and round_.number not in visible:
+            data["tables"] = []
+        return data
+
+
+class PublishSeatingSerializer(serializers.Serializer[Any]):
+    published = serializers.BooleanField(
+        default=True, help_text="true: the public sees the seating; false: staff only (before it starts)."
+    )
 
 
 class SwissSerializer(serializers.Serializer[Any]):

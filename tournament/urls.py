@@ -38,6 +38,7 @@ tournament_patterns = [
     path("manage/staff/", organiser.staff, name="staff"),
     path("manage/seating/", seating.seating_manage, name="seating_manage"),
     path("manage/seating/swiss/", seating.seat_swiss, name="seat_swiss"),
+    path("manage/seating/<int:number>/publish/", seating.seating_publish, name="seating_publish"),
     path("manage/seating/jobs/<int:job_id>/", seating.seating_job, name="seating_job"),
     path("manage/seating/jobs/<int:job_id>.json", seating.seating_job_json, name="seating_job_json"),
 ]

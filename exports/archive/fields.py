@@ -28,7 +28,16 @@ PLAYER_FIELDS = (
     "withdrawn_from",
     "registered_at",
 )
-ROUND_FIELDS = ("number", "starts_at", "status", "mode", "clock_state", "clock_ends_at", "clock_remaining")
+ROUND_FIELDS = (
+    "number",
+    "starts_at",
+    "status",
+    "mode",
+    "published_at",
+    "clock_state",
+    "clock_ends_at",
+    "clock_remaining",
+)
 SHEET_FIELDS = (
     "status",
     "form",
@@ -56,5 +65,11 @@ PENALTY_FIELDS = (
     "revoke_reason",
 )
 # Fields added to version 1 after it was first written, with the value an archive without them means.
-ADDED_FIELDS = {"withdrawn_from": None, "withdrawn_ranking": "ranked", "time_zone": "UTC"}
+ADDED_FIELDS = {
+    "withdrawn_from": None,
+    "withdrawn_ranking": "ranked",
+    "time_zone": "UTC",
+    "seating_publication": "all",
+    "published_at": None,
+}
 USER_FIELDS = ("username", "first_name", "last_name")

@@ -23,10 +23,11 @@ class SeatingExporter(ListExporter):
     description = "By hanchan and table; and one row per player with every table and wind."
 
     def sheets(self, tournament: Tournament, progress: Progress) -> Iterator[Sheet]:
+        seats = Seat.objects.filter(round__tournament=tournament)
+        if tournament.seating_publication == tournament.SeatingPublication.BY_HANCHAN:
+            seats = seats.exclude(round__published_at=None)  # a public file: the published hanchan only
         seats = list(
-            Seat.objects.filter(round__tournament=tournament)
-            .order_by("round__number", "table__number", "wind")
-            .values_list(
+            seats.order_by("round__number", "table__number", "wind").values_list(
                 "round__number",
                 "table__number",
                 "wind",

@@ -119,6 +119,7 @@ CASES: list[Case] = [
     Case((401, 403, 403, 403, 200, 200, 403), "POST",   T + "/rounds/1/clock/", {"action": "start"}),
     Case((401, 403, 403, 403, 400, 400, 403), "POST",   T + "/rounds/1/finish/"),  # tables 2 and 3 unsigned
     Case((401, 403, 403, 403, 200, 200, 403), "POST",   T + "/rounds/2/swiss/", {"seed": 1}),
+    Case((401, 403, 403, 403, 200, 200, 403), "POST",   T + "/rounds/2/publish/", {"published": True}),
     Case(ANYONE,                              "GET",    "/api/tables/{t1}/"),
     Case((401, 403, 403, 200, 200, 200, 403), "POST",   "/api/tables/{t1}/extra-time/", {"minutes": 5}),
     Case(ANYONE,                              "GET",    T + "/exporters/"),

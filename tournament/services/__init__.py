@@ -30,6 +30,7 @@ from tournament.services.rounds import (
     finish_round,
     give_table_extra_time,
     operate_clock,
+    publish_seating,
     tables_of_referee,
 )
 from tournament.services.seating import (
@@ -60,6 +61,7 @@ __all__ = [
     "operate_clock",
     "plan_withdrawal",
     "preview_player_file",
+    "publish_seating",
     "register_player",
     "remove_player",
     "remove_role",

@@ -45,8 +45,9 @@ def home(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = access_tournament(request, slug)
     rounds = list(tournament.rounds.annotate(table_count=Count("tables")))
     current = services.current_round(tournament)
+    visible = access.public_rounds(request.user, tournament)
     next_seats: dict[int, dict[str, Any]] = {}
-    if current is not None:
+    if current is not None and (visible is None or current.number in visible):
         for seat in Seat.objects.filter(round=current).select_related("table"):
             next_seats[seat.player_id] = {"table": seat.table.number, "wind": WIND_NAMES[seat.wind]}
     return render_page(
@@ -139,8 +140,10 @@ def seating(request: HttpRequest, slug: str, number: int | None = None) -> HttpR
     round_ = next((r for r in rounds if r.number == number), None)
     if round_ is None and rounds:
         raise Http404("No such hanchan")
+    visible = access.public_rounds(request.user, tournament)
+    hidden = round_ is not None and visible is not None and round_.number not in visible
     tables = []
-    if round_ is not None:
+    if round_ is not None and not hidden:
         tables = list(
             round_.tables.prefetch_related(
                 Prefetch("seats", Seat.objects.select_related("player", "replaces").order_by("wind"))
@@ -150,7 +153,13 @@ def seating(request: HttpRequest, slug: str, number: int | None = None) -> HttpR
         request,
         "tournament/seating.html",
         tournament,
-        {"rounds": rounds, "round": round_, "tables": tables},
+        {
+            "rounds": [r for r in rounds if visible is None or r.number in visible],
+            "round": round_,
+            "tables": tables,
+            "hidden": hidden,
+            "staff_view": visible is None and tournament.seating_publication != "all",
+        },
     )
 
 
@@ -172,7 +181,12 @@ def player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
     data = cached_standings(tournament.pk)
     row = next((r for r in data["rows"] if r["player"] == person.pk), None)
     ranked_count = sum(1 for r in data["rows"] if r["ranked"])
-    seats = {s.round.number: s for s in Seat.objects.filter(player=person).select_related("round", "table")}
+    visible = access.public_rounds(request.user, tournament)
+    seats = {
+        s.round.number: s
+        for s in Seat.objects.filter(player=person).select_related("round", "table")
+        if visible is None or s.round.number in visible
+    }
     absences = {
         a.round.number: a for a in Absence.objects.filter(player=person).select_related("round", "substitute")
     }
