@@ -7,9 +7,10 @@ import zipfile
 from typing import Any
 
 import pytest
+from django.test import Client
 
 from exports.exporters import ListExporter, all_exporters, get_exporter
-from exports.exporters.base import XLSX, ZIP_TIME
+from exports.exporters.base import PDF, XLSX, ZIP_TIME
 from exports.exporters.ema import split_name
 from exports.exporters.printable import unicode_font
 from tests.exports.conftest import H2_TABLE_1_CORRECTED, TABLE_2_POINTS
@@ -216,3 +217,20 @@ def test_every_export_of_an_empty_tournament_renders(tournament: Tournament) -> 
     for identifier in PRODUCT_EXPORTERS:
         assert render(identifier, tournament).data, identifier
     assert rows(workbook(render("standings_xlsx", tournament).data)["Standings"])[1:] == []
+
+
+@pytest.mark.django_db
+def test_printing_one_hanchan_or_one_table(played: Tournament, referee: Any) -> None:
+    client = Client()
+    client.force_login(referee)
+    base = f"/t/{played.slug}/exports/print"
+    sheets = client.get(f"{base}/score-sheets/1/")
+    assert sheets["Content-Type"] == PDF
+    pages, texts = pdf(sheets.content)
+    assert pages == 2 and all("Hanchan 1" in text for text in texts)
+    pages, texts = pdf(client.get(f"{base}/score-sheets/2/?table=2").content)
+    assert pages == 1 and "Table 2" in texts[0] and "Hanchan 2" in texts[0]
+    pages, texts = pdf(client.get(f"{base}/seating-cards/2/").content)
+    assert pages == 2  # eight players of hanchan 2, four cards to a page
+    assert Client().get(f"{base}/score-sheets/1/").status_code in {302, 403}  # referees only
+    assert client.get(f"{base}/score-sheets/9/").status_code == 404
