@@ -14,7 +14,7 @@ login attempts.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from django.core.exceptions import NON_FIELD_ERRORS
@@ -22,8 +22,9 @@ from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
 from django.urls import path
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 from rest_framework import exceptions, status
+from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.response import Response
 from rest_framework.routers import DefaultRouter
@@ -32,6 +33,7 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
+from config import auth
 from exports.api import ExporterViewSet, ExportJobViewSet
 from penalties.api import DisqualificationViewSet, PenaltyViewSet
 from scoring import api as sheets
@@ -183,14 +185,47 @@ def error_responses(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
 # -- Token login ---------------------------------------------------------------------------------------
 
 
+class LoginRateThrottle(ScopedRateThrottle):
+    """The ``login`` rate per client address, read as the login limits read it (never a header the
+    client may have written, unless ``TRUSTED_PROXY_COUNT`` says a proxy of ours did)."""
+
+    def get_ident(self, request: Any) -> str:
+        return auth.client_address(request)
+
+
+class LoginLimited(exceptions.Throttled):
+    default_code = auth.TOO_MANY
+
+    def __init__(self, block: auth.Block) -> None:
+        super().__init__(wait=block.seconds)
+        self.detail = exceptions.ErrorDetail(block.message, code=auth.TOO_MANY)
+
+
 class TokenLoginView(ObtainAuthToken):
     """``POST username, password`` -> ``{"token": "..."}``; send it as ``Authorization: Token ...``.
 
-    Ten attempts a minute per address (the ``login`` throttle rate), right or wrong, then 429.
+    Ten attempts a minute per address (the ``login`` throttle rate), right or wrong, then 429; and the
+    failed attempts limited as on every login door (``config.auth``): 429 with Retry-After.
     """
 
-    throttle_classes = [ScopedRateThrottle]
+    throttle_classes = [LoginRateThrottle]
     throttle_scope = "login"
+
+    def post(self, request: Any, *args: Any, **kwargs: Any) -> Response:
+        data = request.data if isinstance(request.data, Mapping) else {}
+        username, password = data.get("username"), data.get("password")
+        username = username if isinstance(username, str) else ""
+        refused = auth.blocked(request, username)
+        if refused is not None:
+            raise LoginLimited(refused)
+        serializer = self.get_serializer(data=request.data)
+        if not serializer.is_valid():
+            if username and password:  # a wrong password, not a missing field
+                auth.record_failure(request, username)
+            raise exceptions.ValidationError(serializer.errors)
+        auth.clear_failures(request, username)
+        token, _ = Token.objects.get_or_create(user=serializer.validated_data["user"])
+        return Response({"token": token.key})
 
 
 # -- Routes --------------------------------------------------------------------------------------------
@@ -218,8 +253,13 @@ app_name = "api"
 urlpatterns = [
     path("auth/token/", TokenLoginView.as_view(), name="token"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
-    path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
+    # The split view serves Swagger UI's start-up script as a file (config.security: no inline script).
+    path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),
+    path(
+        "redoc/",
+        SpectacularRedocView.as_view(url_name="api:schema", template_name="api/redoc.html"),
+        name="redoc",
+    ),
     path("tables/<int:table_pk>/sheet/", sheets.sheet_view, name="sheet"),
     path("tables/<int:table_pk>/sheet/check/", sheets.check_view, name="sheet-check"),
     path("tables/<int:table_pk>/sheet/sign/", sheets.sign_view, name="sheet-sign"),

@@ -1,44 +1,109 @@
-"""Signing in, with failed attempts limited per address and user name.
+"""Signing in, with failed attempts limited the same way at every door: the page login, the admin login
+(``AdminSite``) and the API's token endpoint (``config.api.TokenLoginView``).
 
-Five failed attempts for one user name from one address within ten minutes close the window: every
-further attempt (a right password included) is refused with a clear message until the ten minutes that
-began with the first failure are over. The counts live in the Django cache (Redis in production), so all
-web processes share them; nothing is stored about successful sign-ins. The address is ``REMOTE_ADDR``:
-behind a proxy that is the proxy's, which makes the limit one per user name.
+Failures are counted twice, never per user name alone, so that a stranger elsewhere cannot lock the real
+user out:
+
+- per client address and user name: five failures within ten minutes close the window for that name
+  from that address; every further attempt (a right password included) is refused until the ten minutes
+  that began with the first failure are over;
+- per client address: twenty failures within ten minutes, whatever the names, close the window for that
+  address (one address cannot try a password against every user name).
+
+A refused attempt answers 429 with "Too many failed sign-in attempts ... Try again in N minutes." and a
+``Retry-After`` header; its password is not even checked. A successful sign-in clears the count of its
+address and name (not the address's own count).
+
+The client address is ``REMOTE_ADDR``, or, when ``TRUSTED_PROXY_COUNT`` (0 by default) says how many
+proxies of our own stand in front of the site, the address that many places from the right of
+``X-Forwarded-For``, as DRF's ``NUM_PROXIES`` reads it. A client-supplied header is never trusted
+otherwise. The counts live in the Django cache (Redis in production), so all web processes share them;
+when the cache cannot be reached the limit is skipped (and logged) rather than the sign-in failing.
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
 import math
 import time
+from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
+from django.contrib import admin
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.forms import AuthenticationForm
 from django.core.cache import cache
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.http import HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
+from redis.exceptions import RedisError
 
-MAX_FAILURES = 5
+logger = logging.getLogger(__name__)
+
+MAX_FAILURES = 5  # per client address and user name
+MAX_ADDRESS_FAILURES = 20  # per client address, whatever the user names
 WINDOW_SECONDS = 10 * 60
+TOO_MANY = "too_many_attempts"  # the refusal's rule (a form error's code, an API error's rule)
+CACHE_ERRORS = (RedisError, OSError)
 
 
-def _key(request: HttpRequest, username: str) -> str:
-    who = f"{request.META.get('REMOTE_ADDR', '')}|{username.strip().casefold()}"
-    return "login-failures:" + hashlib.sha256(who.encode()).hexdigest()
+def client_address(request: HttpRequest) -> str:
+    """The caller's address: ``REMOTE_ADDR``, or the one ``TRUSTED_PROXY_COUNT`` proxies vouch for."""
+    remote = str(request.META.get("REMOTE_ADDR", ""))
+    trusted = settings.TRUSTED_PROXY_COUNT
+    forwarded = [part.strip() for part in str(request.META.get("HTTP_X_FORWARDED_FOR", "")).split(",")]
+    forwarded = [part for part in forwarded if part]
+    if trusted <= 0 or not forwarded:
+        return remote
+    return forwarded[-min(trusted, len(forwarded))]
 
 
-def seconds_blocked(request: HttpRequest, username: str) -> int:
-    """Seconds left in a closed window for this address and user name; 0 when attempts are allowed."""
-    key = _key(request, username)
-    if (cache.get(key) or 0) < MAX_FAILURES:
+def _key(*parts: str) -> str:
+    return "login-failures:" + hashlib.sha256("|".join(parts).encode()).hexdigest()
+
+
+def _keys(request: HttpRequest, username: str) -> tuple[str, str]:
+    """The counter of this address and user name, and the counter of this address."""
+    address = client_address(request)
+    return _key("name", address, username.strip().casefold()), _key("address", address)
+
+
+@dataclass(frozen=True)
+class Block:
+    seconds: int
+    message: str
+
+
+def _seconds_left(key: str, limit: int) -> int:
+    if (cache.get(key) or 0) < limit:
         return 0
     started = cache.get(f"{key}:start") or time.time()
     return max(1, math.ceil(started + WINDOW_SECONDS - time.time()))
 
 
-def record_failure(request: HttpRequest, username: str) -> None:
-    """Count one failure; the first failure opens a window of ``WINDOW_SECONDS`` (atomic in Redis)."""
-    key = _key(request, username)
+def blocked(request: HttpRequest, username: str) -> Block | None:
+    """Why this attempt is refused before its password is checked, or None when it may go ahead."""
+    name_key, address_key = _keys(request, username)
+    try:
+        by_name = _seconds_left(name_key, MAX_FAILURES)
+        by_address = _seconds_left(address_key, MAX_ADDRESS_FAILURES)
+    except CACHE_ERRORS:
+        logger.warning("login limits skipped: the cache cannot be reached", exc_info=True)
+        return None
+    seconds = max(by_name, by_address)
+    if not seconds:
+        return None
+    minutes = math.ceil(seconds / 60)
+    who = "for this user name" if by_name >= by_address else "from this address"
+    plural = "s" if minutes != 1 else ""
+    return Block(seconds, f"Too many failed sign-in attempts {who}. Try again in {minutes} minute{plural}.")
+
+
+def _count(key: str) -> None:
+    """One more failure; the first opens a window of ``WINDOW_SECONDS`` (atomic in Redis)."""
     cache.add(f"{key}:start", time.time(), WINDOW_SECONDS)
     if not cache.add(key, 1, WINDOW_SECONDS):
         try:
@@ -47,37 +112,73 @@ def record_failure(request: HttpRequest, username: str) -> None:
             cache.add(key, 1, WINDOW_SECONDS)
 
 
+def record_failure(request: HttpRequest, username: str) -> None:
+    try:
+        for key in _keys(request, username):
+            _count(key)
+    except CACHE_ERRORS:
+        logger.warning("login failure not counted: the cache cannot be reached", exc_info=True)
+
+
 def clear_failures(request: HttpRequest, username: str) -> None:
-    key = _key(request, username)
-    cache.delete_many([key, f"{key}:start"])
+    """A right password: this address and name start afresh (the address's own count stays)."""
+    name_key, _ = _keys(request, username)
+    try:
+        cache.delete_many([name_key, f"{name_key}:start"])
+    except CACHE_ERRORS:
+        logger.warning("login failures not cleared: the cache cannot be reached", exc_info=True)
+
+
+class LoginForm(AuthenticationForm):
+    """The sign-in form that asks the limiter first and tells it how the attempt went."""
+
+    def clean(self) -> dict[str, Any]:
+        username = str(self.cleaned_data.get("username") or "")
+        refused = blocked(self.request, username) if self.request is not None else None
+        if refused is not None:
+            self.block = refused
+            raise ValidationError(refused.message, code=TOO_MANY)
+        try:
+            cleaned = super().clean()
+        except ValidationError as error:
+            if getattr(error, "code", None) == "invalid_login" and self.request is not None:
+                record_failure(self.request, username)
+            raise
+        if self.request is not None and self.user_cache is not None:
+            clear_failures(self.request, username)
+        return cleaned
+
+
+class AdminLoginForm(LoginForm, AdminAuthenticationForm):
+    """The admin's form (staff accounts only), limited the same way."""
+
+
+def too_many(response: HttpResponse) -> HttpResponse:
+    """A login page that re-shows its form refused by the limiter answers 429 with Retry-After."""
+    form = (response.context_data or {}).get("form") if isinstance(response, TemplateResponse) else None
+    if form is not None and form.has_error(NON_FIELD_ERRORS, TOO_MANY):
+        response.status_code = 429
+        response["Retry-After"] = str(form.block.seconds)
+    return response
 
 
 class LoginView(auth_views.LoginView):
     template_name = "registration/login.html"
+    authentication_form = LoginForm
     redirect_authenticated_user = True
 
-    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        username = request.POST.get("username", "")
-        blocked = seconds_blocked(request, username)
-        if blocked:
-            # An unbound form: the password is not even checked while the window is closed.
-            form = self.get_form_class()(request, initial={"username": username})
-            minutes = math.ceil(blocked / 60)
-            message = (
-                f"Too many failed sign-in attempts for this user name. Try again in {minutes} "
-                f"minute{'s' if minutes != 1 else ''}."
-            )
-            return self.render_to_response(self.get_context_data(form=form, refused=message), status=429)
-        return super().post(request, *args, **kwargs)
-
     def form_invalid(self, form: Any) -> HttpResponse:
-        record_failure(self.request, self.request.POST.get("username", ""))
-        return super().form_invalid(form)
-
-    def form_valid(self, form: Any) -> HttpResponse:
-        clear_failures(self.request, self.request.POST.get("username", ""))
-        return super().form_valid(form)
+        return too_many(super().form_invalid(form))
 
 
 class LogoutView(auth_views.LogoutView):
     pass
+
+
+class AdminSite(admin.AdminSite):
+    """The default admin site (``config.apps.AdminConfig``), its login limited like the others."""
+
+    login_form = AdminLoginForm
+
+    def login(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
+        return too_many(super().login(request, extra_context))

@@ -51,7 +51,7 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "config.apps.AdminConfig",  # django.contrib.admin, its login limited (config.auth)
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -71,6 +71,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.security.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -220,6 +221,14 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "config.api.error_responses"],
 }
 
+# Login limits and client addresses (config.auth): how many proxies of ours stand in front of the site
+# and append to X-Forwarded-For. 0 (the default): the header is ignored and REMOTE_ADDR is the client.
+_proxies = os.environ.get("TRUSTED_PROXY_COUNT") or "0"
+if not (_proxies.isascii() and _proxies.isdigit()):
+    raise ImproperlyConfigured(f"TRUSTED_PROXY_COUNT={_proxies!r}: expected a whole number (0: no proxy).")
+TRUSTED_PROXY_COUNT = int(_proxies)
+REST_FRAMEWORK["NUM_PROXIES"] = TRUSTED_PROXY_COUNT  # DRF's throttles read the address the same way
+
 if not DEBUG:
     SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
@@ -228,6 +237,26 @@ if not DEBUG:
     SECURE_REFERRER_POLICY = "same-origin"
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     X_FRAME_OPTIONS = "DENY"
+
+# Production secure by default (DEBUG off; README "Production settings"). HTTPS only: plain HTTP is
+# redirected (SECURE_SSL_REDIRECT=0 when a TLS-terminating proxy already redirects) except /healthz, which
+# a load balancer probes over plain HTTP; browsers are told to use HTTPS for a year (SECURE_HSTS_SECONDS;
+# 0 turns it off). Subdomains and the browsers' preload list only when asked for: both are hard to undo.
+if not DEBUG:
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    _hsts = os.environ.get("SECURE_HSTS_SECONDS") or str(365 * 24 * 3600)
+    if not (_hsts.isascii() and _hsts.isdigit()):
+        raise ImproperlyConfigured(f"SECURE_HSTS_SECONDS={_hsts!r}: expected a whole number of seconds.")
+    SECURE_HSTS_SECONDS = int(_hsts)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+    # `check --deploy` recommends both; leaving them off is a deliberate default, so their warnings are
+    # silenced while they are off (and only then).
+    SILENCED_SYSTEM_CHECKS = [
+        *([] if SECURE_HSTS_INCLUDE_SUBDOMAINS else ["security.W005"]),
+        *([] if SECURE_HSTS_PRELOAD else ["security.W021"]),
+    ]
 
 LOGGING = {
     "version": 1,

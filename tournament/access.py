@@ -84,6 +84,12 @@ def can_create_tournament(user: AnyUser | None) -> bool:
     return StaffRole.objects.filter(user=user, role=Role.ORGANISER).exists()
 
 
+def require_create_tournament(user: AnyUser | None) -> None:
+    """The one check before a tournament is created, by a page or the API (``can_create_tournament``)."""
+    if not can_create_tournament(user):
+        raise PermissionDenied("Creating a tournament needs a site admin's permission or an organiser role.")
+
+
 def visible_tournaments(user: AnyUser | None) -> QuerySet[Tournament]:
     """The tournaments ``can_view`` lets this user see: the public ones, and those where they have a role."""
     tournaments = Tournament.objects.all()

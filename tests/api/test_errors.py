@@ -130,8 +130,8 @@ def test_401_403_404_and_409(world: World) -> None:
 @pytest.mark.django_db
 def test_the_eleventh_login_attempt_in_a_minute_is_throttled(world: World) -> None:
     client = APIClient()
-    for _ in range(10):
-        found = errors(client.post("/api/auth/token/", {"username": "player", "password": "wrong"}), 400)
+    for n in range(10):  # ten user names: the failed-attempt limits (5 per name) stay open
+        found = errors(client.post("/api/auth/token/", {"username": f"user{n}", "password": "wrong"}), 400)
         assert found == [
             {"field": None, "rule": "authorization", "message": "Unable to log in with provided credentials."}
         ]

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import Permission
 from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
 
@@ -34,7 +35,8 @@ def ok(response: Any, status: int = 200) -> Any:
 
 @pytest.mark.django_db(transaction=True)
 def test_a_tournament_day_through_the_api() -> None:
-    make_user("ola")  # the organiser-to-be: any logged-in user may create a tournament
+    # The organiser-to-be: an account a site admin allowed to organise (Django's add_tournament).
+    make_user("ola").user_permissions.add(Permission.objects.get(codename="add_tournament"))
     make_user("rei")
     organiser = APIClient()
     assert organiser.login(username="ola", password=PASSWORD)

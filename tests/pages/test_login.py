@@ -1,4 +1,6 @@
-"""Signing in: the login page, redirects, and failed attempts limited per address and user name."""
+"""Signing in: the login page, redirects, and failed attempts limited per address and user name.
+
+The limits at every door (admin, API token) and behind a proxy: tests/api/test_login_limits.py."""
 
 from __future__ import annotations
 
@@ -57,8 +59,8 @@ def test_the_window_reopens_after_ten_minutes(site: Site, monkeypatch: pytest.Mo
     assert b"Try again in 1 minute." in attempt(client, "referee", PASSWORD).content
     # The counts live in the cache only for the window: once they expire, signing in works again.
     request = RequestFactory().post("/accounts/login/")
-    key = auth._key(request, "referee")
-    cache.delete_many([key, f"{key}:start"])
+    for key in auth._keys(request, "referee"):
+        cache.delete_many([key, f"{key}:start"])
     assert attempt(client, "referee", PASSWORD).status_code == 302
 
 

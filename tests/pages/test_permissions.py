@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from tests.pages.conftest import Site, client_for
+from tournament.models import Tournament
 
 USERS = ("anonymous", "nobody", "other_referee", "referee", "head_referee", "organiser", "admin")
 RANK = {"referee": 1, "head_referee": 2, "organiser": 3, "admin": 3}
@@ -112,7 +113,16 @@ def test_staff_pages_permission_matrix(site: Site, user: str, private: bool) -> 
 def test_creating_a_tournament_is_for_organisers_and_site_admins(
     site: Site, user: str, expected: int
 ) -> None:
-    assert client_for(site.users[user]).get("/tournaments/new/").status_code == expected
+    """The form and its submission: the same permission as the API's (tournament.access), checked by
+    the service both doors call."""
+    client = client_for(site.users[user])
+    assert client.get("/tournaments/new/").status_code == expected
+    body = {"name": "New Cup", "slug": "new-cup", "starts_on": "2026-06-01", "ends_on": "2026-06-01"}
+    body |= {"ruleset_preset": "EMA2025", "ruleset_overrides": "{}", "hanchan_count": "4"}
+    body |= {"hanchan_minutes": "90", "tie_break": "none"}
+    submitted = client.post("/tournaments/new/", body)
+    assert submitted.status_code == (302 if expected == 200 else expected), submitted.content[:300]
+    assert Tournament.objects.filter(slug="new-cup").exists() is (expected == 200)
 
 
 @pytest.mark.django_db

@@ -115,7 +115,7 @@ def test_no_private_data_on_public_pages(site: Site) -> None:
 
 @pytest.mark.django_db
 def test_the_demo_tournament_pages_render() -> None:
-    call_command("load_demo", stdout=StringIO())
+    call_command("load_demo", "--force", stdout=StringIO())  # the tests run with DEBUG off
     client = Client()
     assert client.get("/t/demo-open/").status_code == 200
     assert b"Ines Garc" in client.get("/t/demo-open/standings/").content

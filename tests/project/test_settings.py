@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import subprocess
 import sys
 from pathlib import Path
@@ -97,3 +98,87 @@ def test_a_malformed_boolean_names_the_variable(value: str) -> None:
     result = settings_with(DEBUG=value)
     assert result.returncode != 0
     assert f"DEBUG='{value}'" in result.stderr
+
+
+PRODUCTION = {"DEBUG": "0", "SECRET_KEY": secrets.token_urlsafe(50), "ALLOWED_HOSTS": "testserver"}
+REQUESTS = """
+import json, django
+django.setup()
+from django.conf import settings
+from django.test import Client
+client = Client()
+plain = client.get("/api/", HTTP_ACCEPT="application/json")
+health = client.get("/healthz")
+secure = client.get("/api/", secure=True, HTTP_ACCEPT="application/json")
+print(json.dumps({
+    "plain": [plain.status_code, plain.get("Location")],
+    "health": health.status_code,
+    "secure": [secure.status_code, secure.get("Strict-Transport-Security"),
+               secure.get("Content-Security-Policy")],
+    "proxies": settings.REST_FRAMEWORK["NUM_PROXIES"],
+}))
+"""
+
+
+def production_environment() -> dict[str, str]:
+    """This process's environment without our settings, nor the browser tests' DJANGO_ALLOW_ASYNC_UNSAFE
+    (tests/browser/conftest.py), which `check --deploy` rightly refuses."""
+    unset = {*CONFIG_VARS, "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    return {k: v for k, v in os.environ.items() if k not in unset and not k.startswith("SECURE_")}
+
+
+def production(**env: str) -> dict[str, object]:
+    clean = production_environment()
+    result = subprocess.run(
+        [sys.executable, "-c", REQUESTS],
+        cwd=ROOT,
+        env={**clean, "DJANGO_SETTINGS_MODULE": "config.settings", **PRODUCTION, **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout.splitlines()[-1])  # type: ignore[no-any-return]
+
+
+def test_check_deploy_is_clean_in_production() -> None:
+    clean = production_environment()
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env={**clean, **PRODUCTION, "ALLOWED_HOSTS": "tournament.example.org"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "System check identified no issues" in result.stdout
+
+
+def test_production_redirects_to_https_sends_hsts_and_a_policy_but_not_for_healthz() -> None:
+    conf = production()
+    assert conf["plain"] == [301, "https://testserver/api/"]
+    assert conf["health"] != 301  # a load balancer's plain-HTTP probe reaches the health check
+    status, hsts, policy = conf["secure"]  # type: ignore[misc]
+    assert status == 200 and hsts == "max-age=31536000"
+    assert "script-src 'self'" in policy and "frame-ancestors 'none'" in policy
+    assert conf["proxies"] == 0
+
+
+def test_behind_a_tls_proxy_the_redirect_and_hsts_are_configurable() -> None:
+    conf = production(
+        SECURE_SSL_REDIRECT="0",
+        SECURE_HSTS_SECONDS="3600",
+        SECURE_HSTS_INCLUDE_SUBDOMAINS="1",
+        TRUSTED_PROXY_COUNT="1",
+    )
+    assert conf["plain"][0] == 200  # type: ignore[index]
+    assert conf["secure"][1] == "max-age=3600; includeSubDomains"  # type: ignore[index]
+    assert conf["proxies"] == 1
+
+
+@pytest.mark.parametrize(("name", "value"), [("TRUSTED_PROXY_COUNT", "one"), ("SECURE_HSTS_SECONDS", "-1")])
+def test_a_malformed_number_names_the_variable(name: str, value: str) -> None:
+    result = settings_with(**PRODUCTION, **{name: value})
+    assert result.returncode != 0
+    assert f"{name}='{value}'" in result.stderr

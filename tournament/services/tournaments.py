@@ -21,7 +21,9 @@ def _known_fields(fields: dict[str, Any]) -> None:
 
 @transaction.atomic
 def create_tournament(user: AbstractBaseUser, **fields: Any) -> Tournament:
-    """A new tournament; its creator becomes its organiser."""
+    """A new tournament; its creator becomes its organiser. Only an account allowed to organise
+    (``access.can_create_tournament``) may create one, whichever door it comes through."""
+    access.require_create_tournament(user)
     _known_fields(fields)
     tournament = Tournament(created_by=user, **fields)
     tournament.full_clean()

@@ -10,7 +10,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
@@ -51,8 +51,7 @@ IMPORT_SECONDS = 30 * 60
 @login_required
 @require_http_methods(["GET", "POST"])
 def create(request: HttpRequest) -> HttpResponse:
-    if not access.can_create_tournament(request.user):
-        raise PermissionDenied("Creating a tournament needs a site admin's permission or an organiser role.")
+    access.require_create_tournament(request.user)  # before the form is shown; the service checks again
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:

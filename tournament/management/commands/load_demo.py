@@ -1,6 +1,9 @@
 """Load the demo: logins, a tournament of 16 players with its seating and two signed score sheets.
 
-Idempotent: running it again finds what is there and adds only what is missing.
+Idempotent: running it again finds what is there and adds only what is missing. The demo's logins use a
+published password, so the command is for a local run (``DEBUG`` on, as ``make run``): with ``DEBUG`` off
+it refuses unless given ``--force``. It creates the demo accounts that are missing and never touches an
+existing account's password, whoever made it.
 """
 
 from __future__ import annotations
@@ -9,8 +12,9 @@ import json
 from datetime import date
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
 from scoring import services as sheets
@@ -71,30 +75,52 @@ def named(hand: dict[str, Any], names: list[str]) -> dict[str, Any]:
 class Command(BaseCommand):
     help = "Create (or complete) the demo tournament and print the URLs and logins."
 
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--force",
+            action="store_true",
+            help="Load the demo even with DEBUG off (a site open to others: its new logins use a published "
+            "password).",
+        )
+
     def handle(self, *args: Any, **options: Any) -> None:
-        users = self.users()
+        if not settings.DEBUG and not options["force"]:
+            raise CommandError(
+                f"DEBUG is off: this looks like a production site, and the demo's logins use the published "
+                f"password {DEMO_PASSWORD!r}. Run it with DEBUG=1 (as `make run` does), or with --force if "
+                f"you mean it."
+            )
+        users, demo_password = self.users()
         tournament = self.tournament(users)
         self.seating(tournament, users["organiser"])
         self.sheets(tournament, users["referee"])
         self.stdout.write(f"Demo tournament: {tournament.name} (/t/{tournament.slug}/)")
         for username, role in DEMO_USERS.items():
             what = "site admin" if role is None else StaffRole.Role(role).label.lower()
-            self.stdout.write(f"Demo {what}: {username} / {DEMO_PASSWORD}")
+            if demo_password[username]:
+                self.stdout.write(f"Demo {what}: {username} / {DEMO_PASSWORD}")
+            else:
+                self.stdout.write(
+                    f"Demo {what}: {username} (an existing account: its password is left as it is)"
+                )
 
     @transaction.atomic
-    def users(self) -> dict[str, Any]:
+    def users(self) -> tuple[dict[str, Any], dict[str, bool]]:
+        """The demo's accounts, created when missing; and for each, whether it has the demo password.
+        An existing account keeps its password: the demo never resets one."""
         user_model = get_user_model()
-        users = {}
+        users, demo_password = {}, {}
         for username, role in DEMO_USERS.items():
             admin = role is None
             user, created = user_model.objects.get_or_create(
                 username=username, defaults={"is_staff": admin, "is_superuser": admin}
             )
-            if created or not user.check_password(DEMO_PASSWORD):
+            if created:
                 user.set_password(DEMO_PASSWORD)
-                user.save()
+                user.save(update_fields=["password"])
             users[username] = user
-        return users
+            demo_password[username] = created or user.check_password(DEMO_PASSWORD)
+        return users, demo_password
 
     @transaction.atomic
     def tournament(self, users: dict[str, Any]) -> Tournament:
