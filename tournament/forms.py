@@ -54,13 +54,17 @@ class TournamentForm(forms.ModelForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         # Ranked unless the organiser chooses otherwise (a form without the field keeps the default).
-        self.fields["withdrawn_ranking"].required = False
-        self.fields["time_zone"].required = False
+        # Settings with a default: a form that leaves them out keeps the default.
+        for name in ("withdrawn_ranking", "time_zone", "seating_publication"):
+            self.fields[name].required = False
         if not self.initial.get("time_zone"):
             self.initial["time_zone"] = default_time_zone()
 
     def clean_time_zone(self) -> str:
         return self.cleaned_data.get("time_zone") or default_time_zone()
+
+    def clean_seating_publication(self) -> str:
+        return self.cleaned_data.get("seating_publication") or Tournament.SeatingPublication.ALL
 
     def clean_withdrawn_ranking(self) -> str:
         return self.cleaned_data.get("withdrawn_ranking") or Tournament.WithdrawnRanking.RANKED
