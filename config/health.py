@@ -1,11 +1,21 @@
-"""``GET /healthz``: the state of each part the product needs, for load balancers and operators.
+"""Health checks: ``GET /healthz`` for load balancers, ``GET /healthz/ready`` for operators.
 
-Each check returns ``{"ok": bool, ...}``; the answer is HTTP 503 when a required part is down, and the
-JSON names that part. A worker is required when a broker is configured (``HEALTHZ_REQUIRE_WORKER``).
+``/healthz`` is liveness: this process answers requests. It touches neither the database, nor the cache,
+nor the broker, and names no host, so any number of load balancers may poll it; a dead worker, a Redis
+outage or even a database outage (the public pages then answer from their last good copy) does not
+take a web node out of the load balancer, since every node would be taken out alike.
+
+``/healthz/ready`` reports each part the product needs (database, cache, broker, workers), for a logged-in
+site admin (``is_staff``) or a caller that sends the ``HEALTHZ_TOKEN`` setting in the ``X-Healthz-Token``
+header (anyone else: 404). It answers 503 naming each part down (a worker only counts when
+``HEALTHZ_REQUIRE_WORKER``); each process runs the checks at most once per ``HEALTHZ_CACHE_SECONDS`` and
+answers the others from that result, so polling cannot load the site.
 """
 
 from __future__ import annotations
 
+import hmac
+import threading
 import time
 import uuid
 from collections.abc import Callable
@@ -14,7 +24,7 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
-from django.http import HttpRequest, JsonResponse
+from django.http import Http404, HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 from kombu import Connection
@@ -22,6 +32,14 @@ from kombu import Connection
 from config.celery import app as celery_app
 
 Check = dict[str, Any]
+TOKEN_HEADER = "X-Healthz-Token"
+
+
+@never_cache
+@require_GET
+def healthz(request: HttpRequest) -> JsonResponse:
+    """Liveness: the process answers. Nothing else is asked, nothing is named."""
+    return JsonResponse({"status": "ok"})
 
 
 def check_database() -> Check:
@@ -37,7 +55,11 @@ def check_cache() -> Check:
     value = cache.get(key)
     cache.delete(key)
     backend = settings.CACHES["default"]["BACKEND"].rsplit(".", 1)[-1]
-    return {"ok": value == "1", "backend": backend}
+    result: Check = {"ok": value == "1", "backend": backend}
+    if not result["ok"]:
+        # The fail-soft cache (config.cache) answers a miss instead of raising: it keeps why.
+        result["error"] = getattr(cache, "last_error", "") or "the cache did not keep a value"
+    return result
 
 
 def broker_configured() -> bool:
@@ -67,9 +89,7 @@ def run_check(check: Callable[[], Check]) -> Check:
     return result
 
 
-@never_cache
-@require_GET
-def healthz(request: HttpRequest) -> JsonResponse:
+def run_checks() -> tuple[int, dict[str, Any]]:
     checks: dict[str, Check] = {"database": run_check(check_database), "cache": run_check(check_cache)}
     if broker_configured():
         checks["broker"] = run_check(check_broker)
@@ -81,6 +101,50 @@ def healthz(request: HttpRequest) -> JsonResponse:
         checks["worker"] = worker
     else:
         checks["broker"] = {"ok": True, "mode": "eager (tasks run in process)"}
-    down = [name for name, result in checks.items() if not result["ok"] and result.get("required", True)]
-    body = {"status": "ok" if not down else "down", "down": down, "checks": checks}
-    return JsonResponse(body, status=200 if not down else 503)
+    failed = [name for name, result in checks.items() if not result["ok"]]
+    down = [name for name in failed if checks[name].get("required", True)]
+    status = "down" if down else ("degraded" if failed else "ok")
+    return (503 if down else 200), {"status": status, "down": down, "failed": failed, "checks": checks}
+
+
+class RecentResult:
+    """The last readiness result of this process, reused for ``HEALTHZ_CACHE_SECONDS``; one thread runs
+    the checks while the others wait for its result."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.at = 0.0
+        self.value: tuple[int, dict[str, Any]] | None = None
+
+    def get(self, compute: Callable[[], tuple[int, dict[str, Any]]]) -> tuple[int, dict[str, Any], float]:
+        with self.lock:
+            age = time.monotonic() - self.at
+            if self.value is None or age >= settings.HEALTHZ_CACHE_SECONDS:
+                self.value, self.at, age = compute(), time.monotonic(), 0.0
+            return (*self.value, age)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.value, self.at = None, 0.0
+
+
+recent = RecentResult()
+
+
+def may_see_details(request: HttpRequest) -> bool:
+    token = settings.HEALTHZ_TOKEN
+    sent = request.headers.get(TOKEN_HEADER, "")
+    if token and sent and hmac.compare_digest(sent.encode(), token.encode()):
+        return True
+    user = request.user
+    return bool(user.is_authenticated and user.is_active and user.is_staff)
+
+
+@never_cache
+@require_GET
+def ready(request: HttpRequest) -> JsonResponse:
+    """Readiness, in detail, for staff or the token: each part, with what failed and how long it took."""
+    if not may_see_details(request):
+        raise Http404("No such page")
+    status, body, age = recent.get(run_checks)
+    return JsonResponse({**body, "age_seconds": round(age, 1)}, status=status)

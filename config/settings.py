@@ -78,6 +78,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "tournament.middleware.RoleLookupMiddleware",
+    "tournament.middleware.LastGoodCopyMiddleware",  # public pages answer while the database is down
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -111,15 +112,30 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
+    # Everything cached can be computed again: with Redis unreachable the cache answers as a miss and
+    # the pages read the database (config.cache); a hanging Redis costs one timeout per few seconds.
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.cache.FailSoftRedisCache",
             "LOCATION": REDIS_URL,
-            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
+            "OPTIONS": {
+                "socket_connect_timeout": 1,
+                "socket_timeout": 1,
+                "RETRY_SECONDS": float(os.environ.get("CACHE_RETRY_SECONDS", "5")),
+            },
         }
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# Sessions live in the database, never only in the cache: a Redis outage logs nobody out.
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
+# The last good copy of each public page (tournament.middleware.LastGoodCopyMiddleware) is kept this
+# long, and served while the database cannot be reached.
+PAGE_COPY_SECONDS = int(os.environ.get("PAGE_COPY_SECONDS", str(7 * 24 * 3600)))
+# GET /healthz/ready (config.health): the detailed checks, for staff or for a caller that sends this
+# token in the X-Healthz-Token header (empty: staff only); each process reruns them at most this often.
+HEALTHZ_TOKEN = os.environ.get("HEALTHZ_TOKEN", "")
+HEALTHZ_CACHE_SECONDS = float(os.environ.get("HEALTHZ_CACHE_SECONDS", "5"))
 
 # Celery: eager (in process) without a broker, real workers with Redis.
 CELERY_BROKER_URL = REDIS_URL or "memory://"

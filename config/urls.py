@@ -3,11 +3,11 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from config import auth
-from config.health import healthz
+from config import auth, health
 
 urlpatterns = [
-    path("healthz", healthz, name="healthz"),
+    path("healthz", health.healthz, name="healthz"),
+    path("healthz/ready", health.ready, name="healthz-ready"),
     path("admin/", admin.site.urls),
     path("accounts/login/", auth.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth.LogoutView.as_view(), name="logout"),

@@ -172,9 +172,9 @@ class TournamentViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
         tournament = visible_tournament(request, pk)
         return Response(
             remember_live(
-                tournament.pk,
+                tournament,
                 "api",
-                lambda: {**cached_standings(tournament.pk), "pending_tables": pending_tables(tournament)},
+                lambda: {**cached_standings(tournament), "pending_tables": pending_tables(tournament)},
             )
         )
 
@@ -296,8 +296,7 @@ class PlayerViewSet(TournamentScopedViewSet):
         preview = services.import_players(self.tournament, upload.read(), upload.name, user=request.user)
         if not preview.ok:
             raise Refusal.of(
-                Problem(error.field, "registration", error.message, line=error.line)
-                for error in preview.errors
+                Problem(error.field, error.rule, error.message, line=error.line) for error in preview.errors
             )
         return Response(import_result(preview, dry_run=False), status=status.HTTP_201_CREATED)
 
@@ -365,7 +364,7 @@ def import_result(preview: ImportPreview, *, dry_run: bool) -> dict[str, Any]:
             for row in preview.rows
         ],
         "errors": [
-            {"field": error.field, "rule": "registration", "message": error.message, "line": error.line}
+            {"field": error.field, "rule": error.rule, "message": error.message, "line": error.line}
             for error in preview.errors
         ],
     }

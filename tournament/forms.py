@@ -17,8 +17,7 @@ from tournament.models import (
     Tournament,
     default_time_zone,
 )
-
-MAX_PLAYER_FILE_BYTES = 5 * 1024 * 1024
+from tournament.registration import MAX_FILE_BYTES
 
 
 def country_choices() -> list[tuple[str, str]]:
@@ -82,13 +81,17 @@ class PlayerForm(forms.Form):
 class PlayerFileForm(forms.Form):
     file = forms.FileField(
         label="Player list (.csv or .xlsx)",
-        help_text="Columns: name (or first name + last name), country, club, ema id, team, substitute.",
+        help_text="Columns: name (or first name + last name), country, club, ema id, team, substitute. "
+        "At most 2 MB and 5,000 players.",
     )
 
     def clean_file(self) -> Any:
         upload = self.cleaned_data["file"]
-        if upload.size > MAX_PLAYER_FILE_BYTES:
-            raise forms.ValidationError("The file is larger than 5 MB.")
+        if upload.size > MAX_FILE_BYTES:
+            raise forms.ValidationError(
+                f"The file has {upload.size:,} bytes; a player list is at most {MAX_FILE_BYTES:,} (2 MB).",
+                code="file-size",
+            )
         return upload
 
 

@@ -84,6 +84,9 @@ class Tournament(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # Counts the changes of the standings (tournament.standings_db): bumped in the transaction of each
+    # change, and part of every cached standings key, so no cached copy outlives a change.
+    standings_version = models.PositiveBigIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["-starts_on", "name"]
@@ -98,6 +101,17 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        # Only tournament.standings_db moves the standings version (an UPDATE adding one): saving an
+        # instance read earlier never writes its older number back.
+        if self.pk is not None and not self._state.adding and kwargs.get("update_fields") is None:
+            kwargs["update_fields"] = [
+                field.name
+                for field in self._meta.concrete_fields
+                if not field.primary_key and field.name != "standings_version"
+            ]
+        super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:
         return reverse("tournament:home", kwargs={"slug": self.slug})

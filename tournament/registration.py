@@ -18,15 +18,34 @@ from __future__ import annotations
 
 import csv
 import io
+import posixpath
 import re
-from collections.abc import Iterable, Mapping
+import zipfile
+import zlib
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from xml.etree.ElementTree import Element, ParseError, XMLPullParser
 
-from openpyxl import load_workbook
-
-from tournament.refusal import Refusal
+from tournament.refusal import Problem, Refusal
 
 MAX_NAME_LENGTH = 120
+
+# Limits of a player file. Whatever a file claims (a sheet's declared dimensions, a zip member's size),
+# reading stops as soon as one is passed, so that a file is read or refused within seconds and a few
+# tens of megabytes. No tournament registers more than MAX_PLAYERS players.
+MAX_FILE_BYTES = 2 * 1024 * 1024  # the upload itself
+MAX_PLAYERS = 5_000  # non-blank rows below the header
+MAX_COLUMNS = 50  # columns read in each row (the cells to their right are ignored)
+MAX_FIELD_CHARS = 1_000  # characters in one cell
+MAX_LINE = 1_048_576  # the last row of an Excel sheet
+# An XLSX file is a zip of XML documents: their sizes once decompressed, and how far each one shrank.
+MAX_XLSX_BYTES = 24 * 1024 * 1024  # every member together
+MAX_XLSX_MEMBER_BYTES = 20 * 1024 * 1024  # any one member
+MAX_XLSX_RATIO = 100  # decompressed / compressed, for a member larger than XLSX_RATIO_FLOOR
+XLSX_RATIO_FLOOR = 1024 * 1024
+MAX_XLSX_ROW_CELLS = 1_000  # cells stored in one row of the sheet, read or not
+MAX_XLSX_ROW_ELEMENTS = 5_000  # XML elements in one cell or shared string (rich-text runs)
+MAX_SHARED_STRINGS = (MAX_PLAYERS + 1) * MAX_COLUMNS
 
 COLUMN_ALIASES = {
     "name": "name",
@@ -53,9 +72,9 @@ TRUE_WORDS = {"yes", "y", "1", "true", "x"}
 FALSE_WORDS = {"no", "n", "0", "false", ""}
 
 
-def file_refusal(message: str) -> Refusal:
-    """The file as a whole cannot be read (format, encoding, no header, no name column)."""
-    return Refusal("file", "player-file", message)
+def file_refusal(message: str, rule: str = "player-file", *, line: int | None = None) -> Refusal:
+    """The file as a whole cannot be read (format, encoding, no header, no name column, a limit passed)."""
+    return Refusal.of([Problem("file", rule, message, line=line)])
 
 
 @dataclass(frozen=True)
@@ -74,9 +93,31 @@ class RowError:
     line: int
     field: str
     message: str
+    rule: str = "registration"
 
     def as_dict(self) -> dict[str, object]:
-        return {"line": self.line, "field": self.field, "message": self.message}
+        return {"line": self.line, "field": self.field, "rule": self.rule, "message": self.message}
+
+
+# C0 and C1 control characters (tab and line breaks included: a cell of a name holds one line), lone
+# surrogates and the two non-characters XML 1.0 forbids: none belongs in a name, and an XLSX file
+# cannot hold them.
+CONTROL_CHARACTERS = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+
+
+def control_character_errors(row: Mapping[str, str | int]) -> list[RowError]:
+    """Rule ``printable-text``: every text field of a row, refused when it holds a control character."""
+    line = int(row["line"])
+    errors = []
+    for key, value in row.items():
+        found = CONTROL_CHARACTERS.search(value) if isinstance(value, str) else None
+        if found is not None:
+            message = (
+                f"{key.replace('_', ' ')}: a control character (U+{ord(found.group()):04X}); only "
+                "printable text is accepted"
+            )
+            errors.append(RowError(line, key, message, "printable-text"))
+    return errors
 
 
 @dataclass
@@ -90,13 +131,63 @@ class ImportPreview:
 
 
 def read_table(data: bytes, filename: str) -> list[list[str]]:
-    """The cells of a CSV (UTF-8, comma or semicolon) or XLSX file, as text, the header first."""
+    """The cells of a CSV (UTF-8, comma or semicolon) or XLSX file, as text, the header first.
+
+    Blank rows are kept (as empty rows) so that each row's index is its line; the limits above are
+    checked while reading, and the first one passed refuses the file, naming ``file`` and the rule.
+    """
+    if len(data) > MAX_FILE_BYTES:
+        raise file_refusal(
+            f"the file has {len(data):,} bytes; a player list is at most {MAX_FILE_BYTES:,}", "file-size"
+        )
     lower = filename.lower()
     if lower.endswith(".xlsx"):
         return _read_xlsx(data)
     if lower.endswith((".csv", ".txt")):
         return _read_csv(data)
     raise file_refusal(f"{filename!r} is neither .csv nor .xlsx")
+
+
+class _Table:
+    """The rows read so far, with the row and cell limits checked as each row arrives."""
+
+    def __init__(self) -> None:
+        self.rows: list[list[str]] = []
+        self.filled = 0
+        self.header: list[str] = []
+
+    def add(self, line: int, cells: list[str]) -> None:
+        for column, cell in enumerate(cells[:MAX_COLUMNS], 1):
+            if len(cell) > MAX_FIELD_CHARS:
+                raise file_refusal(
+                    f"line {line}, {self._column_name(column)}: {len(cell):,} characters; a cell holds "
+                    f"at most {MAX_FIELD_CHARS:,}",
+                    "field-length",
+                    line=line,
+                )
+        if not any(cells):
+            return
+        if line > MAX_LINE or line <= len(self.rows):
+            raise file_refusal(
+                f"row {line} is out of order or past line {MAX_LINE:,}", "row-limit", line=line
+            )
+        self.filled += 1
+        if self.filled > MAX_PLAYERS + 1:
+            raise file_refusal(
+                f"more than {MAX_PLAYERS:,} players (line {line}); a tournament registers at most "
+                f"{MAX_PLAYERS:,}",
+                "row-limit",
+                line=line,
+            )
+        while len(self.rows) < line - 1:
+            self.rows.append([])
+        self.rows.append(cells[:MAX_COLUMNS])
+        if self.filled == 1:
+            self.header = self.rows[-1]
+
+    def _column_name(self, column: int) -> str:
+        title = self.header[column - 1] if column <= len(self.header) else ""
+        return f"column {column} ({title!r})" if title else f"column {column}"
 
 
 def _read_csv(data: bytes) -> list[list[str]]:
@@ -108,19 +199,50 @@ def _read_csv(data: bytes) -> list[list[str]]:
         dialect: type[csv.Dialect] | csv.Dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
     except csv.Error:
         dialect = csv.excel
-    return [[cell.strip() for cell in row] for row in csv.reader(io.StringIO(text), dialect)]
+    table = _Table()
+    reader = csv.reader(io.StringIO(text), dialect)
+    line = 0
+    try:
+        for line, row in enumerate(reader, start=1):
+            table.add(line, [cell.strip() for cell in row])
+    except csv.Error as exc:
+        # The csv module stops at a field longer than its own limit (128 KiB) or at a broken quote.
+        raise file_refusal(
+            f"line {line + 1} cannot be read: a field longer than {MAX_FIELD_CHARS:,} characters, or a "
+            "quote never closed",
+            "field-length",
+            line=line + 1,
+        ) from exc
+    return table.rows
+
+
+# ---------------------------------------------------------------------------------------------------
+# XLSX, read by hand: a zip of XML documents, streamed element by element and forgotten as it goes, so
+# that neither a sheet's declared dimensions nor a member's size decide how long reading takes.
+
+_XLSX_ERRORS = (
+    zipfile.BadZipFile,
+    zlib.error,
+    EOFError,
+    NotImplementedError,
+    RuntimeError,
+    KeyError,
+    ValueError,
+    OSError,
+    ParseError,
+    IndexError,
+)
 
 
 def _read_xlsx(data: bytes) -> list[list[str]]:
     try:
-        workbook = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
-    except Exception as exc:  # openpyxl raises several unrelated types for a damaged file
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            _check_members(archive)
+            sheet_path, strings_path = _workbook_parts(archive)
+            strings = _shared_strings(archive, strings_path) if strings_path else []
+            table = _sheet_rows(archive, sheet_path, strings)
+    except _XLSX_ERRORS as exc:
         raise file_refusal(f"not a readable XLSX workbook ({type(exc).__name__})") from exc
-    try:
-        sheet = workbook.worksheets[0]
-        table = [[_cell_text(value) for value in row] for row in sheet.iter_rows(values_only=True)]
-    finally:
-        workbook.close()
     # A spreadsheet stores 04000001 typed into a number cell as 4000001: EMA ids get their zeros back.
     header = [COLUMN_ALIASES.get(_header_key(cell)) for cell in table[0]] if table else []
     for column, key in enumerate(header):
@@ -131,12 +253,205 @@ def _read_xlsx(data: bytes) -> list[list[str]]:
     return table
 
 
-def _cell_text(value: object) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    return str(value).strip()
+def _check_members(archive: zipfile.ZipFile) -> None:
+    """Refuse a zip whose members, once decompressed, would be too large, before decompressing any.
+    A member cannot decompress to more than it declares: zipfile stops there and checks the CRC."""
+    total = 0
+    for info in archive.infolist():
+        if info.file_size > MAX_XLSX_MEMBER_BYTES:
+            raise file_refusal(
+                f"{info.filename} holds {info.file_size:,} bytes once decompressed; at most "
+                f"{MAX_XLSX_MEMBER_BYTES:,}",
+                "decompressed-size",
+            )
+        if info.file_size > XLSX_RATIO_FLOOR and info.file_size > MAX_XLSX_RATIO * max(info.compress_size, 1):
+            raise file_refusal(
+                f"{info.filename} decompresses {info.file_size // max(info.compress_size, 1):,} times; "
+                f"at most {MAX_XLSX_RATIO}",
+                "compression-ratio",
+            )
+        total += info.file_size
+        if total > MAX_XLSX_BYTES:
+            raise file_refusal(
+                f"the workbook holds more than {MAX_XLSX_BYTES:,} bytes once decompressed",
+                "decompressed-size",
+            )
+
+
+def _local(tag: str) -> str:
+    return tag.rpartition("}")[2]
+
+
+def _xml_events(archive: zipfile.ZipFile, path: str, unit: str) -> Iterator[tuple[str, str, Element]]:
+    """(event, local tag, element) of one member, streamed. Every element is dropped from its parent
+    once its end event has been handled, except inside a ``unit`` (a cell, a shared string), which is
+    kept whole until its own end; a unit of more than MAX_XLSX_ROW_ELEMENTS elements is refused.
+    A document type declaration (and so any entity) is refused."""
+    parser: XMLPullParser[Element] = XMLPullParser(events=("start", "end"))
+    stack: list[Element] = []
+    in_unit = 0
+    tail = b""
+    with archive.open(path) as stream:
+        while True:
+            chunk = stream.read(65536)
+            window = tail + chunk
+            if b"<!DOCTYPE" in window or b"<!ENTITY" in window:
+                raise file_refusal(f"{path} declares a document type; an XLSX file has none", "xml-dtd")
+            tail = chunk[-16:]
+            if chunk:
+                parser.feed(chunk)
+            else:
+                parser.close()
+            for item in parser.read_events():
+                event, element = item[0], item[-1]
+                if not isinstance(element, Element):
+                    continue
+                tag = _local(element.tag)
+                if event == "start":
+                    stack.append(element)
+                    if tag == unit or in_unit:
+                        in_unit += 1
+                        if in_unit > MAX_XLSX_ROW_ELEMENTS:
+                            raise file_refusal(f"{path}: a {unit} of too many parts", "cell-limit")
+                    yield event, tag, element
+                    continue
+                yield event, tag, element
+                stack.pop()
+                if tag == unit:
+                    in_unit = 0
+                if not in_unit and stack:
+                    stack[-1].remove(element)
+            if not chunk:
+                return
+
+
+def _relationships(archive: zipfile.ZipFile, path: str) -> dict[str, tuple[str, str]]:
+    """A part's relationships: id -> (type, target path in the zip)."""
+    if path not in archive.NameToInfo:
+        return {}
+    base = posixpath.dirname(posixpath.dirname(path))
+    found: dict[str, tuple[str, str]] = {}
+    for event, tag, element in _xml_events(archive, path, "Relationship"):
+        if event == "end" and tag == "Relationship":
+            target = element.get("Target", "")
+            target = (
+                target[1:] if target.startswith("/") else posixpath.normpath(posixpath.join(base, target))
+            )
+            found[element.get("Id", "")] = (element.get("Type", ""), target)
+    return found
+
+
+def _workbook_parts(archive: zipfile.ZipFile) -> tuple[str, str]:
+    """The paths of the first worksheet and of the shared strings ("" when there are none)."""
+    workbook = next(
+        (
+            target
+            for kind, target in _relationships(archive, "_rels/.rels").values()
+            if kind.endswith("/officeDocument")
+        ),
+        "xl/workbook.xml",
+    )
+    folder, name = posixpath.split(workbook)
+    parts = _relationships(archive, posixpath.join(folder, "_rels", f"{name}.rels"))
+    sheets = [
+        parts.get(next((v for k, v in element.attrib.items() if _local(k) == "id"), ""), ("", ""))
+        for event, tag, element in _xml_events(archive, workbook, "sheet")
+        if event == "end" and tag == "sheet"
+    ]
+    sheet = next((target for kind, target in sheets if kind.endswith("/worksheet")), "")
+    if not sheet:
+        raise file_refusal("the workbook has no worksheet")
+    strings = next((target for kind, target in parts.values() if kind.endswith("/sharedStrings")), "")
+    return sheet, strings
+
+
+def _text(element: Element) -> str:
+    """The text of a string item (shared or inline): its runs, without phonetic hints."""
+    parts: list[str] = []
+    for child in element:
+        tag = _local(child.tag)
+        if tag == "t":
+            parts.append(child.text or "")
+        elif tag == "r":
+            parts.extend(grandchild.text or "" for grandchild in child if _local(grandchild.tag) == "t")
+    return "".join(parts)
+
+
+def _shared_strings(archive: zipfile.ZipFile, path: str) -> list[str]:
+    strings: list[str] = []
+    for event, tag, element in _xml_events(archive, path, "si"):
+        if event == "end" and tag == "si":
+            strings.append(_text(element))
+            if len(strings) > MAX_SHARED_STRINGS:
+                raise file_refusal(f"more than {MAX_SHARED_STRINGS:,} different texts", "cell-limit")
+    return strings
+
+
+_CELL_REFERENCE = re.compile(r"([A-Z]{1,3})(\d{1,7})")
+
+
+def _sheet_rows(archive: zipfile.ZipFile, path: str, strings: list[str]) -> list[list[str]]:
+    table = _Table()
+    line = column = cells = 0
+    values: list[str] = []
+    for event, tag, element in _xml_events(archive, path, "c"):
+        if event == "start":
+            if tag == "row":
+                reference = element.get("r")
+                line = int(reference) if reference and reference.isdigit() else line + 1
+                column = cells = 0
+                values = []
+            elif tag == "c":
+                column = _column_of(element.get("r"), column)
+            continue
+        if tag == "c":
+            cells += 1
+            if cells > MAX_XLSX_ROW_CELLS:
+                raise file_refusal(f"row {line} holds more than {MAX_XLSX_ROW_CELLS:,} cells", "cell-limit")
+            if column <= MAX_COLUMNS:
+                value = _cell_value(element, strings)
+                if value:
+                    values.extend([""] * (column - len(values)))
+                    values[column - 1] = value
+        elif tag == "row":
+            table.add(line, values)
+        elif tag == "sheetData":
+            break
+    return table.rows
+
+
+def _column_of(reference: str | None, previous: int) -> int:
+    match = _CELL_REFERENCE.fullmatch(reference or "")
+    if match is None:
+        return previous + 1
+    number = 0
+    for letter in match.group(1):
+        number = number * 26 + ord(letter) - ord("A") + 1
+    return number
+
+
+def _cell_value(cell: Element, strings: list[str]) -> str:
+    kind = cell.get("t", "n")
+    raw = ""
+    for child in cell:
+        tag = _local(child.tag)
+        if tag == "is":
+            return _text(child).strip()
+        if tag == "v":
+            raw = (child.text or "").strip()
+    if kind == "s":
+        return strings[int(raw)].strip() if raw else ""
+    if kind == "b":
+        return "True" if raw == "1" else "False" if raw else ""
+    if kind != "n" or not raw:
+        return raw
+    try:
+        number = float(raw)
+    except ValueError:
+        return raw
+    if number.is_integer() and abs(number) < 1e15:
+        return str(int(number))
+    return str(number)
 
 
 def _header_key(cell: str) -> str:
@@ -180,7 +495,10 @@ def validate_rows(
     seen_names: dict[str, int] = {}
     for row in rows:
         line = int(row["line"])
-        errors: list[RowError] = []
+        errors: list[RowError] = control_character_errors(row)
+        if errors:
+            preview.errors.extend(errors)
+            continue
         name = _name_of(row)
         if not name:
             errors.append(RowError(line, "name", "missing name"))

@@ -25,9 +25,7 @@ from tournament.models import (
     Table,
     Tournament,
 )
-
-# A player list of a few thousand rows is well under this; anything larger is not a player list.
-MAX_PLAYER_FILE_BYTES = 5 * 1024 * 1024
+from tournament.registration import MAX_FILE_BYTES
 
 
 class TournamentSerializer(serializers.ModelSerializer[Tournament]):
@@ -102,10 +100,10 @@ class PlayerFileSerializer(serializers.Serializer[Any]):
     )
 
     def validate_file(self, upload: Any) -> Any:
-        if upload.size > MAX_PLAYER_FILE_BYTES:
+        if upload.size > MAX_FILE_BYTES:
             raise serializers.ValidationError(
-                f"the file has {upload.size:,} bytes; a player list is at most {MAX_PLAYER_FILE_BYTES:,}",
-                code="max_size",
+                f"the file has {upload.size:,} bytes; a player list is at most {MAX_FILE_BYTES:,}",
+                code="file-size",
             )
         return upload
 

@@ -10,6 +10,11 @@ workbook and CSV for free; registering it registers one exporter per format (``s
 
 Every file is deterministic: the same data gives the same bytes (fixed workbook and zip timestamps, no
 "generated at" stamps), so running an export twice gives the same file.
+
+No file ever holds a formula made from text: Excel cells of text are text cells whatever they start
+with, and CSV text that a spreadsheet would read as a formula (starting with = + - @, a tab or a carriage
+return) gets a leading single quote, as OWASP's advice on CSV injection says. Numbers stay numbers. A
+character XML 1.0 forbids (an old name may hold one) becomes U+FFFD in a workbook instead of failing it.
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ from typing import Any, ClassVar
 from django.utils import timezone
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
-from openpyxl.cell.cell import Cell
+from openpyxl.cell.cell import ERROR_CODES, Cell
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 from openpyxl.writer.excel import ExcelWriter
@@ -52,6 +57,12 @@ SCORE_FORMAT = "0.0#"
 POINTS_FORMAT = "#,##0"
 INTEGER_FORMAT = "0"
 DATETIME_FORMAT = "yyyy-mm-dd hh:mm"
+
+# Characters an XML 1.0 document cannot hold (C0 controls but tab and line breaks, lone surrogates, the two
+# non-characters): replaced in workbooks by U+FFFD, the replacement character.
+XML_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+# What a spreadsheet program reads as the start of a formula in a CSV cell (OWASP, "CSV Injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 # The fixed time written into every workbook and zip, so that the same data gives the same bytes.
 FIXED_TIME = datetime(2000, 1, 1)
@@ -186,13 +197,29 @@ def slugify(text: str) -> str:
 
 def sheet_title(name: str, taken: set[str]) -> str:
     """A worksheet title Excel accepts: at most 31 characters, none of []:*?/\\, unique."""
-    title = re.sub(r"[\[\]:*?/\\]", " ", name).strip()[:31] or "Sheet"
+    title = re.sub(r"[\[\]:*?/\\]", " ", XML_ILLEGAL.sub(" ", name)).strip()[:31] or "Sheet"
     candidate, number = title, 2
     while candidate.lower() in taken:
         suffix = f" ({number})"
         candidate, number = title[: 31 - len(suffix)] + suffix, number + 1
     taken.add(candidate.lower())
     return candidate
+
+
+def xml_text(text: str) -> str:
+    """Text an XLSX file can hold: a character XML forbids becomes U+FFFD."""
+    return XML_ILLEGAL.sub("\ufffd", text)
+
+
+def text_cell(worksheet: Any, text: str) -> Cell | str:
+    """A text value as a workbook writes it: always a text cell, never a formula nor an error value
+    (openpyxl reads a str starting with "=" as a formula and "#N/A" as an error)."""
+    text = xml_text(text)
+    if text.startswith("=") or text in ERROR_CODES:
+        cell = WriteOnlyCell(worksheet, value=text)
+        cell.data_type = "s"
+        return cell
+    return text
 
 
 def excel_value(value: Any) -> Any:
@@ -260,7 +287,7 @@ def write_xlsx(sheets: Iterable[Sheet], *, title: str = "") -> bytes:
         return cell
 
     workbook.properties.creator = "Riichi tournament manager"
-    workbook.properties.title = title
+    workbook.properties.title = xml_text(title)
     workbook.properties.created = workbook.properties.modified = FIXED_TIME
     bold = Font(bold=True)
     taken: set[str] = set()
@@ -271,7 +298,8 @@ def write_xlsx(sheets: Iterable[Sheet], *, title: str = "") -> bytes:
         worksheet.freeze_panes = "A2"
         header = []
         for column in sheet.columns:
-            cell = WriteOnlyCell(worksheet, value=column.title)
+            cell = WriteOnlyCell(worksheet, value=xml_text(column.title))
+            cell.data_type = "s"  # a title is text, whatever it starts with
             cell.font = bold
             header.append(cell)
         worksheet.append(header)
@@ -281,10 +309,16 @@ def write_xlsx(sheets: Iterable[Sheet], *, title: str = "") -> bytes:
             values = list(row)
             for index, value in enumerate(values):
                 kind = type(value)
-                if kind is datetime:
+                if kind is str:
+                    values[index] = text_cell(worksheet, value)
+                elif kind is datetime:
                     values[index] = excel_value(value)
                 elif kind is Formatted:
-                    values[index] = styled(worksheet, excel_value(value.value), value.number_format)
+                    inner = value.value
+                    inner = text_cell(worksheet, inner) if type(inner) is str else excel_value(inner)
+                    if type(inner) is not Cell:  # a text cell needs no number format
+                        inner = styled(worksheet, inner, value.number_format)
+                    values[index] = inner
             for index in formatted:
                 value = values[index] if index < len(values) else None
                 if value is not None and value != "" and type(value) is not Cell:
@@ -299,10 +333,14 @@ def write_xlsx(sheets: Iterable[Sheet], *, title: str = "") -> bytes:
 
 
 def csv_value(value: Any) -> Any:
+    """A cell of a CSV file: text that would start a formula gets a leading single quote; numbers
+    (ints, Decimals as ``format_score`` text: "-15") are written as they are."""
     if type(value) is Formatted:
         value = value.value
     if value is None:
         return ""
+    if isinstance(value, str):
+        return "'" + value if value.startswith(FORMULA_STARTS) else value
     if isinstance(value, Decimal):
         return format_score(value)
     if isinstance(value, datetime):
@@ -321,4 +359,4 @@ def write_csv(sheet: Sheet) -> bytes:
     writer.writerow([column.title for column in sheet.columns])
     for row in sheet.rows:
         writer.writerow([csv_value(value) for value in row])
-    return buffer.getvalue().encode("utf-8-sig")
+    return buffer.getvalue().encode("utf-8-sig", errors="replace")

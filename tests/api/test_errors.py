@@ -153,3 +153,25 @@ def test_a_session_needs_the_csrf_token_for_changes_a_token_does_not(world: Worl
         .status_code
         == 200
     )
+
+
+@pytest.mark.django_db
+def test_player_file_limits_and_control_characters_are_refusals(world: World) -> None:
+    organiser = world.client("organiser")
+    url = f"/api/tournaments/{world.ids['t']}/players/import/"
+    big = {"file": SimpleUploadedFile("players.csv", b"name\n" + b"x" * 2 * 1024 * 1024)}
+    found = errors(organiser.post(url, big, format="multipart"), 400)
+    assert [(e["field"], e["rule"]) for e in found] == [("file", "file-size")]
+    long_field = {"file": SimpleUploadedFile("players.csv", b"name,club\nZed," + b"x" * 200_000 + b"\n")}
+    found = errors(organiser.post(url, long_field, format="multipart"), 400)
+    assert [(e["field"], e["rule"], e["line"]) for e in found] == [("file", "field-length", 2)]
+    control = {"file": SimpleUploadedFile("players.csv", b"name\nZed\x01\n"), "dry_run": "true"}
+    response = organiser.post(url, control, format="multipart")
+    assert response.status_code == 200 and response.json()["errors"] == [
+        {
+            "field": "name",
+            "rule": "printable-text",
+            "message": "name: a control character (U+0001); only printable text is accepted",
+            "line": 2,
+        }
+    ]

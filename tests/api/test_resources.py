@@ -8,7 +8,7 @@ import pytest
 from django.core.cache import cache
 
 from tests.api.conftest import World, final_entry
-from tournament.models import Player, Round
+from tournament.models import Player, Round, Tournament
 from tournament.standings_db import cache_key
 
 
@@ -85,7 +85,8 @@ def test_disqualification_takes_the_player_out_of_the_ranking(world: World) -> N
 
 @pytest.mark.django_db
 def test_standings_are_read_from_the_cache_with_the_pending_tables(world: World) -> None:
-    cache.set(cache_key(world.ids["t"]), {"rounds": 1, "rows": [{"name": "as cached"}]})
+    version = Tournament.objects.get(pk=world.ids["t"]).standings_version
+    cache.set(cache_key(world.ids["t"], version), {"rounds": 1, "rows": [{"name": "as cached"}]})
     standings = ok(world.client("anonymous").get(f"/api/tournaments/{world.ids['t']}/standings/"))
     assert standings["rows"] == [{"name": "as cached"}]  # not recomputed per request
     assert [(p["round"], p["table"], p["sheet_status"]) for p in standings["pending_tables"]] == [

@@ -103,6 +103,9 @@ def test_an_unreadable_file_is_refused_beside_the_field(site: Site) -> None:
     client = client_for(site.users["organiser"])
     response = client.post("/t/test-open/manage/players/import/", {"file": upload("x", "players.pdf")})
     assert response.status_code == 400 and b"neither .csv nor .xlsx" in response.content
+    too_big = upload("name\n" + "x" * 2 * 1024 * 1024, "players.csv")
+    response = client.post("/t/test-open/manage/players/import/", {"file": too_big})
+    assert response.status_code == 400 and b"a player list is at most 2,097,152" in response.content
 
 
 @pytest.mark.django_db

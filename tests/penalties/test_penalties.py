@@ -6,6 +6,7 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
+from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 
 from penalties import services as penalties
@@ -16,7 +17,7 @@ from tests.scoring import hanchan
 from tournament import services
 from tournament.models import Absence, Player, Round
 from tournament.refusal import Refusal
-from tournament.standings_db import cached_standings, load_standings
+from tournament.standings_db import cache_key, cached_standings, load_standings
 
 
 @pytest.fixture
@@ -115,10 +116,13 @@ def test_standings_with_ties_substitute_disqualified_and_revoked_penalty(
 def test_signing_refreshes_the_cached_standings_on_commit(
     tournament: Any, seated_table: Any, referee: Any
 ) -> None:
-    before = cached_standings(tournament.pk)
+    before = cached_standings(tournament)
     assert all(row["played"] == 0 for row in before["rows"])
     sheets.sign_sheet(sheets.save_sheet(seated_table, hanchan.entry("final"), referee, submit=True), referee)
-    after = cached_standings(tournament.pk)
+    tournament.refresh_from_db()
+    # The signing's transaction gave a new standings version, whose standings wait in the cache.
+    assert cache.get(cache_key(tournament.pk, tournament.standings_version)) is not None
+    after = cached_standings(tournament)
     assert after["rows"][0]["name"] == "Ana" and after["rows"][0]["total"] == "22.4"
 
 

@@ -56,11 +56,21 @@ def test_every_bad_row_is_named_with_its_reason() -> None:
     rows = registration.parse_rows(registration.read_table(data, "p.csv"))
     preview = registration.validate_rows(rows, countries=services.country_lookup())
     assert [e.as_dict() for e in preview.errors] == [
-        {"line": 2, "field": "name", "message": "missing name"},
-        {"line": 3, "field": "country", "message": "'Atlantis' is not an ISO 3166 country code or name"},
-        {"line": 4, "field": "ema_id", "message": "EMA id '1234' is not 8 digits"},
-        {"line": 6, "field": "ema_id", "message": "duplicate EMA id 04000002: also on line 5"},
-        {"line": 7, "field": "name", "message": "'Fay Fox' also on line 5"},
+        {"line": 2, "field": "name", "rule": "registration", "message": "missing name"},
+        {
+            "line": 3,
+            "field": "country",
+            "rule": "registration",
+            "message": "'Atlantis' is not an ISO 3166 country code or name",
+        },
+        {"line": 4, "field": "ema_id", "rule": "registration", "message": "EMA id '1234' is not 8 digits"},
+        {
+            "line": 6,
+            "field": "ema_id",
+            "rule": "registration",
+            "message": "duplicate EMA id 04000002: also on line 5",
+        },
+        {"line": 7, "field": "name", "rule": "registration", "message": "'Fay Fox' also on line 5"},
     ]
     assert [r.name for r in preview.rows] == ["Fay Fox"]
 
@@ -98,7 +108,12 @@ def test_one_bad_row_imports_nothing(tournament: Tournament, organiser: Any) -> 
     preview = services.import_players(tournament, data, "players.csv", user=organiser)
     assert not preview.ok
     assert [e.as_dict() for e in preview.errors] == [
-        {"line": 5, "field": "country", "message": "'Narnia' is not an ISO 3166 country code or name"}
+        {
+            "line": 5,
+            "field": "country",
+            "rule": "registration",
+            "message": "'Narnia' is not an ISO 3166 country code or name",
+        }
     ]
     assert tournament.players.count() == 0
 

@@ -85,7 +85,7 @@ def register_player(tournament: Tournament, user: AbstractBaseUser, **fields: An
     preview = _validate(tournament, [row])
     if not preview.ok:
         error = preview.errors[0]
-        raise Refusal(error.field, "registration", error.message)
+        raise Refusal(error.field, error.rule, error.message)
     player = _new_player(tournament, preview.rows[0])
     player.save()
     schedule_standings_refresh(tournament.pk)

@@ -66,11 +66,11 @@ def home(request: HttpRequest, slug: str) -> HttpResponse:
 def standings_payload(tournament: Tournament) -> dict[str, Any]:
     """What the standings page, the projector and their poll share: the cached standings (no
     recomputation) and the tables of the current hanchan still without a signed sheet."""
-    return remember_live(tournament.pk, "page", lambda: live_standings(tournament))
+    return remember_live(tournament, "page", lambda: live_standings(tournament))
 
 
 def live_standings(tournament: Tournament) -> dict[str, Any]:
-    data = cached_summary(tournament.pk)
+    data = cached_summary(tournament)
     current = services.current_round(tournament)
     pending: list[dict[str, Any]] = []
     table_count = 0
@@ -120,7 +120,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     # gets the same page as every other, rendered once for a moment.
     if request.user.is_authenticated or request.COOKIES.keys() & {settings.SESSION_COOKIE_NAME, "messages"}:
         return page()
-    cached = remember_live(tournament.pk, "html", lambda: {"body": page().content.decode()})
+    cached = remember_live(tournament, "html", lambda: {"body": page().content.decode()})
     return HttpResponse(cached["body"])
 
 
@@ -178,7 +178,7 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
 def player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
     tournament = access_tournament(request, slug)
     person = get_object_or_404(Player, tournament=tournament, pk=player_id)
-    data = cached_standings(tournament.pk)
+    data = cached_standings(tournament)
     row = next((r for r in data["rows"] if r["player"] == person.pk), None)
     ranked_count = sum(1 for r in data["rows"] if r["ranked"])
     visible = access.public_rounds(request.user, tournament)

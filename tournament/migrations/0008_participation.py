@@ -20,7 +20,7 @@ def withdrawn_from_the_records(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournament', '0006_export_jobs_move_to_exports'),
+        ('tournament', '0007_standings_version'),
     ]
 
     operations = [
