@@ -103,10 +103,24 @@ TEMPLATES = [
 WSGI_APPLICATION = "config.wsgi.application"
 
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
+# The SQLite default takes simultaneous writes: every transaction starts IMMEDIATE (it takes the write
+# lock at BEGIN, so no reader has to upgrade its lock and fail), the journal is a write-ahead log (readers
+# never wait for a writer), and a writer waits up to SQLITE_TIMEOUT seconds for the lock instead of
+# failing with "database is locked".
+SQLITE_PATH = Path(os.environ.get("SQLITE_PATH", BASE_DIR / "db.sqlite3"))
+SQLITE_TIMEOUT = float(os.environ.get("SQLITE_TIMEOUT", "30"))
 DATABASES = {
     "default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)
     if DATABASE_URL
-    else {"ENGINE": "django.db.backends.sqlite3", "NAME": BASE_DIR / "db.sqlite3"}
+    else {
+        "ENGINE": "django.db.backends.sqlite3",
+        "NAME": SQLITE_PATH,
+        "OPTIONS": {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": SQLITE_TIMEOUT,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        },
+    }
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -146,11 +160,38 @@ CELERY_TASK_ACKS_LATE = True  # a task whose worker dies is delivered again
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+# A task taken by a worker that vanished (its machine or main process killed) goes back to the queue
+# after the visibility timeout. The longest task, a printable export of 250 tables or a seating of a
+# large field, takes well under a minute (benchmarks/); ten minutes leaves a wide margin, so that no task
+# still running is ever delivered twice. The job sweep below brings a dead job back much sooner.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 600, "socket_connect_timeout": 2}
+# With the broker down, sending a task fails within about a second instead of holding the request; the
+# job row stays queued and the sweep sends it once the broker is back.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2}
 CELERY_RESULT_EXPIRES = 24 * 3600
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
+# Background jobs (tournament.services.jobs): a job row is its own outbox. Every JOB_SWEEP_SECONDS the
+# beat process (Procfile) sends the sweep, which sends again a job still queued JOB_QUEUE_GRACE_SECONDS
+# after it was sent (the broker was down, or the message was lost) and a running job whose heartbeat is
+# older than JOB_HEARTBEAT_STALE_SECONDS (its worker died). Sweeps missed during an outage expire.
+JOB_SWEEP_SECONDS = float(os.environ.get("JOB_SWEEP_SECONDS", "30"))
+JOB_QUEUE_GRACE_SECONDS = float(os.environ.get("JOB_QUEUE_GRACE_SECONDS", "60"))
+JOB_HEARTBEAT_STALE_SECONDS = float(os.environ.get("JOB_HEARTBEAT_STALE_SECONDS", "120"))
+JOB_MAX_ATTEMPTS = int(os.environ.get("JOB_MAX_ATTEMPTS", "3"))  # then a job that stalls each time fails
+CELERY_BEAT_SCHEDULE = {
+    "requeue-stalled-exports": {
+        "task": "exports.requeue_stalled_jobs",
+        "schedule": JOB_SWEEP_SECONDS,
+        "options": {"expires": JOB_SWEEP_SECONDS},
+    },
+    "requeue-stalled-seating-jobs": {
+        "task": "tournament.requeue_stalled_seating_jobs",
+        "schedule": JOB_SWEEP_SECONDS,
+        "options": {"expires": JOB_SWEEP_SECONDS},
+    },
+}
 # /healthz asks a worker to answer a ping when a broker is configured.
 HEALTHZ_REQUIRE_WORKER = env_bool("HEALTHZ_REQUIRE_WORKER", bool(REDIS_URL))
 

@@ -36,6 +36,12 @@ class ExportJob(models.Model):
     error = models.TextField(blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     expires_at = models.DateTimeField(null=True, blank=True)
+    # Background-job bookkeeping (tournament.services.jobs): the last sign of life (when the task was sent,
+    # then with each progress update), how many deliveries have started it, and the latest one's task id
+    # (with database defaults, so that rows loaded from an archive need not name them).
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    attempt = models.PositiveIntegerField(default=0, db_default=0)
+    task_id = models.CharField(max_length=64, blank=True, db_default="")
 
     class Meta:
         ordering = ["-requested_at"]

@@ -3,19 +3,21 @@
 As pretix does it, the task ``run_export`` lives beside the service it runs. ``request_export`` checks
 the exporter's permission, creates an ``ExportJob`` and queues the task once the transaction commits.
 ``run_export_job`` (the task's body) re-checks the permission of whoever asked, renders the file,
-stores it under MEDIA_ROOT and sets it to expire after ``EXPORT_EXPIRY_HOURS``. It is safe to run
-twice: a finished job is left alone, and a job whose worker died mid-way is produced again from the
-start, to the same file name with the same bytes. ``job_for_download`` checks the same permission again
-for whoever downloads. Expired files are refused and deleted; the next request deletes any others that
-have expired. Refusals are ``Refusal``s: 404 for an exporter or job that does not exist for the user,
-409 for a file not ready, 410 for an expired one; ``PermissionDenied`` for an export the user may not
-have.
+stores it under MEDIA_ROOT and sets it to expire after ``EXPORT_EXPIRY_HOURS``. The job row is its own
+outbox (``tournament.services.jobs``): a request succeeds even when the broker is down, and the sweep
+``requeue_stalled_jobs`` (a beat task beside it) sends again a job never picked up or whose worker died.
+It is safe to run twice: a delivery runs only a job it claims (queued, or running with a stale
+heartbeat, or its own lost delivery), a finished job is left alone, and a job produced again starts
+from the start, to the same file name with the same bytes; only the latest attempt stores its result.
+``job_for_download`` checks the same permission again for whoever downloads. Expired files are refused
+and deleted; the next request deletes any others that have expired. Refusals are ``Refusal``s: 404 for
+an exporter or job that does not exist for the user, 409 for a file not ready, 410 for an expired one;
+``PermissionDenied`` for an export the user may not have.
 """
 
 from __future__ import annotations
 
 import logging
-import time
 from datetime import timedelta
 from pathlib import PurePosixPath
 from typing import Any
@@ -34,11 +36,10 @@ from tournament import access
 from tournament.access import AnyUser
 from tournament.models import Tournament
 from tournament.refusal import CONFLICT, GONE, NOT_FOUND, Refusal
+from tournament.services import jobs
 
 logger = logging.getLogger(__name__)
 State = ExportJob.State
-# A queued or running job asked for again within this time is handed back instead of queued twice.
-DUPLICATE_WINDOW = timedelta(minutes=10)
 
 
 def expiry_hours() -> float:
@@ -85,65 +86,74 @@ def request_export(tournament: Tournament, user: AnyUser | None, exporter_id: st
 
 @transaction.atomic
 def _queue(tournament: Tournament, asked_by: Any, exporter: Exporter) -> ExportJob:
-    pending = (
-        ExportJob.objects.filter(
-            tournament=tournament,
-            exporter=exporter.identifier,
-            requested_by=asked_by,
-            state__in=[State.QUEUED, State.RUNNING],
-            requested_at__gte=timezone.now() - DUPLICATE_WINDOW,
-        )
-        .order_by("-requested_at")
-        .first()
+    same = ExportJob.objects.filter(
+        tournament=tournament, exporter=exporter.identifier, requested_by=asked_by
     )
-    if pending is not None:
+    pending = same.filter(jobs.alive()).order_by("-requested_at").first()
+    if pending is not None:  # still under way: handed back, not queued twice
         return pending
-    job = ExportJob.objects.create(tournament=tournament, exporter=exporter.identifier, requested_by=asked_by)
-    transaction.on_commit(lambda: run_export.delay(job.pk))
+    job = ExportJob.objects.create(
+        tournament=tournament,
+        exporter=exporter.identifier,
+        requested_by=asked_by,
+        heartbeat_at=timezone.now(),
+    )
+    jobs.give_up_stalled(same.exclude(pk=job.pk), superseded_by=job.pk)  # a dead one is never handed back
+    jobs.send_on_commit(run_export, job.pk)
     return job
 
 
-@shared_task(name="exports.run_export", acks_late=True, reject_on_worker_lost=True)
-def run_export(job_id: int) -> dict[str, object]:
+# No result is stored: the job row holds the outcome, and sending a task then needs the broker only.
+@shared_task(
+    name="exports.run_export", bind=True, acks_late=True, reject_on_worker_lost=True, ignore_result=True
+)
+def run_export(self: Any, job_id: int) -> dict[str, object]:
     """Produce one export (``run_export_job``); safe to run twice."""
-    job = run_export_job(job_id)
+    job = run_export_job(job_id, task_id=self.request.id)
     return {"id": job.pk, "state": job.state, "error": job.error}
 
 
-def _fail(job: ExportJob, message: str) -> ExportJob:
-    job.state, job.error, job.finished_at = State.FAILED, message, timezone.now()
-    job.save(update_fields=["state", "error", "finished_at"])
+def requeue_stalled_jobs() -> list[int]:
+    """Send again the exports never picked up or whose worker died (``tournament.services.jobs``)."""
+    return jobs.requeue_stalled(ExportJob, run_export)
+
+
+@shared_task(name="exports.requeue_stalled_jobs", ignore_result=True)
+def requeue_stalled_exports() -> list[int]:
+    """The sweep, sent by Celery beat every ``JOB_SWEEP_SECONDS``."""
+    return requeue_stalled_jobs()
+
+
+def _fail(job: ExportJob, attempt: int, message: str) -> ExportJob:
+    jobs.finish(ExportJob, job.pk, attempt, state=State.FAILED, error=message)
+    job.refresh_from_db()
     return job
 
 
-def run_export_job(job_id: int) -> ExportJob:
-    """Produce and store the file of a job. Safe to run twice: a finished (done or failed) job is left
-    alone; a queued or running one (its worker died) is produced from the start."""
+def run_export_job(job_id: int, task_id: str | None = None) -> ExportJob:
+    """Produce and store the file of a job, if this delivery (``task_id``) claims it. Safe to run twice:
+    a finished job or one running elsewhere is left alone; a queued one, or a running one whose worker
+    died, is produced from the start, and only the latest attempt stores its file and outcome."""
+    attempt = jobs.claim(ExportJob, job_id, task_id)
     job = ExportJob.objects.select_related("tournament", "requested_by").get(pk=job_id)
-    if job.state in {State.DONE, State.FAILED}:
+    if attempt is None:
         return job
     exporter = get_exporter(job.exporter)
     if exporter is None:
-        return _fail(job, f"{job.exporter!r} is not an export of this site")
+        return _fail(job, attempt, f"{job.exporter!r} is not an export of this site")
     if not is_allowed(job.requested_by, job.tournament, exporter):
-        return _fail(job, "permission: whoever asked for this export may no longer have it")
-    ExportJob.objects.filter(pk=job.pk).update(state=State.RUNNING, progress=0.0, error="")
-    last_saved = [time.monotonic()]
-
-    def progress(fraction: float) -> None:
-        now = time.monotonic()
-        if now - last_saved[0] >= 0.5:
-            last_saved[0] = now
-            ExportJob.objects.filter(pk=job.pk).update(progress=max(0.0, min(fraction, 0.99)))
-
+        return _fail(job, attempt, "permission: whoever asked for this export may no longer have it")
     try:
         with timezone.override(job.tournament.zone()):  # every time in the file: the venue's
-            result = exporter.render(job.tournament, progress)
+            result = exporter.render(job.tournament, jobs.progress_writer(ExportJob, job.pk, attempt))
+    except jobs.Superseded:
+        logger.warning("export job %s: attempt %s superseded, stopped", job.pk, attempt)
+        job.refresh_from_db()
+        return job
     except Exception:  # the job records the failure; the worker goes on with the next task
         logger.exception("export %s of job %s failed", job.exporter, job.pk)
-        return _fail(
-            job, f"This export failed: an error of the site, logged for its administrators (job {job.pk})"
-        )
+        message = f"This export failed: an error of the site, logged for its administrators (job {job.pk})"
+        return _fail(job, attempt, message)
     # Stored as exports/<tournament>/<job>-<exporter>.<extension>, short whatever the tournament's slug;
     # the download carries the full file name. A second run (after a lost worker) replaces the file.
     stored = f"{job.exporter}{PurePosixPath(result.filename).suffix}"
@@ -153,22 +163,22 @@ def run_export_job(job_id: int) -> ExportJob:
     if job.file.storage.exists(name):
         job.file.storage.delete(name)
     job.file.save(stored, ContentFile(result.data), save=False)
+    # Stored only if this is still the job's attempt; a superseded attempt wrote the same name and bytes.
     now = timezone.now()
-    job.filename, job.content_type = result.filename, result.content_type
-    job.state, job.progress, job.error = State.DONE, 1.0, ""
-    job.finished_at, job.expires_at = now, now + timedelta(hours=expiry_hours())
-    job.save(
-        update_fields=[
-            "file",
-            "filename",
-            "content_type",
-            "state",
-            "progress",
-            "error",
-            "finished_at",
-            "expires_at",
-        ]
+    jobs.finish(
+        ExportJob,
+        job.pk,
+        attempt,
+        file=job.file.name,
+        filename=result.filename,
+        content_type=result.content_type,
+        state=State.DONE,
+        progress=1.0,
+        error="",
+        finished_at=now,
+        expires_at=now + timedelta(hours=expiry_hours()),
     )
+    job.refresh_from_db()
     return job
 
 

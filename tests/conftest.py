@@ -14,7 +14,7 @@ import sys
 import time
 import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -43,17 +43,26 @@ def database_url_of_test_database() -> str:
 
 
 @contextmanager
-def running_worker(node: str, log_name: str, *extra_args: str, concurrency: int = 2) -> Iterator[str]:
-    """A real ``celery -A config worker`` process on the real broker, against the test database; yields
-    its node name once it answers a ping, and stops it afterwards."""
+def running_worker(
+    node: str,
+    log_name: str,
+    *extra_args: str,
+    concurrency: int = 2,
+    redis_url: str | None = None,
+    env: dict[str, str] | None = None,
+) -> Iterator[str]:
+    """A real ``celery -A config worker`` process on the real broker (or the Redis at ``redis_url``, with
+    ``env`` added to its environment), against the test database; yields its node name once it answers
+    a ping, and stops it afterwards (a worker the test killed already is only waited for)."""
     if not settings.REDIS_URL:
         pytest.fail("integration tests need REDIS_URL (a real Redis broker): run them with `make test`")
     env = {
         **os.environ,
         "DATABASE_URL": database_url_of_test_database(),
-        "REDIS_URL": settings.REDIS_URL,
+        "REDIS_URL": redis_url or settings.REDIS_URL,
         "CELERY_TASK_ALWAYS_EAGER": "0",
         "PYTHONUNBUFFERED": "1",
+        **(env or {}),
     }
     log = ROOT / "tests" / "artifacts" / log_name
     log.parent.mkdir(parents=True, exist_ok=True)
@@ -77,11 +86,13 @@ def running_worker(node: str, log_name: str, *extra_args: str, concurrency: int 
                     pytest.fail(f"the Celery worker {node} did not answer a ping within 60 s; see {log}")
             yield node
         finally:
-            os.killpg(process.pid, signal.SIGTERM)
+            with suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGTERM)
             try:
                 process.wait(timeout=20)
             except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
+                with suppress(ProcessLookupError):
+                    os.killpg(process.pid, signal.SIGKILL)
                 process.wait()
 
 

@@ -38,8 +38,8 @@ def broken_exporter() -> Any:
     unregister(BrokenExporter.identifier)
 
 
-def run(job: ExportJob) -> ExportJob:
-    export_services.run_export_job(job.pk)
+def run(job: ExportJob, task_id: str | None = None) -> ExportJob:
+    export_services.run_export_job(job.pk, task_id)
     job.refresh_from_db()
     return job
 
@@ -80,10 +80,13 @@ def test_a_done_job_is_not_redone_and_a_rerun_gives_the_same_file(played: Tourna
     with job.file.open("rb") as handle:
         content = handle.read()
     assert run(job).finished_at == finished  # done: left alone
-    # A worker lost mid-export: the job is still running when its task is delivered again.
-    ExportJob.objects.filter(pk=job.pk).update(state=State.RUNNING, progress=0.4)
-    job = run(job)
+    # Running in another delivery whose heartbeat is fresh: left alone.
+    ExportJob.objects.filter(pk=job.pk).update(state=State.RUNNING, progress=0.4, task_id="first")
+    assert run(job, "second").state == State.RUNNING and job.attempt == 1
+    # A worker lost mid-export: the broker delivers the same message again, which runs it from the start.
+    job = run(job, "first")
     assert job.state == State.DONE and job.file.name == name and job.finished_at != finished
+    assert job.attempt == 2
     with job.file.open("rb") as handle:
         assert handle.read() == content
     folder = os.path.dirname(job.file.path)

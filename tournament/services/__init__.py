@@ -36,6 +36,8 @@ from tournament.services.rounds import (
 from tournament.services.seating import (
     generate_seating,
     request_seating,
+    requeue_stalled_seating,
+    requeue_stalled_seating_jobs,
     run_seating_job,
     seat_swiss_round,
     seating_field,
@@ -67,6 +69,8 @@ __all__ = [
     "remove_role",
     "replace_with_substitute",
     "request_seating",
+    "requeue_stalled_seating",
+    "requeue_stalled_seating_jobs",
     "run_seating_job",
     "seat_swiss_round",
     "seating_field",

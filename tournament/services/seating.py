@@ -2,12 +2,15 @@
 
 ``request_seating`` queues a ``SeatingJob``; the task ``generate_seating`` beside it runs
 ``run_seating_job``, which calls the pure generator (``tournament.seating``) and stores its schedule.
+The job row is its own outbox, swept by ``requeue_stalled_seating_jobs`` (``tournament.services.jobs``):
+a request succeeds with the broker down, and a job whose worker died is run again.
 """
 
 from __future__ import annotations
 
-import time
+import logging
 from collections.abc import Sequence
+from typing import Any
 
 from celery import shared_task
 from django.contrib.auth.models import AbstractBaseUser
@@ -17,8 +20,10 @@ from django.utils import timezone
 from tournament import access, registration, seating
 from tournament.models import Player, Round, Seat, SeatingJob, StaffRole, Table, Tournament
 from tournament.refusal import Refusal
+from tournament.services import jobs
 from tournament.standings_db import forget_live, load_standings
 
+logger = logging.getLogger(__name__)
 STARTED = [Round.Status.STARTED, Round.Status.FINISHED]
 
 
@@ -65,32 +70,48 @@ def request_seating(
         )
     seating_field(tournament)  # refuse at once when the field cannot fill its tables
     job = SeatingJob.objects.create(
-        tournament=tournament, requested_by=user, from_round=from_round, seed=seed
+        tournament=tournament,
+        requested_by=user,
+        from_round=from_round,
+        seed=seed,
+        heartbeat_at=timezone.now(),
     )
-    transaction.on_commit(lambda: generate_seating.delay(job.pk))
+    jobs.send_on_commit(generate_seating, job.pk)
     return job
 
 
-@shared_task(name="tournament.generate_seating", acks_late=True)
-def generate_seating(job_id: int) -> dict[str, object]:
-    return run_seating_job(job_id).as_dict()
+# No result is stored: the job row holds the outcome, and sending a task then needs the broker only.
+@shared_task(
+    name="tournament.generate_seating",
+    bind=True,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    ignore_result=True,
+)
+def generate_seating(self: Any, job_id: int) -> dict[str, object]:
+    return run_seating_job(job_id, task_id=self.request.id).as_dict()
 
 
-def run_seating_job(job_id: int) -> SeatingJob:
-    """Generate and store the seating of a job; safe to run twice (a finished job is left alone)."""
+def requeue_stalled_seating() -> list[int]:
+    """Send again the seating jobs never picked up or whose worker died (``tournament.services.jobs``)."""
+    return jobs.requeue_stalled(SeatingJob, generate_seating)
+
+
+@shared_task(name="tournament.requeue_stalled_seating_jobs", ignore_result=True)
+def requeue_stalled_seating_jobs() -> list[int]:
+    """The sweep, sent by Celery beat every ``JOB_SWEEP_SECONDS``."""
+    return requeue_stalled_seating()
+
+
+def run_seating_job(job_id: int, task_id: str | None = None) -> SeatingJob:
+    """Generate and store the seating of a job, if this delivery (``task_id``) claims it. Safe to run
+    twice: a finished job or one running elsewhere is left alone, and only the latest attempt stores."""
+    attempt = jobs.claim(SeatingJob, job_id, task_id)
     job = SeatingJob.objects.select_related("tournament").get(pk=job_id)
-    if job.state == SeatingJob.State.DONE:
+    if attempt is None:
         return job
-    SeatingJob.objects.filter(pk=job.pk).update(state=SeatingJob.State.RUNNING, progress=0.0)
     tournament = job.tournament
-    last_saved = [0.0]
-
-    def progress(fraction: float) -> None:
-        now = time.monotonic()
-        if now - last_saved[0] >= 0.5:
-            last_saved[0] = now
-            SeatingJob.objects.filter(pk=job.pk).update(progress=min(fraction, 0.99))
-
+    progress = jobs.progress_writer(SeatingJob, job.pk, attempt)
     try:
         field = seating_field(tournament)
         fixed = played_rounds(tournament, job.from_round)
@@ -108,13 +129,16 @@ def run_seating_job(job_id: int) -> SeatingJob:
             progress=progress,
         )
         with transaction.atomic():
+            if not jobs.is_current(SeatingJob, job.pk, attempt):  # locked: one attempt stores
+                raise jobs.Superseded(f"seating job {job.pk}: attempt {attempt} was superseded")
             _store_schedule(tournament, schedule, job.from_round)
-            job.report = seating.quality_report(schedule)
-            job.state, job.progress, job.finished_at = SeatingJob.State.DONE, 1.0, timezone.now()
-            job.save(update_fields=["report", "state", "progress", "finished_at"])
+            report = seating.quality_report(schedule)
+            jobs.finish(SeatingJob, job.pk, attempt, report=report, state=SeatingJob.State.DONE, progress=1.0)
+    except jobs.Superseded:
+        logger.warning("seating job %s: attempt %s superseded, stopped", job.pk, attempt)
     except (Refusal, seating.SeatingError) as exc:
-        job.state, job.error, job.finished_at = SeatingJob.State.FAILED, str(exc), timezone.now()
-        job.save(update_fields=["state", "error", "finished_at"])
+        jobs.finish(SeatingJob, job.pk, attempt, state=SeatingJob.State.FAILED, error=str(exc))
+    job.refresh_from_db()
     return job
 
 

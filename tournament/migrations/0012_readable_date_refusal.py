@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournament', '0010_venue_time_zone'),
+        ('tournament', '0011_venue_time_zone'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

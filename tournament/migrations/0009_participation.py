@@ -20,7 +20,7 @@ def withdrawn_from_the_records(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournament', '0007_standings_version'),
+        ('tournament', '0008_seating_job_heartbeat'),
     ]
 
     operations = [

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournament', '0009_audit_entries'),
+        ('tournament', '0010_audit_entries'),
     ]
 
     operations = [

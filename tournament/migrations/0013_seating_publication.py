@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournament', '0011_readable_date_refusal'),
+        ('tournament', '0012_readable_date_refusal'),
     ]
 
     operations = [

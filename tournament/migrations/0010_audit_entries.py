@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournament', '0008_participation'),
+        ('tournament', '0009_participation'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

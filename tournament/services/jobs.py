@@ -1,0 +1,179 @@
+"""Background jobs that survive a broker outage and a dead worker: what export and seating jobs share.
+
+A job row (``exports.models.ExportJob``, ``tournament.models.SeatingJob``) is its own outbox. A service
+creates the row and sends its task once the transaction commits (``send_on_commit``); when the broker
+cannot take the task, the error is logged and the request still succeeds: the row stays queued. Every
+``JOB_SWEEP_SECONDS`` a sweep task (Celery beat, see the Procfile) calls ``requeue_stalled``, which sends
+again every job still queued ``JOB_QUEUE_GRACE_SECONDS`` after it was sent, and every running job whose
+heartbeat is older than ``JOB_HEARTBEAT_STALE_SECONDS`` (its worker died).
+
+A delivery of a task runs the job only after ``claim`` (a compare-and-set under a row lock): a queued
+job, a running job whose heartbeat is stale, or a running job whose latest delivery was this very
+message (the broker delivered it again because its worker was lost). Each claim is a new ``attempt``;
+progress updates (``progress_writer``) write the heartbeat and the final write (``finish``) only for the
+current attempt and raise ``Superseded`` or return False otherwise, so a job sent twice stores one
+result, whichever delivery runs it.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import uuid
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import models, transaction
+from django.db.models import Q
+from django.utils import timezone
+from kombu.exceptions import OperationalError
+
+logger = logging.getLogger(__name__)
+
+# The states every job model shares (their ``State`` choices have the same values).
+QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
+UNFINISHED = [QUEUED, RUNNING]
+# ExportJob or SeatingJob: the models share the fields state, progress, error, finished_at, heartbeat_at,
+# attempt and task_id (typed loosely: the two models have no common base class).
+JobModel = type[Any]
+# Progress (and with it the heartbeat) is written at most this often.
+PROGRESS_INTERVAL_SECONDS = 0.5
+
+
+class Superseded(Exception):
+    """The job is no longer this delivery's: another delivery claimed it, or it was given up."""
+
+
+def queue_grace() -> timedelta:
+    return timedelta(seconds=float(getattr(settings, "JOB_QUEUE_GRACE_SECONDS", 60)))
+
+
+def heartbeat_stale() -> timedelta:
+    return timedelta(seconds=float(getattr(settings, "JOB_HEARTBEAT_STALE_SECONDS", 120)))
+
+
+def alive(now: datetime | None = None) -> Q:
+    """Jobs under way: queued and sent within the grace, or running with a fresh heartbeat."""
+    now = now or timezone.now()
+    return Q(state=QUEUED, heartbeat_at__gte=now - queue_grace()) | Q(
+        state=RUNNING, heartbeat_at__gte=now - heartbeat_stale()
+    )
+
+
+def stalled(now: datetime | None = None) -> Q:
+    """Unfinished jobs that are not under way: never picked up, or their worker died. Jobs without any
+    heartbeat (from before heartbeats, or loaded from an archive) are history, never run again."""
+    now = now or timezone.now()
+    return Q(state=QUEUED, heartbeat_at__lt=now - queue_grace()) | Q(
+        state=RUNNING, heartbeat_at__lt=now - heartbeat_stale()
+    )
+
+
+def max_attempts() -> int:
+    return int(getattr(settings, "JOB_MAX_ATTEMPTS", 3))
+
+
+def send(task: Any, job_id: int) -> bool:
+    """Send the job's task; False (logged) when the broker cannot take it, which the sweep makes good."""
+    try:
+        task.delay(job_id)
+    except OperationalError:
+        logger.warning(
+            "the broker did not take job %s of %s; the sweep will send it again", job_id, task.name
+        )
+        return False
+    return True
+
+
+def send_on_commit(task: Any, job_id: int) -> None:
+    transaction.on_commit(lambda: send(task, job_id))
+
+
+def claim(model: JobModel, job_id: int, task_id: str | None) -> int | None:
+    """Start this delivery (``task_id``) of a job: its attempt number, or None when it must not run
+    (finished, or running in another delivery whose heartbeat is fresh)."""
+    task_id = task_id or uuid.uuid4().hex
+    now = timezone.now()
+    with transaction.atomic():
+        job: Any = model.objects.select_for_update().filter(pk=job_id).first()
+        if job is None:
+            return None
+        taken_over = job.state == RUNNING and (
+            job.task_id == task_id or job.heartbeat_at is None or job.heartbeat_at < now - heartbeat_stale()
+        )
+        if job.state != QUEUED and not taken_over:
+            return None
+        attempt = int(job.attempt) + 1
+        model.objects.filter(pk=job_id).update(
+            state=RUNNING, attempt=attempt, task_id=task_id, heartbeat_at=now, progress=0.0, error=""
+        )
+    return attempt
+
+
+def progress_writer(model: JobModel, job_id: int, attempt: int) -> Callable[[float], None]:
+    """The progress callback of one attempt: writes progress and heartbeat at most every half second;
+    raises ``Superseded`` once the job is no longer this attempt's, so that a lost delivery stops."""
+    last_saved = [time.monotonic()]
+
+    def progress(fraction: float) -> None:
+        now = time.monotonic()
+        if now - last_saved[0] < PROGRESS_INTERVAL_SECONDS:
+            return
+        last_saved[0] = now
+        updated = model.objects.filter(pk=job_id, attempt=attempt, state=RUNNING).update(
+            progress=max(0.0, min(fraction, 0.99)), heartbeat_at=timezone.now()
+        )
+        if not updated:
+            raise Superseded(f"job {job_id}: attempt {attempt} was superseded")
+
+    return progress
+
+
+def finish(model: JobModel, job_id: int, attempt: int, **fields: Any) -> bool:
+    """Store the outcome of one attempt, if the job is still that attempt's; whether it was stored."""
+    current = model.objects.filter(pk=job_id, attempt=attempt, state=RUNNING)
+    return bool(current.update(**{"finished_at": timezone.now(), **fields}))
+
+
+def is_current(model: JobModel, job_id: int, attempt: int) -> bool:
+    """Whether the job is still running this attempt (to check under a lock before storing a result)."""
+    current = model.objects.select_for_update().filter(pk=job_id, attempt=attempt, state=RUNNING)
+    return bool(current.exists())
+
+
+def give_up_stalled(jobs: models.QuerySet[Any], superseded_by: int) -> int:
+    """Mark the stalled jobs among ``jobs`` failed, replaced by job ``superseded_by``; how many."""
+    now = timezone.now()
+    return int(
+        jobs.filter(stalled(now)).update(
+            state=FAILED,
+            error=f"given up: its worker stopped; job {superseded_by} replaces it",
+            finished_at=now,
+        )
+    )
+
+
+def requeue_stalled(model: JobModel, task: Any, now: datetime | None = None) -> list[int]:
+    """Send again every stalled job of ``model``; the ids of those the broker took."""
+    now = now or timezone.now()
+    sent = []
+    stalled_jobs = model.objects.filter(stalled(now))
+    # A job that stalled on each of its attempts (it kills its worker, say) is not tried forever.
+    given_up = stalled_jobs.filter(attempt__gte=max_attempts()).update(
+        state=FAILED,
+        error=f"given up: its worker stopped on each of {max_attempts()} attempts",
+        finished_at=now,
+    )
+    if given_up:
+        logger.error("%s job(s) of %s given up after %s attempts", given_up, task.name, max_attempts())
+    for job_id in list(stalled_jobs.values_list("pk", flat=True)):
+        # Back to queued, sent now: the attempt that stalled can no longer write, and the job is not sent
+        # again before the grace has passed.
+        requeued = model.objects.filter(stalled(now), pk=job_id).update(state=QUEUED, heartbeat_at=now)
+        if requeued:
+            logger.warning("job %s of %s stalled; sent again", job_id, task.name)
+            if send(task, job_id):
+                sent.append(job_id)
+    return sent
