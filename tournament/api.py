@@ -46,6 +46,7 @@ from tournament.serializers import (
     PublicPlayerSerializer,
     PublishSeatingSerializer,
     RegisterPlayerSerializer,
+    RevealSerializer,
     RoundSerializer,
     SeatingJobSerializer,
     SeatingRequestSerializer,
@@ -59,7 +60,7 @@ from tournament.serializers import (
     WithdrawalSerializer,
     WithdrawSerializer,
 )
-from tournament.standings_db import cached_standings, remember_live
+from tournament.standings_db import cached_standings, public_cutoff, remember_live
 
 Role = StaffRole.Role
 
@@ -170,12 +171,34 @@ class TournamentViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
     @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
     def standings(self, request: Request, pk: int) -> Response:
         tournament = visible_tournament(request, pk)
+        # Staff see the standings whole; everyone else as the tournament publishes them.
+        up_to = None if access.has_role(request.user, tournament, Role.REFEREE) else public_cutoff(tournament)
         return Response(
             remember_live(
                 tournament,
-                "api",
-                lambda: {**cached_standings(tournament), "pending_tables": pending_tables(tournament)},
+                f"api:{up_to}",
+                lambda: {
+                    **cached_standings(tournament, up_to),
+                    "as_of": up_to,
+                    "pending_tables": pending_tables(tournament),
+                },
             )
+        )
+
+    @extend_schema(
+        summary="Show the public the ranking of the hidden last hanchan, or hide it again (organiser)",
+        request=RevealSerializer,
+        responses={200: TournamentSerializer},
+    )
+    @action(detail=True, methods=["post"])
+    def reveal(self, request: Request, pk: int) -> Response:
+        tournament = visible_tournament(request, pk)
+        access.require_role(request.user, tournament, Role.ORGANISER)
+        serializer = RevealSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        revealed = serializer.validated_data["revealed"]
+        return Response(
+            TournamentSerializer(services.reveal_standings(tournament, request.user, revealed=revealed)).data
         )
 
     @extend_schema(

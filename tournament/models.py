@@ -40,6 +40,10 @@ class Tournament(models.Model):
         ALL = "all", "Every seated hanchan, as soon as it is seated"
         BY_HANCHAN = "by_hanchan", "Hanchan by hanchan, when the organiser publishes it"
 
+    class StandingsPublication(models.TextChoices):
+        LIVE = "live", "Live: each signed sheet counts at once"
+        COMPLETED = "completed", "As of the last completed hanchan (all its tables signed)"
+
     class TieBreak(models.TextChoices):
         NONE = "none", "Shared ranks on equal scores"
         MOST_FIRSTS = "most_firsts", "Most first places"
@@ -67,6 +71,18 @@ class Tournament(models.Model):
         default=WithdrawnRanking.RANKED,
     )
     is_public = models.BooleanField(default=True)
+    # What the public standings show (staff always see them live and whole): see standings_db.public_cutoff.
+    standings_publication = models.CharField(
+        "Standings shown to the public",
+        max_length=16,
+        choices=StandingsPublication.choices,
+        default=StandingsPublication.LIVE,
+    )
+    # The ranking of the last N hanchan is hidden from the public until the organiser reveals it.
+    hidden_hanchan = models.PositiveSmallIntegerField(
+        "Hanchan hidden until revealed", default=0, validators=[MaxValueValidator(40)]
+    )
+    standings_revealed = models.BooleanField(default=False)
     # Who sees the seating of a hanchan: the public once it is seated, or once the organiser publishes it
     # (staff always see it).
     seating_publication = models.CharField(
@@ -121,6 +137,10 @@ class Tournament(models.Model):
             self.ruleset()
         except (TypeError, ValueError) as exc:
             raise ValidationError({"ruleset_overrides": str(exc)}) from exc
+        if self.hanchan_count and self.hidden_hanchan >= self.hanchan_count:
+            raise ValidationError(
+                {"hidden_hanchan": "Hide fewer hanchan than the tournament has: the public must see some."}
+            )
         if self.starts_on and self.ends_on and self.ends_on < self.starts_on:
             raise ValidationError({"ends_on": "The last day comes before the first day: check the dates."})
         if self.time_zone not in available_timezones():
@@ -160,6 +180,8 @@ TOURNAMENT_FIELDS = (
     "withdrawn_ranking",
     "is_public",
     "seating_publication",
+    "standings_publication",
+    "hidden_hanchan",
     "separate_teams",
     "separate_clubs",
     "separate_countries",

@@ -420,5 +420,14 @@ class StandingsSerializer(serializers.Serializer[Any]):
     """``tournament.standings_db.cached_standings`` and the tables still waiting for a signed sheet."""
 
     rounds = serializers.IntegerField()
+    as_of = serializers.IntegerField(
+        allow_null=True,
+        help_text="The standings after this hanchan, as the tournament publishes them; null: live and whole "
+        "(always, for its staff).",
+    )
     rows = StandingRowSerializer(many=True)
     pending_tables = PendingTableSerializer(many=True)
+
+
+class RevealSerializer(serializers.Serializer[Any]):
+    revealed = serializers.BooleanField(default=True, help_text="false: hide the last hanchan again.")

@@ -14,7 +14,7 @@ BATCH = 2000
 
 # The fields of each row, in the archive's words. "user" fields hold a username (or null); "player" fields
 # a player's name; everything else is the model field of that name.
-TOURNAMENT_FIELDS = (*TOURNAMENT_SETTINGS, "created_at")
+TOURNAMENT_FIELDS = (*TOURNAMENT_SETTINGS, "standings_revealed", "created_at")
 PLAYER_FIELDS = (
     "name",
     "country",
@@ -70,6 +70,9 @@ ADDED_FIELDS = {
     "withdrawn_ranking": "ranked",
     "time_zone": "UTC",
     "seating_publication": "all",
+    "standings_publication": "live",
+    "hidden_hanchan": 0,
+    "standings_revealed": False,
     "published_at": None,
 }
 USER_FIELDS = ("username", "first_name", "last_name")

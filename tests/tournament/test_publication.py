@@ -9,6 +9,7 @@ import pytest
 from django.test import Client
 
 from exports.exporters import get_exporter
+from scoring import services as sheets
 from tests.conftest import make_players, seat_table
 from tests.exports.helpers import zip_members
 from tournament import services
@@ -74,3 +75,69 @@ def test_the_public_seating_file_holds_the_published_hanchan_only(
     by_table = next(data for name, data in members.items() if "by-table" in name).decode("utf-8-sig")
     hanchan = [line.split(",")[0] for line in by_table.splitlines()[1:]]
     assert hanchan == ["1"]
+
+
+# -- Standings as of the last completed hanchan, and the last hanchan hidden until revealed -----------
+
+
+def sign_final(table: Any, referee: Any, points: list[int]) -> None:
+    names = [seat.player.name for seat in table.seats.order_by("wind")]
+    entry = {"form": "final", "riichi_sticks_left": 0, "final_points": dict(zip(names, points, strict=True))}
+    sheets.sign_sheet(sheets.save_sheet(table, entry, referee, submit=True), referee)
+
+
+@pytest.fixture
+def eight(tournament: Tournament) -> tuple[Tournament, list[Any]]:
+    """Two hanchan of two tables each, eight players."""
+    tournament.hanchan_count = 2
+    tournament.save()
+    players = make_players(tournament, 8, prefix="P")
+    tables = []
+    for number in (1, 2):
+        round_ = Round.objects.create(tournament=tournament, number=number, status="started")
+        tables.append(seat_table(round_, 1, players[:4]))
+        tables.append(seat_table(round_, 2, players[4:]))
+    return tournament, tables
+
+
+def public_total(client: Client, tournament: Tournament, name: str) -> tuple[Any, str]:
+    data = client.get(f"/api/tournaments/{tournament.pk}/standings/").json()
+    return data["as_of"], next(row["total"] for row in data["rows"] if row["name"] == name)
+
+
+@pytest.mark.django_db
+def test_standings_as_of_the_last_completed_hanchan(
+    eight: tuple[Tournament, list[Any]], referee: Any
+) -> None:
+    tournament, tables = eight
+    Tournament.objects.filter(pk=tournament.pk).update(standings_publication="completed")
+    public, staff = Client(), Client()
+    staff.force_login(referee)
+    sign_final(tables[0], referee, [40000, 30000, 30000, 20000])
+    assert public_total(public, tournament, "P 001") == (0, "0")  # hanchan 1 is not complete yet
+    assert public_total(staff, tournament, "P 001") == (None, "25")  # staff: live and whole
+    sign_final(tables[1], referee, [40000, 30000, 30000, 20000])
+    assert public_total(public, tournament, "P 001") == (1, "25")
+    page = public.get(f"/t/{tournament.slug}/standings/").content.decode()
+    assert "Standings after hanchan 1" in page
+
+
+@pytest.mark.django_db
+def test_the_last_hanchan_stay_hidden_until_the_organiser_reveals_them(
+    eight: tuple[Tournament, list[Any]], referee: Any, organiser: Any
+) -> None:
+    tournament, tables = eight
+    Tournament.objects.filter(pk=tournament.pk).update(hidden_hanchan=1)
+    for table in tables:
+        sign_final(table, referee, [40000, 30000, 30000, 20000])
+    public, staff = Client(), Client()
+    staff.force_login(organiser)
+    assert public_total(public, tournament, "P 001") == (1, "25")  # hanchan 2 hidden
+    assert public_total(staff, tournament, "P 001") == (None, "50")
+    projector = staff.get(f"/t/{tournament.slug}/projector/").content.decode()
+    assert "after hanchan 1" in projector  # the room's screen shows what the public sees
+    player = public.get(f"/t/{tournament.slug}/players/{tables[0].seats.get(wind=0).player_id}/")
+    assert ">50<" not in player.content.decode()
+    assert staff.post(f"/t/{tournament.slug}/manage/reveal/", {"revealed": "on"}).status_code == 302
+    assert public_total(public, tournament, "P 001") == (None, "50")
+    assert AuditEntry.objects.filter(action="standings.reveal").exists()

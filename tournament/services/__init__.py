@@ -43,7 +43,7 @@ from tournament.services.seating import (
     seating_field,
 )
 from tournament.services.staff import grant_role, invite_staff, remove_role
-from tournament.services.tournaments import create_tournament, update_tournament
+from tournament.services.tournaments import create_tournament, reveal_standings, update_tournament
 
 __all__ = [
     "CheckInPlan",
@@ -71,6 +71,7 @@ __all__ = [
     "request_seating",
     "requeue_stalled_seating",
     "requeue_stalled_seating_jobs",
+    "reveal_standings",
     "run_seating_job",
     "seat_swiss_round",
     "seating_field",

@@ -453,3 +453,21 @@ def player_edit(request: HttpRequest, slug: str, player_id: int) -> HttpResponse
             ).select_related("actor")[:20],
         },
     )
+
+
+@login_required
+@require_POST
+def reveal(request: HttpRequest, slug: str) -> HttpResponse:
+    """The organiser shows the public the ranking of the hidden last hanchan (or hides it again)."""
+    tournament = access_tournament(request, slug, Role.ORGANISER)
+    revealed = bool(request.POST.get("revealed"))
+    try:
+        services.reveal_standings(tournament, request.user, revealed=revealed)
+    except Refusal as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(
+            request,
+            "The standings are whole for everyone." if revealed else "The last hanchan are hidden again.",
+        )
+    return redirect("tournament:manage", slug=tournament.slug)
