@@ -54,13 +54,25 @@ class TournamentForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         # Ranked unless the organiser chooses otherwise (a form without the field keeps the default).
         # Settings with a default: a form that leaves them out keeps the default.
-        for name in ("withdrawn_ranking", "time_zone", "seating_publication"):
+        for name in (
+            "withdrawn_ranking",
+            "time_zone",
+            "seating_publication",
+            "standings_publication",
+            "hidden_hanchan",
+        ):
             self.fields[name].required = False
         if not self.initial.get("time_zone"):
             self.initial["time_zone"] = default_time_zone()
 
     def clean_time_zone(self) -> str:
         return self.cleaned_data.get("time_zone") or default_time_zone()
+
+    def clean_standings_publication(self) -> str:
+        return self.cleaned_data.get("standings_publication") or Tournament.StandingsPublication.LIVE
+
+    def clean_hidden_hanchan(self) -> int:
+        return self.cleaned_data.get("hidden_hanchan") or 0
 
     def clean_seating_publication(self) -> str:
         return self.cleaned_data.get("seating_publication") or Tournament.SeatingPublication.ALL

@@ -124,6 +124,7 @@ CASES: list[Case] = [
     Case((401, 403, 403, 403, 400, 400, 403), "POST",   T + "/rounds/1/finish/"),  # tables 2 and 3 unsigned
     Case((401, 403, 403, 403, 200, 200, 403), "POST",   T + "/rounds/2/swiss/", {"seed": 1}),
     Case((401, 403, 403, 403, 200, 200, 403), "POST",   T + "/rounds/2/publish/", {"published": True}),
+    Case((401, 403, 403, 403, 400, 400, 403), "POST",   T + "/reveal/", {"revealed": True}),  # hides none
     Case(ANYONE,                              "GET",    "/api/tables/{t1}/"),
     Case((401, 403, 403, 200, 200, 200, 403), "POST",   "/api/tables/{t1}/extra-time/", {"minutes": 5}),
     Case(ANYONE,                              "GET",    T + "/exporters/"),
