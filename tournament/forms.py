@@ -82,7 +82,14 @@ class TournamentForm(forms.ModelForm):
 
 
 class PlayerForm(forms.Form):
-    name = forms.CharField(max_length=120)
+    first_name = forms.CharField(max_length=120, required=False)
+    last_name = forms.CharField(max_length=120, required=False)
+    name = forms.CharField(
+        max_length=120, required=False, help_text="As shown everywhere; empty: the first and last name."
+    )
+    native_name = forms.CharField(
+        label="Name in its own script", max_length=120, required=False, help_text="Optional, e.g. 山田 太郎."
+    )
     country = forms.ChoiceField(choices=country_choices, required=False)
     club = forms.CharField(max_length=120, required=False)
     ema_id = forms.CharField(label="EMA id", max_length=8, required=False, help_text="8 digits")

@@ -197,7 +197,11 @@ class Player(models.Model):
         WITHDRAWN = "withdrawn", "Withdrawn"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="players")
-    name = models.CharField(max_length=120)
+    name = models.CharField(max_length=120)  # as shown everywhere; unique in the tournament
+    # The parts of the name for the EMA results file and the like, and the name in its own script.
+    first_name = models.CharField(max_length=120, blank=True)
+    last_name = models.CharField(max_length=120, blank=True)
+    native_name = models.CharField("Name in its own script", max_length=120, blank=True)
     country = CountryField(blank=True)
     club = models.CharField(max_length=120, blank=True)
     ema_id = models.CharField("EMA id", max_length=8, blank=True, validators=[EMA_ID_VALIDATOR])

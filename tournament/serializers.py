@@ -44,7 +44,7 @@ class PublicPlayerSerializer(serializers.ModelSerializer[Player]):
 
     class Meta:
         model = Player
-        fields = ("id", "name", "country", "club", "team", "status")
+        fields = ("id", "name", "first_name", "last_name", "native_name", "country", "club", "team", "status")
         read_only_fields = fields
 
 
@@ -74,7 +74,12 @@ class PlayerRefSerializer(serializers.ModelSerializer[Player]):
 class RegisterPlayerSerializer(serializers.Serializer[Any]):
     """One player registered by hand; ``tournament.services.register_player`` checks it like a file row."""
 
-    name = serializers.CharField(max_length=200, allow_blank=True)
+    name = serializers.CharField(
+        max_length=200, allow_blank=True, required=False, default="", help_text="Empty: first and last name."
+    )
+    first_name = serializers.CharField(max_length=120, allow_blank=True, required=False, default="")
+    last_name = serializers.CharField(max_length=120, allow_blank=True, required=False, default="")
+    native_name = serializers.CharField(max_length=120, allow_blank=True, required=False, default="")
     country = serializers.CharField(max_length=80, allow_blank=True, required=False, default="")
     club = serializers.CharField(max_length=120, allow_blank=True, required=False, default="")
     ema_id = serializers.CharField(max_length=40, allow_blank=True, required=False, default="")
@@ -86,6 +91,9 @@ class UpdatePlayerSerializer(serializers.Serializer[Any]):
     """A correction of a registration: any of its fields; ``tournament.services.update_player`` checks it."""
 
     name = serializers.CharField(max_length=200, required=False)
+    first_name = serializers.CharField(max_length=120, allow_blank=True, required=False)
+    last_name = serializers.CharField(max_length=120, allow_blank=True, required=False)
+    native_name = serializers.CharField(max_length=120, allow_blank=True, required=False)
     country = serializers.CharField(max_length=80, allow_blank=True, required=False)
     club = serializers.CharField(max_length=120, allow_blank=True, required=False)
     ema_id = serializers.CharField(max_length=40, allow_blank=True, required=False)

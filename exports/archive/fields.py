@@ -17,6 +17,9 @@ BATCH = 2000
 TOURNAMENT_FIELDS = (*TOURNAMENT_SETTINGS, "standings_revealed", "created_at")
 PLAYER_FIELDS = (
     "name",
+    "first_name",
+    "last_name",
+    "native_name",
     "country",
     "club",
     "ema_id",
@@ -67,6 +70,9 @@ PENALTY_FIELDS = (
 # Fields added to version 1 after it was first written, with the value an archive without them means.
 ADDED_FIELDS = {
     "withdrawn_from": None,
+    "first_name": "",
+    "last_name": "",
+    "native_name": "",
     "withdrawn_ranking": "ranked",
     "time_zone": "UTC",
     "seating_publication": "all",

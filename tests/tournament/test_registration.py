@@ -173,3 +173,23 @@ def test_only_organisers_import_and_check_in(tournament: Tournament, referee: An
     with pytest.raises(PermissionDenied):
         services.check_in(player, user=referee)
     assert tournament.players.count() == 1
+
+
+@pytest.mark.django_db
+def test_first_last_and_native_names_are_kept_apart(tournament: Tournament, organiser: Any) -> None:
+    data = (
+        "first name,last name,native name,country\n"
+        "Dunlaith,O Briain,,IE\n"
+        "An,Nguyen Van,Nguyễn Văn An,VN\n"
+        "Tarō,Yamada,山田 太郎,JP\n"
+    ).encode()
+    preview = services.import_players(tournament, data, "players.csv", user=organiser)
+    assert preview.ok, preview.errors
+    parts = {p.name: (p.first_name, p.last_name, p.native_name) for p in tournament.players.all()}
+    assert parts == {
+        "Dunlaith O Briain": ("Dunlaith", "O Briain", ""),
+        "An Nguyen Van": ("An", "Nguyen Van", "Nguyễn Văn An"),
+        "Tarō Yamada": ("Tarō", "Yamada", "山田 太郎"),
+    }
+    single = services.register_player(tournament, organiser, name="Maria de la Cruz")
+    assert (single.first_name, single.last_name) == ("", "")  # never split at a guess

@@ -60,6 +60,9 @@ def _new_player(tournament: Tournament, row: registration.PlayerRow) -> Player:
         ema_id=row.ema_id,
         team=row.team,
         is_substitute=row.is_substitute,
+        first_name=row.first_name,
+        last_name=row.last_name,
+        native_name=row.native_name,
     )
 
 
@@ -92,7 +95,17 @@ def register_player(tournament: Tournament, user: AbstractBaseUser, **fields: An
     return player
 
 
-EDITABLE_FIELDS = ("name", "country", "club", "ema_id", "team", "is_substitute")
+EDITABLE_FIELDS = (
+    "name",
+    "first_name",
+    "last_name",
+    "native_name",
+    "country",
+    "club",
+    "ema_id",
+    "team",
+    "is_substitute",
+)
 
 
 def has_played(player: Player) -> bool:
@@ -136,6 +149,9 @@ def update_player(player: Player, user: AbstractBaseUser, **fields: Any) -> Play
     checked = preview.rows[0]
     after = {
         "name": checked.name,
+        "first_name": checked.first_name,
+        "last_name": checked.last_name,
+        "native_name": checked.native_name,
         "country": checked.country,
         "club": checked.club,
         "ema_id": checked.ema_id,
@@ -170,6 +186,7 @@ def remove_player(player: Player, user: AbstractBaseUser) -> None:
         )
     removed = {
         "name": player.name,
+        "native_name": player.native_name,
         "country": player.country.code or "",
         "club": player.club,
         "ema_id": player.ema_id,
