@@ -41,7 +41,8 @@ lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy scoring/rules tournament/seating tournament/standings.py tournament/clock.py tournament/registration.py \
-	  tournament/refusal.py tournament/inputs.py tournament/presentation.py exports/progress.py
+	  tournament/refusal.py tournament/inputs.py tournament/presentation.py tournament/participation.py \
+	  tournament/collation.py exports/progress.py
 
 format: $(VENV)/.installed-dev
 	$(BIN)/ruff format .

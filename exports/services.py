@@ -144,14 +144,16 @@ def run_export_job(job_id: int, task_id: str | None = None) -> ExportJob:
     if not is_allowed(job.requested_by, job.tournament, exporter):
         return _fail(job, attempt, "permission: whoever asked for this export may no longer have it")
     try:
-        result = exporter.render(job.tournament, jobs.progress_writer(ExportJob, job.pk, attempt))
+        with timezone.override(job.tournament.zone()):  # every time in the file: the venue's
+            result = exporter.render(job.tournament, jobs.progress_writer(ExportJob, job.pk, attempt))
     except jobs.Superseded:
         logger.warning("export job %s: attempt %s superseded, stopped", job.pk, attempt)
         job.refresh_from_db()
         return job
-    except Exception as exc:  # the job records the failure; the worker goes on with the next task
+    except Exception:  # the job records the failure; the worker goes on with the next task
         logger.exception("export %s of job %s failed", job.exporter, job.pk)
-        return _fail(job, attempt, f"{type(exc).__name__}: {exc}")
+        message = f"This export failed: an error of the site, logged for its administrators (job {job.pk})"
+        return _fail(job, attempt, message)
     # Stored as exports/<tournament>/<job>-<exporter>.<extension>, short whatever the tournament's slug;
     # the download carries the full file name. A second run (after a lost worker) replaces the file.
     stored = f"{job.exporter}{PurePosixPath(result.filename).suffix}"

@@ -10,5 +10,6 @@ urlpatterns = [
     path("", views.index, name="index"),
     path("jobs/<int:job_id>/", views.status, name="status"),
     path("jobs/<int:job_id>/download", views.download, name="download"),
+    path("print/<str:kind>/<int:number>/", views.print_hanchan, name="print"),
     path("<str:identifier>/", views.request_export, name="request"),
 ]

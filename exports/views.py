@@ -7,24 +7,30 @@ for an expired one); JSON refusals take the API's form, ``{"errors": [{"field", 
 
 from __future__ import annotations
 
+from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from exports import services as export_services
+from exports.exporters.printable import score_sheets_pdf, seating_cards_pdf
 from exports.models import ExportJob
 from tournament import access
-from tournament.models import Tournament
+from tournament.models import StaffRole, Tournament
 from tournament.refusal import NOT_FOUND, Refusal
 from tournament.views.base import refusal_response, render_page
+
+Role = StaffRole.Role
 
 
 def _tournament(request: HttpRequest, slug: str) -> Tournament:
     tournament = get_object_or_404(Tournament, slug=slug)
     if not access.can_view(request.user, tournament):
         raise Http404("tournament: not found")
+    timezone.activate(tournament.zone())  # the venue's time (the middleware ends it with the request)
     return tournament
 
 
@@ -96,5 +102,32 @@ def download(request: HttpRequest, slug: str, job_id: int) -> HttpResponse:
     response = FileResponse(
         job.file.open("rb"), as_attachment=True, filename=job.filename, content_type=job.content_type
     )
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+PRINTS = {"score-sheets": "score sheets", "seating-cards": "seating cards"}
+
+
+@login_required
+@require_GET
+def print_hanchan(request: HttpRequest, slug: str, kind: str, number: int) -> HttpResponse:
+    """The printable score sheets (``?table=`` for one table) or seating cards of one hanchan, at once:
+    a hanchan's PDF takes a fraction of a second. For the tournament's referees."""
+    tournament = _tournament(request, slug)
+    if kind not in PRINTS:
+        raise Http404("print: score-sheets or seating-cards")
+    if not access.has_role(request.user, tournament, Role.REFEREE):
+        raise PermissionDenied(f"Printing is for the referees of {tournament.name}.")
+    if not tournament.rounds.filter(number=number).exists():
+        raise Http404(f"hanchan {number}: not seated")
+    table_text = request.GET.get("table", "")
+    if kind == "score-sheets":
+        table = int(table_text) if table_text.isdigit() and len(table_text) < 5 else None
+        result = score_sheets_pdf(tournament, hanchan=number, table=table)
+    else:
+        result = seating_cards_pdf(tournament, hanchan=number)
+    response = HttpResponse(result.data, content_type=result.content_type)
+    response["Content-Disposition"] = f'inline; filename="{result.filename}"'
     response["Cache-Control"] = "private, no-store"
     return response

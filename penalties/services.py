@@ -18,9 +18,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from penalties.models import Disqualification, Penalty
+from scoring.rules.citations import cite
 from tournament import access
 from tournament.inputs import require_printable
-from tournament.models import Player, Round, StaffRole
+from tournament.models import Player, Round, StaffRole, Tournament
 from tournament.refusal import Refusal
 from tournament.standings_db import schedule_standings_refresh
 
@@ -82,16 +83,16 @@ def give_penalty(
         amount = _lateness(player, round, minutes_late)
     elif kind == Kind.MISSED_HANCHAN:
         if round is None:
-            raise Refusal("round", "missed-hanchan (WRCR 2015 §7.2)", "round: which hanchan was missed?")
+            rule = f"missed-hanchan ({cite(tournament.ruleset_preset, 'missed_hanchan')})"
+            raise Refusal("round", rule, "round: which hanchan was missed?")
         amount = MISSED_HANCHAN_POINTS
         # WRCR 2015 §7.2: not cumulative with the lateness penalty of that hanchan.
         for late in Penalty.objects.filter(player=player, round=round, kind=Kind.LATENESS, revoked_at=None):
-            _revoke(late, user, "replaced by the missed-hanchan penalty (WRCR 2015 §7.2: not cumulative)")
+            _revoke(late, user, not_cumulative(tournament))
     else:
         if not reason.strip():
-            raise Refusal(
-                "reason", "penalty-reason (WRCR 2015 §7.1)", "reason: say why this penalty is given"
-            )
+            rule = f"penalty-reason ({cite(tournament.ruleset_preset, 'penalties')})"
+            raise Refusal("reason", rule, "reason: say why this penalty is given")
         amount = _amount(points)
     penalty = Penalty.objects.create(
         tournament=tournament,
@@ -107,22 +108,28 @@ def give_penalty(
     return penalty
 
 
+def not_cumulative(tournament: Tournament) -> str:
+    source = cite(tournament.ruleset_preset, "missed_hanchan")
+    return f"replaced by the missed-hanchan penalty ({source}: not cumulative)"
+
+
 def _lateness(player: Player, round: Round | None, minutes_late: int | None) -> Decimal:
+    rule = f"lateness ({cite(player.tournament.ruleset_preset, 'lateness')})"
     if round is None:
-        raise Refusal("round", "lateness (WRCR 2015 §7.2)", "round: for which hanchan was the player late?")
+        raise Refusal("round", rule, "round: for which hanchan was the player late?")
     if minutes_late is None or minutes_late < 1:
-        raise Refusal("minutes_late", "lateness (WRCR 2015 §7.2)", "minutes_late: at least 1 minute")
+        raise Refusal("minutes_late", rule, "minutes_late: at least 1 minute")
     if minutes_late > LATENESS_LIMIT_MINUTES:
         raise Refusal(
             "minutes_late",
-            "lateness (WRCR 2015 §7.2)",
+            rule,
             f"minutes_late: {minutes_late} is more than {LATENESS_LIMIT_MINUTES}; the player is replaced by "
             "a substitute for this hanchan and gets the missed-hanchan penalty (30) instead",
         )
     if Penalty.objects.filter(player=player, round=round, kind=Kind.MISSED_HANCHAN, revoked_at=None).exists():
         raise Refusal(
             "kind",
-            "lateness (WRCR 2015 §7.2)",
+            rule,
             "kind: the player already has the missed-hanchan penalty for this hanchan",
         )
     return Decimal(minutes_late)
@@ -201,3 +208,57 @@ def disqualify(player: Player, user: AbstractBaseUser, *, reason: str) -> Disqua
     Player.objects.filter(pk=player.pk).update(disqualified=True)
     schedule_standings_refresh(player.tournament_id)
     return record
+
+
+def book_missed_hanchan(
+    round_: Round, missed: Sequence[tuple[Player, str]], user: AbstractBaseUser | None
+) -> list[Penalty]:
+    """WRCR 2015 §7.2: the missed-hanchan penalty of each player of ``missed`` (with its reason), for a
+    hanchan that is complete. Never twice for one player and hanchan: a penalty a head referee revoked
+    stays revoked. It replaces an active lateness penalty of that hanchan (not cumulative).
+
+    An internal service of ``tournament.services.participation``, which decides who missed the hanchan
+    (``tournament.participation``) inside the action that completed it (signing its last sheet, finishing
+    it, a late check-in) and has checked that action's role; it makes no check of its own.
+    """
+    booked = set(
+        Penalty.objects.filter(round=round_, kind=Kind.MISSED_HANCHAN).values_list("player_id", flat=True)
+    )
+    given = []
+    for player, reason in missed:
+        if player.pk in booked:
+            continue
+        late = Penalty.objects.filter(player=player, round=round_, kind=Kind.LATENESS, revoked_at=None)
+        for penalty in late:
+            _revoke(penalty, user, not_cumulative(round_.tournament))
+        given.append(
+            Penalty.objects.create(
+                tournament_id=round_.tournament_id,
+                player=player,
+                round=round_,
+                kind=Kind.MISSED_HANCHAN,
+                points=MISSED_HANCHAN_POINTS,
+                reason=reason,
+                given_by=user,
+            )
+        )
+    if given:
+        schedule_standings_refresh(round_.tournament_id)
+    return given
+
+
+def withdraw_missed_hanchan(
+    player: Player, rounds: Sequence[Round], user: AbstractBaseUser | None, *, reason: str
+) -> int:
+    """Revoke the player's active missed-hanchan penalties of ``rounds`` (a check-in taken back: the
+    player was never in the field). Internal, like ``book_missed_hanchan``; returns how many."""
+    penalties = Penalty.objects.filter(
+        player=player, round__in=rounds, kind=Kind.MISSED_HANCHAN, revoked_at=None
+    )
+    count = 0
+    for penalty in penalties:
+        _revoke(penalty, user, reason)
+        count += 1
+    if count:
+        schedule_standings_refresh(player.tournament_id)
+    return count

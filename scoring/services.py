@@ -33,6 +33,7 @@ from tournament import access
 from tournament.inputs import RULE_PRINTABLE, json_control_problem, require_printable
 from tournament.models import Seat, StaffRole, Table
 from tournament.refusal import CONFLICT, INVALID, Problem, Refusal
+from tournament.services import participation
 from tournament.standings_db import forget_live, schedule_standings_refresh
 
 Role = StaffRole.Role
@@ -243,6 +244,7 @@ def sign_sheet(
     _write_results(sheet, verdict, seats)
     _sync_chombo_penalties(sheet, verdict, seats, user)
     _record(sheet, SheetVersion.Action.SIGNED, user, seats)
+    participation.book_missed(sheet.table.round, user)  # the last table signed completes the hanchan
     schedule_standings_refresh(sheet.table.round.tournament_id)
     return sheet
 

@@ -99,3 +99,13 @@ def visible_tournaments(user: AnyUser | None) -> QuerySet[Tournament]:
         return tournaments.filter(is_public=True)
     with_role = StaffRole.objects.filter(user=user).values("tournament")
     return tournaments.filter(Q(is_public=True) | Q(pk__in=with_role))
+
+
+def public_rounds(user: AnyUser | None, tournament: Tournament) -> set[int] | None:
+    """The hanchan whose seating this user may see: None for all of them (the tournament's staff, or a
+    tournament that shows every seated hanchan), else the numbers of the published ones."""
+    if has_role(user, tournament, Role.REFEREE):
+        return None
+    if tournament.seating_publication == Tournament.SeatingPublication.ALL:
+        return None
+    return set(tournament.rounds.exclude(published_at=None).values_list("number", flat=True))

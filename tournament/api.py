@@ -38,11 +38,15 @@ from tournament.serializers import (
     ClockActionSerializer,
     ExtraTimeSerializer,
     GrantRoleSerializer,
+    InvitedStaffSerializer,
+    InviteStaffSerializer,
     PlayerFileSerializer,
     PlayerImportSerializer,
     PlayerSerializer,
     PublicPlayerSerializer,
+    PublishSeatingSerializer,
     RegisterPlayerSerializer,
+    RevealSerializer,
     RoundSerializer,
     SeatingJobSerializer,
     SeatingRequestSerializer,
@@ -52,10 +56,11 @@ from tournament.serializers import (
     SwissSerializer,
     TableSerializer,
     TournamentSerializer,
+    UpdatePlayerSerializer,
     WithdrawalSerializer,
     WithdrawSerializer,
 )
-from tournament.standings_db import cached_standings, remember_live
+from tournament.standings_db import cached_standings, public_cutoff, remember_live
 
 Role = StaffRole.Role
 
@@ -166,12 +171,34 @@ class TournamentViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
     @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
     def standings(self, request: Request, pk: int) -> Response:
         tournament = visible_tournament(request, pk)
+        # Staff see the standings whole; everyone else as the tournament publishes them.
+        up_to = None if access.has_role(request.user, tournament, Role.REFEREE) else public_cutoff(tournament)
         return Response(
             remember_live(
                 tournament,
-                "api",
-                lambda: {**cached_standings(tournament), "pending_tables": pending_tables(tournament)},
+                f"api:{up_to}",
+                lambda: {
+                    **cached_standings(tournament, up_to),
+                    "as_of": up_to,
+                    "pending_tables": pending_tables(tournament),
+                },
             )
+        )
+
+    @extend_schema(
+        summary="Show the public the ranking of the hidden last hanchan, or hide it again (organiser)",
+        request=RevealSerializer,
+        responses={200: TournamentSerializer},
+    )
+    @action(detail=True, methods=["post"])
+    def reveal(self, request: Request, pk: int) -> Response:
+        tournament = visible_tournament(request, pk)
+        access.require_role(request.user, tournament, Role.ORGANISER)
+        serializer = RevealSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        revealed = serializer.validated_data["revealed"]
+        return Response(
+            TournamentSerializer(services.reveal_standings(tournament, request.user, revealed=revealed)).data
         )
 
     @extend_schema(
@@ -249,6 +276,27 @@ class PlayerViewSet(TournamentScopedViewSet):
         serializer.is_valid(raise_exception=True)
         player = services.register_player(self.tournament, request.user, **serializer.validated_data)
         return Response(PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary="Correct a player's registration (organiser; audited)",
+        request=UpdatePlayerSerializer,
+        responses={200: PlayerSerializer},
+    )
+    def partial_update(self, request: Request, tournament_pk: int, pk: int) -> Response:
+        self.require(Role.ORGANISER)
+        serializer = UpdatePlayerSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        player = services.update_player(self.get_object(), request.user, **serializer.validated_data)
+        return Response(PlayerSerializer(player).data)
+
+    @extend_schema(
+        summary="Remove a registration made in error; refused once the player has played (organiser)",
+        responses={204: None},
+    )
+    def destroy(self, request: Request, tournament_pk: int, pk: int) -> Response:
+        self.require(Role.ORGANISER)
+        services.remove_player(self.get_object(), request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(
         summary="Import players from a CSV or XLSX file, all or nothing (organiser)",
@@ -379,6 +427,25 @@ class StaffViewSet(TournamentScopedViewSet):
         return Response(StaffRoleSerializer(staff).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(
+        summary="Invite a new account with a role; its password is in this answer only (organiser)",
+        request=InviteStaffSerializer,
+        responses={201: InvitedStaffSerializer},
+    )
+    @action(detail=False, methods=["post"])
+    def invite(self, request: Request, tournament_pk: int) -> Response:
+        self.require(Role.ORGANISER)
+        serializer = InviteStaffSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        staff, password = services.invite_staff(
+            self.tournament, request.user, data["username"], data["role"], email=data["email"]
+        )
+        answer = {"username": staff.user.get_username(), "role": staff.role, "password": password}
+        response = Response(InvitedStaffSerializer(answer).data, status=status.HTTP_201_CREATED)
+        response["Cache-Control"] = "no-store"
+        return response
+
+    @extend_schema(
         summary="Change a staff member's role (organiser)",
         request=ChangeRoleSerializer,
         responses={200: StaffRoleSerializer},
@@ -397,7 +464,7 @@ class StaffViewSet(TournamentScopedViewSet):
     def destroy(self, request: Request, tournament_pk: int, pk: int) -> Response:
         self.require(Role.ORGANISER)
         staff = self.get_object()
-        services.grant_role(self.tournament, request.user, staff.user, "")
+        services.remove_role(self.tournament, request.user, staff.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -425,14 +492,38 @@ class RoundViewSet(TournamentScopedViewSet):
             return Round.objects.none()
         return self.tournament.rounds.select_related("tournament").prefetch_related(tables_with_seating())
 
-    @extend_schema(summary="List the hanchan with their tables and seats")
+    def round_context(self) -> dict[str, Any]:
+        return {"visible_rounds": access.public_rounds(self.request.user, self.tournament)}
+
+    @extend_schema(
+        summary="List the hanchan with their tables and seats (published seating only, for the public)"
+    )
     def list(self, request: Request, tournament_pk: int) -> Response:
         page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
-        return self.get_paginated_response(RoundSerializer(page, many=True).data)
+        return self.get_paginated_response(
+            RoundSerializer(page, many=True, context=self.round_context()).data
+        )
 
-    @extend_schema(summary="A hanchan with its clock, tables and seats")
+    @extend_schema(
+        summary="A hanchan with its clock, tables and seats (published seating only, for the public)"
+    )
     def retrieve(self, request: Request, tournament_pk: int, number: int) -> Response:
-        return Response(RoundSerializer(self.get_object()).data)
+        return Response(RoundSerializer(self.get_object(), context=self.round_context()).data)
+
+    @extend_schema(
+        summary="Publish this hanchan's seating to the public, or take it back before it starts (organiser)",
+        request=PublishSeatingSerializer,
+        responses={200: RoundSerializer},
+    )
+    @action(detail=True, methods=["post"])
+    def publish(self, request: Request, tournament_pk: int, number: int) -> Response:
+        self.require(Role.ORGANISER)
+        serializer = PublishSeatingSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.publish_seating(
+            self.get_object(), request.user, published=serializer.validated_data["published"]
+        )
+        return Response(RoundSerializer(self.get_object(), context=self.round_context()).data)
 
     @extend_schema(
         summary="Start (or resume), pause or extend the hanchan clock (organiser)",
@@ -492,8 +583,14 @@ class TableViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
 
     def get_object(self) -> Table:
         table: Table = super().get_object()
-        if not access.can_view(self.request.user, table.round.tournament):
-            raise NotFound(f"no table {table.pk}")
+        tournament = table.round.tournament
+        visible = (
+            access.public_rounds(self.request.user, tournament)
+            if access.can_view(self.request.user, tournament)
+            else set()
+        )
+        if visible is not None and table.round.number not in visible:
+            raise NotFound(f"no table {table.pk}")  # a private tournament, or a seating not published
         return table
 
     @extend_schema(summary="A table: its seating, extra minutes, clock and sheet state")

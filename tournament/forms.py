@@ -3,13 +3,22 @@
 from __future__ import annotations
 
 from typing import Any
+from zoneinfo import available_timezones
 
 from django import forms
 from django.forms.fields import InvalidJSONInput
 from django_countries import countries
 
 from tournament.inputs import control_problem, read_json
-from tournament.models import TOURNAMENT_FIELDS, Absence, Player, Round, StaffRole, Tournament
+from tournament.models import (
+    TOURNAMENT_FIELDS,
+    Absence,
+    Player,
+    Round,
+    StaffRole,
+    Tournament,
+    default_time_zone,
+)
 from tournament.refusal import Refusal
 from tournament.registration import MAX_FILE_BYTES
 
@@ -81,9 +90,52 @@ class TournamentForm(forms.ModelForm):
         overrides = self.cleaned_data.get("ruleset_overrides")
         return {} if overrides is None else overrides
 
+    time_zone = forms.ChoiceField(
+        label="Venue time zone",
+        choices=lambda: [(name, name) for name in sorted(available_timezones())],
+        help_text="Every time on the pages, the clock, the PDFs and the exports is the venue's.",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Ranked unless the organiser chooses otherwise (a form without the field keeps the default).
+        # Settings with a default: a form that leaves them out keeps the default.
+        for name in (
+            "withdrawn_ranking",
+            "time_zone",
+            "seating_publication",
+            "standings_publication",
+            "hidden_hanchan",
+        ):
+            self.fields[name].required = False
+        if not self.initial.get("time_zone"):
+            self.initial["time_zone"] = default_time_zone()
+
+    def clean_time_zone(self) -> str:
+        return self.cleaned_data.get("time_zone") or default_time_zone()
+
+    def clean_standings_publication(self) -> str:
+        return self.cleaned_data.get("standings_publication") or Tournament.StandingsPublication.LIVE
+
+    def clean_hidden_hanchan(self) -> int:
+        return self.cleaned_data.get("hidden_hanchan") or 0
+
+    def clean_seating_publication(self) -> str:
+        return self.cleaned_data.get("seating_publication") or Tournament.SeatingPublication.ALL
+
+    def clean_withdrawn_ranking(self) -> str:
+        return self.cleaned_data.get("withdrawn_ranking") or Tournament.WithdrawnRanking.RANKED
+
 
 class PlayerForm(forms.Form):
-    name = forms.CharField(max_length=120)
+    first_name = forms.CharField(max_length=120, required=False)
+    last_name = forms.CharField(max_length=120, required=False)
+    name = forms.CharField(
+        max_length=120, required=False, help_text="As shown everywhere; empty: the first and last name."
+    )
+    native_name = forms.CharField(
+        label="Name in its own script", max_length=120, required=False, help_text="Optional, e.g. 山田 太郎."
+    )
     country = forms.ChoiceField(choices=country_choices, required=False)
     club = forms.CharField(max_length=120, required=False)
     ema_id = forms.CharField(label="EMA id", max_length=8, required=False, help_text="8 digits")
@@ -114,6 +166,16 @@ class ImportConfirmForm(forms.Form):
 
 class CheckInForm(forms.Form):
     checked_in = forms.BooleanField(required=False)
+
+
+class CheckInManyForm(forms.Form):
+    """The players ticked at the door, checked in at once."""
+
+    players = forms.ModelMultipleChoiceField(queryset=Player.objects.none())
+
+    def __init__(self, tournament: Tournament, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["players"].queryset = tournament.players.exclude(status=Player.Status.WITHDRAWN)
 
 
 class SeatingForm(forms.Form):
@@ -178,6 +240,8 @@ class WithdrawForm(forms.Form):
         required=False,
         help_text="Empty: re-seat the hanchan not started from the seating page instead.",
     )
+    # Set by the confirmation step: the first post shows what the withdrawal will do.
+    confirmed = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, tournament: Tournament, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -190,8 +254,27 @@ class WithdrawForm(forms.Form):
 
 
 class StaffForm(forms.Form):
+    """Give an existing account a role, or change it (removing is a button of its own)."""
+
     username = forms.CharField(label="User name", max_length=150)
-    role = forms.ChoiceField(choices=[*StaffRole.Role.choices, ("", "No role (remove)")], required=False)
+    role = forms.ChoiceField(choices=StaffRole.Role.choices, initial=StaffRole.Role.REFEREE)
+
+    def clean_username(self) -> str:
+        return printable_line(self.cleaned_data["username"])
+
+
+class RemoveStaffForm(forms.Form):
+    username = forms.CharField(max_length=150)
+
+
+class InviteStaffForm(forms.Form):
+    """A new account for a referee (or head referee, or organiser), its password shown once."""
+
+    username = forms.CharField(
+        label="User name", max_length=150, help_text="Letters, digits and @ . + - _ (no spaces)."
+    )
+    email = forms.EmailField(required=False, help_text="Optional.")
+    role = forms.ChoiceField(choices=StaffRole.Role.choices, initial=StaffRole.Role.REFEREE)
 
     def clean_username(self) -> str:
         return printable_line(self.cleaned_data["username"])

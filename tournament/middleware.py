@@ -15,6 +15,7 @@ from django.core.cache import cache
 from django.db.utils import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
+from django.utils import timezone
 
 from tournament import access
 from tournament.refusal import Refusal
@@ -44,14 +45,18 @@ RETRY_AFTER_SECONDS = 30
 
 
 class RoleLookupMiddleware:
-    """Each user's role in a tournament is looked up once per request (``tournament.access``)."""
+    """Each user's role in a tournament is looked up once per request (``tournament.access``), and the
+    venue's time zone a tournament page activates ends with the request."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         with access.request_scope():
-            return self.get_response(request)
+            try:
+                return self.get_response(request)
+            finally:
+                timezone.deactivate()  # the venue's time of a tournament page ends with its request
 
 
 def copy_key(path: str) -> str:

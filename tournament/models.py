@@ -6,6 +6,7 @@ The rules of seating live in ``tournament.seating`` (plain Python); these models
 from __future__ import annotations
 
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -20,11 +21,28 @@ from tournament.clock import Clock
 EMA_ID_VALIDATOR = RegexValidator(r"^\d{8}$", "An EMA id is exactly 8 digits (EMA ranking rules).")
 
 
+def default_time_zone() -> str:
+    """A new tournament's venue time zone: the site's (``TIME_ZONE``) until the organiser sets it."""
+    return str(settings.TIME_ZONE)
+
+
 class Tournament(models.Model):
     class Preset(models.TextChoices):
         WRC2015 = "WRC2015", "World Riichi Championship Rules 2015"
         EMA2016 = "EMA2016", "EMA riichi rules 2016"
         EMA2025 = "EMA2025", "EMA riichi rules 2025"
+
+    class WithdrawnRanking(models.TextChoices):  # the values of tournament.participation.WithdrawnRanking
+        RANKED = "ranked", "Ranked, with the missed-hanchan penalties"
+        UNRANKED = "unranked", "Not ranked"
+
+    class SeatingPublication(models.TextChoices):
+        ALL = "all", "Every seated hanchan, as soon as it is seated"
+        BY_HANCHAN = "by_hanchan", "Hanchan by hanchan, when the organiser publishes it"
+
+    class StandingsPublication(models.TextChoices):
+        LIVE = "live", "Live: each signed sheet counts at once"
+        COMPLETED = "completed", "As of the last completed hanchan (all its tables signed)"
 
     class TieBreak(models.TextChoices):
         NONE = "none", "Shared ranks on equal scores"
@@ -36,6 +54,8 @@ class Tournament(models.Model):
     starts_on = models.DateField()
     ends_on = models.DateField()
     venue = models.CharField(max_length=200, blank=True)
+    # Every time the pages, the clock, the PDFs and the exports show is in the venue's time zone.
+    time_zone = models.CharField("Venue time zone", max_length=64, default=default_time_zone)
     ruleset_preset = models.CharField(max_length=16, choices=Preset.choices, default=Preset.WRC2015)
     # Custom rules: fields of scoring.rules.ruleset.Ruleset replaced on top of the preset.
     ruleset_overrides = models.JSONField(default=dict, blank=True)
@@ -43,7 +63,34 @@ class Tournament(models.Model):
     # WRCR 2015 §8.2: a time limit per hanchan, 90 minutes recommended.
     hanchan_minutes = models.PositiveSmallIntegerField(default=90, validators=[MinValueValidator(10)])
     tie_break = models.CharField(max_length=16, choices=TieBreak.choices, default=TieBreak.NONE)
+    # Withdrawn players: ranked with their missed-hanchan penalties, or not (tournament.participation).
+    withdrawn_ranking = models.CharField(
+        "Ranking of withdrawn players",
+        max_length=16,
+        choices=WithdrawnRanking.choices,
+        default=WithdrawnRanking.RANKED,
+    )
     is_public = models.BooleanField(default=True)
+    # What the public standings show (staff always see them live and whole): see standings_db.public_cutoff.
+    standings_publication = models.CharField(
+        "Standings shown to the public",
+        max_length=16,
+        choices=StandingsPublication.choices,
+        default=StandingsPublication.LIVE,
+    )
+    # The ranking of the last N hanchan is hidden from the public until the organiser reveals it.
+    hidden_hanchan = models.PositiveSmallIntegerField(
+        "Hanchan hidden until revealed", default=0, validators=[MaxValueValidator(40)]
+    )
+    standings_revealed = models.BooleanField(default=False)
+    # Who sees the seating of a hanchan: the public once it is seated, or once the organiser publishes it
+    # (staff always see it).
+    seating_publication = models.CharField(
+        "Seating shown to the public",
+        max_length=16,
+        choices=SeatingPublication.choices,
+        default=SeatingPublication.ALL,
+    )
     # Seating: keep players of one team, club or country apart. Empty: no rule; 0: never at one table;
     # n: not before hanchan n.
     separate_teams = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -61,7 +108,10 @@ class Tournament(models.Model):
         ordering = ["-starts_on", "name"]
         constraints = [
             models.CheckConstraint(
-                condition=models.Q(ends_on__gte=models.F("starts_on")), name="ends_after_start"
+                condition=models.Q(ends_on__gte=models.F("starts_on")),
+                name="ends_after_start",
+                violation_error_code="dates",
+                violation_error_message="The last day comes before the first day: check the dates.",
             ),
         ]
 
@@ -90,6 +140,22 @@ class Tournament(models.Model):
             self.ruleset()
         except (TypeError, ValueError) as exc:
             raise ValidationError({"ruleset_overrides": ValidationError(str(exc), code="ruleset")}) from exc
+        if self.hanchan_count and self.hidden_hanchan >= self.hanchan_count:
+            raise ValidationError(
+                {"hidden_hanchan": "Hide fewer hanchan than the tournament has: the public must see some."}
+            )
+        if self.starts_on and self.ends_on and self.ends_on < self.starts_on:
+            raise ValidationError({"ends_on": "The last day comes before the first day: check the dates."})
+        if self.time_zone not in available_timezones():
+            raise ValidationError(
+                {"time_zone": f"{self.time_zone!r} is not a time zone name of the IANA database (Asia/Tokyo)"}
+            )
+
+    def zone(self) -> ZoneInfo:
+        try:
+            return ZoneInfo(self.time_zone)
+        except (ValueError, ZoneInfoNotFoundError):
+            return ZoneInfo("UTC")
 
     def separation(self) -> dict[str, int | None]:
         """The seating generator's separation rule: attribute -> first hanchan allowed (0: never)."""
@@ -108,12 +174,17 @@ TOURNAMENT_FIELDS = (
     "starts_on",
     "ends_on",
     "venue",
+    "time_zone",
     "ruleset_preset",
     "ruleset_overrides",
     "hanchan_count",
     "hanchan_minutes",
     "tie_break",
+    "withdrawn_ranking",
     "is_public",
+    "seating_publication",
+    "standings_publication",
+    "hidden_hanchan",
     "separate_teams",
     "separate_clubs",
     "separate_countries",
@@ -129,7 +200,11 @@ class Player(models.Model):
         WITHDRAWN = "withdrawn", "Withdrawn"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="players")
-    name = models.CharField(max_length=120)
+    name = models.CharField(max_length=120)  # as shown everywhere; unique in the tournament
+    # The parts of the name for the EMA results file and the like, and the name in its own script.
+    first_name = models.CharField(max_length=120, blank=True)
+    last_name = models.CharField(max_length=120, blank=True)
+    native_name = models.CharField("Name in its own script", max_length=120, blank=True)
     country = CountryField(blank=True)
     club = models.CharField(max_length=120, blank=True)
     ema_id = models.CharField("EMA id", max_length=8, blank=True, validators=[EMA_ID_VALIDATOR])
@@ -140,6 +215,8 @@ class Player(models.Model):
     # WRCR 2015 §7.1: a disqualified player is not listed in the ranking (the tables played stay).
     disqualified = models.BooleanField(default=False)
     checked_in_at = models.DateTimeField(null=True, blank=True)
+    # Withdrawn players: the first hanchan they miss (tournament.participation).
+    withdrawn_from = models.PositiveSmallIntegerField(null=True, blank=True)
     registered_at = models.DateTimeField(auto_now_add=True)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="players"
@@ -184,6 +261,8 @@ class Round(models.Model):
     starts_at = models.DateTimeField(null=True, blank=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PLANNED)
     mode = models.CharField(max_length=16, choices=Mode.choices, default=Mode.GENERATED)
+    # When the organiser published this hanchan's seating (tournaments that publish hanchan by hanchan).
+    published_at = models.DateTimeField(null=True, blank=True)
     # The hanchan clock (tournament.clock.Clock): state, end time while running, seconds left otherwise.
     clock_state = models.CharField(max_length=8, default="stopped")
     clock_ends_at = models.DateTimeField(null=True, blank=True)
@@ -199,6 +278,12 @@ class Round(models.Model):
     @property
     def has_started(self) -> bool:
         return self.status in {self.Status.STARTED, self.Status.FINISHED}
+
+    @property
+    def seating_is_public(self) -> bool:
+        """Whether the public sees this hanchan's seating (its staff always do)."""
+        publication = self.tournament.seating_publication
+        return publication == Tournament.SeatingPublication.ALL or self.published_at is not None
 
     def clock(self) -> Clock:
         if self.clock_remaining is None:
@@ -361,3 +446,28 @@ class Absence(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} {self.get_reason_display().lower()} in {self.round}"
+
+
+class AuditEntry(models.Model):
+    """One change an organiser made to the people of a tournament (players, staff): who, when, what.
+
+    Append-only; shown on the organiser's pages. Score sheets and penalties keep their own history
+    (``SheetVersion``, revocations).
+    """
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit_entries")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+    action = models.CharField(max_length=40)  # e.g. player.update, player.remove, staff.invite
+    subject = models.CharField(max_length=200)  # whom it is about, in words: "player Ana Alves"
+    # What changed: field -> [before, after]; or what was removed or created.
+    changes = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        indexes = [models.Index(fields=["tournament", "at"])]
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.actor}: {self.action} {self.subject}"

@@ -51,6 +51,9 @@ COLUMN_ALIASES = {
     "name": "name",
     "player": "name",
     "full name": "name",
+    "native name": "native_name",
+    "name in native script": "native_name",
+    "native": "native_name",
     "first name": "first_name",
     "given name": "first_name",
     "last name": "last_name",
@@ -86,6 +89,9 @@ class PlayerRow:
     ema_id: str
     team: str
     is_substitute: bool
+    first_name: str = ""
+    last_name: str = ""
+    native_name: str = ""  # the name in its own script (山田 太郎), when the player gives it
 
 
 @dataclass(frozen=True)
@@ -525,7 +531,8 @@ def validate_rows(
             errors.append(
                 RowError(line, "ema_id", f"duplicate EMA id {ema_id}: also on line {seen_ema[ema_id]}")
             )
-        for column in ("club", "team"):
+        first_name, last_name = names_of(row, name)
+        for column in ("club", "team", "native_name"):
             if len(str(row.get(column, "")).strip()) > MAX_NAME_LENGTH:
                 errors.append(RowError(line, column, f"{column} longer than {MAX_NAME_LENGTH} characters"))
         substitute_text = str(row.get("substitute", "")).strip().lower()
@@ -547,9 +554,24 @@ def validate_rows(
                 ema_id=ema_id,
                 team=str(row.get("team", "")).strip(),
                 is_substitute=substitute_text in TRUE_WORDS,
+                first_name=first_name,
+                last_name=last_name,
+                native_name=re.sub(r"\s+", " ", str(row.get("native_name", "")).strip()),
             )
         )
     return preview
+
+
+def names_of(row: Mapping[str, str | int], name: str) -> tuple[str, str]:
+    """(first name, last name): as given in their columns; else from a one-column name only when it
+    has exactly two words (a longer name, "Dunlaith O Briain", "Nguyen Van An", cannot be split safely:
+    the organiser gives the two columns)."""
+    first = re.sub(r"\s+", " ", str(row.get("first_name", "")).strip())
+    last = re.sub(r"\s+", " ", str(row.get("last_name", "")).strip())
+    if first or last:
+        return first, last
+    words = name.split(" ")
+    return (words[0], words[1]) if len(words) == 2 else ("", "")
 
 
 def _name_of(row: Mapping[str, str | int]) -> str:

@@ -45,7 +45,7 @@ class PublicPlayerSerializer(serializers.ModelSerializer[Player]):
 
     class Meta:
         model = Player
-        fields = ("id", "name", "country", "club", "team", "status")
+        fields = ("id", "name", "first_name", "last_name", "native_name", "country", "club", "team", "status")
         read_only_fields = fields
 
 
@@ -75,12 +75,31 @@ class PlayerRefSerializer(serializers.ModelSerializer[Player]):
 class RegisterPlayerSerializer(serializers.Serializer[Any]):
     """One player registered by hand; ``tournament.services.register_player`` checks it like a file row."""
 
-    name = serializers.CharField(max_length=200, allow_blank=True)
+    name = serializers.CharField(
+        max_length=200, allow_blank=True, required=False, default="", help_text="Empty: first and last name."
+    )
+    first_name = serializers.CharField(max_length=120, allow_blank=True, required=False, default="")
+    last_name = serializers.CharField(max_length=120, allow_blank=True, required=False, default="")
+    native_name = serializers.CharField(max_length=120, allow_blank=True, required=False, default="")
     country = serializers.CharField(max_length=80, allow_blank=True, required=False, default="")
     club = serializers.CharField(max_length=120, allow_blank=True, required=False, default="")
     ema_id = serializers.CharField(max_length=40, allow_blank=True, required=False, default="")
     team = serializers.CharField(max_length=120, allow_blank=True, required=False, default="")
     is_substitute = serializers.BooleanField(required=False, default=False)
+
+
+class UpdatePlayerSerializer(serializers.Serializer[Any]):
+    """A correction of a registration: any of its fields; ``tournament.services.update_player`` checks it."""
+
+    name = serializers.CharField(max_length=200, required=False)
+    first_name = serializers.CharField(max_length=120, allow_blank=True, required=False)
+    last_name = serializers.CharField(max_length=120, allow_blank=True, required=False)
+    native_name = serializers.CharField(max_length=120, allow_blank=True, required=False)
+    country = serializers.CharField(max_length=80, allow_blank=True, required=False)
+    club = serializers.CharField(max_length=120, allow_blank=True, required=False)
+    ema_id = serializers.CharField(max_length=40, allow_blank=True, required=False)
+    team = serializers.CharField(max_length=120, allow_blank=True, required=False)
+    is_substitute = serializers.BooleanField(required=False)
 
 
 class PlayerFileSerializer(serializers.Serializer[Any]):
@@ -227,6 +246,20 @@ class GrantRoleSerializer(serializers.Serializer[Any]):
     role = serializers.ChoiceField(choices=StaffRole.Role.choices)
 
 
+class InviteStaffSerializer(serializers.Serializer[Any]):
+    username = serializers.CharField(max_length=150, help_text="The new account's login name.")
+    email = serializers.EmailField(required=False, default="")
+    role = serializers.ChoiceField(choices=StaffRole.Role.choices)
+
+
+class InvitedStaffSerializer(serializers.Serializer[Any]):
+    """The invited account: its role, and its password, given in this answer only."""
+
+    username = serializers.CharField()
+    role = serializers.CharField()
+    password = serializers.CharField(help_text="Shown once: only its hash is stored.")
+
+
 class ChangeRoleSerializer(serializers.Serializer[Any]):
     role = serializers.ChoiceField(choices=StaffRole.Role.choices)
 
@@ -290,16 +323,35 @@ class RoundSerializer(serializers.ModelSerializer[Round]):
     """A hanchan with its clock and its seating: every table, every seat."""
 
     clock = serializers.SerializerMethodField()
+    seating_published = serializers.SerializerMethodField(
+        help_text="Whether the public sees this hanchan's seating; without it, others get no tables."
+    )
     tables = RoundTableSerializer(many=True, read_only=True)
 
     class Meta:
         model = Round
-        fields = ("number", "status", "mode", "starts_at", "clock", "tables")
+        fields = ("number", "status", "mode", "starts_at", "clock", "seating_published", "tables")
         read_only_fields = fields
 
     @extend_schema_field(ClockSerializer())
     def get_clock(self, round_: Round) -> dict[str, object]:
         return round_.clock().as_dict(timezone.now())
+
+    def get_seating_published(self, round_: Round) -> bool:
+        return round_.seating_is_public
+
+    def to_representation(self, round_: Round) -> dict[str, Any]:
+        data: dict[str, Any] = super().to_representation(round_)
+        visible = self.context.get("visible_rounds")  # None: this user sees every hanchan's seating
+        if visible is not None and round_.number not in visible:
+            data["tables"] = []
+        return data
+
+
+class PublishSeatingSerializer(serializers.Serializer[Any]):
+    published = serializers.BooleanField(
+        default=True, help_text="true: the public sees the seating; false: staff only (before it starts)."
+    )
 
 
 class SwissSerializer(serializers.Serializer[Any]):
@@ -394,5 +446,14 @@ class StandingsSerializer(serializers.Serializer[Any]):
     """``tournament.standings_db.cached_standings`` and the tables still waiting for a signed sheet."""
 
     rounds = serializers.IntegerField()
+    as_of = serializers.IntegerField(
+        allow_null=True,
+        help_text="The standings after this hanchan, as the tournament publishes them; null: live and whole "
+        "(always, for its staff).",
+    )
     rows = StandingRowSerializer(many=True)
     pending_tables = PendingTableSerializer(many=True)
+
+
+class RevealSerializer(serializers.Serializer[Any]):
+    revealed = serializers.BooleanField(default=True, help_text="false: hide the last hanchan again.")

@@ -6,7 +6,9 @@ penalties come off the overall score, never the table score). Scores are exact `
 Ranking: descending overall score. Equal scores share a rank (1, 2, 2, 4) unless the tournament sets a
 tie-break: ``most_firsts`` (more first places at the table, a shared first counting as a first) or
 ``best_hanchan`` (the better single hanchan score); players still equal after it share the rank.
-Substitutes and disqualified players are not ranked (WRCR 2015 §7.1, §7.2) but keep their results.
+Who is ranked is decided by ``tournament.participation`` (substitutes, disqualified players, players who
+did not start and, by the tournament's choice, withdrawn players are not); the unranked keep their
+results.
 
 A penalty given for a round counts from that round on in the rank history; one with no round counts from
 the first.
@@ -19,6 +21,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Literal
 
+from tournament.collation import name_key
+
 TieBreak = Literal["none", "most_firsts", "best_hanchan"]
 ZERO = Decimal(0)
 
@@ -27,7 +31,8 @@ ZERO = Decimal(0)
 class Entrant:
     id: Hashable
     name: str
-    ranked: bool = True  # False for substitutes and disqualified players
+    ranked: bool = True  # False for substitutes, disqualified players, players who did not start...
+    note: str = ""  # why not ranked, in the product's words (tournament.participation.unranked_reason)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +60,7 @@ class StandingRow:
     player: Hashable
     name: str
     ranked: bool
+    note: str = ""
     rank: int | None = None
     total: Decimal = ZERO
     hanchan_total: Decimal = ZERO
@@ -104,7 +110,7 @@ def compute_standings(
     tie_break: TieBreak = "none",
     rounds: int | None = None,
 ) -> Standings:
-    rows = {e.id: StandingRow(player=e.id, name=e.name, ranked=e.ranked) for e in entrants}
+    rows = {e.id: StandingRow(player=e.id, name=e.name, ranked=e.ranked, note=e.note) for e in entrants}
     last_round = rounds or 0
     for result in results:
         row = rows[result.player]
@@ -127,11 +133,11 @@ def compute_standings(
     def final_key(row: StandingRow) -> tuple[Decimal, ...]:
         return _key(row.total, row.firsts, row.best, tie_break)
 
-    ranked = sorted((r for r in rows.values() if r.ranked), key=lambda r: (final_key(r), r.name))
+    ranked = sorted((r for r in rows.values() if r.ranked), key=lambda r: (final_key(r), name_key(r.name)))
     for row, rank in zip(ranked, _competition_ranks([final_key(r) for r in ranked]), strict=True):
         row.rank = rank
     _rank_history(ranked, last_round, tie_break)
-    unranked = sorted((r for r in rows.values() if not r.ranked), key=lambda r: r.name)
+    unranked = sorted((r for r in rows.values() if not r.ranked), key=lambda r: name_key(r.name))
     return Standings(rows=ranked + unranked, rounds=last_round)
 
 

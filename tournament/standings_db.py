@@ -19,40 +19,51 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import F
+from django.db.models import Count, F, Q, QuerySet
 
 from penalties.models import Penalty
 from scoring.models import ScoreSheet, SeatResult
 from scoring.rules.scores import format_score
-from tournament.models import Player, Tournament
+from tournament import participation
+from tournament.models import Player, Round, Tournament
+from tournament.participation_db import tournament_facts
 from tournament.standings import Entrant, HanchanResult, PenaltyEntry, Standings, compute_standings
 
 CACHE_SECONDS = 24 * 3600
 
 
 def cache_key(tournament_id: int, standings_version: int) -> str:
-    return f"standings:v2:{tournament_id}:{standings_version}"
+    return f"standings:v3:{tournament_id}:{standings_version}"
 
 
-def load_standings(tournament_id: int) -> Standings:
-    """Compute the standings from signed sheets and active penalties: four queries, no per-row work."""
-    return _load(tournament_id)[1]
+def load_standings(tournament_id: int, up_to: int | None = None) -> Standings:
+    """Compute the standings from signed sheets and active penalties: six queries, no per-row work.
+    With ``up_to``, as they stood after hanchan ``up_to`` (the results and penalties of later hanchan
+    left out; a penalty given for no hanchan always counts)."""
+    return _load(tournament_id, up_to)[1]
 
 
-def _load(tournament_id: int) -> tuple[int, Standings]:
+def _load(tournament_id: int, up_to: int | None = None) -> tuple[int, Standings]:
     """The standings version, then the standings: at least as new as that version (read first)."""
-    tournament = Tournament.objects.only("tie_break", "standings_version").get(pk=tournament_id)
+    tournament = Tournament.objects.only("tie_break", "standings_version", "withdrawn_ranking").get(
+        pk=tournament_id
+    )
+    facts = tournament_facts(tournament_id)
+    rule = tournament.withdrawn_ranking
     entrants = [
-        Entrant(pk, name, ranked=not (is_substitute or disqualified))
-        for pk, name, is_substitute, disqualified in Player.objects.filter(tournament_id=tournament_id)
-        .values_list("pk", "name", "is_substitute", "disqualified")
+        Entrant(
+            pk,
+            name,
+            ranked=participation.is_ranked(facts[pk], rule),
+            note=participation.unranked_reason(facts[pk], rule),
+        )
+        for pk, name in Player.objects.filter(tournament_id=tournament_id)
+        .values_list("pk", "name")
         .iterator(chunk_size=2000)
     ]
     results = [
         HanchanResult(player, round_number, points, rank, score, table, wind)
-        for player, round_number, points, rank, score, table, wind in SeatResult.objects.filter(
-            sheet__table__round__tournament_id=tournament_id, sheet__status=ScoreSheet.Status.SIGNED
-        )
+        for player, round_number, points, rank, score, table, wind in signed_results(tournament_id, up_to)
         .values_list(
             "player_id",
             "sheet__table__round__number",
@@ -66,15 +77,65 @@ def _load(tournament_id: int) -> tuple[int, Standings]:
     ]
     penalties = [
         PenaltyEntry(player, Decimal(points), round_number)
-        for player, points, round_number in Penalty.objects.filter(
-            tournament_id=tournament_id, revoked_at=None
-        )
+        for player, points, round_number in active_penalties(tournament_id, up_to)
         .values_list("player_id", "points", "round__number")
         .iterator(chunk_size=2000)
     ]
     # The rank history runs to the last hanchan with a signed sheet.
-    standings = compute_standings(entrants, results, penalties, tie_break=tournament.tie_break)  # type: ignore[arg-type]
+    standings = compute_standings(
+        entrants,
+        results,
+        penalties,
+        tie_break=tournament.tie_break,  # type: ignore[arg-type]
+        rounds=up_to if up_to is not None else None,
+    )
     return tournament.standings_version, standings
+
+
+def signed_results(tournament_id: int, up_to: int | None) -> QuerySet[SeatResult]:
+    results = SeatResult.objects.filter(
+        sheet__table__round__tournament_id=tournament_id, sheet__status=ScoreSheet.Status.SIGNED
+    )
+    return results if up_to is None else results.filter(sheet__table__round__number__lte=up_to)
+
+
+def active_penalties(tournament_id: int, up_to: int | None) -> QuerySet[Penalty]:
+    penalties = Penalty.objects.filter(tournament_id=tournament_id, revoked_at=None)
+    if up_to is None:
+        return penalties
+    return penalties.filter(Q(round=None) | Q(round__number__lte=up_to))
+
+
+def last_complete_hanchan(tournament_id: int) -> int:
+    """The number of hanchan complete from the first on (every table of each has a signed sheet)."""
+    rounds = (
+        Round.objects.filter(tournament_id=tournament_id)
+        .annotate(
+            table_count=Count("tables", distinct=True),
+            signed=Count("tables", distinct=True, filter=Q(tables__sheet__status=ScoreSheet.Status.SIGNED)),
+        )
+        .order_by("number")
+        .values_list("number", "table_count", "signed")
+    )
+    complete = 0
+    for number, tables, signed in rounds:
+        if number != complete + 1 or not tables or signed < tables:
+            break
+        complete = number
+    return complete
+
+
+def public_cutoff(tournament: Tournament) -> int | None:
+    """After which hanchan the public sees the standings: None for all of them (live), else the last
+    completed hanchan (``standings_publication`` completed), and never one of the last
+    ``hidden_hanchan`` until the organiser reveals them. Staff always see the standings whole."""
+    cutoff: int | None = None
+    if tournament.standings_publication == Tournament.StandingsPublication.COMPLETED:
+        cutoff = last_complete_hanchan(tournament.pk)
+    if tournament.hidden_hanchan and not tournament.standings_revealed:
+        shown = tournament.hanchan_count - tournament.hidden_hanchan
+        cutoff = shown if cutoff is None else min(cutoff, shown)
+    return cutoff
 
 
 def serialize(standings: Standings) -> dict[str, Any]:
@@ -87,6 +148,7 @@ def serialize(standings: Standings) -> dict[str, Any]:
                 "player": row.player,
                 "name": row.name,
                 "ranked": row.ranked,
+                "note": row.note,
                 "rank": row.rank,
                 "total": format_score(row.total),
                 "hanchan_total": format_score(row.hanchan_total),
@@ -110,11 +172,11 @@ def serialize(standings: Standings) -> dict[str, Any]:
     }
 
 
-SUMMARY_FIELDS = ("player", "name", "ranked", "rank", "total", "penalties", "played")
+SUMMARY_FIELDS = ("player", "name", "ranked", "note", "rank", "total", "penalties", "played")
 
 
 def summary_key(tournament_id: int, standings_version: int) -> str:
-    return f"standings-summary:v2:{tournament_id}:{standings_version}"
+    return f"standings-summary:v3:{tournament_id}:{standings_version}"
 
 
 # What the live pages poll (the summary plus the tables still playing), computed once per change and
@@ -187,16 +249,37 @@ def _refresh(tournament_id: int) -> tuple[dict[str, Any], dict[str, Any]]:
     return data, summary
 
 
-def cached_standings(tournament: Tournament) -> dict[str, Any]:
-    """The standings of the tournament as loaded by the request (its standings version)."""
+def cached_standings(tournament: Tournament, up_to: int | None = None) -> dict[str, Any]:
+    """The standings of the tournament as loaded by the request (its standings version); with
+    ``up_to``, as they stood after that hanchan."""
+    if up_to is not None:
+        return _cached_up_to(tournament, up_to)[0]
     data = cache.get(cache_key(tournament.pk, tournament.standings_version))
     return data if data is not None else _refresh(tournament.pk)[0]
 
 
-def cached_summary(tournament: Tournament) -> dict[str, Any]:
+def cached_summary(tournament: Tournament, up_to: int | None = None) -> dict[str, Any]:
     """The standings summary: rank, name, total, penalties and hanchan played of every player."""
+    if up_to is not None:
+        return _cached_up_to(tournament, up_to)[1]
     summary = cache.get(summary_key(tournament.pk, tournament.standings_version))
     return summary if summary is not None else _refresh(tournament.pk)[1]
+
+
+def _cached_up_to(tournament: Tournament, up_to: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The standings after hanchan ``up_to``, under the tournament's standings version (so that no
+    change is missed), computed once per version."""
+    key = f"standings-up-to:v1:{tournament.pk}:{tournament.standings_version}:{up_to}"
+    found = cache.get(key)
+    if found is not None:
+        return found  # type: ignore[no-any-return]
+    data = serialize(load_standings(tournament.pk, up_to))
+    summary = {
+        "rounds": data["rounds"],
+        "rows": [{n: row[n] for n in SUMMARY_FIELDS} for row in data["rows"]],
+    }
+    cache.set(key, (data, summary), CACHE_SECONDS)
+    return data, summary
 
 
 def schedule_standings_refresh(tournament_id: int) -> None:

@@ -14,9 +14,12 @@ BATCH = 2000
 
 # The fields of each row, in the archive's words. "user" fields hold a username (or null); "player" fields
 # a player's name; everything else is the model field of that name.
-TOURNAMENT_FIELDS = (*TOURNAMENT_SETTINGS, "created_at")
+TOURNAMENT_FIELDS = (*TOURNAMENT_SETTINGS, "standings_revealed", "created_at")
 PLAYER_FIELDS = (
     "name",
+    "first_name",
+    "last_name",
+    "native_name",
     "country",
     "club",
     "ema_id",
@@ -25,9 +28,19 @@ PLAYER_FIELDS = (
     "is_substitute",
     "disqualified",
     "checked_in_at",
+    "withdrawn_from",
     "registered_at",
 )
-ROUND_FIELDS = ("number", "starts_at", "status", "mode", "clock_state", "clock_ends_at", "clock_remaining")
+ROUND_FIELDS = (
+    "number",
+    "starts_at",
+    "status",
+    "mode",
+    "published_at",
+    "clock_state",
+    "clock_ends_at",
+    "clock_remaining",
+)
 SHEET_FIELDS = (
     "status",
     "form",
@@ -54,4 +67,18 @@ PENALTY_FIELDS = (
     "revoked_at",
     "revoke_reason",
 )
+# Fields added to version 1 after it was first written, with the value an archive without them means.
+ADDED_FIELDS = {
+    "withdrawn_from": None,
+    "first_name": "",
+    "last_name": "",
+    "native_name": "",
+    "withdrawn_ranking": "ranked",
+    "time_zone": "UTC",
+    "seating_publication": "all",
+    "standings_publication": "live",
+    "hidden_hanchan": 0,
+    "standings_revealed": False,
+    "published_at": None,
+}
 USER_FIELDS = ("username", "first_name", "last_name")

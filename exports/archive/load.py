@@ -23,6 +23,7 @@ from django.contrib.auth.hashers import make_password
 from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, models, transaction
 
 from exports.archive.fields import (
+    ADDED_FIELDS,
     BATCH,
     FORMAT,
     JOB_FIELDS,
@@ -73,7 +74,7 @@ def parsers(model: type[models.Model], fields: tuple[str, ...]) -> tuple[tuple[s
 def loaded(model: type[models.Model], data: dict[str, Any], fields: tuple[str, ...]) -> dict[str, Any]:
     values = {}
     for name, parse in parsers(model, fields):
-        value = data[name]
+        value = data[name] if name not in ADDED_FIELDS else data.get(name, ADDED_FIELDS[name])
         values[name] = parse(value) if parse is not None and value is not None else value
     return values
 

@@ -32,10 +32,15 @@ from tournament.models import Player, StaffRole, Tournament
 from tournament.standings_db import load_standings
 
 
-def split_name(name: str) -> tuple[str, str]:
-    """(first name, last name): split at the last space."""
-    first, _, last = name.strip().rpartition(" ")
-    return first.strip(), last
+def split_name(name: str, first_name: str = "", last_name: str = "") -> tuple[str, str]:
+    """(first name, last name): the ones registered; else a two-word name split in two; a longer one
+    cannot be split safely ("Dunlaith O Briain", "Nguyen Van An"), so all of it is the last name."""
+    if first_name or last_name:
+        return first_name, last_name
+    words = name.split()
+    if len(words) == 2:
+        return words[0], words[1]
+    return "", " ".join(words)
 
 
 @register
@@ -50,9 +55,9 @@ class EMAResultsExporter(ListExporter):
         standings = load_standings(tournament.pk)
         progress(0.5)
         details = {
-            pk: (ema_id, countries.alpha3(code) or "" if code else "")
-            for pk, ema_id, code in Player.objects.filter(tournament=tournament).values_list(
-                "pk", "ema_id", "country"
+            pk: (ema_id, countries.alpha3(code) or "" if code else "", first, last)
+            for pk, ema_id, code, first, last in Player.objects.filter(tournament=tournament).values_list(
+                "pk", "ema_id", "country", "first_name", "last_name"
             )
         }
 
@@ -60,8 +65,8 @@ class EMAResultsExporter(ListExporter):
             for row in standings.rows:
                 if row.rank is None:
                     continue
-                first, last = split_name(row.name)
-                ema_id, country = details.get(row.player, ("", ""))
+                ema_id, country, first_name, last_name = details.get(row.player, ("", "", "", ""))
+                first, last = split_name(row.name, first_name, last_name)
                 table_points = sum(result.points for result in row.by_round.values())
                 yield [row.rank, ema_id, last, first, country, row.total, table_points]
 

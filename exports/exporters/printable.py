@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 from collections.abc import Iterator
 from functools import cache
+from operator import itemgetter
 from pathlib import Path
 
 from django_countries import countries
@@ -22,6 +23,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
 from exports.exporters.base import PDF, Exporter, ExportFile, Progress, no_progress, register
+from tournament.collation import by_name
 from tournament.models import Player, Round, Seat, StaffRole, Tournament
 
 WIND_NAMES = ("East", "South", "West", "North")
@@ -81,13 +83,19 @@ def draw(
         canvas.drawString(x, y, text)
 
 
-def seating_of(tournament: Tournament) -> list[tuple[int, int, list[str]]]:
-    """(hanchan, table, the four names from East to North) of every table, in order."""
+def seating_of(
+    tournament: Tournament, *, hanchan: int | None = None, table: int | None = None
+) -> list[tuple[int, int, list[str]]]:
+    """(hanchan, table, the four names from East to North) of every table (of one hanchan, or one
+    table of it), in order."""
     tables: dict[tuple[int, int], list[str]] = {}
-    rows = (
-        Seat.objects.filter(round__tournament=tournament)
-        .order_by("round__number", "table__number", "wind")
-        .values_list("round__number", "table__number", "wind", "player__name")
+    seats = Seat.objects.filter(round__tournament=tournament)
+    if hanchan is not None:
+        seats = seats.filter(round__number=hanchan)
+    if table is not None:
+        seats = seats.filter(table__number=table)
+    rows = seats.order_by("round__number", "table__number", "wind").values_list(
+        "round__number", "table__number", "wind", "player__name"
     )
     for round_number, table, wind, name in rows:
         tables.setdefault((round_number, table), ["", "", "", ""])[wind] = name
@@ -232,23 +240,35 @@ class ScoreSheetsPDFExporter(Exporter):
     permission = StaffRole.Role.REFEREE
 
     def render(self, tournament: Tournament, progress: Progress = no_progress) -> ExportFile:
-        tables = seating_of(tournament)
-        buffer = io.BytesIO()
-        canvas = new_canvas(buffer, f"{tournament.name}: score sheets")
-        canvas.beginForm("sheet")
-        draw_sheet_form(canvas)
-        canvas.endForm()
-        for index, (round_number, table, names) in enumerate(tables):
-            canvas.doForm("sheet")
-            draw_sheet_page(canvas, tournament, round_number, table, names)
-            canvas.showPage()
-            if index % 100 == 99:
-                progress(index / len(tables))
-        if not tables:
-            draw(canvas, MARGIN, PAGE_HEIGHT / 2, f"{tournament.name}: no table is seated yet.", 12)
-            canvas.showPage()
-        canvas.save()
-        return ExportFile(f"{tournament.slug}-score-sheets.pdf", PDF, buffer.getvalue())
+        return score_sheets_pdf(tournament, progress=progress)
+
+
+def score_sheets_pdf(
+    tournament: Tournament,
+    *,
+    hanchan: int | None = None,
+    table: int | None = None,
+    progress: Progress = no_progress,
+) -> ExportFile:
+    """The printable score sheets of every table, of one hanchan, or of one table of it."""
+    tables = seating_of(tournament, hanchan=hanchan, table=table)
+    buffer = io.BytesIO()
+    canvas = new_canvas(buffer, f"{tournament.name}: score sheets")
+    canvas.beginForm("sheet")
+    draw_sheet_form(canvas)
+    canvas.endForm()
+    for index, (round_number, number, names) in enumerate(tables):
+        canvas.doForm("sheet")
+        draw_sheet_page(canvas, tournament, round_number, number, names)
+        canvas.showPage()
+        if index % 100 == 99:
+            progress(index / len(tables))
+    if not tables:
+        draw(canvas, MARGIN, PAGE_HEIGHT / 2, f"{tournament.name}: no table is seated yet.", 12)
+        canvas.showPage()
+    canvas.save()
+    suffix = "" if hanchan is None else f"-hanchan-{hanchan}" + ("" if table is None else f"-table-{table}")
+    return ExportFile(f"{tournament.slug}-score-sheets{suffix}.pdf", PDF, buffer.getvalue())
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -260,12 +280,13 @@ CARD_ORIGINS = ((0.0, CARD_HEIGHT), (CARD_WIDTH, CARD_HEIGHT), (0.0, 0.0), (CARD
 CARD_TABLE_TOP = CARD_HEIGHT - 96
 
 
-def card_row_height(rounds: int) -> float:
-    return min(16.0, (CARD_TABLE_TOP - CARD_PADDING - 16) / max(rounds + 1, 1))
+def card_row_height(rounds: list[int]) -> float:
+    return min(16.0, (CARD_TABLE_TOP - CARD_PADDING - 16) / max(len(rounds) + 1, 1))
 
 
-def draw_card_form(canvas: Canvas, rounds: int) -> None:
-    """A card's frame and its table of hanchan, drawn at the origin (the bottom left of the card)."""
+def draw_card_form(canvas: Canvas, rounds: list[int]) -> None:
+    """A card's frame and its table of the ``rounds`` (hanchan numbers), drawn at the origin (the bottom
+    left of the card)."""
     row = card_row_height(rounds)
     canvas.setLineWidth(0.3)
     canvas.setDash(2, 3)
@@ -279,8 +300,8 @@ def draw_card_form(canvas: Canvas, rounds: int) -> None:
     for x, title in zip(columns, ("Hanchan", "Table", "Seat"), strict=True):
         draw(canvas, x, header_y, title, 9, bold=True)
     canvas.setLineWidth(0.3)
-    for number in range(1, rounds + 1):
-        y = header_y - number * row
+    for line, number in enumerate(rounds, 1):
+        y = header_y - line * row
         draw(canvas, columns[0], y, str(number), min(10, row - 4))
         canvas.line(left, y - 4, right, y - 4)
 
@@ -291,7 +312,7 @@ def draw_card(
     name: str,
     country: str,
     places: dict[int, tuple[int, int]],
-    rounds: int,
+    rounds: list[int],
 ) -> None:
     row = card_row_height(rounds)
     left = CARD_PADDING
@@ -301,8 +322,8 @@ def draw_card(
         draw(canvas, left, CARD_HEIGHT - CARD_PADDING - 52, country, 9)
     columns = (left + 90, left + 160)
     size = min(11, row - 3)
-    for number in range(1, rounds + 1):
-        y = CARD_TABLE_TOP - number * row
+    for line, number in enumerate(rounds, 1):
+        y = CARD_TABLE_TOP - line * row
         if number in places:
             table, wind = places[number]
             draw(canvas, columns[0], y, str(table), size, bold=True)
@@ -320,43 +341,62 @@ class SeatingCardsPDFExporter(Exporter):
     permission = StaffRole.Role.REFEREE
 
     def render(self, tournament: Tournament, progress: Progress = no_progress) -> ExportFile:
-        places: dict[int, dict[int, tuple[int, int]]] = {}
-        seats = Seat.objects.filter(round__tournament=tournament).values_list(
-            "player_id", "round__number", "table__number", "wind"
-        )
-        for player, round_number, table, wind in seats:
-            places.setdefault(player, {})[round_number] = (table, wind)
-        last_round = (
+        return seating_cards_pdf(tournament, progress=progress)
+
+
+def seating_cards_pdf(
+    tournament: Tournament, *, hanchan: int | None = None, progress: Progress = no_progress
+) -> ExportFile:
+    """A card per player with their table and seat in every hanchan, or in one hanchan."""
+    places: dict[int, dict[int, tuple[int, int]]] = {}
+    seats = Seat.objects.filter(round__tournament=tournament)
+    if hanchan is not None:
+        seats = seats.filter(round__number=hanchan)
+    rows = seats.values_list("player_id", "round__number", "table__number", "wind")
+    for player, round_number, table, wind in rows:
+        places.setdefault(player, {})[round_number] = (table, wind)
+    if hanchan is not None:
+        rounds = [hanchan]
+    else:
+        numbers = (
             Round.objects.filter(tournament=tournament).order_by("-number").values_list("number", flat=True)
         )
-        rounds = max(tournament.hanchan_count, next(iter(last_round), 0))
-        country_names = dict(countries)
-        players = [
-            (name, str(country_names.get(code, code)) if code else "", places[pk])
-            for pk, name, code in Player.objects.filter(tournament=tournament, pk__in=places)
-            .order_by("name")
-            .values_list("pk", "name", "country")
-        ]
-        buffer = io.BytesIO()
-        canvas = new_canvas(buffer, f"{tournament.name}: seating cards")
-        canvas.beginForm("card")
-        draw_card_form(canvas, rounds)
-        canvas.endForm()
-        for page, cards in enumerate(chunks(players, 4)):
-            for (x, y), (name, country, seated) in zip(CARD_ORIGINS, cards, strict=False):
-                canvas.saveState()
-                canvas.translate(x, y)
-                canvas.doForm("card")
-                draw_card(canvas, tournament, name, country, seated, rounds)
-                canvas.restoreState()
-            canvas.showPage()
-            if page % 50 == 49:
-                progress(page * 4 / len(players))
-        if not players:
-            draw(canvas, MARGIN, PAGE_HEIGHT / 2, f"{tournament.name}: no player is seated yet.", 12)
-            canvas.showPage()
-        canvas.save()
-        return ExportFile(f"{tournament.slug}-seating-cards.pdf", PDF, buffer.getvalue())
+        rounds = list(range(1, max(tournament.hanchan_count, next(iter(numbers), 0)) + 1))
+    country_names = dict(countries)
+    players = [
+        (
+            f"{name} (substitute)" if is_substitute else name,
+            str(country_names.get(code, code)) if code else "",
+            places[pk],
+        )
+        for pk, name, code, is_substitute in by_name(
+            Player.objects.filter(tournament=tournament, pk__in=places).values_list(
+                "pk", "name", "country", "is_substitute"
+            ),
+            itemgetter(1),
+        )
+    ]
+    buffer = io.BytesIO()
+    canvas = new_canvas(buffer, f"{tournament.name}: seating cards")
+    canvas.beginForm("card")
+    draw_card_form(canvas, rounds)
+    canvas.endForm()
+    for page, cards in enumerate(chunks(players, 4)):
+        for (x, y), (name, country, seated) in zip(CARD_ORIGINS, cards, strict=False):
+            canvas.saveState()
+            canvas.translate(x, y)
+            canvas.doForm("card")
+            draw_card(canvas, tournament, name, country, seated, rounds)
+            canvas.restoreState()
+        canvas.showPage()
+        if page % 50 == 49:
+            progress(page * 4 / len(players))
+    if not players:
+        draw(canvas, MARGIN, PAGE_HEIGHT / 2, f"{tournament.name}: no player is seated yet.", 12)
+        canvas.showPage()
+    canvas.save()
+    suffix = "" if hanchan is None else f"-hanchan-{hanchan}"
+    return ExportFile(f"{tournament.slug}-seating-cards{suffix}.pdf", PDF, buffer.getvalue())
 
 
 def chunks(

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from operator import itemgetter
 from typing import Any
 
 from django_countries import countries
 
 from exports.exporters.base import Column, ListExporter, Progress, Sheet, register
+from tournament.collation import by_name
 from tournament.models import Player, Seat, Tournament
 
 WIND_NAMES = ("East", "South", "West", "North")
@@ -21,19 +23,29 @@ class SeatingExporter(ListExporter):
     description = "By hanchan and table; and one row per player with every table and wind."
 
     def sheets(self, tournament: Tournament, progress: Progress) -> Iterator[Sheet]:
+        seats = Seat.objects.filter(round__tournament=tournament)
+        if tournament.seating_publication == tournament.SeatingPublication.BY_HANCHAN:
+            seats = seats.exclude(round__published_at=None)  # a public file: the published hanchan only
         seats = list(
-            Seat.objects.filter(round__tournament=tournament)
-            .order_by("round__number", "table__number", "wind")
-            .values_list("round__number", "table__number", "wind", "player__name", "replaces__name")
+            seats.order_by("round__number", "table__number", "wind").values_list(
+                "round__number",
+                "table__number",
+                "wind",
+                "player__name",
+                "replaces__name",
+                "player__is_substitute",
+            )
         )
         progress(0.3)
         tables: dict[tuple[int, int], list[str]] = {}
         notes: dict[tuple[int, int], list[str]] = {}
         by_player: dict[str, dict[int, tuple[int, int]]] = {}
-        for round_number, table, wind, name, replaces in seats:
+        for round_number, table, wind, name, replaces, is_substitute in seats:
             tables.setdefault((round_number, table), ["", "", "", ""])[wind] = name
             if replaces:
                 notes.setdefault((round_number, table), []).append(f"{name} sits in for {replaces}")
+            elif is_substitute:
+                notes.setdefault((round_number, table), []).append(f"{name} is a substitute (not ranked)")
             by_player.setdefault(name, {})[round_number] = (table, wind)
         rounds = max([tournament.hanchan_count, *(key[0] for key in tables)])
 
@@ -49,10 +61,13 @@ class SeatingExporter(ListExporter):
         )
         progress(0.6)
         country_names = dict(countries)
-        players = Player.objects.filter(tournament=tournament).order_by("name")
+        players = by_name(
+            Player.objects.filter(tournament=tournament).values_list("name", "country", "is_substitute"),
+            itemgetter(0),
+        )
 
         def player_rows() -> Iterator[list[Any]]:
-            for name, code, is_substitute in players.values_list("name", "country", "is_substitute"):
+            for name, code, is_substitute in players:
                 places = by_player.get(name, {})
                 row: list[Any] = [name, str(country_names.get(code, code)) if code else ""]
                 row.append("Substitute" if is_substitute else "")

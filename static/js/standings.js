@@ -78,6 +78,7 @@
     function unrankedRow(row, base) {
       return R.el("tr", { "data-player": row.player, "data-name": row.name }, [
         R.el("td", {}, R.el("a", { href: base + row.player + "/", text: row.name })),
+        R.el("td", { text: row.note || "" }),
         R.el("td", { className: "num", text: row.total }),
         R.el("td", { className: "num", text: row.played }),
       ]);

@@ -72,6 +72,7 @@ def correct_t1(world: World) -> dict[str, Any]:
 LOGIN = {"username": "player", "password": PASSWORD}
 WITHDRAW = {"from_round": 2}
 GRANT = {"username": "player", "role": "referee"}
+INVITE = {"username": "new-ref", "role": "referee"}
 PROMOTE = {"role": "head_referee"}
 REVOKE = {"reason": "not his phone"}
 DISQUALIFY = {"player": "{dai}", "reason": "collusion"}
@@ -101,6 +102,9 @@ CASES: list[Case] = [
     Case(ANYONE,                              "GET",    T + "/players/"),
     Case(ANYONE,                              "GET",    T + "/players/{ana}/"),
     Case((401, 403, 403, 403, 201, 201, 403), "POST",   T + "/players/", {"name": "New One"}),
+    Case((401, 403, 403, 403, 200, 200, 403), "PATCH",  T + "/players/{ana}/", {"club": "Kyoto"}),
+    Case((401, 403, 403, 403, 204, 204, 403), "DELETE", T + "/players/{sub2}/"),
+    Case((401, 403, 403, 403, 400, 400, 403), "DELETE", T + "/players/{ana}/"),  # played: withdraw instead
     Case((401, 403, 403, 403, 201, 201, 403), "POST",   T + "/players/import/", player_file, multipart=True),
     Case((401, 403, 403, 403, 200, 200, 403), "POST",   T + "/players/{t3_player}/check-in/"),
     Case((401, 403, 403, 403, 200, 200, 403), "DELETE", T + "/players/{t3_player}/check-in/"),
@@ -110,6 +114,7 @@ CASES: list[Case] = [
     # Staff roles.
     Case((401, 403, 403, 403, 200, 200, 403), "GET",    T + "/staff/"),
     Case((401, 403, 403, 403, 201, 201, 403), "POST",   T + "/staff/", GRANT),
+    Case((401, 403, 403, 403, 201, 201, 403), "POST",   T + "/staff/invite/", INVITE),
     Case((401, 403, 403, 403, 200, 200, 403), "PATCH",  T + "/staff/{referee_role}/", PROMOTE),
     Case((401, 403, 403, 403, 204, 204, 403), "DELETE", T + "/staff/{referee_role}/"),
     # Rounds, tables, the clock, seating.
@@ -118,6 +123,8 @@ CASES: list[Case] = [
     Case((401, 403, 403, 403, 200, 200, 403), "POST",   T + "/rounds/1/clock/", {"action": "start"}),
     Case((401, 403, 403, 403, 400, 400, 403), "POST",   T + "/rounds/1/finish/"),  # tables 2 and 3 unsigned
     Case((401, 403, 403, 403, 200, 200, 403), "POST",   T + "/rounds/2/swiss/", {"seed": 1}),
+    Case((401, 403, 403, 403, 200, 200, 403), "POST",   T + "/rounds/2/publish/", {"published": True}),
+    Case((401, 403, 403, 403, 400, 400, 403), "POST",   T + "/reveal/", {"revealed": True}),  # hides none
     Case(ANYONE,                              "GET",    "/api/tables/{t1}/"),
     Case((401, 403, 403, 200, 200, 200, 403), "POST",   "/api/tables/{t1}/extra-time/", {"minutes": 5}),
     Case(ANYONE,                              "GET",    T + "/exporters/"),

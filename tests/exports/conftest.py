@@ -88,6 +88,10 @@ def played(tournament: Tournament, organiser: Any, head_referee: Any, referee: A
     sheets.sign_sheet(sheet, referee)
 
     services.replace_with_substitute(second, p["Eve"], substitute, organiser)
+    # Booked by hand before the hanchan is complete (it would be booked when its last sheet is signed).
+    penalties.give_penalty(
+        p["Eve"], "missed_hanchan", organiser, round=second, reason="Absent: replaced by Sam Sub in hanchan 2"
+    )
     late = penalties.give_penalty(p["Ben"], "lateness", head_referee, round=second, minutes_late=4)
     penalties.revoke_penalty(late, head_referee, reason="the clock had not started")
     second.status = Round.Status.STARTED

@@ -7,9 +7,10 @@ import zipfile
 from typing import Any
 
 import pytest
+from django.test import Client
 
 from exports.exporters import ListExporter, all_exporters, get_exporter
-from exports.exporters.base import XLSX, ZIP_TIME
+from exports.exporters.base import PDF, XLSX, ZIP_TIME
 from exports.exporters.ema import split_name
 from exports.exporters.printable import unicode_font
 from tests.exports.conftest import H2_TABLE_1_CORRECTED, TABLE_2_POINTS
@@ -147,13 +148,18 @@ def test_score_sheets_workbook_has_a_worksheet_per_hanchan_hand_by_hand(played: 
 
 
 def test_names_split_into_first_and_last_at_the_last_space() -> None:
-    assert split_name("Pieter de Vries") == ("Pieter de", "Vries")
+    # A longer name is never split at a guess (the "Briain / Dunlaith O"): the registered parts,
+    # else all of it as the last name.
+    assert split_name("Pieter de Vries") == ("", "Pieter de Vries")
+    assert split_name("Pieter de Vries", "Pieter", "de Vries") == ("Pieter", "de Vries")
+    assert split_name("Dunlaith O Briain", "Dunlaith", "O Briain") == ("Dunlaith", "O Briain")
     assert split_name("Ana") == ("", "Ana")
     assert split_name(" Chloé  Martin ") == ("Chloé", "Martin")
 
 
 @pytest.mark.django_db
 def test_ema_results_one_row_per_ranked_player_in_excel_and_csv(played: Tournament) -> None:
+    played.players.filter(name="Pieter de Vries").update(first_name="Pieter", last_name="de Vries")
     table = rows(workbook(render("ema_results_xlsx", played).data)["Results"])
     assert table[0] == [
         "Rank",
@@ -166,8 +172,8 @@ def test_ema_results_one_row_per_ranked_player_in_excel_and_csv(played: Tourname
     ]
     assert len(table) == 1 + 7  # the disqualified player and the substitute are not ranked
     assert table[1] == [1, "10000001", "Ana", None, "JPN", 43.4, 37400 + 36000]
-    pieter = next(row for row in table if row[2] == "Vries")
-    assert pieter[1:5] == ["10000005", "Vries", "Pieter de", "NLD"]
+    pieter = next(row for row in table if row[2] == "de Vries")  # the registered parts, not a guess
+    assert pieter[1:5] == ["10000005", "de Vries", "Pieter", "NLD"]
     assert [row[0] for row in table[1:]] == sorted(row[0] for row in table[1:])
     csv_table = csv_rows(render("ema_results_csv", played).data)
     assert csv_table[1] == ["1", "10000001", "Ana", "", "JPN", "43.4", "73400"]
@@ -216,3 +222,20 @@ def test_every_export_of_an_empty_tournament_renders(tournament: Tournament) -> 
     for identifier in PRODUCT_EXPORTERS:
         assert render(identifier, tournament).data, identifier
     assert rows(workbook(render("standings_xlsx", tournament).data)["Standings"])[1:] == []
+
+
+@pytest.mark.django_db
+def test_printing_one_hanchan_or_one_table(played: Tournament, referee: Any) -> None:
+    client = Client()
+    client.force_login(referee)
+    base = f"/t/{played.slug}/exports/print"
+    sheets = client.get(f"{base}/score-sheets/1/")
+    assert sheets["Content-Type"] == PDF
+    pages, texts = pdf(sheets.content)
+    assert pages == 2 and all("Hanchan 1" in text for text in texts)
+    pages, texts = pdf(client.get(f"{base}/score-sheets/2/?table=2").content)
+    assert pages == 1 and "Table 2" in texts[0] and "Hanchan 2" in texts[0]
+    pages, texts = pdf(client.get(f"{base}/seating-cards/2/").content)
+    assert pages == 2  # eight players of hanchan 2, four cards to a page
+    assert Client().get(f"{base}/score-sheets/1/").status_code in {302, 403}  # referees only
+    assert client.get(f"{base}/score-sheets/9/").status_code == 404

@@ -111,7 +111,8 @@ def test_an_unreadable_file_is_refused_beside_the_field(site: Site) -> None:
 @pytest.mark.django_db
 def test_check_in_toggle_and_plan(tournament: Tournament, organiser: Any) -> None:
     players = make_players(tournament, 5)
-    make_players(tournament, 1, prefix="Sub", is_substitute=True)
+    # A substitute is available once checked in too.
+    make_players(tournament, 1, prefix="Sub", is_substitute=True, status=Player.Status.CHECKED_IN)
     client = client_for(organiser)
     for player in players:
         assert (
@@ -202,6 +203,16 @@ def test_a_substitute_takes_an_absent_players_seat(site: Site) -> None:
     assert response.status_code == 302
     absence = Absence.objects.get()
     assert (absence.player.name, absence.substitute) == ("Eve", substitute)
+    # WRCR 2015 §7.2: the missed-hanchan penalty is booked when the hanchan is played, not in advance.
+    assert not Penalty.objects.filter(player__name="Eve").exists()
+    names = [seat.player.name for seat in site.table_2.seats.order_by("wind")]
+    entry = {
+        "form": "final",
+        "riichi_sticks_left": 0,
+        "final_points": dict(zip(names, [40000, 30000, 30000, 20000], strict=True)),
+    }
+    referee = site.users["referee"]
+    sheets.sign_sheet(sheets.save_sheet(site.table_2, entry, referee, submit=True), referee)
     assert Penalty.objects.get(player__name="Eve").kind == "missed_hanchan"
     page = client.get("/t/test-open/seating/1/").content.decode()
     assert "Sam Sub" in page and "substitute for Eve" in page
@@ -214,22 +225,37 @@ def test_withdrawing_a_player(site: Site) -> None:
         "/t/test-open/manage/absences/",
         {"form": "withdraw", "player": site.player("Hal").pk, "from_round": 2},
     )
+    # First what it will do, nothing stored; then the confirmation withdraws.
+    assert (
+        response.status_code == 200 and "Confirm: Hal withdraws from hanchan 2" in response.content.decode()
+    )
+    assert site.player("Hal").status == Player.Status.REGISTERED
+    response = client.post(
+        "/t/test-open/manage/absences/",
+        {"form": "withdraw", "player": site.player("Hal").pk, "from_round": 2, "confirmed": "on"},
+    )
     assert response.status_code == 302
     assert site.player("Hal").status == Player.Status.WITHDRAWN
+    assert site.player("Hal").withdrawn_from == 2
 
 
 @pytest.mark.django_db
 def test_staff_roles_are_granted_by_user_name(site: Site) -> None:
     client = client_for(site.users["organiser"])
-    assert (
-        client.post("/t/test-open/manage/staff/", {"username": "nobody", "role": "referee"}).status_code
-        == 302
-    )
+    grant = {"form": "grant", "username": "nobody", "role": "referee"}
+    assert client.post("/t/test-open/manage/staff/", grant).status_code == 302
     assert StaffRole.objects.get(user=site.users["nobody"], tournament=site.tournament).role == "referee"
-    unknown = client.post("/t/test-open/manage/staff/", {"username": "ghost", "role": "referee"})
+    unknown = client.post("/t/test-open/manage/staff/", {**grant, "username": "ghost"})
     assert b"No account has this user name" in unknown.content
-    assert client.post("/t/test-open/manage/staff/", {"username": "nobody", "role": ""}).status_code == 302
+    # The role form never removes: removing is its own button, and says so only for a real role.
+    assert client.post("/t/test-open/manage/staff/", {**grant, "role": ""}).status_code == 200
+    assert StaffRole.objects.filter(user=site.users["nobody"], tournament=site.tournament).exists()
+    remove = {"form": "remove", "username": "nobody"}
+    removed = client.post("/t/test-open/manage/staff/", remove, follow=True)
+    assert "nobody: role removed." in removed.content.decode()
     assert not StaffRole.objects.filter(user=site.users["nobody"], tournament=site.tournament).exists()
+    again = client.post("/t/test-open/manage/staff/", remove, follow=True).content.decode()
+    assert "nobody has no role in Test Open" in again and "role removed" not in again
 
 
 @pytest.mark.django_db

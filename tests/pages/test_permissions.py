@@ -41,6 +41,9 @@ STAFF = [
     ("/t/{slug}/manage/seating/jobs/{job}.json", "organiser"),
     ("/t/{slug}/manage/absences/", "organiser"),
     ("/t/{slug}/manage/staff/", "organiser"),
+    ("/t/{slug}/manage/players/{ana}/", "organiser"),
+    ("/t/{slug}/exports/print/score-sheets/1/", "referee"),
+    ("/t/{slug}/exports/print/seating-cards/1/", "referee"),
 ]
 
 
@@ -135,6 +138,9 @@ def test_staff_actions_refuse_the_wrong_roles(site: Site, user: str) -> None:
         (f"/t/{slug}/penalties/disqualify/", {}, "head_referee"),
         (f"/t/{slug}/manage/check-in/{site.player('Ana').pk}/", {"checked_in": "on"}, "organiser"),
         (f"/t/{slug}/manage/players/import/", {}, "organiser"),
+        (f"/t/{slug}/manage/check-in/many/", {}, "organiser"),
+        (f"/t/{slug}/manage/seating/1/publish/", {"published": "on"}, "organiser"),
+        (f"/t/{slug}/manage/players/{site.player('Ana').pk}/", {"form": "edit"}, "organiser"),
     ]
     for address, data, minimum in actions:
         response = client.post(address, data)

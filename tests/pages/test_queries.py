@@ -57,7 +57,8 @@ def test_a_role_granted_in_a_request_is_read_again(site: Site) -> None:
     nobody = site.users["nobody"]
     assert client_for(nobody).get(f"/t/{site.tournament.slug}/manage/").status_code == 403
     response = client_for(site.users["organiser"]).post(
-        f"/t/{site.tournament.slug}/manage/staff/", {"username": nobody.username, "role": "organiser"}
+        f"/t/{site.tournament.slug}/manage/staff/",
+        {"form": "grant", "username": nobody.username, "role": "organiser"},
     )
     assert response.status_code == 302
     assert client_for(nobody).get(f"/t/{site.tournament.slug}/manage/").status_code == 200

@@ -42,8 +42,17 @@ def test_late_twelve_minutes_means_a_substitute_and_thirty_not_forty(
     penalties.give_penalty(ana, "lateness", organiser, round=round_, minutes_late=5)
     substitute = Player.objects.create(tournament=round_.tournament, name="Sub One", is_substitute=True)
     absence = services.replace_with_substitute(round_, ana, substitute, organiser, reason=Absence.Reason.LATE)
+    # Booked once the hanchan is played, not in advance: until its sheet is signed, the lateness stands.
     active = Penalty.objects.filter(player=ana, revoked_at=None)
-    assert [(p.kind, p.points) for p in active] == [("missed_hanchan", Decimal(30))]
+    assert [(p.kind, p.points) for p in active] == [("lateness", Decimal(5))]
+    names = [seat.player.name for seat in seated_table.seats.order_by("wind")]
+    entry = {
+        "form": "final",
+        "riichi_sticks_left": 0,
+        "final_points": dict(zip(names, [40000, 30000, 30000, 20000], strict=True)),
+    }
+    sheets.sign_sheet(sheets.save_sheet(seated_table, entry, organiser, submit=True), organiser)
+    assert [(p.kind, p.points) for p in active.all()] == [("missed_hanchan", Decimal(30))]
     assert Penalty.objects.get(player=ana, kind="lateness").revoke_reason.startswith("replaced by the missed")
     seat = seated_table.seats.get(wind=0)
     assert (seat.player, seat.replaces, absence.substitute) == (substitute, ana, substitute)

@@ -28,6 +28,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "tournament.refusal",
             "tournament.inputs",
             "tournament.presentation",
+            "tournament.participation",
+            "tournament.collation",
             "scoring.rules",
             "tournament.seating",
             "tournament.standings",
@@ -37,7 +39,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     ("models", ("*.models", "*.migrations", "*.apps")),
-    ("queries", ("tournament.access", "tournament.standings_db")),
+    ("queries", ("tournament.access", "tournament.standings_db", "tournament.participation_db")),
     (
         "services",
         (
@@ -51,7 +53,17 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     (
         "entry points",
-        ("*.views", "*.api", "*.serializers", "*.forms", "*.admin", "*.urls", "*.middleware", "*.management"),
+        (
+            "*.views",
+            "*.api",
+            "*.serializers",
+            "*.forms",
+            "*.admin",
+            "*.urls",
+            "*.middleware",
+            "*.management",
+            "*.templatetags",
+        ),
     ),
     ("site", ("config",)),
 )

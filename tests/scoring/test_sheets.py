@@ -200,7 +200,12 @@ def test_each_action_reads_the_seats_once(seated_table: Any, referee: Any) -> No
     def seat_reads(action: Any) -> int:
         with CaptureQueriesContext(connection) as queries:
             action()
-        return sum('FROM "tournament_seat"' in query["sql"] for query in queries.captured_queries)
+        # The table's seats (a query on the seats of one table); the completion of the hanchan reads the
+        # whole field's seats once more, for the missed-hanchan penalties (tournament.participation).
+        return sum(
+            'FROM "tournament_seat"' in query["sql"] and '"tournament_seat"."table_id" =' in query["sql"]
+            for query in queries.captured_queries
+        )
 
     sheets: list[ScoreSheet] = []
     assert (

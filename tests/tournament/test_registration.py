@@ -140,7 +140,7 @@ def test_substitutes_needed_or_players_sitting_out(
     players = make_players(tournament, checked_in)
     for player in players:
         services.check_in(player, user=organiser)
-    make_players(tournament, 2, prefix="Sub", is_substitute=True)
+    make_players(tournament, 2, prefix="Sub", is_substitute=True, status=Player.Status.CHECKED_IN)
     plan = services.check_in_plan(tournament)
     assert (plan.checked_in, plan.substitutes_needed, plan.tables) == (
         checked_in,
@@ -173,3 +173,23 @@ def test_only_organisers_import_and_check_in(tournament: Tournament, referee: An
     with pytest.raises(PermissionDenied):
         services.check_in(player, user=referee)
     assert tournament.players.count() == 1
+
+
+@pytest.mark.django_db
+def test_first_last_and_native_names_are_kept_apart(tournament: Tournament, organiser: Any) -> None:
+    data = (
+        "first name,last name,native name,country\n"
+        "Dunlaith,O Briain,,IE\n"
+        "An,Nguyen Van,Nguyễn Văn An,VN\n"
+        "Tarō,Yamada,山田 太郎,JP\n"
+    ).encode()
+    preview = services.import_players(tournament, data, "players.csv", user=organiser)
+    assert preview.ok, preview.errors
+    parts = {p.name: (p.first_name, p.last_name, p.native_name) for p in tournament.players.all()}
+    assert parts == {
+        "Dunlaith O Briain": ("Dunlaith", "O Briain", ""),
+        "An Nguyen Van": ("An", "Nguyen Van", "Nguyễn Văn An"),
+        "Tarō Yamada": ("Tarō", "Yamada", "山田 太郎"),
+    }
+    single = services.register_player(tournament, organiser, name="Maria de la Cruz")
+    assert (single.first_name, single.last_name) == ("", "")  # never split at a guess

@@ -6,6 +6,7 @@ from itertools import combinations
 from typing import Any
 
 import pytest
+from django.test import Client
 
 from tests.conftest import make_players
 from tournament import services
@@ -53,7 +54,7 @@ def test_reseating_keeps_played_rounds_and_seats_the_remaining_field(
 
     before = seating_of_played()
     leaver = sixteen_players[0]
-    make_players(tournament, 1, prefix="Sub", is_substitute=True)
+    make_players(tournament, 1, prefix="Sub", is_substitute=True, status=Player.Status.CHECKED_IN)
     services.withdraw_player(leaver, organiser, from_round=2)
     with pytest.raises(Refusal, match="hanchan 1 has started"):
         services.request_seating(tournament, organiser, from_round=1)
@@ -92,3 +93,20 @@ def test_generation_runs_on_a_real_worker(
         time.sleep(0.2)
     assert job.state == "done", job.error
     assert Seat.objects.filter(round__tournament=tournament).count() == 16 * 5
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_substitute_is_seated_only_once_checked_in_and_is_marked_as_one(
+    tournament: Tournament, organiser: Any
+) -> None:
+    make_players(tournament, 15, status=Player.Status.CHECKED_IN)
+    (substitute,) = make_players(tournament, 1, prefix="Sub", is_substitute=True)
+    with pytest.raises(Refusal, match="only 0 checked in available"):
+        services.request_seating(tournament, organiser, seed=1)
+    services.check_in(substitute, user=organiser)
+    job = services.request_seating(tournament, organiser, seed=1)
+    job.refresh_from_db()
+    assert job.state == "done", job.error
+    assert Seat.objects.filter(player=substitute).count() == tournament.hanchan_count
+    page = Client().get(f"/t/{tournament.slug}/seating/1/").content.decode()
+    assert 'Sub 001</a> <span class="badge">substitute</span>' in page

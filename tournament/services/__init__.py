@@ -11,21 +11,26 @@ The verbs live in small modules by concern and are all importable from here:
 - ``staff``: granting and removing staff roles.
 """
 
-from tournament.services.absences import replace_with_substitute, withdraw_player
+from tournament.services.absences import plan_withdrawal, replace_with_substitute, withdraw_player
 from tournament.services.registration import (
     CheckInPlan,
     check_in,
+    check_in_many,
     check_in_plan,
     country_lookup,
+    has_played,
     import_players,
     preview_player_file,
     register_player,
+    remove_player,
+    update_player,
 )
 from tournament.services.rounds import (
     current_round,
     finish_round,
     give_table_extra_time,
     operate_clock,
+    publish_seating,
     tables_of_referee,
 )
 from tournament.services.seating import (
@@ -37,12 +42,13 @@ from tournament.services.seating import (
     seat_swiss_round,
     seating_field,
 )
-from tournament.services.staff import grant_role
-from tournament.services.tournaments import create_tournament, update_tournament
+from tournament.services.staff import grant_role, invite_staff, remove_role
+from tournament.services.tournaments import create_tournament, reveal_standings, update_tournament
 
 __all__ = [
     "CheckInPlan",
     "check_in",
+    "check_in_many",
     "check_in_plan",
     "country_lookup",
     "create_tournament",
@@ -51,18 +57,26 @@ __all__ = [
     "generate_seating",
     "give_table_extra_time",
     "grant_role",
+    "has_played",
     "import_players",
+    "invite_staff",
     "operate_clock",
+    "plan_withdrawal",
     "preview_player_file",
+    "publish_seating",
     "register_player",
+    "remove_player",
+    "remove_role",
     "replace_with_substitute",
     "request_seating",
     "requeue_stalled_seating",
     "requeue_stalled_seating_jobs",
+    "reveal_standings",
     "run_seating_job",
     "seat_swiss_round",
     "seating_field",
     "tables_of_referee",
+    "update_player",
     "update_tournament",
     "withdraw_player",
 ]

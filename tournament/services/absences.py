@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
-from penalties.services import give_penalty
 from tournament import access
 from tournament.models import Absence, Player, Round, Seat, StaffRole
 from tournament.refusal import Refusal
+from tournament.services import participation
 
 
 def _seat_substitute(round_: Round, player: Player, substitute: Player) -> Seat:
@@ -53,7 +55,8 @@ def replace_with_substitute(
     """Seat a substitute in an absent player's seat for one hanchan (WRCR 2015 §7.2).
 
     The substitute is scored normally at the table and never ranked; the absent player gets no hanchan
-    score for that round and the missed-hanchan penalty (30 points), which replaces any lateness penalty.
+    score for that round and the missed-hanchan penalty (30 points, replacing any lateness penalty),
+    booked when the hanchan is complete (``tournament.services.participation``), at once if it is.
     """
     access.require_role(user, round_.tournament, StaffRole.Role.ORGANISER)
     if reason not in Absence.Reason.values:
@@ -62,31 +65,72 @@ def replace_with_substitute(
     absence = Absence.objects.create(
         round=round_, player=player, reason=reason, substitute=substitute, recorded_by=user
     )
-    give_penalty(
-        player,
-        "missed_hanchan",
-        user,
-        round=round_,
-        reason=f"{absence.get_reason_display()}: replaced by {substitute.name} in hanchan {round_.number}",
-    )
+    participation.book_missed(round_, user)
     return absence
+
+
+@dataclass(frozen=True)
+class WithdrawalPlan:
+    """What a withdrawal will do, shown for confirmation before anything is stored."""
+
+    player: Player
+    from_round: int
+    substitute: Player | None
+    substituted: tuple[int, ...]  # seated hanchan not started: the substitute takes the seat
+    to_reseat: tuple[int, ...]  # seated hanchan not started, without a substitute: re-seat them
+    playing: tuple[int, ...]  # hanchan from ``from_round`` on that have started: their seats stay
+    ranked: bool  # the tournament's choice for withdrawn players
+
+
+def plan_withdrawal(
+    player: Player, user: AbstractBaseUser, *, from_round: int, substitute: Player | None = None
+) -> WithdrawalPlan:
+    """The withdrawal ``withdraw_player`` would make, refused for the same reasons; nothing stored."""
+    access.require_role(user, player.tournament, StaffRole.Role.ORGANISER)
+    _check_withdrawal(player, from_round)
+    rounds = list(
+        Round.objects.filter(tournament=player.tournament, number__gte=from_round, seats__player=player)
+        .order_by("number")
+        .values_list("number", "status")
+    )
+    started = {Round.Status.STARTED, Round.Status.FINISHED}
+    open_rounds = tuple(number for number, status in rounds if status not in started)
+    return WithdrawalPlan(
+        player=player,
+        from_round=from_round,
+        substitute=substitute,
+        substituted=open_rounds if substitute is not None else (),
+        to_reseat=() if substitute is not None else open_rounds,
+        playing=tuple(number for number, status in rounds if status in started),
+        ranked=player.tournament.withdrawn_ranking == player.tournament.WithdrawnRanking.RANKED,
+    )
+
+
+def _check_withdrawal(player: Player, from_round: int) -> None:
+    tournament = player.tournament
+    if not 1 <= from_round <= tournament.hanchan_count:
+        raise Refusal("from_round", "hanchan-range", f"from_round: 1 to {tournament.hanchan_count}")
+    if player.status == Player.Status.WITHDRAWN:
+        raise Refusal("player", "withdrawal", f"player: {player.name} has withdrawn already")
 
 
 @transaction.atomic
 def withdraw_player(
     player: Player, user: AbstractBaseUser, *, from_round: int, substitute: Player | None = None
 ) -> list[Absence]:
-    """The player leaves the tournament from ``from_round`` on.
+    """The player leaves the tournament from hanchan ``from_round`` on.
 
-    With a ``substitute``, the substitute takes the player's seat in every seated hanchan not yet started
-    (each a missed hanchan for the player, WRCR 2015 §7.2). Without one, the organiser re-seats the rounds
-    not yet started with ``request_seating`` (``from_round``), which seats only the remaining field.
+    With a ``substitute``, the substitute takes the player's seat in every seated hanchan not yet started.
+    Without one, the organiser re-seats the hanchan not yet started with ``request_seating``
+    (``from_round``), which seats only the remaining field. Either way each hanchan played without them
+    is a missed hanchan (WRCR 2015 §7.2), its penalty booked as that hanchan is completed, never in
+    advance; their ranking follows the tournament's ``withdrawn_ranking``.
     """
     access.require_role(user, player.tournament, StaffRole.Role.ORGANISER)
-    if not 1 <= from_round <= player.tournament.hanchan_count:
-        raise Refusal("from_round", "hanchan-range", f"from_round: 1 to {player.tournament.hanchan_count}")
+    _check_withdrawal(player, from_round)
     player.status = Player.Status.WITHDRAWN
-    player.save(update_fields=["status"])
+    player.withdrawn_from = from_round
+    player.save(update_fields=["status", "withdrawn_from"])
     if substitute is None:
         return []
     rounds = Round.objects.filter(

@@ -14,6 +14,7 @@ from django_countries import countries
 from tournament import access, registration
 from tournament.models import Player, StaffRole, Tournament
 from tournament.refusal import Refusal
+from tournament.services import audit, participation
 from tournament.standings_db import schedule_standings_refresh
 
 
@@ -30,8 +31,10 @@ def country_lookup() -> dict[str, str]:
     return lookup
 
 
-def _validate(tournament: Tournament, rows: list[dict[str, str | int]]) -> registration.ImportPreview:
-    existing = list(tournament.players.all())
+def _validate(
+    tournament: Tournament, rows: list[dict[str, str | int]], *, besides: Player | None = None
+) -> registration.ImportPreview:
+    existing = list(tournament.players.exclude(pk=besides.pk if besides else None))
     return registration.validate_rows(
         rows,
         countries=country_lookup(),
@@ -57,6 +60,9 @@ def _new_player(tournament: Tournament, row: registration.PlayerRow) -> Player:
         ema_id=row.ema_id,
         team=row.team,
         is_substitute=row.is_substitute,
+        first_name=row.first_name,
+        last_name=row.last_name,
+        native_name=row.native_name,
     )
 
 
@@ -89,6 +95,110 @@ def register_player(tournament: Tournament, user: AbstractBaseUser, **fields: An
     return player
 
 
+EDITABLE_FIELDS = (
+    "name",
+    "first_name",
+    "last_name",
+    "native_name",
+    "country",
+    "club",
+    "ema_id",
+    "team",
+    "is_substitute",
+)
+
+
+def has_played(player: Player) -> bool:
+    """Whether the player has a place in the tournament's record: a seat (their own, or one a substitute
+    took for them), a result, a penalty or an absence."""
+    return (
+        player.seats.exists()
+        or player.replaced_in_seats.exists()
+        or player.results.exists()
+        or player.penalties.exists()
+        or player.absences.exists()
+        or player.substitutions.exists()
+    )
+
+
+@transaction.atomic
+def update_player(player: Player, user: AbstractBaseUser, **fields: Any) -> Player:
+    """Correct a player's registration (a misspelt name, a club, an EMA id), with the same checks as a
+    registration; audited. A player who has played stays what they were: player or substitute."""
+    tournament = player.tournament
+    access.require_role(user, tournament, StaffRole.Role.ORGANISER)
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    unknown = sorted(set(fields) - set(EDITABLE_FIELDS))
+    if unknown:
+        raise Refusal(unknown[0], "player-fields", f"{unknown[0]}: not a field an organiser changes")
+    current = {name: str(getattr(player, name)) for name in EDITABLE_FIELDS if name != "is_substitute"}
+    current["country"] = player.country.code or ""
+    wanted = {**current, **{k: str(v) for k, v in fields.items() if k != "is_substitute"}}
+    is_substitute = bool(fields.get("is_substitute", player.is_substitute))
+    row: dict[str, str | int] = {"line": 1, **wanted, "substitute": "yes" if is_substitute else "no"}
+    preview = _validate(tournament, [row], besides=player)
+    if not preview.ok:
+        error = preview.errors[0]
+        raise Refusal(error.field, "registration", error.message)
+    if is_substitute != player.is_substitute and has_played(player):
+        raise Refusal(
+            "is_substitute",
+            "played-players-stay",
+            f"is_substitute: {player.name} has played; a player stays a player, a substitute a substitute",
+        )
+    checked = preview.rows[0]
+    after = {
+        "name": checked.name,
+        "first_name": checked.first_name,
+        "last_name": checked.last_name,
+        "native_name": checked.native_name,
+        "country": checked.country,
+        "club": checked.club,
+        "ema_id": checked.ema_id,
+        "team": checked.team,
+        "is_substitute": checked.is_substitute,
+    }
+    before = {**current, "is_substitute": player.is_substitute}
+    changes = {name: [before[name], value] for name, value in after.items() if before[name] != value}
+    if not changes:
+        return player
+    for name, value in after.items():
+        setattr(player, name, value)
+    player.save(update_fields=list(changes))
+    audit.record(tournament, user, "player.update", f"player {player.name}", changes)
+    schedule_standings_refresh(tournament.pk)
+    return player
+
+
+@transaction.atomic
+def remove_player(player: Player, user: AbstractBaseUser) -> None:
+    """Remove a registration made in error; refused once the player has played (withdraw them instead:
+    the record of the tournament keeps every hanchan played)."""
+    tournament = player.tournament
+    access.require_role(user, tournament, StaffRole.Role.ORGANISER)
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    if has_played(player):
+        raise Refusal(
+            "player",
+            "played-players-stay",
+            f"player: {player.name} is in the record of the tournament (seated, scored, penalised or "
+            "replaced); withdraw them instead",
+        )
+    removed = {
+        "name": player.name,
+        "native_name": player.native_name,
+        "country": player.country.code or "",
+        "club": player.club,
+        "ema_id": player.ema_id,
+        "team": player.team,
+        "is_substitute": player.is_substitute,
+        "status": player.status,
+    }
+    player.delete()
+    audit.record(tournament, user, "player.remove", f"player {removed['name']}", {"removed": removed})
+    schedule_standings_refresh(tournament.pk)
+
+
 @transaction.atomic
 def check_in(player: Player, *, user: AbstractBaseUser, checked_in: bool = True) -> Player:
     access.require_role(user, player.tournament, StaffRole.Role.ORGANISER)
@@ -97,7 +207,18 @@ def check_in(player: Player, *, user: AbstractBaseUser, checked_in: bool = True)
     player.status = Player.Status.CHECKED_IN if checked_in else Player.Status.REGISTERED
     player.checked_in_at = timezone.now() if checked_in else None
     player.save(update_fields=["status", "checked_in_at"])
+    if not player.is_substitute:
+        if checked_in:
+            participation.book_late_arrival(player, user)  # WRCR 2015 §7.2: the hanchan already played
+        else:
+            participation.forget_late_arrival(player, user)
     return player
+
+
+@transaction.atomic
+def check_in_many(players: list[Player], *, user: AbstractBaseUser) -> list[Player]:
+    """Check in every player of the list present at the door, all or none (a withdrawn one refuses)."""
+    return [check_in(player, user=user) for player in players if player.status != Player.Status.CHECKED_IN]
 
 
 @dataclass(frozen=True)
@@ -127,7 +248,10 @@ def check_in_plan(tournament: Tournament, *, prefer: str = "substitutes") -> Che
             "checked_in_at", "pk"
         )
     )
-    available = tournament.players.filter(is_substitute=True).exclude(status=Player.Status.WITHDRAWN).count()
+    pool = tournament.players.filter(is_substitute=True).exclude(status=Player.Status.WITHDRAWN)
+    if players:  # check-in is in use: only the substitutes present are available
+        pool = pool.filter(status=Player.Status.CHECKED_IN)
+    available = pool.count()
     count = len(players)
     if prefer == "sit_out":
         out = registration.sitting_out(count)

@@ -10,6 +10,7 @@ from django.utils import timezone
 from tournament import access
 from tournament.models import Round, StaffRole, Table, Tournament
 from tournament.refusal import Refusal
+from tournament.services import audit, participation
 
 MAX_CLOCK_MINUTES = 24 * 60
 MAX_TABLE_EXTRA_MINUTES = 120
@@ -94,4 +95,28 @@ def finish_round(round_: Round, user: AbstractBaseUser) -> Round:
         )
     round_.status = Round.Status.FINISHED
     round_.save(update_fields=["status"])
+    participation.book_missed(round_, user)
+    return round_
+
+
+@transaction.atomic
+def publish_seating(round_: Round, user: AbstractBaseUser, *, published: bool = True) -> Round:
+    """Show a hanchan's seating to the public (tournaments that publish hanchan by hanchan), or take it
+    back before the hanchan starts; audited."""
+    access.require_role(user, round_.tournament, StaffRole.Role.ORGANISER)
+    round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
+    if not round_.tables.exists():
+        raise Refusal("round", "seated-hanchan", f"hanchan {round_.number} has no seating to publish yet")
+    if not published and round_.has_started:
+        raise Refusal(
+            "round",
+            "published-seating-stays",
+            f"hanchan {round_.number} has started: its seating stays public",
+        )
+    if (round_.published_at is not None) == published:
+        return round_
+    round_.published_at = timezone.now() if published else None
+    round_.save(update_fields=["published_at"])
+    action = "seating.publish" if published else "seating.unpublish"
+    audit.record(round_.tournament, user, action, f"hanchan {round_.number}")
     return round_

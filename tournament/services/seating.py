@@ -29,23 +29,26 @@ STARTED = [Round.Status.STARTED, Round.Status.FINISHED]
 
 def seating_field(tournament: Tournament) -> list[Player]:
     """Who is seated: the checked-in players (everyone registered while nobody has checked in), with
-    as many substitutes as complete the last table (WRCR 2015 §7.2: substitutes are never ranked)."""
+    as many substitutes as complete the last table (WRCR 2015 §7.2: substitutes are never ranked). Once
+    check-in is in use, a substitute must have checked in too: only those present are seated."""
     players = tournament.players.filter(is_substitute=False).exclude(status=Player.Status.WITHDRAWN)
-    if players.filter(status=Player.Status.CHECKED_IN).exists():
+    checking_in = players.filter(status=Player.Status.CHECKED_IN).exists()
+    if checking_in:
         players = players.filter(status=Player.Status.CHECKED_IN)
     field = list(players.order_by("pk"))
     needed = registration.substitutes_needed(len(field))
-    substitutes = list(
-        tournament.players.filter(is_substitute=True)
-        .exclude(status=Player.Status.WITHDRAWN)
-        .order_by("-status", "pk")[:needed]  # checked-in substitutes first
-    )
+    pool = tournament.players.filter(is_substitute=True).exclude(status=Player.Status.WITHDRAWN)
+    if checking_in:
+        pool = pool.filter(status=Player.Status.CHECKED_IN)
+    substitutes = list(pool.order_by("checked_in_at", "pk")[:needed])
     if len(substitutes) < needed:
+        present = " checked in" if checking_in else ""
         raise Refusal(
             "players",
             "full-tables",
             f"{len(field)} players need {needed} substitute(s) to fill {(len(field) + needed) // 4} tables; "
-            f"only {len(substitutes)} available. Register substitutes, or let players sit out.",
+            f"only {len(substitutes)}{present} available. Check substitutes in, register more, or let "
+            "players sit out.",
         )
     return field + substitutes
 

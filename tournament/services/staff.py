@@ -1,14 +1,25 @@
-"""The tournament's staff: organisers grant, change and remove the roles of referees, head referees and
-fellow organisers."""
+"""The tournament's staff: organisers invite referees, head referees and fellow organisers (an account
+created with a password shown once), grant, change and remove their roles. Every change is audited."""
 
 from __future__ import annotations
 
+import re
+import secrets
+
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
 from tournament import access
 from tournament.models import StaffRole, Tournament
 from tournament.refusal import Refusal
+from tournament.services import audit
+
+USERNAME = re.compile(r"^[\w.@+-]{1,150}$")
+
+
+def _role_label(role: str) -> str:
+    return StaffRole.Role(role).label.lower()
 
 
 @transaction.atomic
@@ -18,19 +29,71 @@ def grant_role(
     """Organisers grant (or change) a user's role in their tournament; ``role`` "" removes it."""
     access.require_role(user, tournament, StaffRole.Role.ORGANISER)
     if role == "":
-        if grantee.pk == user.pk:
-            raise Refusal("user", "keep-an-organiser", "user: organisers cannot remove their own role")
-        StaffRole.objects.filter(tournament=tournament, user=grantee).delete()
-        access.forget_role(grantee, tournament)
-        return StaffRole(tournament=tournament, user=grantee, role="")
+        return remove_role(tournament, user, grantee)
     if role not in StaffRole.Role.values:
         raise Refusal(
             "role", "staff-roles", f"role: {role!r} is not one of {', '.join(StaffRole.Role.values)}"
         )
     if grantee.pk == user.pk and role != StaffRole.Role.ORGANISER:
         raise Refusal("role", "keep-an-organiser", "role: organisers cannot lower their own role")
+    before = (
+        StaffRole.objects.filter(tournament=tournament, user=grantee).values_list("role", flat=True).first()
+    )
     staff, _ = StaffRole.objects.update_or_create(
         tournament=tournament, user=grantee, defaults={"role": role, "granted_by": user}
     )
+    if before != role:
+        audit.record(
+            tournament, user, "staff.grant", f"user {grantee.get_username()}", {"role": [before, role]}
+        )
     access.forget_role(grantee, tournament)
     return staff
+
+
+@transaction.atomic
+def remove_role(tournament: Tournament, user: AbstractBaseUser, grantee: AbstractBaseUser) -> StaffRole:
+    """Take a user's role away; refused for one's own role and for a user without a role."""
+    access.require_role(user, tournament, StaffRole.Role.ORGANISER)
+    if grantee.pk == user.pk:
+        raise Refusal("user", "keep-an-organiser", "user: organisers cannot remove their own role")
+    staff = StaffRole.objects.filter(tournament=tournament, user=grantee).first()
+    if staff is None:
+        raise Refusal(
+            "user", "staff-roles", f"user: {grantee.get_username()} has no role in {tournament.name}"
+        )
+    staff.delete()
+    audit.record(
+        tournament, user, "staff.remove", f"user {grantee.get_username()}", {"role": [staff.role, None]}
+    )
+    access.forget_role(grantee, tournament)
+    return StaffRole(tournament=tournament, user=grantee, role="")
+
+
+@transaction.atomic
+def invite_staff(
+    tournament: Tournament, user: AbstractBaseUser, username: str, role: str, *, email: str = ""
+) -> tuple[StaffRole, str]:
+    """A new account with a role in the tournament, and its password, generated here and shown once
+    (only its hash is stored): the organiser hands it to the new referee, who can change it."""
+    access.require_role(user, tournament, StaffRole.Role.ORGANISER)
+    username = username.strip()
+    if not USERNAME.fullmatch(username):
+        raise Refusal(
+            "username", "user-names", "username: 1 to 150 letters, digits and @ . + - _ (no spaces)"
+        )
+    if role not in StaffRole.Role.values:
+        raise Refusal(
+            "role", "staff-roles", f"role: {role!r} is not one of {', '.join(StaffRole.Role.values)}"
+        )
+    accounts = get_user_model()
+    if accounts.objects.filter(username__iexact=username).exists():
+        raise Refusal(
+            "username", "user-names", f"username: {username} exists already; give that account a role instead"
+        )
+    password = secrets.token_urlsafe(12)
+    grantee = accounts.objects.create_user(username=username, email=email.strip(), password=password)
+    staff = StaffRole.objects.create(tournament=tournament, user=grantee, role=role, granted_by=user)
+    audit.record(
+        tournament, user, "staff.invite", f"user {username}", {"role": [None, role], "account": "created"}
+    )
+    return staff, password

@@ -11,6 +11,7 @@ from tournament import access
 from tournament.inputs import require_printable, require_printable_json
 from tournament.models import TOURNAMENT_FIELDS, StaffRole, Tournament
 from tournament.refusal import Refusal
+from tournament.services import audit
 from tournament.standings_db import schedule_standings_refresh
 
 # WRCR 2015 §8.2 recommends 90 minutes a hanchan; a limit beyond five hours is no time limit at all.
@@ -60,4 +61,21 @@ def update_tournament(tournament: Tournament, user: AbstractBaseUser, **fields: 
     tournament.full_clean()
     tournament.save()
     schedule_standings_refresh(tournament.pk)  # the tie-break or the rules may have changed
+    return tournament
+
+
+@transaction.atomic
+def reveal_standings(tournament: Tournament, user: AbstractBaseUser, *, revealed: bool = True) -> Tournament:
+    """Show the public the ranking of the hidden last hanchan (``hidden_hanchan``), or hide it again;
+    audited. The standings' caches follow at once (a new standings version)."""
+    access.require_role(user, tournament, StaffRole.Role.ORGANISER)
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if not tournament.hidden_hanchan:
+        raise Refusal("revealed", "hidden-hanchan", "revealed: this tournament hides no hanchan")
+    if tournament.standings_revealed == revealed:
+        return tournament
+    Tournament.objects.filter(pk=tournament.pk).update(standings_revealed=revealed)
+    audit.record(tournament, user, "standings.reveal" if revealed else "standings.hide", "the hidden hanchan")
+    schedule_standings_refresh(tournament.pk)
+    tournament.refresh_from_db()
     return tournament

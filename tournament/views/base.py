@@ -13,7 +13,8 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 
 from tournament import access, services
-from tournament.models import Round, StaffRole, Tournament
+from tournament.collation import name_key
+from tournament.models import Player, Round, StaffRole, Tournament
 from tournament.presentation import format_seconds
 from tournament.refusal import Refusal
 
@@ -26,6 +27,7 @@ def access_tournament(request: HttpRequest, slug: str, minimum: str | None = Non
     tournament = get_object_or_404(Tournament, slug=slug)
     if not access.can_view(request.user, tournament):
         raise Http404("No such tournament")
+    timezone.activate(tournament.zone())  # the venue's time, until the request ends (the middleware)
     if minimum is not None and not access.has_role(request.user, tournament, minimum):
         raise PermissionDenied(f"This page is for the {Role(minimum).label.lower()}s of {tournament.name}.")
     return tournament
@@ -83,6 +85,11 @@ def add_refusal(form: Any, error: Refusal | ValidationError) -> None:
         return
     for problem in error.problems:
         form.add_error(problem.field if problem.field in form.fields else None, problem.message)
+
+
+def players_in_order(tournament: Tournament) -> list[Player]:
+    """The players, then the substitutes, each by name in the Unicode collation order."""
+    return sorted(tournament.players.all(), key=lambda p: (p.is_substitute, name_key(p.name)))
 
 
 def refusal_response(refusal: Refusal) -> JsonResponse:

@@ -4,6 +4,7 @@ absences and substitutes, and the staff."""
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
@@ -11,17 +12,22 @@ from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db.models import Count, Q
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tournament import access, services
 from tournament.forms import (
     CheckInForm,
+    CheckInManyForm,
     ImportConfirmForm,
+    InviteStaffForm,
     PlayerFileForm,
     PlayerForm,
+    RemoveStaffForm,
     StaffForm,
     SubstituteForm,
     TournamentForm,
@@ -29,7 +35,13 @@ from tournament.forms import (
 )
 from tournament.models import Absence, Player, Seat, StaffRole, Tournament
 from tournament.refusal import Refusal
-from tournament.views.base import access_tournament, add_refusal, render_page
+from tournament.views.base import (
+    access_tournament,
+    add_refusal,
+    players_in_order,
+    refusal_response,
+    render_page,
+)
 
 Role = StaffRole.Role
 WIND_NAMES = dict(Seat.Wind.choices)
@@ -113,7 +125,7 @@ def registration(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "form": form,
             "file_form": PlayerFileForm(),
-            "players": tournament.players.order_by("is_substitute", "name"),
+            "players": players_in_order(tournament),
         },
     )
 
@@ -188,6 +200,39 @@ def import_confirm(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect("tournament:registration", slug=tournament.slug)
 
 
+def check_in_state(tournament: Tournament, players: list[Player] | None = None) -> dict[str, Any]:
+    """What the check-in page's script redraws after a tap: the plan's figures and the players changed."""
+    plan = services.check_in_plan(tournament)
+    sit_out = services.check_in_plan(tournament, prefer="sit_out")
+    return {
+        "plan": {
+            "checked_in": plan.checked_in,
+            "tables": plan.tables,
+            "substitutes_needed": plan.substitutes_needed,
+            "substitutes_available": plan.substitutes_available,
+            "short_of_substitutes": plan.short_of_substitutes,
+            "sitting_out": [p.name for p in sit_out.sitting_out],
+            "sit_out_tables": sit_out.tables,
+        },
+        "players": [
+            {
+                "id": p.pk,
+                "name": p.name,
+                "status": p.status,
+                "status_label": p.get_status_display(),
+                "checked_in_at": timezone.localtime(p.checked_in_at).strftime("%H:%M")
+                if p.checked_in_at
+                else "",
+            }
+            for p in players or []
+        ],
+    }
+
+
+def wants_json(request: HttpRequest) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
 @login_required
 @require_GET
 def check_in(request: HttpRequest, slug: str) -> HttpResponse:
@@ -197,7 +242,7 @@ def check_in(request: HttpRequest, slug: str) -> HttpResponse:
         "tournament/check_in.html",
         tournament,
         {
-            "players": tournament.players.order_by("is_substitute", "name"),
+            "players": players_in_order(tournament),
             "plan": services.check_in_plan(tournament),
             "sit_out_plan": services.check_in_plan(tournament, prefer="sit_out"),
         },
@@ -207,6 +252,8 @@ def check_in(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def check_in_toggle(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
+    """One tap at the door: check in, or undo. The page's script gets JSON and redraws without a reload;
+    a plain form post comes back to the page."""
     tournament = access_tournament(request, slug, Role.ORGANISER)
     person = get_object_or_404(Player, tournament=tournament, pk=player_id)
     form = CheckInForm(request.POST)
@@ -214,8 +261,40 @@ def check_in_toggle(request: HttpRequest, slug: str, player_id: int) -> HttpResp
         try:
             services.check_in(person, user=request.user, checked_in=form.cleaned_data["checked_in"])
         except Refusal as error:
+            if wants_json(request):
+                return refusal_response(error)
             messages.error(request, error.message)
+    if wants_json(request):
+        return JsonResponse(check_in_state(tournament, [person]))
     return redirect(reverse("tournament:check_in", args=[tournament.slug]) + f"#player-{person.pk}")
+
+
+@login_required
+@require_POST
+def check_in_many(request: HttpRequest, slug: str) -> HttpResponse:
+    """The players ticked at the door, checked in at once (all or none)."""
+    tournament = access_tournament(request, slug, Role.ORGANISER)
+    form = CheckInManyForm(tournament, request.POST)
+    done: list[Player] = []
+    if form.is_valid():
+        try:
+            done = services.check_in_many(list(form.cleaned_data["players"]), user=request.user)
+        except Refusal as error:
+            if wants_json(request):
+                return refusal_response(error)
+            messages.error(request, error.message)
+        else:
+            messages.success(request, f"{len(done)} player{'s' if len(done) != 1 else ''} checked in.")
+    elif wants_json(request):
+        return JsonResponse(
+            {"errors": [{"field": "players", "rule": "check-in", "message": "tick the players present"}]},
+            status=400,
+        )
+    else:
+        messages.error(request, "Tick the players present first.")
+    if wants_json(request):
+        return JsonResponse(check_in_state(tournament, done))
+    return redirect("tournament:check_in", slug=tournament.slug)
 
 
 @login_required
@@ -225,6 +304,7 @@ def absences(request: HttpRequest, slug: str) -> HttpResponse:
     which = request.POST.get("form") if request.method == "POST" else None
     substitute_form = SubstituteForm(tournament, request.POST if which == "substitute" else None)
     withdraw_form = WithdrawForm(tournament, request.POST if which == "withdraw" else None)
+    plan = None
     try:
         if which == "substitute" and substitute_form.is_valid():
             data = substitute_form.cleaned_data
@@ -236,7 +316,12 @@ def absences(request: HttpRequest, slug: str) -> HttpResponse:
                 f"{data['substitute'].name} plays hanchan {data['round'].number} for {data['player'].name}.",
             )
             return redirect("tournament:absences", slug=tournament.slug)
-        if which == "withdraw" and withdraw_form.is_valid():
+        if which == "withdraw" and withdraw_form.is_valid() and not withdraw_form.cleaned_data["confirmed"]:
+            data = withdraw_form.cleaned_data
+            plan = services.plan_withdrawal(
+                data["player"], request.user, from_round=data["from_round"], substitute=data["substitute"]
+            )
+        elif which == "withdraw" and withdraw_form.is_valid():
             data = withdraw_form.cleaned_data
             replaced = services.withdraw_player(
                 data["player"], request.user, from_round=data["from_round"], substitute=data["substitute"]
@@ -257,6 +342,7 @@ def absences(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "substitute_form": substitute_form,
             "withdraw_form": withdraw_form,
+            "plan": plan,
             "absences": Absence.objects.filter(round__tournament=tournament).select_related(
                 "round", "player", "substitute", "recorded_by"
             ),
@@ -267,26 +353,121 @@ def absences(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@never_cache
 def staff(request: HttpRequest, slug: str) -> HttpResponse:
+    """Give a role, remove one, or invite a new account (its password is shown on this answer only)."""
     tournament = access_tournament(request, slug, Role.ORGANISER)
-    form = StaffForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        grantee = get_user_model().objects.filter(username=form.cleaned_data["username"]).first()
-        if grantee is None:
-            form.add_error("username", "No account has this user name; a site admin creates accounts.")
-        else:
-            try:
-                services.grant_role(tournament, request.user, grantee, form.cleaned_data["role"])
-            except Refusal as error:
-                add_refusal(form, error)
+    which = request.POST.get("form") if request.method == "POST" else None
+    form = StaffForm(request.POST if which == "grant" else None)
+    invite_form = InviteStaffForm(request.POST if which == "invite" else None)
+    invited = None
+    try:
+        if which == "grant" and form.is_valid():
+            grantee = get_user_model().objects.filter(username=form.cleaned_data["username"]).first()
+            if grantee is None:
+                form.add_error("username", "No account has this user name: invite them below.")
             else:
                 role = form.cleaned_data["role"]
-                done = f"{grantee}: {Role(role).label.lower()}." if role else f"{grantee}: role removed."
-                messages.success(request, done)
+                services.grant_role(tournament, request.user, grantee, role)
+                messages.success(request, f"{grantee}: {Role(role).label.lower()}.")
                 return redirect("tournament:staff", slug=tournament.slug)
+        elif which == "remove":
+            remove = RemoveStaffForm(request.POST)
+            grantee = (
+                get_user_model().objects.filter(username=remove.cleaned_data["username"]).first()
+                if remove.is_valid()
+                else None
+            )
+            if grantee is None:
+                messages.error(request, "No account has this user name.")
+            else:
+                services.remove_role(tournament, request.user, grantee)
+                messages.success(request, f"{grantee}: role removed.")
+            return redirect("tournament:staff", slug=tournament.slug)
+        elif which == "invite" and invite_form.is_valid():
+            data = invite_form.cleaned_data
+            staff_role, password = services.invite_staff(
+                tournament, request.user, data["username"], data["role"], email=data["email"]
+            )
+            invited = {"username": staff_role.user.get_username(), "role": staff_role, "password": password}
+            invite_form = InviteStaffForm()
+    except Refusal as error:
+        if which == "remove":
+            messages.error(request, error.message)
+            return redirect("tournament:staff", slug=tournament.slug)
+        add_refusal(invite_form if which == "invite" else form, error)
     return render_page(
         request,
         "tournament/staff.html",
         tournament,
-        {"form": form, "roles": tournament.staff.select_related("user", "granted_by")},
+        {
+            "form": form,
+            "invite_form": invite_form,
+            "invited": invited,
+            "roles": tournament.staff.select_related("user", "granted_by"),
+            "audit": tournament.audit_entries.select_related("actor")[:50],
+        },
     )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def player_edit(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
+    """Correct a registration (audited), or remove one made in error (refused once the player played)."""
+    tournament = access_tournament(request, slug, Role.ORGANISER)
+    person = get_object_or_404(Player, tournament=tournament, pk=player_id)
+    initial = {
+        "name": person.name,
+        "country": person.country.code or "",
+        "club": person.club,
+        "ema_id": person.ema_id,
+        "team": person.team,
+        "is_substitute": person.is_substitute,
+    }
+    form = PlayerForm(request.POST if request.POST.get("form") == "edit" else None, initial=initial)
+    try:
+        if request.POST.get("form") == "remove":
+            name = person.name
+            services.remove_player(person, request.user)
+            messages.success(request, f"{name}'s registration is removed.")
+            return redirect("tournament:registration", slug=tournament.slug)
+        if request.POST.get("form") == "edit" and form.is_valid():
+            services.update_player(person, request.user, **form.cleaned_data)
+            messages.success(request, "Saved.")
+            return redirect("tournament:registration", slug=tournament.slug)
+    except Refusal as error:
+        if request.POST.get("form") == "remove":
+            messages.error(request, error.message)
+        else:
+            add_refusal(form, error)
+    return render_page(
+        request,
+        "tournament/player_edit.html",
+        tournament,
+        {
+            "form": form,
+            "person": person,
+            "played": services.has_played(person),
+            "audit": tournament.audit_entries.filter(
+                Q(subject=f"player {person.name}") | Q(changes__name__1=person.name)
+            ).select_related("actor")[:20],
+        },
+    )
+
+
+@login_required
+@require_POST
+def reveal(request: HttpRequest, slug: str) -> HttpResponse:
+    """The organiser shows the public the ranking of the hidden last hanchan (or hides it again)."""
+    tournament = access_tournament(request, slug, Role.ORGANISER)
+    revealed = bool(request.POST.get("revealed"))
+    try:
+        services.reveal_standings(tournament, request.user, revealed=revealed)
+    except Refusal as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(
+            request,
+            "The standings are whole for everyone." if revealed else "The last hanchan are hidden again.",
+        )
+    return redirect("tournament:manage", slug=tournament.slug)

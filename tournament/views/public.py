@@ -19,8 +19,8 @@ from scoring.models import ScoreSheet
 from tournament import access, services
 from tournament.models import Absence, Player, Seat, StaffRole, Table, Tournament
 from tournament.presentation import rank_chart
-from tournament.standings_db import cached_standings, cached_summary, remember_live
-from tournament.views.base import access_tournament, json_with_etag, render_page
+from tournament.standings_db import cached_standings, cached_summary, public_cutoff, remember_live
+from tournament.views.base import access_tournament, json_with_etag, players_in_order, render_page
 
 Role = StaffRole.Role
 WIND_NAMES = dict(Seat.Wind.choices)
@@ -45,8 +45,9 @@ def home(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = access_tournament(request, slug)
     rounds = list(tournament.rounds.annotate(table_count=Count("tables")))
     current = services.current_round(tournament)
+    visible = access.public_rounds(request.user, tournament)
     next_seats: dict[int, dict[str, Any]] = {}
-    if current is not None:
+    if current is not None and (visible is None or current.number in visible):
         for seat in Seat.objects.filter(round=current).select_related("table"):
             next_seats[seat.player_id] = {"table": seat.table.number, "wind": WIND_NAMES[seat.wind]}
     return render_page(
@@ -62,14 +63,23 @@ def home(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def standings_payload(tournament: Tournament) -> dict[str, Any]:
+def standings_cutoff(request: HttpRequest, tournament: Tournament) -> int | None:
+    """After which hanchan this visitor sees the standings: whole for the tournament's staff, as the
+    tournament publishes them for everyone else (``standings_db.public_cutoff``)."""
+    if access.has_role(request.user, tournament, StaffRole.Role.REFEREE):
+        return None
+    return public_cutoff(tournament)
+
+
+def standings_payload(tournament: Tournament, up_to: int | None = None) -> dict[str, Any]:
     """What the standings page, the projector and their poll share: the cached standings (no
-    recomputation) and the tables of the current hanchan still without a signed sheet."""
-    return remember_live(tournament, "page", lambda: live_standings(tournament))
+    recomputation), after hanchan ``up_to`` when given, and the tables of the current hanchan still
+    without a signed sheet."""
+    return remember_live(tournament, f"page:{up_to}", lambda: live_standings(tournament, up_to))
 
 
-def live_standings(tournament: Tournament) -> dict[str, Any]:
-    data = cached_summary(tournament)
+def live_standings(tournament: Tournament, up_to: int | None = None) -> dict[str, Any]:
+    data = cached_summary(tournament, up_to)
     current = services.current_round(tournament)
     pending: list[dict[str, Any]] = []
     table_count = 0
@@ -79,8 +89,11 @@ def live_standings(tournament: Tournament) -> dict[str, Any]:
             table_count += 1
             if sheet_status != ScoreSheet.Status.SIGNED:
                 pending.append({"table": number, "status": sheet_status or "none"})
+    hiding = bool(tournament.hidden_hanchan and not tournament.standings_revealed)
     return {
         "rounds": data["rounds"],
+        "as_of": up_to,  # None: live, every signed sheet counts
+        "hidden_from": tournament.hanchan_count - tournament.hidden_hanchan + 1 if hiding else None,
         "current_round": current.number if current else None,
         "current_round_status": current.status if current else None,
         "tables": table_count,
@@ -92,6 +105,7 @@ def live_standings(tournament: Tournament) -> dict[str, Any]:
                 "player": row["player"],
                 "name": row["name"],
                 "ranked": row["ranked"],
+                "note": row["note"],
                 "rank": row["rank"],
                 "total": row["total"],
                 "penalties": row["penalties"],
@@ -106,26 +120,32 @@ def live_standings(tournament: Tournament) -> dict[str, Any]:
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = access_tournament(request, slug)
 
+    up_to = standings_cutoff(request, tournament)
+    public = public_cutoff(tournament) if up_to is None else up_to
+
     def page() -> HttpResponse:
-        payload = standings_payload(tournament)
+        payload = standings_payload(tournament, up_to)
         # The rows are rendered once per change of the standings (a fragment cached under this digest).
         digest = hashlib.sha256(json.dumps(payload, separators=(",", ":")).encode()).hexdigest()[:32]
         return render_page(
-            request, "tournament/standings.html", tournament, {"standings": payload, "digest": digest}
+            request,
+            "tournament/standings.html",
+            tournament,
+            {"standings": payload, "digest": digest, "public_as_of": public},
         )
 
     # The page players open on their phones: a visitor without a session (no login, no message waiting)
     # gets the same page as every other, rendered once for a moment.
     if request.user.is_authenticated or request.COOKIES.keys() & {settings.SESSION_COOKIE_NAME, "messages"}:
         return page()
-    cached = remember_live(tournament, "html", lambda: {"body": page().content.decode()})
+    cached = remember_live(tournament, f"html:{up_to}", lambda: {"body": page().content.decode()})
     return HttpResponse(cached["body"])
 
 
 @require_GET
 def standings_json(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = access_tournament(request, slug)
-    return json_with_etag(request, standings_payload(tournament))
+    return json_with_etag(request, standings_payload(tournament, standings_cutoff(request, tournament)))
 
 
 @require_GET
@@ -138,8 +158,10 @@ def seating(request: HttpRequest, slug: str, number: int | None = None) -> HttpR
     round_ = next((r for r in rounds if r.number == number), None)
     if round_ is None and rounds:
         raise Http404("No such hanchan")
+    visible = access.public_rounds(request.user, tournament)
+    hidden = round_ is not None and visible is not None and round_.number not in visible
     tables = []
-    if round_ is not None:
+    if round_ is not None and not hidden:
         tables = list(
             round_.tables.prefetch_related(
                 Prefetch("seats", Seat.objects.select_related("player", "replaces").order_by("wind"))
@@ -149,7 +171,13 @@ def seating(request: HttpRequest, slug: str, number: int | None = None) -> HttpR
         request,
         "tournament/seating.html",
         tournament,
-        {"rounds": rounds, "round": round_, "tables": tables},
+        {
+            "rounds": [r for r in rounds if visible is None or r.number in visible],
+            "round": round_,
+            "tables": tables,
+            "hidden": hidden,
+            "staff_view": visible is None and tournament.seating_publication != "all",
+        },
     )
 
 
@@ -160,7 +188,7 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
         request,
         "tournament/players.html",
         tournament,
-        {"players": tournament.players.order_by("is_substitute", "name")},
+        {"players": players_in_order(tournament)},
     )
 
 
@@ -168,10 +196,15 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
 def player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
     tournament = access_tournament(request, slug)
     person = get_object_or_404(Player, tournament=tournament, pk=player_id)
-    data = cached_standings(tournament)
+    data = cached_standings(tournament, standings_cutoff(request, tournament))
     row = next((r for r in data["rows"] if r["player"] == person.pk), None)
     ranked_count = sum(1 for r in data["rows"] if r["ranked"])
-    seats = {s.round.number: s for s in Seat.objects.filter(player=person).select_related("round", "table")}
+    visible = access.public_rounds(request.user, tournament)
+    seats = {
+        s.round.number: s
+        for s in Seat.objects.filter(player=person).select_related("round", "table")
+        if visible is None or s.round.number in visible
+    }
     absences = {
         a.round.number: a for a in Absence.objects.filter(player=person).select_related("round", "substitute")
     }
@@ -217,6 +250,6 @@ def player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
 @require_GET
 def projector(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = access_tournament(request, slug)
-    return render_page(
-        request, "tournament/projector.html", tournament, {"standings": standings_payload(tournament)}
-    )
+    # The room's screen: what the public sees, whoever is logged in on it.
+    payload = standings_payload(tournament, public_cutoff(tournament))
+    return render_page(request, "tournament/projector.html", tournament, {"standings": payload})

@@ -108,3 +108,20 @@ def seating_job_json(request: HttpRequest, slug: str, job_id: int) -> HttpRespon
     tournament = access_tournament(request, slug, Role.ORGANISER)
     job = get_object_or_404(SeatingJob, tournament=tournament, pk=job_id)
     return JsonResponse(job.as_dict())
+
+
+@login_required
+@require_POST
+def seating_publish(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Publish a hanchan's seating to the public, or take it back before the hanchan starts."""
+    tournament = access_tournament(request, slug, Role.ORGANISER)
+    round_ = get_object_or_404(Round, tournament=tournament, number=number)
+    published = bool(request.POST.get("published"))
+    try:
+        services.publish_seating(round_, request.user, published=published)
+    except Refusal as error:
+        messages.error(request, error.message)
+    else:
+        done = "is public" if published else "is staff only again"
+        messages.success(request, f"The seating of hanchan {number} {done}.")
+    return redirect("tournament:seating_manage", slug=tournament.slug)

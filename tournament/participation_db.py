@@ -1,0 +1,61 @@
+"""The facts of ``tournament.participation`` read from the database: two queries for a whole tournament."""
+
+from __future__ import annotations
+
+from django.db.models import Q
+
+from tournament.models import Player, Seat
+from tournament.participation import Facts
+
+
+def facts_of(player: Player, seated: frozenset[int], scheduled: frozenset[int]) -> Facts:
+    withdrawn = player.status == Player.Status.WITHDRAWN
+    return Facts(
+        is_substitute=player.is_substitute,
+        checked_in=player.status == Player.Status.CHECKED_IN
+        or (withdrawn and player.checked_in_at is not None),
+        disqualified=player.disqualified,
+        withdrawn_from=(player.withdrawn_from or 1) if withdrawn else None,
+        seated=seated,
+        scheduled=scheduled,
+    )
+
+
+Hanchan = dict[int, frozenset[int]]
+
+
+def seated_hanchan(tournament_id: int, player_ids: list[int] | None = None) -> tuple[Hanchan, Hanchan]:
+    """Each player's hanchan with a seat they play, and those the seating placed them in (a substitute
+    playing some of them for the player)."""
+    seats = Seat.objects.filter(round__tournament_id=tournament_id).order_by()  # no join for the ordering
+    if player_ids is not None:
+        seats = seats.filter(Q(player_id__in=player_ids) | Q(replaces_id__in=player_ids))
+    seated: dict[int, set[int]] = {}
+    scheduled: dict[int, set[int]] = {}
+    rows = seats.values_list("player_id", "replaces_id", "round__number").iterator(chunk_size=5000)
+    for player_id, replaces_id, number in rows:
+        seated.setdefault(player_id, set()).add(number)
+        scheduled.setdefault(replaces_id or player_id, set()).add(number)
+    return (
+        {pk: frozenset(numbers) for pk, numbers in seated.items()},
+        {pk: frozenset(numbers) for pk, numbers in scheduled.items()},
+    )
+
+
+def tournament_facts(tournament_id: int) -> dict[int, Facts]:
+    """Every player's facts, by primary key."""
+    seated, scheduled = seated_hanchan(tournament_id)
+    players = Player.objects.filter(tournament_id=tournament_id).only(
+        "pk", "status", "is_substitute", "disqualified", "withdrawn_from", "checked_in_at"
+    )
+    none: frozenset[int] = frozenset()
+    return {
+        player.pk: facts_of(player, seated.get(player.pk, none), scheduled.get(player.pk, none))
+        for player in players
+    }
+
+
+def player_facts(player: Player) -> Facts:
+    seated, scheduled = seated_hanchan(player.tournament_id, [player.pk])
+    none: frozenset[int] = frozenset()
+    return facts_of(player, seated.get(player.pk, none), scheduled.get(player.pk, none))
