@@ -648,3 +648,14 @@ class SeatingJobViewSet(TournamentScopedViewSet):
         serializer.is_valid(raise_exception=True)
         job = services.request_seating(self.tournament, request.user, **serializer.validated_data)
         return Response(SeatingJobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
+
+    @extend_schema(
+        summary="Put a re-seating in place after seeing what it changes (organiser)",
+        request=None,
+        responses={200: SeatingJobSerializer},
+    )
+    @action(detail=True, methods=["post"])
+    def apply(self, request: Request, tournament_pk: int, pk: int) -> Response:
+        self.require(Role.ORGANISER)
+        job = services.apply_seating(self.get_object(), request.user)
+        return Response(SeatingJobSerializer(job).data)

@@ -189,6 +189,18 @@ class SeatingForm(forms.Form):
         max_value=2**31 - 1,
         help_text="Another seed gives another schedule of the same quality.",
     )
+    prefer = forms.ChoiceField(
+        label="When the players present are not a multiple of four",
+        choices=[
+            ("substitutes", "Substitutes complete the last table"),
+            ("sit_out", "The last players to check in sit out (no penalty)"),
+        ],
+        initial="substitutes",
+        required=False,
+    )
+
+    def clean_prefer(self) -> str:
+        return self.cleaned_data.get("prefer") or "substitutes"
 
 
 class SwissForm(forms.Form):

@@ -360,6 +360,14 @@ class SeatingJob(models.Model):
     state = models.CharField(max_length=16, choices=State.choices, default=State.QUEUED)
     progress = models.FloatField(default=0.0)
     report = models.JSONField(default=dict, blank=True)
+    # Fill the last table with substitutes, or let the last players to check in sit out.
+    prefer = models.CharField(max_length=16, default="substitutes")
+    # A re-seating of hanchan already seated is a proposal until the organiser confirms it: the tables of
+    # each hanchan from ``from_round`` on (player ids, East to North), the report of the seating it
+    # replaces, and when it was applied (None: not yet; a first seating is applied at once).
+    proposal = models.JSONField(default=list, blank=True)
+    before_report = models.JSONField(default=dict, blank=True)
+    applied_at = models.DateTimeField(null=True, blank=True)
     error = models.TextField(blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     # Background-job bookkeeping (tournament.services.jobs): the last sign of life (when the task was sent,
@@ -383,7 +391,14 @@ class SeatingJob(models.Model):
             "from_round": self.from_round,
             "report": self.report,
             "error": self.error,
+            "awaiting_confirmation": self.awaiting_confirmation,
+            "applied_at": self.applied_at.isoformat() if self.applied_at else None,
         }
+
+    @property
+    def awaiting_confirmation(self) -> bool:
+        """A re-seating computed and not applied yet: the organiser confirms it (or asks again)."""
+        return self.state == self.State.DONE and self.applied_at is None and bool(self.proposal)
 
 
 class StaffRole(models.Model):
@@ -428,6 +443,9 @@ class Absence(models.Model):
         ABSENT = "absent", "Absent"
         LATE = "late", "More than 10 minutes late"
         WITHDRAWN = "withdrawn", "Withdrawn from the tournament"
+        # The field is not a multiple of four and the organiser let the last to check in sit out: no
+        # missed-hanchan penalty (tournament.participation).
+        SITS_OUT = "sits_out", "Sits out (the field is not a multiple of four)"
 
     round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="absences")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="absences")

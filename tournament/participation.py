@@ -14,6 +14,9 @@ The rules, as the product applies them:
   hanchan k once hanchan k is complete (all its tables signed, or finished by the organiser), never in
   advance; a late arrival who checks in after hanchan k is complete gets it then. Disqualified players
   (WRCR 2015 §7.1) get none: they are out of the ranking.
+* **Sitting out.** When the field is not a multiple of four and the organiser prefers it to
+  substitutes, the last players to check in sit out the hanchan seated so: no penalty (it is not their
+  absence).
 * **Ranked.** Substitutes (§7.2) and disqualified players (§7.1) are not ranked, nor are players who did
   not start. A player who withdrew is ranked with the penalties of the hanchan they missed, or not ranked
   at all, as the tournament chooses (``withdrawn_ranking``).
@@ -66,6 +69,8 @@ class Facts:
     seated: frozenset[int] = frozenset()  # hanchan in which the player holds a seat and plays it
     # Hanchan the seating placed the player in, a substitute playing some of them for the player.
     scheduled: frozenset[int] = frozenset()
+    # Hanchan the player sits out by the organiser's choice (a field not a multiple of four): no penalty.
+    excused: frozenset[int] = frozenset()
 
 
 def in_field(facts: Facts) -> bool:
@@ -75,7 +80,12 @@ def in_field(facts: Facts) -> bool:
 
 def missed(facts: Facts, number: int) -> bool:
     """Whether the player owes the missed-hanchan penalty for hanchan ``number``, once it is complete."""
-    return in_field(facts) and not facts.disqualified and number not in facts.seated
+    return (
+        in_field(facts)
+        and not facts.disqualified
+        and number not in facts.seated
+        and number not in facts.excused
+    )
 
 
 def is_ranked(facts: Facts, withdrawn_ranking: str = WithdrawnRanking.RANKED) -> bool:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from django.db.models import Q
 
-from tournament.models import Player, Seat
+from tournament.models import Absence, Player, Seat
 from tournament.participation import Facts
 
 
-def facts_of(player: Player, seated: frozenset[int], scheduled: frozenset[int]) -> Facts:
+def facts_of(
+    player: Player, seated: frozenset[int], scheduled: frozenset[int], excused: frozenset[int] = frozenset()
+) -> Facts:
     withdrawn = player.status == Player.Status.WITHDRAWN
     return Facts(
         is_substitute=player.is_substitute,
@@ -18,6 +20,7 @@ def facts_of(player: Player, seated: frozenset[int], scheduled: frozenset[int]) 
         withdrawn_from=(player.withdrawn_from or 1) if withdrawn else None,
         seated=seated,
         scheduled=scheduled,
+        excused=excused,
     )
 
 
@@ -42,20 +45,37 @@ def seated_hanchan(tournament_id: int, player_ids: list[int] | None = None) -> t
     )
 
 
+def sitting_out(tournament_id: int, player_ids: list[int] | None = None) -> Hanchan:
+    """Each player's hanchan sat out by the organiser's choice."""
+    absences = Absence.objects.filter(round__tournament_id=tournament_id, reason=Absence.Reason.SITS_OUT)
+    if player_ids is not None:
+        absences = absences.filter(player_id__in=player_ids)
+    found: dict[int, set[int]] = {}
+    for player_id, number in absences.values_list("player_id", "round__number"):
+        found.setdefault(player_id, set()).add(number)
+    return {pk: frozenset(numbers) for pk, numbers in found.items()}
+
+
 def tournament_facts(tournament_id: int) -> dict[int, Facts]:
     """Every player's facts, by primary key."""
     seated, scheduled = seated_hanchan(tournament_id)
+    excused = sitting_out(tournament_id)
     players = Player.objects.filter(tournament_id=tournament_id).only(
         "pk", "status", "is_substitute", "disqualified", "withdrawn_from", "checked_in_at"
     )
     none: frozenset[int] = frozenset()
     return {
-        player.pk: facts_of(player, seated.get(player.pk, none), scheduled.get(player.pk, none))
+        player.pk: facts_of(
+            player, seated.get(player.pk, none), scheduled.get(player.pk, none), excused.get(player.pk, none)
+        )
         for player in players
     }
 
 
 def player_facts(player: Player) -> Facts:
     seated, scheduled = seated_hanchan(player.tournament_id, [player.pk])
+    excused = sitting_out(player.tournament_id, [player.pk])
     none: frozenset[int] = frozenset()
-    return facts_of(player, seated.get(player.pk, none), scheduled.get(player.pk, none))
+    return facts_of(
+        player, seated.get(player.pk, none), scheduled.get(player.pk, none), excused.get(player.pk, none)
+    )

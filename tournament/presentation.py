@@ -102,3 +102,24 @@ def report_lines(report: dict[str, Any]) -> list[dict[str, Any]]:
     if report.get("errors"):
         line("Validity", False, "; ".join(report["errors"]))
     return lines
+
+
+def reseat_changes(
+    before: dict[int, dict[int, int]], after: dict[int, dict[int, int]], names: dict[int, str]
+) -> list[str]:
+    """What a re-seating changes, hanchan by hanchan, in players' names: who joins, who leaves, who
+    moves to another table. ``before`` and ``after`` map a hanchan to each player's table number."""
+    lines = []
+    for number in sorted(set(before) | set(after)):
+        old, new = before.get(number, {}), after.get(number, {})
+        joins = sorted(names.get(p, str(p)) for p in set(new) - set(old))
+        leaves = sorted(names.get(p, str(p)) for p in set(old) - set(new))
+        moves = sum(1 for p in set(old) & set(new) if old[p] != new[p])
+        parts = []
+        if joins:
+            parts.append("joins: " + ", ".join(joins))
+        if leaves:
+            parts.append("leaves: " + ", ".join(leaves))
+        parts.append(f"{moves} player{'s' if moves != 1 else ''} change table")
+        lines.append(f"Hanchan {number}: " + "; ".join(parts) + ".")
+    return lines

@@ -386,12 +386,22 @@ class SeatingRequestSerializer(serializers.Serializer[Any]):
         required=False, default=1, help_text="The first hanchan to (re)generate; earlier ones are kept."
     )
     seed = serializers.IntegerField(required=False, default=0, min_value=-(2**31), max_value=2**31 - 1)
+    prefer = serializers.ChoiceField(
+        choices=["substitutes", "sit_out"],
+        default="substitutes",
+        help_text="A field not a multiple of four: substitutes complete the last table, or the last players "
+        "to check in sit out (no penalty).",
+    )
 
 
 class SeatingJobSerializer(serializers.ModelSerializer[SeatingJob]):
     """``SeatingJob.as_dict`` (state, progress, quality report, error) with when it was asked for."""
 
     report = serializers.JSONField(read_only=True, help_text="The quality report once done.")
+    awaiting_confirmation = serializers.BooleanField(
+        read_only=True,
+        help_text="A re-seating done and not in place yet: POST .../apply/ puts it in place.",
+    )
 
     class Meta:
         model = SeatingJob
@@ -401,7 +411,12 @@ class SeatingJobSerializer(serializers.ModelSerializer[SeatingJob]):
             "progress",
             "from_round",
             "seed",
+            "prefer",
             "report",
+            "before_report",
+            "proposal",
+            "awaiting_confirmation",
+            "applied_at",
             "error",
             "requested_at",
             "finished_at",

@@ -42,6 +42,7 @@ tournament_patterns = [
     path("manage/seating/<int:number>/publish/", seating.seating_publish, name="seating_publish"),
     path("manage/seating/jobs/<int:job_id>/", seating.seating_job, name="seating_job"),
     path("manage/seating/jobs/<int:job_id>.json", seating.seating_job_json, name="seating_job_json"),
+    path("manage/seating/jobs/<int:job_id>/apply/", seating.seating_job_apply, name="seating_job_apply"),
 ]
 
 urlpatterns = [

@@ -139,6 +139,7 @@ CASES: list[Case] = [
     Case((401, 403, 200, 200, 200, 200, 403), "GET",    T + "/exports/{export}/download/"),
     Case((401, 403, 403, 403, 200, 200, 403), "GET",    T + "/seating-jobs/"),
     Case((401, 403, 403, 403, 200, 200, 403), "GET",    T + "/seating-jobs/{job}/"),
+    Case((401, 403, 403, 403, 400, 400, 403), "POST",   T + "/seating-jobs/{job}/apply/"),  # none to apply
     Case((401, 403, 403, 403, 202, 202, 403), "POST",   T + "/seating-jobs/", {"from_round": 2, "seed": 1}),
     # Score sheets: table 1 signed, table 2 submitted, table 3 without a sheet.
     Case(ANYONE,                              "GET",    "/api/tables/{t1}/sheet/"),

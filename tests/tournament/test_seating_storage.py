@@ -61,6 +61,9 @@ def test_reseating_keeps_played_rounds_and_seats_the_remaining_field(
     job = services.request_seating(tournament, organiser, from_round=2, seed=2)
     job.refresh_from_db()
     assert job.state == "done", job.error
+    assert job.awaiting_confirmation  # a re-seating waits for the organiser's confirmation
+    assert Seat.objects.filter(round__tournament=tournament, round__number__gte=2, player=leaver).exists()
+    services.apply_seating(job, organiser)
     assert seating_of_played() == before
     later = Seat.objects.filter(round__tournament=tournament, round__number__gte=2)
     assert not later.filter(player=leaver).exists()

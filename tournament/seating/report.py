@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .model import PlayerId, Schedule
@@ -49,13 +49,29 @@ def lower_bounds(n: int, rounds: int) -> dict[str, int]:
 
 
 def quality_report(
-    schedule: Schedule | Sequence[Sequence[Sequence[PlayerId]]], n_players: int | None = None
+    schedule: Schedule | Sequence[Sequence[Sequence[PlayerId]]],
+    n_players: int | None = None,
+    *,
+    name_of: Callable[[PlayerId], str] | None = None,
+    field_changes: bool = False,
 ) -> dict[str, Any]:
     """Figures of a schedule (a :class:`Schedule` or its ``rounds`` lists).
 
     ``n_players`` sets the field size used for the lower bounds and the indirect threshold (by default
-    the number of distinct players seen).
+    the number of distinct players seen). With ``name_of``, the errors name players by it and number
+    hanchan from 1, as a person reads them (the product passes the players' names). With
+    ``field_changes`` (a re-seating after a withdrawal or a late arrival: the players of the hanchan
+    played and of those to come differ), a player absent from some hanchan, and a total of players that
+    is not a multiple of four, are not errors; every hanchan still seats each of its players once, four
+    to a table.
     """
+
+    def who(players: list[PlayerId]) -> str:
+        return str(players) if name_of is None else ", ".join(name_of(p) for p in players)
+
+    def hanchan_of(r: int) -> str:
+        return f"round {r}" if name_of is None else f"hanchan {r + 1}"
+
     rounds = (
         schedule.as_lists() if isinstance(schedule, Schedule) else [[list(t) for t in h] for h in schedule]
     )
@@ -74,20 +90,20 @@ def quality_report(
         seen: Counter[tuple[str, PlayerId]] = Counter()
         for t, table in enumerate(hanchan):
             if len(table) != 4:
-                errors.append(f"round {r} table {t}: expected a list of 4 players")
+                errors.append(f"{hanchan_of(r)} table {t}: expected a list of 4 players")
             keys = [(type(p).__name__, p) for p in table]
             if len(set(keys)) != len(keys):
-                errors.append(f"round {r} table {t}: duplicate player at one table")
+                errors.append(f"{hanchan_of(r)} table {t}: duplicate player at one table")
             seen.update(keys)
         dup = [k[1] for k, c in seen.items() if c > 1]
         missing = [k[1] for k in universe if k not in seen]
         if dup:
-            errors.append(f"round {r}: players seated more than once: {dup[:10]}")
-        if missing:
-            errors.append(f"round {r}: players missing: {missing[:10]}")
-        if len(hanchan) != tables:
-            errors.append(f"round {r}: {len(hanchan)} tables, other rounds have {tables}")
-    if n % 4:
+            errors.append(f"{hanchan_of(r)}: players seated more than once: {who(dup[:10])}")
+        if missing and not field_changes:
+            errors.append(f"{hanchan_of(r)}: players missing: {who(missing[:10])}")
+        if len(hanchan) != tables and not field_changes:
+            errors.append(f"{hanchan_of(r)}: {len(hanchan)} tables, other rounds have {tables}")
+    if n % 4 and not field_changes:
         errors.append(f"{n} players is not a multiple of 4")
 
     pair_meet: Counter[tuple[int, int]] = Counter()

@@ -34,6 +34,7 @@ from tournament.services.rounds import (
     tables_of_referee,
 )
 from tournament.services.seating import (
+    apply_seating,
     generate_seating,
     request_seating,
     requeue_stalled_seating,
@@ -47,6 +48,7 @@ from tournament.services.tournaments import create_tournament, reveal_standings,
 
 __all__ = [
     "CheckInPlan",
+    "apply_seating",
     "check_in",
     "check_in_many",
     "check_in_plan",

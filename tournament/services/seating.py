@@ -18,24 +18,28 @@ from django.db import transaction
 from django.utils import timezone
 
 from tournament import access, registration, seating
-from tournament.models import Player, Round, Seat, SeatingJob, StaffRole, Table, Tournament
+from tournament.models import Absence, Player, Round, Seat, SeatingJob, StaffRole, Table, Tournament
 from tournament.refusal import Refusal
-from tournament.services import jobs
+from tournament.services import audit, jobs
 from tournament.standings_db import forget_live, load_standings
 
 logger = logging.getLogger(__name__)
 STARTED = [Round.Status.STARTED, Round.Status.FINISHED]
 
 
-def seating_field(tournament: Tournament) -> list[Player]:
+PREFERENCES = ("substitutes", "sit_out")
+
+
+def seating_field(tournament: Tournament, prefer: str = "substitutes") -> list[Player]:
     """Who is seated: the checked-in players (everyone registered while nobody has checked in), with
     as many substitutes as complete the last table (WRCR 2015 §7.2: substitutes are never ranked). Once
-    check-in is in use, a substitute must have checked in too: only those present are seated."""
-    players = tournament.players.filter(is_substitute=False).exclude(status=Player.Status.WITHDRAWN)
-    checking_in = players.filter(status=Player.Status.CHECKED_IN).exists()
-    if checking_in:
-        players = players.filter(status=Player.Status.CHECKED_IN)
-    field = list(players.order_by("pk"))
+    check-in is in use, a substitute must have checked in too: only those present are seated. With
+    ``prefer`` "sit_out", no substitute: the last players to check in sit out (``sitting_out``)."""
+    field = _players_present(tournament)
+    if prefer == "sit_out":
+        out = {player.pk for player in sitting_out(tournament)}
+        return [player for player in field if player.pk not in out]
+    checking_in = tournament.players.filter(status=Player.Status.CHECKED_IN, is_substitute=False).exists()
     needed = registration.substitutes_needed(len(field))
     pool = tournament.players.filter(is_substitute=True).exclude(status=Player.Status.WITHDRAWN)
     if checking_in:
@@ -53,12 +57,38 @@ def seating_field(tournament: Tournament) -> list[Player]:
     return field + substitutes
 
 
+def _players_present(tournament: Tournament) -> list[Player]:
+    players = tournament.players.filter(is_substitute=False).exclude(status=Player.Status.WITHDRAWN)
+    if players.filter(status=Player.Status.CHECKED_IN).exists():
+        players = players.filter(status=Player.Status.CHECKED_IN)
+    return list(players.order_by("pk"))
+
+
+def sitting_out(tournament: Tournament) -> list[Player]:
+    """The players who sit out when the organiser prefers that to substitutes: the last to check in,
+    as many as the field is beyond a multiple of four."""
+    field = sorted(
+        _players_present(tournament), key=lambda p: (p.checked_in_at is None, p.checked_in_at, p.pk)
+    )
+    out = registration.sitting_out(len(field))
+    return field[len(field) - out :] if out else []
+
+
 @transaction.atomic
 def request_seating(
-    tournament: Tournament, user: AbstractBaseUser, *, from_round: int = 1, seed: int = 0
+    tournament: Tournament,
+    user: AbstractBaseUser,
+    *,
+    from_round: int = 1,
+    seed: int = 0,
+    prefer: str = "substitutes",
 ) -> SeatingJob:
-    """Queue the generation of hanchan ``from_round`` to the last; it runs in a Celery task."""
+    """Queue the generation of hanchan ``from_round`` to the last; it runs in a Celery task. A first
+    seating is stored when it is done; a re-seating of hanchan already seated waits for the organiser to
+    confirm it (``apply_seating``), after seeing what changes."""
     access.require_role(user, tournament, StaffRole.Role.ORGANISER)
+    if prefer not in PREFERENCES:
+        raise Refusal("prefer", "full-tables", f"prefer: {prefer!r} is neither 'substitutes' nor 'sit_out'")
     if not 1 <= from_round <= tournament.hanchan_count:
         raise Refusal("from_round", "hanchan-range", f"from_round: 1 to {tournament.hanchan_count}")
     started = tournament.rounds.filter(number__gte=from_round, status__in=STARTED).first()
@@ -68,12 +98,13 @@ def request_seating(
             "played-rounds-are-kept",
             f"from_round: hanchan {started.number} has started; re-seat from hanchan {started.number + 1}",
         )
-    seating_field(tournament)  # refuse at once when the field cannot fill its tables
+    seating_field(tournament, prefer)  # refuse at once when the field cannot fill its tables
     job = SeatingJob.objects.create(
         tournament=tournament,
         requested_by=user,
         from_round=from_round,
         seed=seed,
+        prefer=prefer,
         heartbeat_at=timezone.now(),
     )
     jobs.send_on_commit(generate_seating, job.pk)
@@ -113,7 +144,7 @@ def run_seating_job(job_id: int, task_id: str | None = None) -> SeatingJob:
     tournament = job.tournament
     progress = jobs.progress_writer(SeatingJob, job.pk, attempt)
     try:
-        field = seating_field(tournament)
+        field = seating_field(tournament, job.prefer)
         fixed = played_rounds(tournament, job.from_round)
         schedule = seating.generate(
             [
@@ -128,12 +159,41 @@ def run_seating_job(job_id: int, task_id: str | None = None) -> SeatingJob:
             separate=separation_rule(tournament),
             progress=progress,
         )
+        names = {player.pk: player.name for player in tournament.players.all()}
+        report = seating.quality_report(
+            schedule,
+            n_players=len(field),
+            name_of=lambda pk: names.get(pk, str(pk)),
+            field_changes=job.from_round > 1,  # the hanchan played may hold other players
+        )
+        later = schedule.as_lists()[job.from_round - 1 :]
         with transaction.atomic():
             if not jobs.is_current(SeatingJob, job.pk, attempt):  # locked: one attempt stores
                 raise jobs.Superseded(f"seating job {job.pk}: attempt {attempt} was superseded")
-            _store_schedule(tournament, schedule, job.from_round)
-            report = seating.quality_report(schedule)
-            jobs.finish(SeatingJob, job.pk, attempt, report=report, state=SeatingJob.State.DONE, progress=1.0)
+            if Seat.objects.filter(round__tournament=tournament, round__number__gte=job.from_round).exists():
+                # A re-seating: a proposal, shown with what it changes, until the organiser confirms it.
+                before = current_report(tournament, names)
+                jobs.finish(
+                    SeatingJob,
+                    job.pk,
+                    attempt,
+                    report=report,
+                    proposal=later,
+                    before_report=before,
+                    state=SeatingJob.State.DONE,
+                    progress=1.0,
+                )
+            else:
+                _apply(tournament, job.from_round, later, job.prefer)
+                jobs.finish(
+                    SeatingJob,
+                    job.pk,
+                    attempt,
+                    report=report,
+                    applied_at=timezone.now(),
+                    state=SeatingJob.State.DONE,
+                    progress=1.0,
+                )
     except jobs.Superseded:
         logger.warning("seating job %s: attempt %s superseded, stopped", job.pk, attempt)
     except (Refusal, seating.SeatingError) as exc:
@@ -171,9 +231,69 @@ def played_rounds(tournament: Tournament, before: int) -> list[list[list[int]]]:
     return rounds
 
 
-def _store_schedule(tournament: Tournament, schedule: seating.Schedule, from_round: int) -> None:
-    for number in range(from_round, tournament.hanchan_count + 1):
-        store_round(tournament, number, schedule.rounds[number - 1], Round.Mode.GENERATED)
+def current_report(tournament: Tournament, names: dict[int, str]) -> dict[str, Any]:
+    """The quality report of the seating stored now (every hanchan seated so far), for a comparison."""
+    seated = tournament.rounds.filter(tables__isnull=False).distinct().count()
+    rounds = played_rounds(tournament, seated + 1)
+    if not rounds:
+        return {}
+    return seating.quality_report(rounds, name_of=lambda pk: names.get(pk, str(pk)), field_changes=True)
+
+
+def _apply(
+    tournament: Tournament, from_round: int, later: Sequence[Sequence[Sequence[int]]], prefer: str
+) -> None:
+    """Store hanchan ``from_round`` on, and make the absences of those hanchan agree with it: a withdrawn
+    player is absent (withdrawn), a player sitting out by the organiser's choice sits out, and nothing
+    else is an absence there (a substitute placed in an old seat is gone with that seat)."""
+    for offset, tables in enumerate(later):
+        store_round(tournament, from_round + offset, tables, Round.Mode.GENERATED)
+    numbers = range(from_round, from_round + len(later))
+    Absence.objects.filter(round__tournament=tournament, round__number__in=numbers).delete()
+    out = {player.pk for player in sitting_out(tournament)} if prefer == "sit_out" else set()
+    withdrawn = tournament.players.filter(status=Player.Status.WITHDRAWN, is_substitute=False)
+    rounds = {r.number: r for r in tournament.rounds.filter(number__in=numbers)}
+    records = [
+        Absence(round=rounds[number], player=player, reason=Absence.Reason.WITHDRAWN)
+        for player in withdrawn
+        if player.seats.exists() or player.replaced_in_seats.exists()  # they played: not a no-show
+        for number in numbers
+        if number >= (player.withdrawn_from or 1)
+    ]
+    records += [
+        Absence(round=rounds[number], player_id=pk, reason=Absence.Reason.SITS_OUT)
+        for pk in sorted(out)
+        for number in numbers
+    ]
+    Absence.objects.bulk_create(records)
+    transaction.on_commit(lambda: forget_live(tournament.pk))
+
+
+@transaction.atomic
+def apply_seating(job: SeatingJob, user: AbstractBaseUser) -> SeatingJob:
+    """The organiser confirms a re-seating: its hanchan are stored and published as the tournament
+    publishes seating, with the absences agreeing. Refused when a hanchan it re-seats has started since,
+    or when the field changed since it was computed (generate again)."""
+    tournament = job.tournament
+    access.require_role(user, tournament, StaffRole.Role.ORGANISER)
+    job = SeatingJob.objects.select_for_update().get(pk=job.pk)
+    if not job.awaiting_confirmation:
+        raise Refusal("job", "reseat-confirmation", "job: this seating is not waiting for a confirmation")
+    started = tournament.rounds.filter(number__gte=job.from_round, status__in=STARTED).first()
+    if started is not None:
+        raise Refusal("job", "played-rounds-are-kept", f"job: hanchan {started.number} has started since")
+    proposed = {pk for table in job.proposal[0] for pk in table} if job.proposal else set()
+    if proposed != {player.pk for player in seating_field(tournament, job.prefer)}:
+        raise Refusal(
+            "job",
+            "field-changed",
+            "job: the players present changed since this seating was made; generate again",
+        )
+    _apply(tournament, job.from_round, job.proposal, job.prefer)
+    job.applied_at = timezone.now()
+    job.save(update_fields=["applied_at"])
+    audit.record(tournament, user, "seating.apply", f"hanchan {job.from_round} to {tournament.hanchan_count}")
+    return job
 
 
 def store_round(tournament: Tournament, number: int, tables: Sequence[Sequence[int]], mode: str) -> Round:

@@ -17,7 +17,7 @@ from tournament.forms import (
     SwissForm,
 )
 from tournament.models import Round, Seat, SeatingJob, StaffRole
-from tournament.presentation import report_lines
+from tournament.presentation import report_lines, reseat_changes
 from tournament.refusal import Refusal
 from tournament.views.base import access_tournament, add_refusal, render_page
 
@@ -44,6 +44,7 @@ def seating_manage(request: HttpRequest, slug: str) -> HttpResponse:
                 request.user,
                 from_round=form.cleaned_data["from_round"],
                 seed=form.cleaned_data["seed"],
+                prefer=form.cleaned_data["prefer"],
             )
         except Refusal as error:
             add_refusal(form, error)
@@ -89,6 +90,18 @@ def seat_swiss(request: HttpRequest, slug: str) -> HttpResponse:
 def seating_job(request: HttpRequest, slug: str, job_id: int) -> HttpResponse:
     tournament = access_tournament(request, slug, Role.ORGANISER)
     job = get_object_or_404(SeatingJob, tournament=tournament, pk=job_id)
+    changes: list[str] = []
+    if job.awaiting_confirmation:
+        names = dict(tournament.players.values_list("pk", "name"))
+        before: dict[int, dict[int, int]] = {}
+        seats = Seat.objects.filter(round__tournament=tournament, round__number__gte=job.from_round)
+        for number, table, player in seats.values_list("round__number", "table__number", "player_id"):
+            before.setdefault(number, {})[player] = table
+        after = {
+            job.from_round + offset: {pk: index + 1 for index, table in enumerate(tables) for pk in table}
+            for offset, tables in enumerate(job.proposal)
+        }
+        changes = reseat_changes(before, after, names)
     return render_page(
         request,
         "tournament/seating_job.html",
@@ -96,9 +109,26 @@ def seating_job(request: HttpRequest, slug: str, job_id: int) -> HttpResponse:
         {
             "job": job,
             "lines": report_lines(job.report) if job.state == SeatingJob.State.DONE else [],
+            "before_lines": report_lines(job.before_report) if job.awaiting_confirmation else [],
+            "changes": changes,
             "rounds": tournament.rounds.filter(number__gte=job.from_round),
         },
     )
+
+
+@login_required
+@require_POST
+def seating_job_apply(request: HttpRequest, slug: str, job_id: int) -> HttpResponse:
+    """The organiser confirms a re-seating after seeing what it changes."""
+    tournament = access_tournament(request, slug, Role.ORGANISER)
+    job = get_object_or_404(SeatingJob, tournament=tournament, pk=job_id)
+    try:
+        services.apply_seating(job, request.user)
+    except Refusal as error:
+        messages.error(request, error.message)
+        return redirect("tournament:seating_job", slug=tournament.slug, job_id=job.pk)
+    messages.success(request, f"The seating from hanchan {job.from_round} is in place.")
+    return redirect("tournament:seating_manage", slug=tournament.slug)
 
 
 @login_required
