@@ -156,6 +156,9 @@ CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = REDIS_URL or "cache+memory://"
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", not REDIS_URL)
 CELERY_TASK_EAGER_PROPAGATES = True
+# Without a broker, a job (seating, export) asked for by a web request runs in a thread of the web
+# process, so that its page shows its progress at once (tournament.services.jobs.send).
+JOBS_IN_THREAD = env_bool("JOBS_IN_THREAD", CELERY_TASK_ALWAYS_EAGER)
 CELERY_TASK_ACKS_LATE = True  # a task whose worker dies is delivered again
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

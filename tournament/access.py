@@ -38,6 +38,11 @@ def request_scope() -> Iterator[None]:
         _roles.reset(token)
 
 
+def in_request() -> bool:
+    """Whether this code runs for a web request (inside ``request_scope``)."""
+    return _roles.get() is not None
+
+
 def role_of(user: AnyUser | None, tournament: Tournament) -> str | None:
     if user is None or not user.is_authenticated:
         return None

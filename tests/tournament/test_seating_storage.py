@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from itertools import combinations
 from typing import Any
 
@@ -113,3 +114,28 @@ def test_a_substitute_is_seated_only_once_checked_in_and_is_marked_as_one(
     assert Seat.objects.filter(player=substitute).count() == tournament.hanchan_count
     page = Client().get(f"/t/{tournament.slug}/seating/1/").content.decode()
     assert 'Sub 001</a> <span class="badge">substitute</span>' in page
+
+
+@pytest.mark.django_db(transaction=True)
+def test_without_a_broker_the_page_answers_at_once_and_follows_the_job(
+    tournament: Tournament, organiser: Any, settings: Any
+) -> None:
+    """The local default (tasks in process): the seating runs in a thread, the organiser sees its page and
+    its progress at once instead of a blank page until it is done (64 players, 12 hanchan: about 1 s)."""
+    settings.JOBS_IN_THREAD = True
+    make_players(tournament, 64, status=Player.Status.CHECKED_IN)
+    Tournament.objects.filter(pk=tournament.pk).update(hanchan_count=12)
+    tournament.refresh_from_db()
+    client = Client()
+    client.force_login(organiser)
+    response = client.post(f"/t/{tournament.slug}/manage/seating/", {"from_round": 1, "seed": 1})
+    assert response.status_code == 302 and "/manage/seating/jobs/" in response["Location"]
+    job = SeatingJob.objects.get()
+    assert job.state in {"queued", "running"}  # the answer came before the job was done
+    assert client.get(response["Location"]).status_code == 200
+    deadline = time.monotonic() + 60
+    while job.state not in {"done", "failed"} and time.monotonic() < deadline:
+        time.sleep(0.2)
+        job.refresh_from_db()
+    assert job.state == "done", job.error
+    assert Round.objects.filter(tournament=tournament).count() == tournament.hanchan_count

@@ -18,6 +18,7 @@ result, whichever delivery runs it.
 from __future__ import annotations
 
 import logging
+import threading
 import time
 import uuid
 from collections.abc import Callable
@@ -25,10 +26,12 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import models, transaction
+from django.db import connection, models, transaction
 from django.db.models import Q
 from django.utils import timezone
 from kombu.exceptions import OperationalError
+
+from tournament import access
 
 logger = logging.getLogger(__name__)
 
@@ -76,7 +79,17 @@ def max_attempts() -> int:
 
 
 def send(task: Any, job_id: int) -> bool:
-    """Send the job's task; False (logged) when the broker cannot take it, which the sweep makes good."""
+    """Send the job's task; False (logged) when the broker cannot take it, which the sweep makes good.
+
+    Without a broker (the local default, tasks run in process) and with ``JOBS_IN_THREAD``, a task sent
+    for a web request runs in a thread of its own: the request answers at once and the job's page follows
+    its progress, as it does with real workers, instead of the browser waiting on a blank page for the
+    whole run. Elsewhere (a command, a test) it runs before ``send`` returns.
+    """
+    threaded = getattr(settings, "JOBS_IN_THREAD", False) and access.in_request()
+    if threaded and task.app.conf.task_always_eager:
+        threading.Thread(target=_run_in_thread, args=(task, job_id), daemon=True).start()
+        return True
     try:
         task.delay(job_id)
     except OperationalError:
@@ -85,6 +98,15 @@ def send(task: Any, job_id: int) -> bool:
         )
         return False
     return True
+
+
+def _run_in_thread(task: Any, job_id: int) -> None:
+    try:
+        task.apply(args=[job_id])
+    except Exception:  # the job row records what it can; the thread must not die silently
+        logger.exception("job %s of %s failed in its thread", job_id, task.name)
+    finally:
+        connection.close()  # this thread's own database connection
 
 
 def send_on_commit(task: Any, job_id: int) -> None:
