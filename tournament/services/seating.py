@@ -58,7 +58,11 @@ def seating_field(tournament: Tournament, prefer: str = "substitutes") -> list[P
 
 
 def _players_present(tournament: Tournament) -> list[Player]:
-    players = tournament.players.filter(is_substitute=False).exclude(status=Player.Status.WITHDRAWN)
+    """The players to seat: checked in (or registered, while nobody has checked in), neither withdrawn
+    nor disqualified (WRCR 2015 §7.1: a disqualified player plays no more)."""
+    players = tournament.players.filter(is_substitute=False, disqualified=False).exclude(
+        status=Player.Status.WITHDRAWN
+    )
     if players.filter(status=Player.Status.CHECKED_IN).exists():
         players = players.filter(status=Player.Status.CHECKED_IN)
     return list(players.order_by("pk"))
