@@ -302,8 +302,13 @@ def check_in_many(request: HttpRequest, slug: str) -> HttpResponse:
 def absences(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = access_tournament(request, slug, Role.ORGANISER)
     which = request.POST.get("form") if request.method == "POST" else None
-    substitute_form = SubstituteForm(tournament, request.POST if which == "substitute" else None)
-    withdraw_form = WithdrawForm(tournament, request.POST if which == "withdraw" else None)
+    # Two forms on one page: their fields' ids are their own, so that each label finds its field.
+    substitute_form = SubstituteForm(
+        tournament, request.POST if which == "substitute" else None, auto_id="substitute-%s"
+    )
+    withdraw_form = WithdrawForm(
+        tournament, request.POST if which == "withdraw" else None, auto_id="withdraw-%s"
+    )
     plan = None
     try:
         if which == "substitute" and substitute_form.is_valid():
