@@ -28,6 +28,7 @@ from rest_framework.response import Response
 
 from tournament import access, services
 from tournament.models import Player, Round, SeatingJob, StaffRole, Table, Tournament
+from tournament.participation_db import tournament_states
 from tournament.refusal import Problem, Refusal
 from tournament.registration import ImportPreview
 from tournament.serializers import (
@@ -259,11 +260,13 @@ class PlayerViewSet(TournamentScopedViewSet):
     )
     def list(self, request: Request, tournament_pk: int) -> Response:
         page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
-        return self.get_paginated_response(self.player_serializer()(page, many=True).data)
+        context = {"states": tournament_states(self.tournament)}
+        return self.get_paginated_response(self.player_serializer()(page, many=True, context=context).data)
 
     @extend_schema(summary="A player", responses=PlayerSerializer)
     def retrieve(self, request: Request, tournament_pk: int, pk: int) -> Response:
-        return Response(self.player_serializer()(self.get_object()).data)
+        context = {"states": tournament_states(self.tournament)}
+        return Response(self.player_serializer()(self.get_object(), context=context).data)
 
     @extend_schema(
         summary="Register one player by hand (organiser)",

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from django.db.models import Q
 
-from tournament.models import Absence, Player, Seat
+from tournament import participation
+from tournament.models import Absence, Player, Round, Seat, Tournament
 from tournament.participation import Facts
 
 
@@ -79,3 +80,18 @@ def player_facts(player: Player) -> Facts:
     return facts_of(
         player, seated.get(player.pk, none), scheduled.get(player.pk, none), excused.get(player.pk, none)
     )
+
+
+def tournament_states(tournament: Tournament) -> dict[int, participation.State]:
+    """Every player's state now (``tournament.participation.state``): registered, checked in, playing,
+    absent, withdrawn, disqualified, did not start, substitute."""
+    facts = tournament_facts(tournament.pk)
+    rounds = tournament.rounds.order_by("number")
+    current = rounds.exclude(status=Round.Status.FINISHED).first()
+    started = rounds.filter(status__in=[Round.Status.STARTED, Round.Status.FINISHED]).exists()
+    current_seated = current is not None and current.tables.exists()
+    number = current.number if current is not None else None
+    return {
+        pk: participation.state(known, current=number, started=started, current_seated=current_seated)
+        for pk, known in facts.items()
+    }

@@ -42,11 +42,33 @@ class PublicPlayerSerializer(serializers.ModelSerializer[Player]):
     country = serializers.CharField(
         source="country.code", read_only=True, help_text="ISO 3166 alpha-2 code, or empty."
     )
+    participation = serializers.SerializerMethodField(
+        help_text="The player's state in the tournament now (tournament.participation): registered, "
+        "checked_in, playing, absent, withdrawn, disqualified, did_not_start or substitute."
+    )
 
     class Meta:
         model = Player
-        fields = ("id", "name", "first_name", "last_name", "native_name", "country", "club", "team", "status")
+        fields = (
+            "id",
+            "name",
+            "first_name",
+            "last_name",
+            "native_name",
+            "country",
+            "club",
+            "team",
+            "status",
+            "participation",
+        )
         read_only_fields = fields
+
+    def get_participation(self, player: Player) -> str | None:
+        states = self.context.get("states")  # the tournament's states, read once for a page of players
+        if states is None:
+            return None
+        state = states.get(player.pk)
+        return str(state) if state is not None else None
 
 
 class PlayerSerializer(PublicPlayerSerializer):

@@ -20,7 +20,10 @@ def ok(response: Any, status: int = 200) -> Any:
 @pytest.mark.django_db
 def test_players_public_fields_for_outsiders_private_fields_for_staff(world: World) -> None:
     url = f"/api/tournaments/{world.ids['t']}/players/{world.ids['ana']}/"
-    public = {"id", "name", "first_name", "last_name", "native_name", "country", "club", "team", "status"}
+    public = {
+        *("id", "name", "first_name", "last_name", "native_name", "country", "club", "team", "status"),
+        "participation",
+    }
     for role in ("anonymous", "player", "other_referee"):
         assert set(ok(world.client(role).get(url))) == public, role
     staff = ok(world.client("referee").get(url))

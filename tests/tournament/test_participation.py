@@ -7,6 +7,7 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
+from django.test import Client
 
 from penalties import services as penalties
 from penalties.models import Penalty
@@ -152,3 +153,17 @@ def test_a_withdrawal_books_nothing_in_advance_and_each_hanchan_as_it_is_played(
     Tournament.objects.filter(pk=tournament.pk).update(withdrawn_ranking="unranked")
     row = load_standings(tournament.pk).row_of(gone.pk)
     assert (row.ranked, row.note) == (False, "Withdrawn")
+
+
+@pytest.mark.django_db
+def test_each_players_state_is_shown_on_the_pages_and_in_the_api(
+    tournament: Tournament, field: dict[str, Player], organiser: Any, referee: Any
+) -> None:
+    first, _ = seat_round(tournament, 1, TABLES, field)
+    services.replace_with_substitute(first.round, field["P 001"], field["Sub 001"], organiser)
+    data = Client().get(f"/api/tournaments/{tournament.pk}/players/?page_size=20").json()["results"]
+    states = {row["name"]: row["participation"] for row in data}
+    assert states["P 001"] == "absent" and states["P 002"] == "playing"
+    assert states["No show 001"] == "did_not_start" and states["Sub 001"] == "substitute"
+    page = Client().get(f"/t/{tournament.slug}/players/").content.decode()
+    assert "did not start" in page and "absent" in page

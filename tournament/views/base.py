@@ -15,6 +15,8 @@ from django.utils import timezone
 from tournament import access, services
 from tournament.collation import name_key
 from tournament.models import Player, Round, StaffRole, Tournament
+from tournament.participation import LABELS
+from tournament.participation_db import tournament_states
 from tournament.presentation import format_seconds
 from tournament.refusal import Refusal
 
@@ -88,8 +90,15 @@ def add_refusal(form: Any, error: Refusal | ValidationError) -> None:
 
 
 def players_in_order(tournament: Tournament) -> list[Player]:
-    """The players, then the substitutes, each by name in the Unicode collation order."""
-    return sorted(tournament.players.all(), key=lambda p: (p.is_substitute, name_key(p.name)))
+    """The players, then the substitutes, each by name in the Unicode collation order, each with its
+    state in the tournament now (``state``, ``state_label``: tournament.participation)."""
+    states = tournament_states(tournament)
+    players = sorted(tournament.players.all(), key=lambda p: (p.is_substitute, name_key(p.name)))
+    for player in players:
+        state = states.get(player.pk)
+        player.state = str(state) if state else ""  # type: ignore[attr-defined]
+        player.state_label = LABELS[state] if state else ""  # type: ignore[attr-defined]
+    return players
 
 
 def refusal_response(refusal: Refusal) -> JsonResponse:
