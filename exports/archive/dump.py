@@ -45,7 +45,17 @@ from exports.archive.fields import (
 from exports.progress import Progress, no_progress
 from penalties.models import Disqualification, Penalty
 from scoring.models import ScoreSheet, SeatResult, SheetVersion
-from tournament.models import Absence, Player, Round, Seat, SeatingJob, StaffRole, Table, Tournament
+from tournament.models import (
+    Absence,
+    AuditEntry,
+    Player,
+    Round,
+    Seat,
+    SeatingJob,
+    StaffRole,
+    Table,
+    Tournament,
+)
 
 
 def dump(value: Any) -> Any:
@@ -148,6 +158,16 @@ def build_archive(tournament: Tournament, progress: Progress = no_progress) -> d
                 "given_at": dump(row["given_at"]),
             }
             for row in Disqualification.objects.filter(player__tournament=tournament).order_by("pk").values()
+        ],
+        "audit": [
+            {
+                "actor": username(row["actor_id"]),
+                "at": dump(row["at"]),
+                "action": row["action"],
+                "subject": row["subject"],
+                "changes": row["changes"],
+            }
+            for row in AuditEntry.objects.filter(tournament=tournament).order_by("pk").values()
         ],
     }
     archive["users"] = username.listed()  # last: every user named above

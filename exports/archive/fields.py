@@ -56,7 +56,20 @@ SHEET_FIELDS = (
 SHEET_USERS = ("created_by", "submitted_by", "signed_by")
 VERSION_FIELDS = ("version", "action", "status", "entry", "replay", "content_hash", "at", "reason")
 RESULT_FIELDS = ("points", "rank", "uma", "score")
-JOB_FIELDS = ("requested_at", "from_round", "seed", "state", "progress", "report", "error", "finished_at")
+JOB_FIELDS = (
+    "requested_at",
+    "from_round",
+    "seed",
+    "state",
+    "progress",
+    "report",
+    "error",
+    "finished_at",
+    "prefer",
+    "proposal",
+    "before_report",
+    "applied_at",
+)
 PENALTY_FIELDS = (
     "kind",
     "points",
@@ -80,5 +93,9 @@ ADDED_FIELDS = {
     "hidden_hanchan": 0,
     "standings_revealed": False,
     "published_at": None,
+    "prefer": "substitutes",
+    "proposal": [],
+    "before_report": {},
+    "applied_at": None,
 }
 USER_FIELDS = ("username", "first_name", "last_name")

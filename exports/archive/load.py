@@ -39,7 +39,17 @@ from exports.archive.fields import (
 )
 from penalties.models import Disqualification, Penalty
 from scoring.models import ScoreSheet, SeatResult, SheetVersion
-from tournament.models import Absence, Player, Round, Seat, SeatingJob, StaffRole, Table, Tournament
+from tournament.models import (
+    Absence,
+    AuditEntry,
+    Player,
+    Round,
+    Seat,
+    SeatingJob,
+    StaffRole,
+    Table,
+    Tournament,
+)
 from tournament.refusal import Refusal
 
 
@@ -253,6 +263,7 @@ def _import(archive: dict[str, Any], slug: str | None) -> Tournament:
         SheetVersion,
         Penalty,
         Disqualification,
+        AuditEntry,
     ):
         tournament = Tournament.objects.create(
             **{**loaded(Tournament, data, TOURNAMENT_FIELDS), "slug": slug},
@@ -413,6 +424,20 @@ def _import(archive: dict[str, Any], slug: str | None) -> Tournament:
                     "given_at": load(Disqualification, "given_at", row["given_at"]),
                 }
                 for row in archive["disqualifications"]
+            ],
+        )
+        insert(
+            AuditEntry,
+            [
+                {
+                    "tournament_id": tournament.pk,
+                    "actor_id": user_id(row["actor"]),
+                    "at": load(AuditEntry, "at", row["at"]),
+                    "action": row["action"],
+                    "subject": row["subject"],
+                    "changes": row["changes"],
+                }
+                for row in archive.get("audit", [])  # archives written before the audit have none
             ],
         )
     return tournament

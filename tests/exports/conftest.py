@@ -103,6 +103,7 @@ def played(tournament: Tournament, organiser: Any, head_referee: Any, referee: A
     names = ["Ben", "Łukasz Nowak", "Dai", "Chloé Martin"]
     sheets.save_sheet(table_22, final(names, [30000, 30000, 30000, 30000]), referee)
     penalties.disqualify(p["Dai"], head_referee, reason="left without notice")
+    services.update_player(p["Eve"], organiser, team="Owls")  # an audited change
     SeatingJob.objects.create(
         tournament=tournament,
         requested_by=organiser,
