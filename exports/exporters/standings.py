@@ -25,19 +25,15 @@ from tournament.standings_db import load_standings
 WINDS = dict(Seat.Wind.choices)
 
 
-def player_details(tournament: Tournament) -> dict[int, tuple[str, str, str]]:
-    """Each player's country (English name), EMA id and why they are not ranked, if they are not."""
+def player_details(tournament: Tournament) -> dict[int, tuple[str, str, str, str, str]]:
+    """Each player's country (English name), EMA id, first, last and native-script name."""
     names = dict(countries)
     rows = Player.objects.filter(tournament=tournament).values_list(
-        "pk", "country", "ema_id", "is_substitute", "disqualified"
+        "pk", "country", "ema_id", "first_name", "last_name", "native_name"
     )
     return {
-        pk: (
-            str(names.get(code, code)) if code else "",
-            ema_id,
-            "Substitute" if is_substitute else "Disqualified" if disqualified else "",
-        )
-        for pk, code, ema_id, is_substitute, disqualified in rows
+        pk: (str(names.get(code, code)) if code else "", ema_id, first, last, native)
+        for pk, code, ema_id, first, last, native in rows
     }
 
 
@@ -70,11 +66,14 @@ class StandingsExporter(ListExporter):
             Column("Penalties", 9, SCORE_FORMAT),
             Column("Played", 7),
             Column("Note", 14),
+            Column("First name", 16),
+            Column("Last name", 18),
+            Column("Native name", 18),
         ]
 
         def overall() -> Iterator[list[Any]]:
             for row in standings.rows:
-                country, ema_id, note = details.get(row.player, ("", "", ""))  # type: ignore[call-overload]
+                country, ema_id, first, last, native = details.get(row.player, ("", "", "", "", ""))
                 by_round = row.by_round
                 yield [
                     row.rank,
@@ -85,7 +84,10 @@ class StandingsExporter(ListExporter):
                     *(by_round[n].score if n in by_round else None for n in range(1, rounds + 1)),
                     -row.penalty_total if row.penalty_total else Decimal(0),
                     row.played,
-                    note,
+                    row.note,  # why not ranked (tournament.participation)
+                    first,
+                    last,
+                    native,
                 ]
 
         yield Sheet("Standings", columns, overall())
