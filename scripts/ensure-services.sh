@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Make sure the services the test suite talks to are up: PostgreSQL on 127.0.0.1:5432 and Redis on
 # 127.0.0.1:6379. Starts them when installed but stopped; installs them from Debian's packages when
-# missing. With WITH_BROWSER=1 it also installs Debian's chromium and chromium-driver.
+# missing. With WITH_BROWSER=1 it also installs Debian's chromium and chromium-driver, and zbar-tools
+# (zbarimg), which the tests use to read back the QR codes the product draws.
 set -euo pipefail
 
 SUDO=""
@@ -58,8 +59,8 @@ if ! redis_up; then
   wait_for "Redis" redis_up
 fi
 
-if [ "${WITH_BROWSER:-0}" = "1" ] && { [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; }; then
-  apt_install chromium chromium-driver
+if [ "${WITH_BROWSER:-0}" = "1" ] && { [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ] || ! command -v zbarimg >/dev/null; }; then
+  apt_install chromium chromium-driver zbar-tools
 fi
 
 echo "services: PostgreSQL and Redis are up"

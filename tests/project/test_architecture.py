@@ -35,6 +35,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "tournament.standings",
             "tournament.clock",
             "tournament.registration",
+            "tournament.qr",
             "exports.progress",
         ),
     ),
