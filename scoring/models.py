@@ -107,3 +107,24 @@ class SheetVersion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.sheet} v{self.version} {self.action}"
+
+
+class SubmissionKey(models.Model):
+    """An ``Idempotency-Key`` of the sheet editor's save: the first answer to a save, kept so that a retry
+    of the same request (a phone on bad Wi-Fi that never saw the answer) gets that answer again and
+    never saves twice. Written in the same transaction as the save it answers."""
+
+    key = models.CharField(max_length=64, unique=True)
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    # SHA-256 of the request (entry, action, expected version): the same key with another body is refused.
+    request_hash = models.CharField(max_length=64)
+    status = models.PositiveSmallIntegerField()
+    response = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"Save {self.key} of {self.table} ({self.status})"

@@ -22,12 +22,18 @@ from tournament import services as tournament_services
 from tournament.inputs import read_json
 from tournament.models import Seat, StaffRole, Table, Tournament
 from tournament.refusal import CONFLICT, Refusal
-from tournament.views.base import access_tournament, render_page
+from tournament.views.base import access_tournament, refusal_response, render_page
 
 Role = StaffRole.Role
 WIND_NAMES = dict(Seat.Wind.choices)
 CONFLICT_HINT = "Reload the sheet to see the saved version; your entry is still below, not saved."
 UNREADABLE = {"hand": None, "message": "the sheet could not be read: each player is named by a text"}
+# A saved sheet is a few kilobytes (a long hanchan of 30 hands is under 10 KB): a save reads at most this.
+MAX_SAVE_BYTES = 262_144
+SAVE_ACTIONS = ("draft", "submit")
+SAVE_CONFLICT_HINT = (
+    "This phone keeps your entry, not sent: save it over the saved version, or use the saved version."
+)
 
 
 def _table(tournament: Tournament, round_number: int, table_number: int) -> Table:
@@ -75,6 +81,8 @@ def _sheet_page(
                 "winds": [WIND_NAMES[seat.wind] for seat in seats],
                 "entry": entry,
                 "editable": editable,
+                "version": sheet.version if sheet else None,  # what a phone's unsent entry is compared with
+                "user": request.user.get_username(),  # whose entries this phone keeps
             },
             "correction_form": correction_form,
             "sign_form": SignForm(initial={"expected_version": sheet.version}) if sheet else None,
@@ -266,3 +274,57 @@ def check(request: HttpRequest, slug: str, round_number: int, table_number: int)
     except TypeError:  # the engine does not yet read a player given as a list or object
         verdict = {"valid": False, "errors": [UNREADABLE]}
     return JsonResponse(verdict)
+
+
+def _save_request(request: HttpRequest) -> tuple[dict[str, Any], bool, int | None]:
+    """The entry, whether to submit, and the version edited, read from a save's JSON body, or a refusal
+    naming the field."""
+    body = read_json(request.body or b"null", max_bytes=MAX_SAVE_BYTES)
+    if not isinstance(body, dict):
+        raise Refusal("body", "format", "the body must be a JSON object: entry, action, expected_version")
+    entry = body.get("entry")
+    if not isinstance(entry, dict):
+        raise Refusal("entry", "format", "entry: the sheet must be a JSON object")
+    action = body.get("action")
+    if action not in SAVE_ACTIONS:
+        raise Refusal("action", "format", "action must be 'draft' (save a draft) or 'submit'")
+    expected = body.get("expected_version")
+    if expected is not None and (type(expected) is not int or not 1 <= expected <= 1_000_000):
+        raise Refusal(
+            "expected_version", "format", "expected_version must be null or the version edited (1 or more)"
+        )
+    return entry, action == "submit", expected
+
+
+@login_required
+@require_POST
+def save(request: HttpRequest, slug: str, round_number: int, table_number: int) -> HttpResponse:
+    """The sheet editor's save and submit, as JSON, under the ``Idempotency-Key`` header: a phone that
+    never saw the answer sends the same request again and gets the first answer; nothing is saved
+    twice (``services.save_sheet_once``). Answers ``{"version", "status"}`` or ``{"errors": [...]}``
+    (a conflict adds ``current_version``)."""
+    tournament = access_tournament(request, slug, Role.REFEREE)
+    table = _table(tournament, round_number, table_number)
+    try:
+        entry, submit, expected = _save_request(request)
+        answer = services.save_sheet_once(
+            table,
+            entry,
+            request.user,
+            key=request.headers.get("Idempotency-Key", ""),
+            submit=submit,
+            expected_version=expected,
+        )
+    except Refusal as refused:
+        return refusal_response(refused)
+    except TypeError:  # see ``check``
+        return JsonResponse({"errors": [{**UNREADABLE, "field": "entry", "rule": "format"}]}, status=400)
+    body = dict(answer.body)
+    if answer.status == CONFLICT:
+        body["errors"] = [
+            *body["errors"],
+            {"hand": None, "field": None, "rule": "stale-version", "message": SAVE_CONFLICT_HINT},
+        ]
+    if answer.status == 200 and submit and not answer.replayed:
+        messages.success(request, f"Submitted (version {answer.body['version']}). A referee signs it next.")
+    return JsonResponse(body, status=answer.status)
