@@ -28,7 +28,7 @@
     ["chombo", "Chombo"],
     ["deltas", "Points"],
   ];
-  const RESULT_NAMES = { ron: "Ron", tsumo: "Tsumo", draw: "Exhaustive draw", chombo: "Chombo", deltas: "Point changes" };
+  const RESULT_NAMES = { ron: "Ron", tsumo: "Tsumo", draw: "Exhaustive draw", chombo: "Chombo", deltas: "Points: the four point changes" };
   const HAN = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13];
   const MANGAN_HAN = 5; /* from 5 han the fu do not count (WRCR 2015 scoring table) */
   const DEFAULT_FU = "30";
@@ -531,6 +531,7 @@
         const h = state.hands[i];
         const blankAtEnd = i === last && !h.touched;
         const open = i === current || blankAtEnd || errorHands.has(i + 1);
+        const focused = !open && card.querySelector("[data-hand-body]").contains(document.activeElement);
         card.classList.toggle("folded", !open);
         card.querySelector("[data-hand-body]").hidden = !open;
         card.querySelector("footer").hidden = !open || blankAtEnd;
@@ -540,6 +541,7 @@
           const info = handInfo[i];
           const round = info ? info.round.replace(/^(\w)\w* /, "$1") + (info.honba ? "-" + info.honba : "") + " · " : "";
           button.textContent = i + 1 + ". " + round + summary(h);
+          if (focused) button.focus(); /* a keyboard user stays on the hand that folded */
         }
         card.hidden = blankAtEnd && finished && i > 0;
       });
@@ -986,6 +988,7 @@
         changed();
       });
     }
+    window.addEventListener("online", () => check()); /* the verdict missed while offline */
     /* Enter in a field must not submit the form: saving is a deliberate tap. */
     form.addEventListener("keydown", (event) => {
       if (event.key === "Enter" && event.target.tagName === "INPUT") event.preventDefault();

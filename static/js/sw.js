@@ -13,6 +13,14 @@ const PAGES = "riichi-pages-v1";
 const NEVER = ["/admin/", "/api/", "/accounts/", "/sw.js", "/healthz"];
 const ACCOUNT = ["/accounts/login/", "/accounts/logout/"];
 
+/* Bumped each time the pages are forgotten: a copy fetched before that is not kept after it. */
+let generation = 0;
+
+function forgetPages() {
+  generation += 1;
+  return caches.delete(PAGES);
+}
+
 self.addEventListener("install", () => self.skipWaiting());
 
 self.addEventListener("activate", (event) => {
@@ -31,16 +39,18 @@ function kind(url) {
   return PAGES;
 }
 
-async function keep(cacheName, request, response) {
+async function keep(cacheName, request, response, since) {
   if (!response || !response.ok || response.redirected || response.type !== "basic") return;
   const cache = await caches.open(cacheName);
+  if (cacheName === PAGES && since !== generation) return; /* signed out meanwhile */
   await cache.put(request, response);
 }
 
 async function networkFirst(event, cacheName) {
+  const since = generation;
   try {
     const response = await fetch(event.request);
-    event.waitUntil(keep(cacheName, event.request, response.clone()));
+    event.waitUntil(keep(cacheName, event.request, response.clone(), since));
     return response;
   } catch (error) {
     const copy = await caches.match(event.request, { cacheName, ignoreVary: true });
@@ -60,7 +70,7 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(request.url);
   if (request.method !== "GET") {
     if (request.method === "POST" && url.origin === self.location.origin && ACCOUNT.includes(url.pathname)) {
-      event.waitUntil(caches.delete(PAGES)); /* another user may sign in next */
+      event.waitUntil(forgetPages()); /* another user may sign in next */
     }
     return; /* the network, untouched */
   }
@@ -80,9 +90,10 @@ self.addEventListener("message", (event) => {
           const url = new URL(address, self.location.origin);
           const cacheName = kind(url);
           if (!cacheName) return;
+          const since = generation;
           try {
             const response = await fetch(url.href, { credentials: "same-origin" });
-            await keep(cacheName, url.href, response);
+            await keep(cacheName, url.href, response, since);
           } catch (error) {
             /* offline: kept at the next visit */
           }
@@ -90,6 +101,6 @@ self.addEventListener("message", (event) => {
       ),
     );
   } else if (data.type === "forget-pages") {
-    event.waitUntil(caches.delete(PAGES));
+    event.waitUntil(forgetPages());
   }
 });
