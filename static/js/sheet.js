@@ -427,7 +427,9 @@
         fields.push(el("div", { className: "wide raw-hand", text: JSON.stringify(h.raw) }));
       }
       if (h.kind !== "raw") {
-        fields.push(group("Riichi", chips(h.riichi, "Riichi", touch)));
+        const riichi = group("Riichi", chips(h.riichi, "Riichi", touch));
+        riichi.dataset.riichi = "";
+        fields.push(riichi);
       }
       return fields;
     }
@@ -533,6 +535,7 @@
         const open = i === current || blankAtEnd || errorHands.has(i + 1);
         const focused = !open && card.querySelector("[data-hand-body]").contains(document.activeElement);
         card.classList.toggle("folded", !open);
+        card.classList.toggle("fresh", blankAtEnd); /* han, fu, riichi show after the first tap */
         card.querySelector("[data-hand-body]").hidden = !open;
         card.querySelector("footer").hidden = !open || blankAtEnd;
         const button = card.querySelector("[data-hand-summary]");
