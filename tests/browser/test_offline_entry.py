@@ -317,3 +317,26 @@ def test_a_rules_refusal_is_shown_and_not_retried(
     page.reload()  # the entry is still on the phone
     expect(status).to_contain_text("Restored from this phone")
     expect(page.locator('[data-hand="1"] [data-win="Ben|Cho"]')).to_be_checked()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_correction_still_posts_its_form(new_context: Any, live_server: Any, open_table: Table) -> None:
+    referee = open_table.round.tournament.staff.get(user__username="referee").user
+    entry = {"form": "hands", "hands": hanchan.OUTCOMES}
+    sheets.sign_sheet(sheets.save_sheet(open_table, entry, referee, submit=True), referee)
+    make_user("head", open_table.round.tournament, "head_referee")
+    page = new_context(viewport=PHONE, has_touch=True).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    log_in(page, live_server, "head", PASSWORD, SHEET + "correct/")
+    last = page.locator('[data-hand="11"]')
+    last.locator("[data-hand-summary]").click()
+    last.get_by_label("2 han", exact=True).click()  # Ana's 1 han was 2 han
+    expect(page.locator("[data-verdict]")).to_have_text("The rules engine accepts this sheet.")
+    page.get_by_label("Reason").fill("Ana had dora")
+    page.get_by_role("button", name="Save the correction").click()
+    expect(page.locator(".messages")).to_contain_text("Corrected.")
+    sheet = ScoreSheet.objects.get(table=open_table)
+    assert sheet.version == 2 and sheet.entry["hands"][10]["han"] == 2
+    assert errors == []
