@@ -956,7 +956,8 @@
         } else {
           conflictBox.dataset.current = String(known);
           conflictBox.hidden = false;
-          show("It was made on version " + base + "; the sheet is now at version " + known + ".", "bad");
+          const made = base ? "on version " + base : "before the sheet was first saved";
+          show("It was made " + made + "; the sheet is now at version " + known + ".", "bad");
         }
       }
 

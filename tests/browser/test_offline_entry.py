@@ -293,7 +293,7 @@ def test_a_stale_save_shows_the_conflict_and_keeps_the_phones_entry(
     expect(status).to_contain_text("Conflict, not saved")
     expect(page.get_by_role("button", name="Save mine over it")).to_be_visible()
     page.reload()
-    expect(status).to_contain_text("made on version 0")
+    expect(status).to_contain_text("made before the sheet was first saved; the sheet is now at version 1")
     expect(page.locator('[data-hand="1"]')).to_contain_text("Ben from Cho")
     page.get_by_role("button", name="Save mine over it").click()
     expect(status).to_have_text("Saved (version 2)")
