@@ -18,8 +18,10 @@ from django.views.decorators.http import require_GET
 from scoring.models import ScoreSheet
 from tournament import access, services
 from tournament.models import Absence, Player, Seat, StaffRole, Table, Tournament
-from tournament.presentation import rank_chart
+from tournament.presentation import points_chart, rank_chart
 from tournament.standings_db import cached_standings, cached_summary, public_cutoff, remember_live
+from tournament.statistics import player_statistics
+from tournament.statistics_db import signed_sheets
 from tournament.views.base import access_tournament, json_with_etag, players_in_order, render_page
 
 Role = StaffRole.Role
@@ -196,7 +198,8 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
 def player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
     tournament = access_tournament(request, slug)
     person = get_object_or_404(Player, tournament=tournament, pk=player_id)
-    data = cached_standings(tournament, standings_cutoff(request, tournament))
+    cutoff = standings_cutoff(request, tournament)
+    data = cached_standings(tournament, cutoff)
     row = next((r for r in data["rows"] if r["player"] == person.pk), None)
     ranked_count = sum(1 for r in data["rows"] if r["ranked"])
     visible = access.public_rounds(request.user, tournament)
@@ -209,6 +212,11 @@ def player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
         a.round.number: a for a in Absence.objects.filter(player=person).select_related("round", "substitute")
     }
     active = list(person.penalties.filter(revoked_at=None).select_related("round").order_by("given_at"))
+    # Only the hanchan this visitor may see: the standings' cutoff (hidden hanchan) and the published seating.
+    ruleset = tournament.ruleset()
+    stats = player_statistics(
+        person.pk, signed_sheets(tournament, up_to=cutoff, rounds=visible, player=person), ruleset
+    )
     by_round = row["by_round"] if row else {}
     history = row["rank_history"] if row else []
     hanchan = []
@@ -243,6 +251,10 @@ def player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
             if row and row["ranked"]
             else None,
             "ranked_count": ranked_count,
+            "stats": stats,
+            "points_chart": points_chart(
+                [(s.hanchan, s.points) for s in stats.series], ruleset.starting_points
+            ),
         },
     )
 
