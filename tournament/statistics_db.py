@@ -15,7 +15,7 @@ from decimal import Decimal
 
 from scoring.models import ScoreSheet, SeatResult
 from tournament.models import Player, Tournament
-from tournament.statistics import SheetRecord
+from tournament.statistics import SheetRecord, TournamentStatistics, tournament_statistics
 
 
 def signed_sheets(
@@ -68,3 +68,8 @@ def signed_sheets(
             )
         )
     return records
+
+
+def statistics_of(tournament: Tournament) -> TournamentStatistics:
+    """The organisers' figures of the whole tournament: every signed sheet, nothing hidden."""
+    return tournament_statistics(signed_sheets(tournament), tournament.ruleset())

@@ -28,6 +28,7 @@ tournament_patterns = [
     path("manage/", organiser.manage, name="manage"),
     path("manage/edit/", organiser.edit, name="edit"),
     path("manage/reveal/", organiser.reveal, name="reveal"),
+    path("manage/statistics/", organiser.statistics, name="statistics"),
     path("manage/players/", organiser.registration, name="registration"),
     path("manage/players/<int:player_id>/", organiser.player_edit, name="player_edit"),
     path("manage/players/import/", organiser.import_preview, name="import_preview"),
