@@ -21,6 +21,7 @@ tournament_patterns = [
     path("players/", public.players, name="players"),
     path("players/<int:player_id>/", public.player, name="player"),
     path("projector/", public.projector, name="projector"),
+    path("projector/seating.json", public.projector_seating, name="projector_seating"),
     path("clock.json", clock.clock_json, name="clock_json"),
     # Head referees and organisers.
     path("clock/", clock.clock, name="clock"),

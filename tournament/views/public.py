@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET
 
 from scoring.models import ScoreSheet
 from tournament import access, services
-from tournament.models import Absence, Player, Seat, StaffRole, Table, Tournament
+from tournament.models import Absence, Player, Round, Seat, StaffRole, Table, Tournament
 from tournament.presentation import points_chart, rank_chart
 from tournament.standings_db import cached_standings, cached_summary, public_cutoff, remember_live
 from tournament.statistics import player_statistics
@@ -259,9 +259,42 @@ def player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
     )
 
 
+def next_seating(tournament: Tournament) -> dict[str, Any]:
+    """The seating of the next hanchan to play (the first one seated and not started) as the public sees
+    it: empty until its seating is published (``access.public_rounds``)."""
+    upcoming = (
+        tournament.rounds.filter(status__in=[Round.Status.PLANNED, Round.Status.SEATED], tables__isnull=False)
+        .order_by("number")
+        .first()
+    )
+    visible = access.public_rounds(None, tournament)
+    if upcoming is None or (visible is not None and upcoming.number not in visible):
+        return {"round": None, "tables": []}
+    tables: dict[int, list[dict[str, str]]] = {}
+    for number, wind, name in (
+        Seat.objects.filter(round=upcoming)
+        .order_by("table__number", "wind")
+        .values_list("table__number", "wind", "player__name")
+    ):
+        tables.setdefault(number, []).append({"wind": WIND_NAMES[wind], "name": name})
+    return {"round": upcoming.number, "tables": [{"table": n, "seats": s} for n, s in tables.items()]}
+
+
 @require_GET
 def projector(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = access_tournament(request, slug)
     # The room's screen: what the public sees, whoever is logged in on it.
     payload = standings_payload(tournament, public_cutoff(tournament))
-    return render_page(request, "tournament/projector.html", tournament, {"standings": payload})
+    return render_page(
+        request,
+        "tournament/projector.html",
+        tournament,
+        {"standings": payload, "seating": next_seating(tournament)},
+    )
+
+
+@require_GET
+def projector_seating(request: HttpRequest, slug: str) -> HttpResponse:
+    """The projector's poll of the next hanchan's seating (published only)."""
+    tournament = access_tournament(request, slug)
+    return json_with_etag(request, next_seating(tournament))
