@@ -124,7 +124,8 @@ def print_hanchan(request: HttpRequest, slug: str, kind: str, number: int) -> Ht
     table_text = request.GET.get("table", "")
     if kind == "score-sheets":
         table = int(table_text) if table_text.isdigit() and len(table_text) < 5 else None
-        result = score_sheets_pdf(tournament, hanchan=number, table=table)
+        base_url = request.build_absolute_uri("/")  # each sheet's QR code: its table's entry page
+        result = score_sheets_pdf(tournament, hanchan=number, table=table, base_url=base_url)
     else:
         result = seating_cards_pdf(tournament, hanchan=number)
     response = HttpResponse(result.data, content_type=result.content_type)
