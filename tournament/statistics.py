@@ -138,8 +138,8 @@ def player_statistics(player: int, sheets: Iterable[SheetRecord], ruleset: Rules
             continue
         hand_hanchan += 1
         running = [start]
-        for hand, fact in zip(sheet.replay["hands"], facts, strict=True):
-            running.append(int(hand.get("points", {}).get(name, running[-1])))
+        for fact in facts:
+            running.append((fact.points or {}).get(name, running[-1]))
             if not fact.is_played:
                 continue
             hands += 1

@@ -49,11 +49,12 @@ class HandFacts:
     discarders: tuple[str, ...] = ()
     values: Mapping[str, int] | None = None
     offenders: tuple[str, ...] = ()
+    points: Mapping[str, int] | None = None  # each player's points after the hand
 
     @property
     def is_played(self) -> bool:
         """A win or a draw: a hand played to its end (a chombo is dealt again)."""
-        return self.result != CHOMBO
+        return self.result in WIN_RESULTS or self.result == DRAW
 
     @property
     def is_win(self) -> bool:
@@ -73,36 +74,53 @@ def is_yakuman(value: int, *, dealer: bool) -> bool:
 
 def hand_facts(replay: Mapping[str, Any], ruleset: Ruleset) -> list[HandFacts]:
     """The facts of every hand of a replayed hand-by-hand sheet (``Verdict.as_json()``); empty for a
-    sheet of final points only or one whose replay holds no hands."""
+    sheet of final points only or one whose replay holds no hands. Written by the replay, the JSON is read
+    defensively all the same (an archive brings stored replays back): what is not of the expected type
+    reads as empty or zero."""
     players = replay.get("players")
     hands = replay.get("hands")
     if not isinstance(players, list) or len(players) != 4 or not isinstance(hands, list):
         return []
     seats = [str(name) for name in players]
     return [
-        _facts(number, hand, seats, ruleset) for number, hand in enumerate(hands, 1) if isinstance(hand, dict)
+        _facts(number, hand if isinstance(hand, dict) else {}, seats, ruleset)
+        for number, hand in enumerate(hands, 1)
     ]
+
+
+def _names(value: object) -> tuple[str, ...]:
+    return tuple(str(name) for name in value) if isinstance(value, list | tuple) else ()
+
+
+def _number(value: object) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def _by_seat(value: object, seats: Sequence[str]) -> dict[str, int]:
+    mapping = value if isinstance(value, Mapping) else {}
+    return {name: _number(mapping.get(name)) for name in seats}
 
 
 def _facts(number: int, hand: Mapping[str, Any], seats: Sequence[str], ruleset: Ruleset) -> HandFacts:
     result = str(hand.get("result", ""))
-    riichi = tuple(str(name) for name in hand.get("riichi", ()))
-    deltas = {name: int(hand.get("deltas", {}).get(name, 0)) for name in seats}
+    riichi = _names(hand.get("riichi"))
+    deltas = _by_seat(hand.get("deltas"), seats)
     facts = HandFacts(
         number=number,
         round=str(hand.get("round", "")),
         result=result,
         dealer=str(hand.get("dealer", "")),
         riichi=riichi,
-        offenders=tuple(str(name) for name in hand.get("offenders", ())),
+        offenders=_names(hand.get("offenders")),
+        points=_by_seat(hand.get("points"), seats),
     )
-    if result not in WIN_RESULTS:
+    winners = tuple(name for name in _names(hand.get("winners")) if name in seats)
+    if result not in WIN_RESULTS or not winners:
         return facts
-    winners = tuple(str(name) for name in hand.get("winners", ()))
     payment = {name: deltas[name] + (ruleset.riichi_stick if name in riichi else 0) for name in seats}
     payers = [name for name in seats if name not in winners]
     paid = -sum(payment[name] for name in payers)
-    honba = int(hand.get("honba", 0))
+    honba = _number(hand.get("honba"))
     discarders: tuple[str, ...] = ()
     if result == TSUMO and len(winners) == 1:
         values = {winners[0]: paid - 3 * honba * ruleset.honba_tsumo_each}
@@ -118,6 +136,7 @@ def _facts(number: int, hand: Mapping[str, Any], seats: Sequence[str], ruleset: 
         winners=winners,
         discarders=discarders,
         values=values,
+        points=facts.points,
     )
 
 

@@ -192,3 +192,26 @@ def test_tournament_statistics() -> None:
 def test_no_sheets() -> None:
     stats = tournament_statistics([], WRC)
     assert stats.hands == 0 and stats.outcomes == () and stats.biggest == ()
+
+
+def test_a_damaged_replay_reads_as_empty_not_as_an_error() -> None:
+    junk: dict[str, Any] = {
+        "players": NAMES,
+        "hands": [
+            "not a hand",
+            {"result": "ron", "winners": "Ana", "deltas": [1, 2], "riichi": 5, "honba": "x"},
+            {"result": "tsumo", "winners": ["Zed"], "deltas": {"Ana": "1000"}, "points": None},
+            {"result": "surprise"},
+            {"result": "draw", "riichi": ["Ana"], "deltas": {"Ana": 1000, "Ben": True}},
+        ],
+        "chombo": "Cho",
+    }
+    facts = hand_facts(junk, WRC)
+    assert [f.is_played for f in facts] == [False, True, True, False, True]
+    assert all(not f.winners and not f.values for f in facts)
+    ones, start, zero = dict.fromkeys(NAMES, 1), dict.fromkeys(NAMES, 30000), dict.fromkeys(NAMES, Decimal(0))
+    sheet = SheetRecord(1, 1, tuple(NAMES), (1, 2, 3, 4), ones, start, zero, junk)
+    ana = player_statistics(1, [sheet], WRC)
+    assert (ana.hands, ana.wins, ana.riichi, ana.chombo) == (3, 0, 1, 0)
+    assert tournament_statistics([sheet], WRC).hands == 3
+    assert hand_facts({"players": NAMES[:3], "hands": []}, WRC) == []
