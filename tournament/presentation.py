@@ -133,7 +133,7 @@ def points_chart(series: list[tuple[int, tuple[int, ...]]], start: int) -> dict[
     known = [(number, points) for number, points in series if len(points) >= 2]
     if not known:
         return None
-    width, height, left, right, top, bottom = 640, 180, 52, 10, 12, 26
+    width, height, left, right, top, bottom = 400, 180, 48, 8, 12, 24
     every = [value for _, points in known for value in points] + [start]
     low, high = min(every), max(every)
     if high == low:
@@ -169,6 +169,9 @@ def points_chart(series: list[tuple[int, tuple[int, ...]]], start: int) -> dict[
         "segments": segments,
         "start_y": y(start),
         "y_labels": [
-            {"y": y(value), "label": f"{value:,}"} for value in sorted({high, start, low}, reverse=True)
+            {"y": y(value), "label": f"{value:,}"}
+            for value in sorted({high, start, low}, reverse=True)
+            # The starting points' label only where it does not overlap the highest's or the lowest's.
+            if value in (high, low) or min(y(value) - y(high), y(low) - y(value)) >= 13
         ],
     }
