@@ -106,6 +106,7 @@ class TournamentForm(forms.ModelForm):
             "seating_publication",
             "standings_publication",
             "hidden_hanchan",
+            "entry_mode",
         ):
             self.fields[name].required = False
         if not self.initial.get("time_zone"):
@@ -122,6 +123,9 @@ class TournamentForm(forms.ModelForm):
 
     def clean_seating_publication(self) -> str:
         return self.cleaned_data.get("seating_publication") or Tournament.SeatingPublication.ALL
+
+    def clean_entry_mode(self) -> str:
+        return self.cleaned_data.get("entry_mode") or Tournament.EntryMode.REFEREES
 
     def clean_withdrawn_ranking(self) -> str:
         return self.cleaned_data.get("withdrawn_ranking") or Tournament.WithdrawnRanking.RANKED

@@ -90,6 +90,7 @@ ADDED_FIELDS = {
     "time_zone": "UTC",
     "seating_publication": "all",
     "standings_publication": "live",
+    "entry_mode": "referees",
     "hidden_hanchan": 0,
     "standings_revealed": False,
     "published_at": None,
