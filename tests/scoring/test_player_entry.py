@@ -4,11 +4,14 @@ refused with the rule that refuses them."""
 
 from __future__ import annotations
 
+import json
 from decimal import Decimal
 from typing import Any
 
 import pytest
 
+from exports.archive.dump import export_archive
+from exports.archive.load import import_archive
 from scoring import services
 from scoring.models import ScoreSheet, SheetConfirmation, SheetVersion
 from tests.conftest import seat_table
@@ -208,3 +211,40 @@ def test_the_last_table_confirmed_completes_the_hanchan(players_mode: Tournament
     for name in ("Ben", "Cho", "Dai"):
         services.confirm_sheet(table, p[name], version=1)
     assert absent.penalties.filter(kind="missed_hanchan").exists()  # booked as for a referee's signature
+
+
+@pytest.mark.django_db
+def test_the_archive_keeps_who_entered_and_the_tables_answers(
+    table: Any, sixteen_players: list[Player]
+) -> None:
+    p = seated(table)
+    services.player_save_sheet(table, FINAL, p["Ana"], submit=True)
+    services.confirm_sheet(table, p["Ben"], version=1)
+    services.dispute_sheet(table, p["Cho"], version=1, reason="Dai had 23,000")
+    data = export_archive(table.round.tournament)
+    sheet = json.loads(data)["rounds"][0]["tables"][0]["score_sheet"]
+    assert sheet["status"] == "disputed" and sheet["disputed_at"] and sheet["submitted_by_player"] == "Ana"
+    assert [(a["player"], a["decision"], a["reason"]) for a in sheet["confirmations"]] == [
+        ("Ana", "agree", ""),
+        ("Ben", "agree", ""),
+        ("Cho", "dispute", "Dai had 23,000"),
+    ]
+    assert [(v["action"], v["player"]) for v in sheet["versions"]] == [
+        ("submitted", "Ana"),
+        ("disputed", "Cho"),
+    ]
+
+    copy = import_archive(data, slug="test-open-copy")
+    assert copy.entry_mode == Tournament.EntryMode.PLAYERS
+    again = json.loads(export_archive(copy))
+    original = json.loads(data)
+    again["tournament"].pop("slug"), original["tournament"].pop("slug")
+    assert again == original
+
+
+@pytest.mark.django_db
+def test_an_archive_from_before_players_entry_reads_as_referees_entry(tournament: Tournament) -> None:
+    archive = json.loads(export_archive(tournament))
+    del archive["tournament"]["entry_mode"]
+    copy = import_archive(json.dumps(archive).encode(), slug="older")
+    assert copy.entry_mode == Tournament.EntryMode.REFEREES
