@@ -5,10 +5,12 @@ refused with the rule that refuses them."""
 from __future__ import annotations
 
 import json
+import threading
 from decimal import Decimal
 from typing import Any
 
 import pytest
+from django.db import connection
 
 from exports.archive.dump import export_archive
 from exports.archive.load import import_archive
@@ -248,3 +250,32 @@ def test_an_archive_from_before_players_entry_reads_as_referees_entry(tournament
     del archive["tournament"]["entry_mode"]
     copy = import_archive(json.dumps(archive).encode(), slug="older")
     assert copy.entry_mode == Tournament.EntryMode.REFEREES
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_last_two_agreeing_at_the_same_moment_sign_once(table: Any) -> None:
+    assert connection.vendor == "postgresql", "this test needs real row locks"
+    p = seated(table)
+    services.player_save_sheet(table, FINAL, p["Ana"], submit=True)
+    services.confirm_sheet(table, p["Ben"], version=1)
+    barrier = threading.Barrier(2)
+    outcomes: list[object] = []
+
+    def agree(player: Player) -> None:
+        try:
+            barrier.wait()
+            outcomes.append(services.confirm_sheet(table, player, version=1))
+        except Exception as exc:  # the test inspects whatever each answer ended with
+            outcomes.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=agree, args=(p[name],)) for name in ("Cho", "Dai")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert [type(o).__name__ for o in outcomes] == ["ScoreSheet", "ScoreSheet"]
+    sheet = ScoreSheet.objects.get()
+    assert sheet.is_signed and sheet.results.count() == 4
+    assert sheet.versions.filter(action=SheetVersion.Action.CONFIRMED).count() == 1
