@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from scoring import services
 from scoring.forms import AnswerForm, CorrectionForm, SheetForm, SignForm
-from scoring.models import ScoreSheet, SheetConfirmation
+from scoring.models import ScoreSheet
 from tournament import access
 from tournament import services as tournament_services
 from tournament.inputs import read_json
@@ -178,8 +178,6 @@ def _confirmation(
             ],
             "me": player,
             "may_answer": may_answer,
-            "answer_form": AnswerForm(initial={"version": sheet.version}) if may_answer else None,
-            "agree": SheetConfirmation.Decision.AGREE,
         }
     }
 

@@ -5,6 +5,8 @@ answers for a player's session."""
 
 from __future__ import annotations
 
+import io
+import json
 import subprocess
 from datetime import timedelta
 from pathlib import Path
@@ -17,6 +19,7 @@ from pypdf import PdfReader
 
 from config import auth
 from scoring.models import ScoreSheet
+from tests.conftest import seat_table
 from tests.qr_reader import read_codes
 from tournament import access
 from tournament.models import AuditEntry, Player, PlayerLoginLink, Tournament
@@ -200,9 +203,7 @@ def test_the_seating_cards_qr_code_is_a_working_one_time_link(
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
     codes = pdf_codes(response.content, tmp_path)
     assert len(codes) == 4 and all(c.startswith("http://testserver/t/test-open/in/") for c in codes)
-    text = "".join(
-        page.extract_text() for page in PdfReader(__import__("io").BytesIO(response.content)).pages
-    )
+    text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(response.content)).pages)
     pins = [line.split()[-1] for line in text.splitlines() if line.startswith("PIN ")]
     assert len(pins) == 4
     assert sum(player_login.pin_matches(p, pin) for p in Player.objects.all() for pin in pins) == 4
@@ -230,9 +231,7 @@ def test_in_referees_mode_the_card_shows_the_public_page_and_no_pin(
     codes = pdf_codes(response.content, tmp_path)
     expected = {f"http://testserver/t/test-open/players/{p.pk}/" for p in Player.objects.all()}
     assert set(codes) == expected
-    text = "".join(
-        page.extract_text() for page in PdfReader(__import__("io").BytesIO(response.content)).pages
-    )
+    text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(response.content)).pages)
     assert "PIN" not in text
     assert not Player.objects.exclude(pin_hash="").exists() and not PlayerLoginLink.objects.exists()
 
@@ -328,3 +327,66 @@ def test_a_players_session_is_held_to_csrf_in_the_api(players_mode: Tournament, 
     forged = phone.post(f"/api/tables/{table.pk}/sheet/", {"entry": FINAL}, content_type="application/json")
     assert forged.status_code == 403 and "CSRF" in forged.json()["errors"][0]["message"]
     assert not ScoreSheet.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_sheet_page_refuses_players_naming_the_rule(
+    players_mode: Tournament, organiser: Any, sixteen_players: list[Player]
+) -> None:
+    table = players_mode.rounds.get().tables.get()
+    other = seat_table(table.round, 2, sixteen_players[:4])
+    ana = player("Ana")
+    phone = Client()
+    assert (
+        pin_post(phone, players_mode, ana, player_login.issue_for_player(ana, organiser).pin).status_code
+        == 302
+    )
+    assert phone.get("/t/test-open/sheet/1/1/").status_code == 200
+    refused = phone.get(f"/t/test-open/sheet/1/{other.number}/")
+    assert refused.status_code == 403 and access.RULE_SEATED_ONLY.encode() in refused.content
+    posted = phone.post(f"/t/test-open/sheet/1/{other.number}/confirm/", {"version": 1})
+    assert posted.status_code == 403
+    assert phone.get("/t/test-open/referee/").status_code in (302, 403)  # not a referee
+
+    players_mode.entry_mode = Tournament.EntryMode.REFEREES
+    players_mode.save()
+    refused = phone.get("/t/test-open/sheet/1/1/")
+    assert refused.status_code == 403 and access.RULE_PLAYERS_ENTER.encode() in refused.content
+    page = phone.get(f"/t/test-open/players/{ana.pk}/")
+    assert b"No score sheet to enter or confirm now" in page.content
+
+
+@pytest.mark.django_db
+def test_the_players_answer_on_the_sheet_page(players_mode: Tournament, organiser: Any, referee: Any) -> None:
+    phones = {}
+    for name in ("Ana", "Ben", "Cho", "Dai"):
+        phones[name] = Client()
+        who = player(name)
+        pin = player_login.issue_for_player(who, organiser).pin
+        assert (
+            pin_post(phones[name], players_mode, who, pin, address=f"10.5.0.{len(phones)}").status_code == 302
+        )
+    sheet_url = "/t/test-open/sheet/1/1/"
+    submitted = phones["Ana"].post(
+        sheet_url, {"entry": json.dumps(FINAL), "action": "submit", "expected_version": ""}
+    )
+    assert submitted.status_code == 302
+    page = phones["Ben"].get(sheet_url)
+    assert b"I agree with version 1" in page.content and b"Sign version 1" not in page.content
+    assert b"I agree with version 1" not in phones["Ana"].get(sheet_url).content  # she agreed by submitting
+    phones["Ben"].post(sheet_url + "confirm/", {"version": 1})
+    empty = phones["Cho"].post(sheet_url + "dispute/", {"version": 1, "reason": ""}, follow=True)
+    assert b"say what is wrong with the sheet" in empty.content
+    phones["Cho"].post(sheet_url + "dispute/", {"version": 1, "reason": "Dai won the last hand"})
+    assert ScoreSheet.objects.get().status == ScoreSheet.Status.DISPUTED
+
+    staff = Client()
+    staff.force_login(referee)
+    tables = staff.get("/t/test-open/referee/")
+    assert b"Disputed" in tables.content and b"Settle the dispute" in tables.content
+    page = staff.get(sheet_url)
+    assert b"Sign version 1" in page.content and b"Dai won the last hand" in page.content
+    assert staff.post(sheet_url + "sign/", {"expected_version": 1}).status_code == 302
+    assert ScoreSheet.objects.get().signed_by == referee
+    signed = phones["Dai"].get(sheet_url)
+    assert b"Signed by the referee referee" in signed.content and b"I agree" not in signed.content
