@@ -80,6 +80,9 @@ class TournamentForm(forms.ModelForm):
         help_texts = {
             "slug": "The address of the tournament's pages: /t/<slug>/ (letters, digits and hyphens).",
             "hanchan_minutes": "The time limit of each hanchan (WRCR 2015 §8.2: 90 minutes recommended).",
+            "entry_mode": "Players: a seated player enters the table's sheet on their phone (signed in "
+            "with the PIN or code on the seating card) and the other three confirm it; a dispute goes to "
+            "a referee, who may also sign at any time.",
             "separate_teams": "Keep team mates apart: empty for no rule, 0 for never at one table, "
             "n for not before hanchan n.",
             "separate_clubs": "The same for clubs.",

@@ -390,3 +390,23 @@ def test_the_players_answer_on_the_sheet_page(players_mode: Tournament, organise
     assert ScoreSheet.objects.get().signed_by == referee
     signed = phones["Dai"].get(sheet_url)
     assert b"Signed by the referee referee" in signed.content and b"I agree" not in signed.content
+
+
+@pytest.mark.django_db
+def test_the_organiser_sets_the_entry_mode_on_the_form_and_in_the_api(
+    tournament: Tournament, organiser: Any
+) -> None:
+    client = Client()
+    client.force_login(organiser)
+    form = client.get(f"/t/{tournament.slug}/manage/edit/")
+    assert b"Score sheets entered by" in form.content and b'value="players"' in form.content
+    patched = client.patch(
+        f"/api/tournaments/{tournament.pk}/", {"entry_mode": "players"}, content_type="application/json"
+    )
+    assert patched.status_code == 200 and patched.json()["entry_mode"] == "players"
+    tournament.refresh_from_db()
+    assert tournament.entry_mode == Tournament.EntryMode.PLAYERS
+    wrong = client.patch(
+        f"/api/tournaments/{tournament.pk}/", {"entry_mode": "robots"}, content_type="application/json"
+    )
+    assert wrong.status_code == 400 and wrong.json()["errors"][0]["field"] == "entry_mode"
