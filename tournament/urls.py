@@ -32,6 +32,11 @@ tournament_patterns = [
     path("manage/statistics/", organiser.statistics, name="statistics"),
     path("manage/players/", organiser.registration, name="registration"),
     path("manage/players/<int:player_id>/", organiser.player_edit, name="player_edit"),
+    path(
+        "manage/players/<int:player_id>/credentials/",
+        organiser.player_credentials,
+        name="player_credentials",
+    ),
     path("manage/players/import/", organiser.import_preview, name="import_preview"),
     path("manage/players/import/confirm/", organiser.import_confirm, name="import_confirm"),
     path("manage/check-in/", organiser.check_in, name="check_in"),

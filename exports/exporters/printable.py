@@ -11,7 +11,7 @@ when the system has it (Debian: fonts-dejavu-core); without it such characters p
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from functools import cache
 from operator import itemgetter
 from pathlib import Path
@@ -27,6 +27,7 @@ from exports.exporters.base import PDF, Exporter, ExportFile, Progress, no_progr
 from tournament import qr
 from tournament.collation import by_name
 from tournament.models import Player, Round, Seat, StaffRole, Tournament
+from tournament.services.player_login import LINK_HOURS, Credentials
 
 WIND_NAMES = ("East", "South", "West", "North")
 PAGE_WIDTH, PAGE_HEIGHT = A4
@@ -377,10 +378,47 @@ class SeatingCardsPDFExporter(Exporter):
         return seating_cards_pdf(tournament, progress=progress)
 
 
+CARD_QR_SIZE = 118.0  # points: about 4 cm, quiet zone included
+
+
+def draw_card_sign_in(
+    canvas: Canvas, tournament: Tournament, player: int, base_url: str, issued: Credentials | None
+) -> None:
+    """The bottom of a card: a QR code of the one-time sign-in link and the PIN (players enter the
+    results), or of the player's public page."""
+    if issued is not None:
+        path = reverse("player_link", kwargs={"slug": tournament.slug, "token": issued.token})
+        lines = [
+            ("Enter and confirm your table's results:", False),
+            ("scan the code (works once,", False),
+            (f"for {LINK_HOURS} hours), or sign in at", False),
+            (base_url + reverse("player_login", kwargs={"slug": tournament.slug}), False),
+            (f"PIN {issued.pin}", True),
+        ]
+    else:
+        path = reverse("tournament:player", kwargs={"slug": tournament.slug, "player_id": player})
+        lines = [("Your results and next seats:", False), ("scan the code.", False)]
+    x = CARD_WIDTH - CARD_PADDING - CARD_QR_SIZE
+    draw_qr(canvas, x, CARD_PADDING, CARD_QR_SIZE, base_url + path)
+    width = x - 2 * CARD_PADDING + 10
+    for line, (text, bold) in enumerate(lines):
+        y = CARD_PADDING + CARD_QR_SIZE - 20 - line * 14
+        draw(canvas, CARD_PADDING, y, text, 13 if bold else 8, bold=bold, max_width=width)
+
+
 def seating_cards_pdf(
-    tournament: Tournament, *, hanchan: int | None = None, progress: Progress = no_progress
+    tournament: Tournament,
+    *,
+    hanchan: int | None = None,
+    progress: Progress = no_progress,
+    base_url: str = "",
+    credentials: Mapping[int, Credentials] | None = None,
 ) -> ExportFile:
-    """A card per player with their table and seat in every hanchan, or in one hanchan."""
+    """A card per player with their table and seat in every hanchan, or in one hanchan.
+
+    With ``base_url`` (the site's address, from the request), a QR code at the bottom of each card: the
+    player's one-time sign-in link with their PIN printed beside it, when ``credentials`` (by player pk)
+    holds theirs, else the player's public page."""
     places: dict[int, dict[int, tuple[int, int]]] = {}
     seats = Seat.objects.filter(round__tournament=tournament)
     if hanchan is not None:
@@ -398,6 +436,7 @@ def seating_cards_pdf(
     country_names = dict(countries)
     players = [
         (
+            pk,
             f"{name} (substitute)" if is_substitute else name,
             str(country_names.get(code, code)) if code else "",
             places[pk],
@@ -415,11 +454,13 @@ def seating_cards_pdf(
     draw_card_form(canvas, rounds)
     canvas.endForm()
     for page, cards in enumerate(chunks(players, 4)):
-        for (x, y), (name, country, seated) in zip(CARD_ORIGINS, cards, strict=False):
+        for (x, y), (pk, name, country, seated) in zip(CARD_ORIGINS, cards, strict=False):
             canvas.saveState()
             canvas.translate(x, y)
             canvas.doForm("card")
             draw_card(canvas, tournament, name, country, seated, rounds)
+            if base_url:
+                draw_card_sign_in(canvas, tournament, pk, base_url, (credentials or {}).get(pk))
             canvas.restoreState()
         canvas.showPage()
         if page % 50 == 49:
@@ -432,8 +473,9 @@ def seating_cards_pdf(
     return ExportFile(f"{tournament.slug}-seating-cards{suffix}.pdf", PDF, buffer.getvalue())
 
 
-def chunks(
-    items: list[tuple[str, str, dict[int, tuple[int, int]]]], size: int
-) -> Iterator[list[tuple[str, str, dict[int, tuple[int, int]]]]]:
+Card = tuple[int, str, str, dict[int, tuple[int, int]]]
+
+
+def chunks(items: list[Card], size: int) -> Iterator[list[Card]]:
     for start in range(0, len(items), size):
         yield items[start : start + size]

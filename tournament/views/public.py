@@ -237,11 +237,16 @@ def player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
                 "rank_after": history[number - 1] if number - 1 < len(history) else None,
             }
         )
+    me = access.player_of(request, tournament)
     return render_page(
         request,
         "tournament/player.html",
         tournament,
         {
+            "signed_in_here": me is not None and me.pk == person.pk,
+            "my_table": _my_table(tournament, person, seats)
+            if me is not None and me.pk == person.pk
+            else None,
             "player": person,
             "row": row,
             "hanchan": hanchan,
@@ -278,6 +283,19 @@ def next_seating(tournament: Tournament) -> dict[str, Any]:
     ):
         tables.setdefault(number, []).append({"wind": WIND_NAMES[wind], "name": name})
     return {"round": upcoming.number, "tables": [{"table": n, "seats": s} for n, s in tables.items()]}
+
+
+def _my_table(tournament: Tournament, person: Player, seats: dict[int, Seat]) -> Seat | None:
+    """The player's table whose sheet is still to enter or confirm (the first such hanchan they see), when
+    the tournament's players enter the results."""
+    if tournament.entry_mode != Tournament.EntryMode.PLAYERS:
+        return None
+    signed = set(
+        ScoreSheet.objects.filter(
+            table__in=[seat.table_id for seat in seats.values()], status=ScoreSheet.Status.SIGNED
+        ).values_list("table_id", flat=True)
+    )
+    return next((seats[n] for n in sorted(seats) if seats[n].table_id not in signed), None)
 
 
 @require_GET
