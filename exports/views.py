@@ -125,7 +125,8 @@ def print_hanchan(request: HttpRequest, slug: str, kind: str, number: int) -> Ht
     table_text = request.GET.get("table", "")
     if kind == "score-sheets":
         table = int(table_text) if table_text.isdigit() and len(table_text) < 5 else None
-        result = score_sheets_pdf(tournament, hanchan=number, table=table)
+        base_url = request.build_absolute_uri("/")  # each sheet's QR code: its table's entry page
+        result = score_sheets_pdf(tournament, hanchan=number, table=table, base_url=base_url)
     else:
         # Players who enter the results get a fresh PIN and one-time link on their card (the old ones stop
         # working); otherwise the card's code is the player's public page.

@@ -113,6 +113,19 @@ def new_canvas(buffer: io.BytesIO, title: str) -> Canvas:
     return canvas
 
 
+def draw_qr(canvas: Canvas, x: float, y: float, size: float, text: str) -> None:
+    """A QR code of ``text``, ``size`` points on a side with its quiet zone, its lower left corner at
+    (``x``, ``y``): one black rectangle per run of dark modules (``tournament.qr.dark_runs``)."""
+    module = size / qr.size(text)
+    canvas.saveState()
+    canvas.setFillGray(0)
+    for row, column, length in qr.dark_runs(text):
+        canvas.rect(
+            x + column * module, y + size - (row + 1) * module, length * module, module, stroke=0, fill=1
+        )
+    canvas.restoreState()
+
+
 # ---------------------------------------------------------------------------------------------------
 # Score sheets
 
@@ -125,6 +138,7 @@ GRID_COLUMNS = (("#", 22.0), ("Round", 48.0), ("Result (han / fu)", 113.0))
 SEAT_COLUMN = 75.0
 RIICHI_COLUMN = 40.0
 TOTAL_ROWS = ("Riichi sticks", "Final points", "Place", "Score")
+SHEET_QR_SIZE = 72.0  # points (25 mm): about 2 mm a module, read by a phone at arm's length
 
 
 def grid_x() -> list[float]:
@@ -211,8 +225,15 @@ def draw_sheet_form(canvas: Canvas) -> None:
 
 
 def draw_sheet_page(
-    canvas: Canvas, tournament: Tournament, round_number: int, table: int, names: list[str]
+    canvas: Canvas,
+    tournament: Tournament,
+    round_number: int,
+    table: int,
+    names: list[str],
+    base_url: str | None = None,
 ) -> None:
+    """One table's sheet; with ``base_url`` (the site's address), a QR code of the table's entry page
+    in the bottom right corner, for the referee's phone."""
     xs = grid_x()
     seat_x = xs[3:7]
     draw(canvas, MARGIN, PAGE_HEIGHT - MARGIN - 12, tournament.name, 14, bold=True, max_width=330)
@@ -232,6 +253,13 @@ def draw_sheet_page(
     bottom = GRID_TOP - (1 + HAND_ROWS + len(TOTAL_ROWS)) * ROW
     for index, name in enumerate(names):
         draw(canvas, seat_x[index] + 4, bottom - 58, name, 7, max_width=SEAT_COLUMN - 8)
+    if base_url:
+        address = base_url.rstrip("/") + reverse("scoring:sheet", args=[tournament.slug, round_number, table])
+        left = PAGE_WIDTH - MARGIN - SHEET_QR_SIZE
+        draw_qr(canvas, left, MARGIN + 12, SHEET_QR_SIZE, address)
+        canvas.setFillGray(GREY)
+        draw(canvas, left - 4, MARGIN + 12 + SHEET_QR_SIZE / 2, "Enter this sheet:", 7, align="right")
+        canvas.setFillGray(0)
 
 
 @register
@@ -252,8 +280,11 @@ def score_sheets_pdf(
     hanchan: int | None = None,
     table: int | None = None,
     progress: Progress = no_progress,
+    base_url: str | None = None,
 ) -> ExportFile:
-    """The printable score sheets of every table, of one hanchan, or of one table of it."""
+    """The printable score sheets of every table, of one hanchan, or of one table of it. With
+    ``base_url`` (the site's address, from the request that asks for them), each sheet carries a QR code
+    of its table's entry page."""
     tables = seating_of(tournament, hanchan=hanchan, table=table)
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, f"{tournament.name}: score sheets")
@@ -262,7 +293,7 @@ def score_sheets_pdf(
     canvas.endForm()
     for index, (round_number, number, names) in enumerate(tables):
         canvas.doForm("sheet")
-        draw_sheet_page(canvas, tournament, round_number, number, names)
+        draw_sheet_page(canvas, tournament, round_number, number, names, base_url)
         canvas.showPage()
         if index % 100 == 99:
             progress(index / len(tables))
@@ -350,14 +381,6 @@ class SeatingCardsPDFExporter(Exporter):
 CARD_QR_SIZE = 118.0  # points: about 4 cm, quiet zone included
 
 
-def draw_qr(canvas: Canvas, text: str, x: float, y: float, size: float) -> None:
-    """The QR code of ``text`` (``tournament.qr``) in a ``size`` square whose bottom left is (x, y)."""
-    module = size / qr.size(text)
-    top = y + size
-    for row, column, length in qr.dark_runs(text):
-        canvas.rect(x + column * module, top - (row + 1) * module, length * module, module, stroke=0, fill=1)
-
-
 def draw_card_sign_in(
     canvas: Canvas, tournament: Tournament, player: int, base_url: str, issued: Credentials | None
 ) -> None:
@@ -376,7 +399,7 @@ def draw_card_sign_in(
         path = reverse("tournament:player", kwargs={"slug": tournament.slug, "player_id": player})
         lines = [("Your results and next seats:", False), ("scan the code.", False)]
     x = CARD_WIDTH - CARD_PADDING - CARD_QR_SIZE
-    draw_qr(canvas, base_url + path, x, CARD_PADDING, CARD_QR_SIZE)
+    draw_qr(canvas, x, CARD_PADDING, CARD_QR_SIZE, base_url + path)
     width = x - 2 * CARD_PADDING + 10
     for line, (text, bold) in enumerate(lines):
         y = CARD_PADDING + CARD_QR_SIZE - 20 - line * 14

@@ -98,6 +98,7 @@ CASES: list[Case] = [
     Case((401, 403, 403, 403, 200, 200, 403), "PUT",    T + "/", full_tournament_body),
     Case(ANYONE,                              "GET",    T + "/standings/"),
     Case((401, 403, 403, 403, 200, 200, 403), "GET",    T + "/check-in-plan/"),
+    Case((401, 403, 403, 403, 200, 200, 403), "GET",    T + "/statistics/"),
     # Players.
     Case(ANYONE,                              "GET",    T + "/players/"),
     Case(ANYONE,                              "GET",    T + "/players/{ana}/"),

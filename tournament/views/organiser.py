@@ -36,6 +36,7 @@ from tournament.forms import (
 from tournament.models import Absence, Player, Seat, StaffRole, Tournament
 from tournament.refusal import Refusal
 from tournament.services import player_login
+from tournament.statistics_db import statistics_of
 from tournament.views.base import (
     access_tournament,
     add_refusal,
@@ -104,6 +105,16 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
             ),
             "job": tournament.seating_jobs.first(),
         },
+    )
+
+
+@login_required
+@require_GET
+def statistics(request: HttpRequest, slug: str) -> HttpResponse:
+    """The tournament's figures from its signed sheets (``tournament.statistics``): for its organisers."""
+    tournament = access_tournament(request, slug, Role.ORGANISER)
+    return render_page(
+        request, "tournament/statistics.html", tournament, {"stats": statistics_of(tournament)}
     )
 
 
