@@ -14,6 +14,8 @@ from django.test import Client
 
 from scoring.models import ScoreSheet, SheetVersion, SubmissionKey
 from tests.scoring import hanchan
+from tournament.access import PLAYER_SESSION_KEY
+from tournament.models import Tournament
 
 KEY = "0f8c2a6e-1d3b-4f5a-9c7e-2b4d6f8a0c1e"
 
@@ -172,3 +174,32 @@ def test_two_copies_of_one_request_sent_at_once_save_once(seated_table: Any, ref
         thread.join()
     assert answers == [(200, {"version": 1, "status": "submitted"})] * 3
     assert SheetVersion.objects.filter(sheet__table=seated_table).count() == 1
+
+
+def player_client(player: Any) -> Client:
+    """A browser signed in as a seated player (a PIN or a link: the session names the player)."""
+    client = Client()
+    session = client.session
+    session[PLAYER_SESSION_KEY] = {str(player.tournament_id): player.pk}
+    session.save()
+    return client
+
+
+@pytest.mark.django_db
+def test_a_seated_players_retry_saves_once_too(seated_table: Any) -> None:
+    tournament = seated_table.round.tournament
+    tournament.entry_mode = Tournament.EntryMode.PLAYERS
+    tournament.save()
+    ana = tournament.players.get(name="Ana")
+    client = player_client(ana)
+    first = post(client, seated_table, draft(action="submit"))
+    again = post(client, seated_table, draft(action="submit"))
+    assert first.status_code == again.status_code == 200
+    assert first.json() == again.json() == {"version": 1, "status": "submitted"}
+    assert SheetVersion.objects.filter(sheet__table=seated_table).count() == 1
+    stored = SubmissionKey.objects.get(key=KEY)
+    assert stored.player == ana and stored.user is None
+    # Another player of the table with the same key: refused, nothing revealed.
+    other = post(player_client(tournament.players.get(name="Ben")), seated_table, draft(action="submit"))
+    assert other.status_code == 422
+    assert "version" not in other.json()
