@@ -25,7 +25,10 @@ COMMON = (
     "form-action 'self'",
     "frame-ancestors 'none'",
 )
-PAGES = "; ".join((*COMMON, "style-src 'self'", "font-src 'self'"))
+# The service worker (``/sw.js``) and the web app manifest come from the site too.
+PAGES = "; ".join(
+    (*COMMON, "style-src 'self'", "font-src 'self'", "worker-src 'self'", "manifest-src 'self'")
+)
 API_DOCS = "; ".join(
     (
         *(part for part in COMMON if not part.startswith("img-src")),

@@ -3,11 +3,13 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from config import auth, health, player_login
+from config import auth, health, player_login, pwa
 
 urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
     path("healthz/ready", health.ready, name="healthz-ready"),
+    path("sw.js", pwa.service_worker, name="service_worker"),
+    path("manifest.webmanifest", pwa.manifest, name="manifest"),
     path("admin/", admin.site.urls),
     path("accounts/login/", auth.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth.LogoutView.as_view(), name="logout"),

@@ -147,3 +147,35 @@ class SheetConfirmation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} {self.get_decision_display().lower()} with {self.sheet} v{self.version}"
+
+
+class SubmissionKey(models.Model):
+    """An ``Idempotency-Key`` of the sheet editor's save: the first answer to a save, kept so that a retry
+    of the same request (a phone on bad Wi-Fi that never saw the answer) gets that answer again and
+    never saves twice. Written in the same transaction as the save it answers."""
+
+    key = models.CharField(max_length=64, unique=True)
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
+    # Who saved: a referee (``user``) or, when the players enter the results, a seated ``player``.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    # SHA-256 of the request (entry, action, expected version): the same key with another body is refused.
+    request_hash = models.CharField(max_length=64)
+    status = models.PositiveSmallIntegerField()
+    response = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(user__isnull=True, player__isnull=False)
+                | models.Q(user__isnull=False, player__isnull=True),
+                name="submission_key_of_a_user_or_a_player",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"Save {self.key} of {self.table} ({self.status})"

@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -27,7 +29,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from penalties import services as penalties
-from scoring.models import ScoreSheet, SeatResult, SheetConfirmation, SheetVersion
+from scoring.models import ScoreSheet, SeatResult, SheetConfirmation, SheetVersion, SubmissionKey
 from scoring.rules.replay import Error, Verdict, check_final, replay
 from tournament import access
 from tournament.inputs import RULE_PRINTABLE, json_control_problem, require_printable
@@ -218,6 +220,110 @@ def save_sheet(
     _record(sheet, SheetVersion.Action.SUBMITTED if submit else SheetVersion.Action.UPDATED, user, seats)
     transaction.on_commit(lambda: forget_live(table.round.tournament_id))
     return sheet
+
+
+# An ``Idempotency-Key``: 16 to 64 letters, digits, ``-`` or ``_`` (a UUID fits).
+IDEMPOTENCY_KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")
+# A key used again for another request: the request is understood, and refused (HTTP 422).
+KEY_REUSED = 422
+
+
+@dataclass(frozen=True)
+class SaveAnswer:
+    """The answer to a keyed save: its HTTP status and JSON body, and whether it is the stored answer
+    of an earlier request with the same key (``replayed``) rather than a save made now."""
+
+    status: int
+    body: dict[str, Any]
+    replayed: bool = False
+
+
+def _request_hash(entry: dict[str, Any], submit: bool, expected_version: int | None) -> str:
+    request = {
+        "entry": entry,
+        "action": "submit" if submit else "draft",
+        "expected_version": expected_version,
+    }
+    return hashlib.sha256(canonical_json(request).encode()).hexdigest()
+
+
+@transaction.atomic
+def save_sheet_once(
+    table: Table,
+    entry: dict[str, Any],
+    user: AbstractBaseUser | None,
+    *,
+    key: str,
+    submit: bool = False,
+    expected_version: int | None = None,
+    player: Player | None = None,
+) -> SaveAnswer:
+    """``save_sheet`` (a referee, ``user``) or ``player_save_sheet`` (a seated ``player`` when the players
+    enter the results) under an idempotency key: the first request with ``key`` saves (or is refused)
+    and its answer is stored with the key in the same transaction; a retry with the same key and the
+    same request gets that answer again and saves nothing; the same key with another request, or from
+    someone else, is refused (422). Saves of one table queue on the table's row, so two copies of one
+    request sent at once save once. A rules refusal or a conflict is an answer too: it is stored and
+    replayed the same way.
+    """
+    if not isinstance(key, str) or not IDEMPOTENCY_KEY.fullmatch(key):
+        raise _refusal(
+            "Idempotency-Key",
+            "idempotency-key-format",
+            "the Idempotency-Key header must be 16 to 64 letters, digits, '-' or '_'",
+        )
+    if (user is None) == (player is None):
+        raise ValueError("a keyed save is made by a referee or by a player, not both")
+    if user is not None:
+        access.require_role(user, table.round.tournament, Role.REFEREE)
+    request_hash = _request_hash(entry, submit, expected_version)
+    _lock_table(table)
+    stored = SubmissionKey.objects.filter(key=key).first()
+    if stored is not None:
+        same_author = (
+            stored.user_id == user.pk if user is not None else stored.player_id == player.pk  # type: ignore[union-attr]
+        )
+        if stored.table_id != table.pk or not same_author or stored.request_hash != request_hash:
+            raise _refusal(
+                "Idempotency-Key",
+                "idempotency-key-reuse",
+                "this Idempotency-Key was used for another request; a new save needs a new key",
+                status=KEY_REUSED,
+            )
+        return SaveAnswer(stored.status, stored.response, replayed=True)
+    try:
+        if player is not None:
+            sheet = player_save_sheet(table, entry, player, submit=submit, expected_version=expected_version)
+        else:
+            assert user is not None
+            sheet = save_sheet(table, entry, user, submit=submit, expected_version=expected_version)
+    except Refusal as refused:
+        body: dict[str, Any] = {"errors": refused.as_dicts()}
+        if refused.status == CONFLICT:
+            current = ScoreSheet.objects.filter(table=table).values_list("version", flat=True).first()
+            body["current_version"] = current
+        answer = SaveAnswer(refused.status, body)
+    else:
+        answer = SaveAnswer(200, {"version": sheet.version, "status": sheet.status})
+    try:
+        with transaction.atomic():
+            SubmissionKey.objects.create(
+                key=key,
+                table=table,
+                user=user,
+                player=player,
+                request_hash=request_hash,
+                status=answer.status,
+                response=answer.body,
+            )
+    except IntegrityError:  # the same key, at the same moment, for another table: neither is trusted
+        raise _refusal(
+            "Idempotency-Key",
+            "idempotency-key-reuse",
+            "this Idempotency-Key was used for another request; a new save needs a new key",
+            status=KEY_REUSED,
+        ) from None
+    return answer
 
 
 @transaction.atomic

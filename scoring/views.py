@@ -25,12 +25,18 @@ from tournament import services as tournament_services
 from tournament.inputs import read_json
 from tournament.models import Player, Seat, StaffRole, Table, Tournament
 from tournament.refusal import CONFLICT, Refusal
-from tournament.views.base import access_tournament, render_page
+from tournament.views.base import access_tournament, refusal_response, render_page
 
 Role = StaffRole.Role
 WIND_NAMES = dict(Seat.Wind.choices)
 CONFLICT_HINT = "Reload the sheet to see the saved version; your entry is still below, not saved."
 UNREADABLE = {"hand": None, "message": "the sheet could not be read: each player is named by a text"}
+# A saved sheet is a few kilobytes (a long hanchan of 30 hands is under 10 KB): a save reads at most this.
+MAX_SAVE_BYTES = 262_144
+SAVE_ACTIONS = ("draft", "submit")
+SAVE_CONFLICT_HINT = (
+    "This phone keeps your entry, not sent: save it over the saved version, or use the saved version."
+)
 
 
 def _table(tournament: Tournament, round_number: int, table_number: int) -> Table:
@@ -85,6 +91,9 @@ def _sheet_page(
                 "winds": [WIND_NAMES[seat.wind] for seat in seats],
                 "entry": entry,
                 "editable": editable,
+                "version": sheet.version if sheet else None,  # what a phone's unsent entry is compared with
+                # whose entries this phone keeps: the signed-in referee, or the seated player
+                "user": f"player-{player.pk}" if player else request.user.get_username(),
             },
             "correction_form": correction_form,
             "sign_form": SignForm(initial={"expected_version": sheet.version}) if sheet else None,
@@ -393,3 +402,63 @@ def confirm(request: HttpRequest, slug: str, round_number: int, table_number: in
 def dispute(request: HttpRequest, slug: str, round_number: int, table_number: int) -> HttpResponse:
     """A seated player disputes the submitted sheet's version, with a reason."""
     return _answer(request, slug, round_number, table_number, agree=False)
+
+
+def _save_request(request: HttpRequest) -> tuple[dict[str, Any], bool, int | None]:
+    """The entry, whether to submit, and the version edited, read from a save's JSON body, or a refusal
+    naming the field."""
+    body = read_json(request.body or b"null", max_bytes=MAX_SAVE_BYTES)
+    if not isinstance(body, dict):
+        raise Refusal("body", "format", "the body must be a JSON object: entry, action, expected_version")
+    entry = body.get("entry")
+    if not isinstance(entry, dict):
+        raise Refusal("entry", "format", "entry: the sheet must be a JSON object")
+    action = body.get("action")
+    if action not in SAVE_ACTIONS:
+        raise Refusal("action", "format", "action must be 'draft' (save a draft) or 'submit'")
+    expected = body.get("expected_version")
+    if expected is not None and (type(expected) is not int or not 1 <= expected <= 1_000_000):
+        raise Refusal(
+            "expected_version", "format", "expected_version must be null or the version edited (1 or more)"
+        )
+    return entry, action == "submit", expected
+
+
+@require_POST
+def save(request: HttpRequest, slug: str, round_number: int, table_number: int) -> HttpResponse:
+    """The sheet editor's save and submit, as JSON, under the ``Idempotency-Key`` header: a phone that
+    never saw the answer sends the same request again and gets the first answer; nothing is saved
+    twice (``services.save_sheet_once``). A referee, or a seated player when the players enter the
+    results (as the sheet page). Answers ``{"version", "status"}`` or ``{"errors": [...]}`` (a conflict
+    adds ``current_version``)."""
+    found = _sheet_access(request, slug, round_number, table_number)
+    if isinstance(found, HttpResponse):
+        return found
+    _, table, player = found
+    try:
+        entry, submit, expected = _save_request(request)
+        answer = services.save_sheet_once(
+            table,
+            entry,
+            None if player is not None else request.user,  # type: ignore[arg-type]
+            key=request.headers.get("Idempotency-Key", ""),
+            submit=submit,
+            expected_version=expected,
+            player=player,
+        )
+    except Refusal as refused:
+        return refusal_response(refused)
+    except TypeError:  # see ``check``
+        return JsonResponse({"errors": [{**UNREADABLE, "field": "entry", "rule": "format"}]}, status=400)
+    body = dict(answer.body)
+    if answer.status == CONFLICT:
+        body["errors"] = [
+            *body["errors"],
+            {"hand": None, "field": None, "rule": "stale-version", "message": SAVE_CONFLICT_HINT},
+        ]
+    if answer.status == 200 and submit and not answer.replayed:
+        next_step = (
+            "The other players of the table confirm it next." if player else "A referee signs it next."
+        )
+        messages.success(request, f"Submitted (version {answer.body['version']}). {next_step}")
+    return JsonResponse(body, status=answer.status)

@@ -2,8 +2,20 @@
    outcome, or the four point changes written on the paper sheet). On every change, after a 300 ms
    pause, the entry goes to the server's check view, which asks the rules engine (nothing is saved);
    each error appears beside its hand in the engine's words, and the running points under each hand.
-   The entry travels in the engine's format (see scoring/services.py) in the form's hidden "entry"
-   field when the referee saves, submits or corrects. */
+
+   Made for a phone at the table: every choice is one tap (the winner and the discarder are one tap
+   in the "who won" grid; fu starts at 30, the most common, and is not asked from 5 han up); the hand
+   being entered and the next, empty one are open, the others fold into one line (tap to open); a
+   removed hand comes back with "Undo"; switching the result keeps what still applies.
+
+   Made for bad Wi-Fi: every change is kept on the phone (IndexedDB, per user and sheet) until the
+   server has it, and restored when the page opens again (the service worker, static/js/sw.js, opens
+   the page offline). Saving and submitting go to save.json with an Idempotency-Key made once per
+   save (kept with the pending entry), retried when the network comes back, on a growing interval and
+   when the page opens; the server answers a retry with its first answer and never saves twice. A
+   rules refusal is shown and not retried; a conflict (the sheet changed) keeps the phone's entry and
+   offers to save it over the saved version or to use that one. The entry travels in the engine's
+   format (see scoring/services.py); a correction still posts the form. */
 (function () {
   "use strict";
 
@@ -12,10 +24,16 @@
   const RESULTS = [
     ["ron", "Ron"],
     ["tsumo", "Tsumo"],
-    ["draw", "Exhaustive draw"],
+    ["draw", "Draw"],
     ["chombo", "Chombo"],
-    ["deltas", "Point changes"],
+    ["deltas", "Points"],
   ];
+  const RESULT_NAMES = { ron: "Ron", tsumo: "Tsumo", draw: "Exhaustive draw", chombo: "Chombo", deltas: "Points: the four point changes" };
+  const HAN = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13];
+  const MANGAN_HAN = 5; /* from 5 han the fu do not count (WRCR 2015 scoring table) */
+  const DEFAULT_FU = "30";
+  const UNDO_SECONDS = 8;
+  const RETRY_SECONDS = [2, 4, 8, 16, 30, 60];
   const FU = [20, 25, 30, 40, 50, 60, 70, 80, 90, 100, 110];
   const YAKUMAN = [
     [0, "—"],
@@ -45,7 +63,7 @@
       winner: "",
       loser: "",
       han: "",
-      fu: "",
+      fu: DEFAULT_FU /* the most common; one tap changes it */,
       yakuman: 0,
       liable: "",
       offender: "",
@@ -99,7 +117,7 @@
         const han = int(h.han);
         const fu = int(h.fu);
         if (han !== null) out.han = han;
-        if (fu !== null) out.fu = fu;
+        if (fu !== null && (han === null || han < MANGAN_HAN)) out.fu = fu;
       }
       if (h.liable) out.liable = h.liable;
     } else if (h.kind === "draw") {
@@ -132,7 +150,7 @@
       state.hands.push(blankHand());
     } else {
       state.hands = (entry.hands || []).map((hand) => handFromEntry(hand, players));
-      if (!state.hands.length) state.hands.push(blankHand());
+      state.hands.push(blankHand()); /* the next hand, open and empty */
       state.endedByTime = entry.ended_by_time === true;
       const written = entry.final_points || {};
       state.checkPoints = players.map((name) => (name in written ? String(written[name]) : ""));
@@ -154,7 +172,10 @@
         chombo: players.filter((name) => state.final.chombo.has(name)),
       };
     }
-    const entry = { form: "hands", hands: state.hands.map((h) => handToEntry(h, players)) };
+    /* The empty hand kept open at the end is not part of the sheet until something is entered in it. */
+    let count = state.hands.length;
+    while (count > 0 && !state.hands[count - 1].touched && state.hands[count - 1].kind !== "raw") count -= 1;
+    const entry = { form: "hands", hands: state.hands.slice(0, count).map((h) => handToEntry(h, players)) };
     if (state.endedByTime) entry.ended_by_time = true;
     const written = state.checkPoints.map(int);
     if (written.every((value) => value !== null)) {
@@ -166,19 +187,66 @@
     return entry;
   }
 
+  /* ------------------------------------------------------------------ the phone's copy (IndexedDB) */
+
+  const local = (function () {
+    let opened = null;
+    function db() {
+      if (!opened) {
+        opened = new Promise((resolve) => {
+          if (!window.indexedDB) return resolve(null);
+          const request = indexedDB.open("riichi-sheets", 1);
+          request.onupgradeneeded = () => request.result.createObjectStore("entries", { keyPath: "id" });
+          request.onsuccess = () => resolve(request.result);
+          request.onerror = () => resolve(null); /* private browsing: the editor works, nothing is kept */
+        });
+      }
+      return opened;
+    }
+    function run(mode, work) {
+      return db().then(
+        (database) =>
+          new Promise((resolve) => {
+            if (!database) return resolve(null);
+            const transaction = database.transaction("entries", mode);
+            const request = work(transaction.objectStore("entries"));
+            transaction.oncomplete = () => resolve(request.result === undefined ? null : request.result);
+            transaction.onerror = () => resolve(null);
+          }),
+      );
+    }
+    return {
+      get: (id) => run("readonly", (store) => store.get(id)),
+      put: (record) => run("readwrite", (store) => store.put(record)),
+      remove: (id) => run("readwrite", (store) => store.delete(id)),
+    };
+  })();
+
+  function newKey() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    const bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+
   /* ------------------------------------------------------------------ the editor */
 
   function editor(form) {
     const config = JSON.parse(document.getElementById("sheet-editor-data").textContent);
     const players = config.players;
     const winds = config.winds;
-    const state = stateFromEntry(config.entry, players);
+    let state = stateFromEntry(config.entry, players);
     const handsBox = form.querySelector("[data-hands]");
     const verdictBox = form.querySelector("[data-verdict]");
     const generalErrors = form.querySelector("[data-general-errors]");
     const summaryBox = form.querySelector("[data-summary]");
     const entryInput = form.querySelector("[data-entry]");
     let sequence = 0;
+    let uid = 0;
+    let current = state.hands.length - 1; /* the hand being entered: open, with the empty one after it */
+    let errorHands = new Set();
+    let finished = false;
+    let handInfo = []; /* the engine's account of each hand: round, honba, dealer, points after */
 
     function playerOptions(selected, blank) {
       return [el("option", { value: "", text: blank || "—" })].concat(
@@ -195,7 +263,7 @@
     }
 
     function group(label, control) {
-      return el("div", { className: "wide" }, [el("span", { className: "field-label", text: label }), control]);
+      return el("div", { className: "pick wide inline" }, [el("span", { className: "field-label", "aria-hidden": "true", text: label }), control]);
     }
 
     function chips(set, label, onchange) {
@@ -218,6 +286,22 @@
       );
     }
 
+    /* One tap: a row of radio buttons drawn as chips, in a fieldset whose legend names the choice. */
+    function radios(legend, name, options, value, onpick, attrs, hiddenLegend) {
+      return el("fieldset", Object.assign({ className: "pick wide" + (hiddenLegend ? "" : " inline") }, attrs || {}), [
+        el("legend", { className: hiddenLegend ? "visually-hidden" : "field-label", text: legend }),
+        el(
+          "div",
+          { className: "chips" },
+          options.map(([v, text, spoken, extra]) => {
+            const input = el("input", Object.assign({ type: "radio", name, value: v, checked: String(v) === String(value) }, extra || {}));
+            input.addEventListener("change", () => onpick(v, input));
+            return el("label", { className: "chip" }, [input, spoken ? el("span", { className: "visually-hidden", text: spoken }) : null, text]);
+          }),
+        ),
+      ]);
+    }
+
     function select(options, value, onchange, extra) {
       const node = el(
         "select",
@@ -237,74 +321,95 @@
       return bind(el("input", Object.assign({ type: "number", autocomplete: "off", value: value }, attrs)), onvalue);
     }
 
-    function handCard(h, index) {
+    function summary(h) {
+      const riichi = players.filter((name) => h.riichi.has(name));
+      let text;
+      if (h.kind === "ron") {
+        text = "Ron: " + (h.winner || "?") + " from " + (h.loser || "?");
+      } else if (h.kind === "tsumo") {
+        text = "Tsumo: " + (h.winner || "?");
+      } else if (h.kind === "draw") {
+        const tenpai = players.filter((name) => h.tenpai.has(name));
+        return "Draw, tenpai: " + (tenpai.join(", ") || "nobody") + (riichi.length ? " · riichi " + riichi.join(", ") : "");
+      } else if (h.kind === "chombo") {
+        return "Chombo: " + (h.offender || "?");
+      } else if (h.kind === "deltas") {
+        text = "Points: " + players.map((name, seat) => name + " " + (h.deltas[seat] || "0")).join(", ");
+      } else {
+        return "Entered elsewhere";
+      }
+      if (h.kind === "ron" || h.kind === "tsumo") {
+        if (Number(h.yakuman) > 0) text += ", " + YAKUMAN[Number(h.yakuman)][1].toLowerCase();
+        else if (h.han) text += ", " + h.han + " han" + (int(h.han) < MANGAN_HAN && h.fu ? " " + h.fu + " fu" : "");
+      }
+      return text + (riichi.length ? " · riichi " + riichi.join(", ") : "");
+    }
+
+    /* The fields of one hand, for its result; rebuilt when the result changes, keeping what applies. */
+    function handFields(h, index, card) {
+      const id = ++uid;
       const fields = [];
       const touch = () => {
         h.touched = true;
         changed();
       };
-      const resultSelect = select(
-        h.kind === "raw" ? [["raw", "Entered elsewhere"]].concat(RESULTS) : RESULTS,
-        h.kind,
-        (value) => {
-          const fresh = blankHand(value);
-          fresh.riichi = h.riichi;
-          fresh.touched = true;
-          state.hands[index] = fresh;
-          renderHands();
+      const resultOptions = (h.kind === "raw" ? [["raw", "Elsewhere"]] : []).concat(RESULTS).map(([v, text]) => [
+        v,
+        text,
+        null,
+        { "data-result-choice": v, "aria-label": RESULT_NAMES[v] || "Entered elsewhere" },
+      ]);
+      fields.push(
+        radios("Result", "result-" + id, resultOptions, h.kind, (value) => {
+          h.kind = value; /* winner, discarder, han, fu, riichi and the rest stay as entered */
+          h.touched = true;
+          rebuild(card, h, index, "[data-result-choice=" + value + "]");
           changed();
-        },
-        { "aria-label": "Result of hand " + (index + 1), "data-result": "" },
+        }, { "data-result": "" }, true),
       );
-      fields.push(field("Result", resultSelect, true));
       if (h.kind === "ron" || h.kind === "tsumo") {
-        const winner = el("select", { "data-winner": "" }, playerOptions(h.winner));
-        winner.addEventListener("change", () => {
-          h.winner = winner.value;
+        fields.push(winGrid(h, id, card, index));
+        const fu = radios("Fu", "fu-" + id, FU.map((v) => [String(v), String(v), null, { "aria-label": v + " fu" }]), h.fu, (v) => {
+          h.fu = v;
           touch();
-        });
-        fields.push(field("Winner", winner));
-        if (h.kind === "ron") {
-          const loser = el("select", { "data-loser": "" }, playerOptions(h.loser));
-          loser.addEventListener("change", () => {
-            h.loser = loser.value;
+        }, { "data-fu": "" });
+        const showFu = () => {
+          fu.hidden = Number(h.yakuman) > 0 || int(h.han) >= MANGAN_HAN;
+        };
+        fields.push(
+          radios("Han", "han-" + id, HAN.map((v) => [String(v), String(v), null, { "aria-label": v + " han" }]), h.han, (v) => {
+            h.han = v;
+            showFu();
             touch();
-          });
-          fields.push(field("Discarder", loser));
-        }
-        fields.push(
-          field(
-            "Han",
-            numberInput(h.han, (v) => ((h.han = v), touch()), { min: 1, max: 13, inputmode: "numeric", "data-han": "" }),
-          ),
+          }, { "data-han": "" }),
         );
-        fields.push(
-          field(
-            "Fu",
-            select(
-              [["", "—"]].concat(FU.map((fu) => [String(fu), String(fu)])),
-              h.fu,
-              (v) => ((h.fu = v), touch()),
-              { "data-fu": "" },
-            ),
-          ),
-        );
-        fields.push(field("Yakuman", select(YAKUMAN, h.yakuman, (v) => ((h.yakuman = Number(v)), touch()))));
+        fields.push(fu);
         const liable = el("select", {}, playerOptions(h.liable, "nobody"));
         liable.addEventListener("change", () => {
           h.liable = liable.value;
           touch();
         });
-        fields.push(field("Liable (pao)", liable));
+        const yakuman = select(YAKUMAN, h.yakuman, (v) => {
+          h.yakuman = Number(v);
+          showFu();
+          touch();
+        });
+        fields.push(
+          el("details", { className: "wide more", open: Number(h.yakuman) > 0 || h.liable ? true : null }, [
+            el("summary", { text: "Yakuman, liability (pao)" }),
+            el("div", { className: "fields" }, [field("Yakuman", yakuman), field("Liable (pao)", liable)]),
+          ]),
+        );
+        showFu();
       } else if (h.kind === "draw") {
         fields.push(group("Tenpai", chips(h.tenpai, "Tenpai", touch)));
       } else if (h.kind === "chombo") {
-        const offender = el("select", { "data-offender": "" }, playerOptions(h.offender));
-        offender.addEventListener("change", () => {
-          h.offender = offender.value;
-          touch();
-        });
-        fields.push(field("Offender", offender, true));
+        fields.push(
+          radios("Offender", "offender-" + id, players.map((name) => [name, name, null, { "aria-label": name + " (offender)" }]), h.offender, (v) => {
+            h.offender = v;
+            touch();
+          }, { "data-offender": "" }),
+        );
       } else if (h.kind === "deltas") {
         players.forEach((name, seat) => {
           fields.push(
@@ -322,32 +427,188 @@
         fields.push(el("div", { className: "wide raw-hand", text: JSON.stringify(h.raw) }));
       }
       if (h.kind !== "raw") {
-        fields.push(group("Riichi", chips(h.riichi, "Riichi", touch)));
+        const riichi = group("Riichi", chips(h.riichi, "Riichi", touch));
+        riichi.dataset.riichi = "";
+        fields.push(riichi);
       }
-      return el("section", { className: "hand", "data-hand": index + 1 }, [
-        el("header", {}, [
-          el("h3", {}, ["Hand " + (index + 1) + " ", el("span", { className: "label", "data-hand-label": "" })]),
-          el("button", {
-            type: "button",
-            className: "small",
-            "aria-label": "Remove hand " + (index + 1),
-            text: "Remove",
-            onclick: () => {
-              state.hands.splice(index, 1);
-              renderHands();
-              changed();
-            },
-          }),
+      return fields;
+    }
+
+    /* Who won from whom, one tap: a row per winner, a button per discarder and one for tsumo. */
+    function winGrid(h, id, card, index) {
+      const rows = players.map((winner, seat) =>
+        el("div", { className: "win-row" }, [
+          el("span", { className: "win-name", "aria-hidden": "true", text: winner + " " + winds[seat][0] }),
+          el(
+            "div",
+            { className: "chips" },
+            players
+              .filter((other) => other !== winner)
+              .map((other) => [other, other, winner + " wins from " + other])
+              .concat([["tsumo", "Tsumo", winner + " wins by tsumo"]])
+              .map(([from, text, spoken]) => {
+                const checked = h.winner === winner && (from === "tsumo" ? h.kind === "tsumo" : h.kind === "ron" && h.loser === from);
+                const input = el("input", { type: "radio", name: "win-" + id, value: winner + "|" + from, checked, "data-win": winner + "|" + from });
+                input.addEventListener("change", () => {
+                  const wasKind = h.kind;
+                  h.winner = winner;
+                  if (from === "tsumo") h.kind = "tsumo";
+                  else {
+                    h.kind = "ron";
+                    h.loser = from;
+                  }
+                  h.touched = true;
+                  if (wasKind !== h.kind) {
+                    const choice = card.querySelector("[data-result-choice=" + h.kind + "]");
+                    if (choice) choice.checked = true;
+                  }
+                  changed();
+                });
+                return el("label", { className: "chip" }, [input, el("span", { className: "visually-hidden", text: spoken }), el("span", { "aria-hidden": "true", text })]);
+              }),
+          ),
         ]),
-        el("div", { className: "fields" }, fields),
+      );
+      return el("fieldset", { className: "pick wide win-grid", "data-winner": "" }, [el("legend", { className: "visually-hidden", text: "Who won, from whom" })].concat(rows));
+    }
+
+    function rebuild(card, h, index, focusSelector) {
+      card.querySelector("[data-hand-body]").replaceChildren(...handFields(h, index, card));
+      if (focusSelector) {
+        const node = card.querySelector(focusSelector);
+        if (node) node.focus();
+      }
+    }
+
+    function handCard(h, index) {
+      const card = el("section", { className: "hand", "data-hand": index + 1 });
+      const body = el("div", { className: "fields", "data-hand-body": "" });
+      card.append(
+        el("header", {}, [el("h3", {}, ["Hand " + (index + 1) + " ", el("span", { className: "label", "data-hand-label": "" })])]),
+        el("button", {
+          type: "button",
+          className: "hand-summary",
+          "data-hand-summary": "",
+          "aria-label": "Open hand " + (index + 1),
+          onclick: () => {
+            current = index;
+            fold();
+            const first = card.querySelector("[data-hand-body] input");
+            if (first) first.focus();
+          },
+        }),
+        body,
         el("ul", { className: "errors", "data-hand-errors": "" }),
         el("div", { className: "running", "data-running": "" }),
-      ]);
+        el("footer", {}, [
+          el("button", {
+            type: "button",
+            className: "small remove",
+            "aria-label": "Remove hand " + (index + 1),
+            text: "Remove",
+            onclick: () => remove(index),
+          }),
+        ]),
+      );
+      body.replaceChildren(...handFields(h, index, card));
+      /* Entering anything in a hand makes it the one being entered: the others fold. */
+      const focus = () => {
+        if (current !== index) {
+          current = index;
+          fold();
+        }
+      };
+      card.addEventListener("change", focus);
+      card.addEventListener("click", (event) => {
+        if (event.target.closest("[data-hand-body]")) focus();
+      });
+      return card;
+    }
+
+    /* Open: the hand being entered, the empty one after it, and every hand with a problem. */
+    function fold() {
+      const cards = handsBox.querySelectorAll("[data-hand]");
+      const last = state.hands.length - 1;
+      cards.forEach((card, i) => {
+        const h = state.hands[i];
+        const blankAtEnd = i === last && !h.touched;
+        const open = i === current || blankAtEnd || errorHands.has(i + 1);
+        const focused = !open && card.querySelector("[data-hand-body]").contains(document.activeElement);
+        card.classList.toggle("folded", !open);
+        card.classList.toggle("fresh", blankAtEnd); /* han, fu, riichi show after the first tap */
+        card.querySelector("[data-hand-body]").hidden = !open;
+        card.querySelector("footer").hidden = !open || blankAtEnd;
+        const button = card.querySelector("[data-hand-summary]");
+        button.hidden = open;
+        if (!open) {
+          const info = handInfo[i];
+          const round = info ? info.round.replace(/^(\w)\w* /, "$1") + (info.honba ? "-" + info.honba : "") + " · " : "";
+          button.textContent = i + 1 + ". " + round + summary(h);
+          if (focused) button.focus(); /* a keyboard user stays on the hand that folded */
+        }
+        card.hidden = blankAtEnd && finished && i > 0;
+      });
+    }
+
+    /* The hanchan always ends with one empty hand, ready for the next tap. */
+    function keepEmptyHandAtEnd() {
+      const last = state.hands[state.hands.length - 1];
+      if (state.form !== "hands" || !last || !last.touched) return;
+      state.hands.push(blankHand());
+      handsBox.append(handCard(state.hands[state.hands.length - 1], state.hands.length - 1));
+      fold();
     }
 
     function renderHands() {
       handsBox.replaceChildren(...state.hands.map(handCard));
+      fold();
     }
+
+    /* ---------------------------------------------------------------- remove, with undo */
+
+    const undoBar = form.querySelector("[data-undo]");
+    let undoTimer = null;
+    let removed = null;
+
+    function remove(index) {
+      removed = { hand: state.hands[index], index };
+      state.hands.splice(index, 1);
+      if (!state.hands.length) state.hands.push(blankHand());
+      current = Math.min(index, state.hands.length - 1);
+      renderHands();
+      changed();
+      undoBar.querySelector("[data-undo-text]").textContent = "Hand " + (index + 1) + " removed.";
+      undoBar.hidden = false;
+      clearTimeout(undoTimer);
+      undoTimer = setTimeout(() => {
+        undoBar.hidden = true;
+        removed = null;
+      }, UNDO_SECONDS * 1000);
+    }
+
+    undoBar.querySelector("[data-undo-button]").addEventListener("click", () => {
+      if (!removed) return;
+      state.hands.splice(removed.index, 0, removed.hand);
+      current = removed.index;
+      removed = null;
+      clearTimeout(undoTimer);
+      undoBar.hidden = true;
+      renderHands();
+      changed();
+      const card = handsBox.querySelector('[data-hand="' + (current + 1) + '"]');
+      const first = card && card.querySelector("[data-hand-body] input");
+      if (first) first.focus();
+    });
+
+    /* ---------------------------------------------------------------- final points form */
+
+    const sticksInput = form.querySelector("[data-sticks]");
+    bind(sticksInput, (v) => ((state.final.sticks = v), changed()));
+    const endedInput = form.querySelector("[data-ended-by-time]");
+    endedInput.addEventListener("change", () => {
+      state.endedByTime = endedInput.checked;
+      changed();
+    });
 
     function renderFinal() {
       const box = form.querySelector("[data-final-points]");
@@ -364,9 +625,7 @@
           ]),
         ),
       );
-      const sticks = form.querySelector("[data-sticks]");
-      sticks.value = state.final.sticks;
-      bind(sticks, (v) => ((state.final.sticks = v), changed()));
+      sticksInput.value = state.final.sticks;
       form.querySelector("[data-chombo]").replaceChildren(chips(state.final.chombo, "Chombo"));
       const checks = form.querySelector("[data-check-points]");
       checks.replaceChildren(
@@ -379,12 +638,7 @@
           ]),
         ),
       );
-      const ended = form.querySelector("[data-ended-by-time]");
-      ended.checked = state.endedByTime;
-      ended.addEventListener("change", () => {
-        state.endedByTime = ended.checked;
-        changed();
-      });
+      endedInput.checked = state.endedByTime;
     }
 
     function showForm() {
@@ -408,15 +662,18 @@
         }
       }
       const hands = verdict.hands || [];
+      handInfo = hands;
       let clean = true;
       let shown = general.length;
       let waiting = 0;
+      errorHands = new Set();
       cards.forEach((card, i) => {
         const number = i + 1;
         const untouched = !state.hands[i].touched;
         const found = byHand.get(number) || [];
         const messages = untouched ? [] : found;
         shown += messages.length;
+        if (messages.length) errorHands.add(number);
         if (untouched && found.length) waiting += 1;
         card.classList.toggle("invalid", messages.length > 0);
         card.querySelector("[data-hand-errors]").replaceChildren(...messages.map((m) => el("li", { text: m })));
@@ -431,9 +688,17 @@
             ? "After: " + players.map((name) => name + " " + R.points(info.points[name])).join(" · ")
             : "";
       });
+      const wasFinished = finished;
+      finished = state.form === "hands" && verdict.valid && verdict.finished === true;
+      if (finished && !wasFinished) current = -1; /* the hanchan is over: every hand folds into its line */
+      fold();
       generalErrors.replaceChildren(...general.map((m) => el("li", { text: m })));
       verdictBox.className = "verdict " + (verdict.valid ? "ok" : shown ? "bad" : "wait");
-      if (!verdict.valid && !shown) {
+      const entered = state.hands.some((h) => h.touched);
+      if (state.form === "hands" && !entered) {
+        verdictBox.className = "verdict wait";
+        verdictBox.textContent = "Enter hand 1: its result and players.";
+      } else if (!verdict.valid && !shown) {
         verdictBox.textContent = "Enter hand " + (state.hands.findIndex((h) => !h.touched) + 1) + ": its result and players.";
       } else if (verdict.valid) {
         let text = "The rules engine accepts this sheet.";
@@ -496,7 +761,7 @@
       } catch (e) {
         if (mine === sequence) {
           verdictBox.className = "verdict bad";
-          verdictBox.textContent = "No connection: the sheet is checked again when you save.";
+          verdictBox.textContent = "No connection: the sheet is checked again when the network is back.";
         }
       }
     }
@@ -504,12 +769,219 @@
     const checkSoon = R.debounce(check, 300);
 
     function changed() {
+      keepEmptyHandAtEnd();
       entryInput.value = JSON.stringify(entryFromState(state, players));
       sequence += 1; /* an answer still on its way is about an older entry: ignore it */
       verdictBox.className = "verdict wait";
       verdictBox.textContent = "Checking…";
       checkSoon();
+      saver.edited(entryInput.value);
     }
+
+    function load(entry) {
+      state = stateFromEntry(entry, players);
+      current = state.hands.length - 1;
+      renderFinal();
+      renderHands();
+      showForm();
+      entryInput.value = JSON.stringify(entryFromState(state, players));
+      check();
+    }
+
+    /* ---------------------------------------------------------------- saving through bad Wi-Fi */
+
+    const saver = (function () {
+      const url = form.dataset.saveUrl;
+      const statusBox = form.querySelector("[data-save-status]");
+      const conflictBox = form.querySelector("[data-save-conflict]");
+      const versionInput = form.querySelector("input[name=expected_version]");
+      const id = config.user + " " + location.pathname;
+      let version = config.version; /* the server's version this page knows */
+      let saved = JSON.stringify(entryFromState(stateFromEntry(config.entry, players), players));
+      let record = null; /* {id, entry, base, updated, pending: {action, key} | null} */
+      let sending = false;
+      let attempt = 0;
+      let retryTimer = null;
+      let lastAction = "draft";
+
+      let note = ""; /* "Restored from this phone", until the server has the entry */
+
+      function show(text, tone) {
+        if (!statusBox) return;
+        statusBox.textContent = (tone === "ok" ? "" : note) + text;
+        statusBox.className = "save-status" + (tone ? " " + tone : "");
+      }
+
+      function showClean() {
+        show(version ? "Saved (version " + version + ")" : "Nothing entered yet", "ok");
+      }
+
+      function persist() {
+        if (record) {
+          record.updated = Date.now();
+          local.put(record);
+        }
+      }
+
+      function edited(json) {
+        if (!url) return;
+        conflictBox.hidden = true;
+        if (json === saved && !(record && record.pending)) {
+          if (record) local.remove(id);
+          record = null;
+          if (!sending) showClean();
+          return;
+        }
+        if (record && record.entry === json) return;
+        /* A changed entry is a new save to make: what was pending (the older entry) is not sent. */
+        record = { id, entry: json, base: record ? record.base : version, updated: 0, pending: null };
+        persist();
+        if (!sending) show("Saved on this phone, not sent", "wait");
+      }
+
+      function retryLater() {
+        clearTimeout(retryTimer);
+        const seconds = RETRY_SECONDS[Math.min(attempt, RETRY_SECONDS.length - 1)];
+        attempt += 1;
+        retryTimer = setTimeout(send, seconds * 1000);
+      }
+
+      function refused(body, fallback) {
+        const errors = (body && body.errors) || [];
+        return errors.map((e) => e.message).join(" ") || fallback;
+      }
+
+      async function send() {
+        clearTimeout(retryTimer);
+        if (!url || sending || !record || !record.pending) return;
+        const sent = record;
+        const pending = sent.pending;
+        sending = true;
+        show("Sending…", "wait");
+        let response = null;
+        let body = null;
+        try {
+          response = await fetch(url, {
+            method: "POST",
+            headers: {
+              "Content-Type": "application/json",
+              Accept: "application/json",
+              "X-CSRFToken": R.csrfToken(),
+              "Idempotency-Key": pending.key,
+            },
+            body: JSON.stringify({ entry: JSON.parse(sent.entry), action: pending.action, expected_version: sent.base || null }),
+            credentials: "same-origin",
+          });
+          if (!response.redirected && (response.headers.get("Content-Type") || "").includes("json")) body = await response.json();
+        } catch (e) {
+          response = null; /* no network: kept, sent later */
+        }
+        sending = false;
+        if (!response || response.status >= 500 || (response.ok && !body)) {
+          show("Saved on this phone, not sent" + (response ? " (the server did not answer; trying again)" : " (no network; it is sent when the network is back)"), "wait");
+          retryLater();
+          return;
+        }
+        if (!body) {
+          show("Not sent: your session has ended. Sign in again in another tab; the entry stays on this phone.", "bad");
+          retryLater();
+          return;
+        }
+        attempt = 0;
+        if (response.ok) {
+          note = "";
+          version = body.version;
+          saved = sent.entry;
+          if (versionInput) versionInput.value = String(version);
+          for (const node of document.querySelectorAll("[data-sheet-version]")) node.textContent = String(version);
+          if (record === sent) {
+            record = null;
+            await local.remove(id);
+          } else if (record) {
+            record.base = version; /* typed while it was on its way: the next save edits this version */
+            persist();
+          }
+          R.keepPage && R.keepPage();
+          if (pending.action === "submit") {
+            show("Saved (version " + version + "), submitted", "ok");
+            location.assign(location.pathname);
+            return;
+          }
+          if (record) show("Saved (version " + version + "); newer changes are on this phone, not sent", "wait");
+          else showClean();
+          return;
+        }
+        if (record) {
+          record.pending = null; /* a refusal is not retried: the referee changes something first */
+          persist();
+        }
+        if (response.status === 409) {
+          lastAction = pending.action;
+          conflictBox.dataset.current = body.current_version || "";
+          conflictBox.hidden = false;
+          show("Conflict, not saved: " + refused(body, "the sheet changed on the server."), "bad");
+        } else {
+          show("Not sent: " + refused(body, "the server refused it (" + response.status + ")."), "bad");
+        }
+      }
+
+      function save(action) {
+        const json = entryInput.value;
+        if (!record) record = { id, entry: json, base: version, updated: 0, pending: null };
+        const same = record.pending && record.pending.action === action;
+        record.pending = same ? record.pending : { action, key: newKey() };
+        persist();
+        if (!navigator.onLine) {
+          show("Saved on this phone, not sent (no network; it is sent when the network is back)", "wait");
+          retryLater();
+          return;
+        }
+        send();
+      }
+
+      async function restore() {
+        if (!url) return;
+        const kept = await local.get(id);
+        if (!kept) return showClean();
+        record = kept;
+        const base = kept.base || 0;
+        const known = version || 0;
+        load(JSON.parse(kept.entry));
+        note = "Restored from this phone. ";
+        if (kept.pending) {
+          show("Saved on this phone, not sent", "wait");
+          send(); /* a retry; the server answers with its first answer if it had it */
+        } else if (base >= known) {
+          show("Saved on this phone, not sent", "wait");
+        } else {
+          conflictBox.dataset.current = String(known);
+          conflictBox.hidden = false;
+          const made = base ? "on version " + base : "before the sheet was first saved";
+          show("It was made " + made + "; the sheet is now at version " + known + ".", "bad");
+        }
+      }
+
+      if (url) {
+        form.querySelector("[data-keep-mine]").addEventListener("click", () => {
+          const now = int(conflictBox.dataset.current);
+          if (!record || now === null) return;
+          conflictBox.hidden = true;
+          record.base = now;
+          version = now;
+          record.pending = { action: lastAction, key: newKey() };
+          persist();
+          send();
+        });
+        form.querySelector("[data-use-saved]").addEventListener("click", async () => {
+          record = null;
+          await local.remove(id);
+          location.reload();
+        });
+        window.addEventListener("online", send);
+      }
+
+      return { url, edited, save, restore };
+    })();
 
     /* ---------------------------------------------------------------- wiring */
 
@@ -520,19 +992,16 @@
         changed();
       });
     }
-    form.querySelector("[data-add-hand]").addEventListener("click", () => {
-      state.hands.push(blankHand());
-      renderHands();
-      changed();
-      const cards = handsBox.querySelectorAll("[data-hand]");
-      cards[cards.length - 1].scrollIntoView({ behavior: "smooth", block: "start" });
-    });
+    window.addEventListener("online", () => check()); /* the verdict missed while offline */
     /* Enter in a field must not submit the form: saving is a deliberate tap. */
     form.addEventListener("keydown", (event) => {
       if (event.key === "Enter" && event.target.tagName === "INPUT") event.preventDefault();
     });
-    form.addEventListener("submit", () => {
+    form.addEventListener("submit", (event) => {
       entryInput.value = JSON.stringify(entryFromState(state, players));
+      if (!saver.url || !window.fetch) return; /* a correction (or an old browser) posts the form */
+      event.preventDefault();
+      saver.save(event.submitter && event.submitter.value === "submit" ? "submit" : "draft");
     });
 
     renderFinal();
@@ -540,6 +1009,7 @@
     showForm();
     entryInput.value = JSON.stringify(entryFromState(state, players));
     check();
+    saver.restore();
   }
 
   document.addEventListener("DOMContentLoaded", () => {

@@ -275,9 +275,46 @@
     }
   }
 
+  /* ------------------------------------------------------------------ the service worker */
+
+  /* The worker (/sw.js, see static/js/sw.js) keeps the pages a user opened for when the network is
+     gone. This page and its files loaded before the worker controlled it: it is asked to keep them.
+     Signing out (or in) empties its page cache. */
+  function setupServiceWorker() {
+    const meta = document.querySelector('meta[name="service-worker"]');
+    if (!meta || !("serviceWorker" in navigator)) return;
+    for (const form of document.querySelectorAll("form[data-account-form]")) {
+      form.addEventListener("submit", () => {
+        const worker = navigator.serviceWorker.controller;
+        if (worker) worker.postMessage({ type: "forget-pages" });
+      });
+    }
+    const files = performance
+      .getEntriesByType("resource")
+      .map((entry) => entry.name)
+      .filter((name) => name.startsWith(location.origin + "/static/"));
+    Riichi.serviceWorker = navigator.serviceWorker
+      .register(meta.content, { scope: "/" })
+      .then(() => navigator.serviceWorker.ready)
+      .then((registration) => {
+        registration.active.postMessage({ type: "keep", urls: [location.href].concat(files) });
+        return registration;
+      })
+      .catch(() => null); /* no worker (a private window, say): the site works as before */
+  }
+
+  /* After a save, the kept copy of a page is refreshed. */
+  Riichi.keepPage = function (url) {
+    if (!Riichi.serviceWorker) return;
+    Riichi.serviceWorker.then((registration) => {
+      if (registration) registration.active.postMessage({ type: "keep", urls: [url || location.href] });
+    });
+  };
+
   document.addEventListener("DOMContentLoaded", () => {
     setupSoundToggles();
     setupClock();
     setupFilters();
+    setupServiceWorker();
   });
 })();

@@ -68,10 +68,9 @@ def test_referee_enters_fixes_submits_and_signs_while_standings_update_live(
     page.wait_for_url("**/sheet/1/1/")
 
     hand = page.locator('[data-hand="1"]')
-    hand.locator("[data-winner]").select_option("Ben")
-    hand.locator("[data-loser]").select_option("Cho")
-    hand.locator("[data-han]").fill("1")
-    hand.locator("[data-fu]").select_option("20")  # the mistake: a ron is never 20 fu
+    hand.get_by_label("Ben wins from Cho").check()
+    hand.get_by_label("1 han", exact=True).check()
+    hand.get_by_label("20 fu", exact=True).check()  # the mistake: a ron is never 20 fu
     errors = hand.locator("[data-hand-errors] li")
     expect(errors).to_have_count(1)
     expect(errors).to_contain_text("hand 1 (East 1, 0 honba): 1 han 20 fu is not a legal ron")
@@ -79,17 +78,15 @@ def test_referee_enters_fixes_submits_and_signs_while_standings_update_live(
     expect(page.locator("[data-verdict]")).to_contain_text("1 problem to correct")
     screenshot(page, "referee-sheet-error")
 
-    hand.locator("[data-han]").fill("2")
-    hand.locator("[data-fu]").select_option("30")
+    hand.get_by_label("2 han", exact=True).check()
+    hand.get_by_label("30 fu", exact=True).check()
     expect(errors).to_have_count(0)
     expect(hand.locator("[data-running]")).to_contain_text("Ben 32,000")
 
-    page.get_by_role("button", name="+ Add hand").click()
-    second = page.locator('[data-hand="2"]')
-    second.locator("[data-result]").select_option("tsumo")
-    second.locator("[data-winner]").select_option("Cho")
-    second.locator("[data-han]").fill("1")
-    second.locator("[data-fu]").select_option("30")
+    second = page.locator('[data-hand="2"]')  # the next hand is open and empty
+    second.get_by_label("Cho wins by tsumo").check()
+    second.get_by_label("1 han", exact=True).check()
+    expect(second.get_by_label("30 fu", exact=True)).to_be_checked()  # 30 fu unless changed
     second.get_by_role("group", name="Riichi").get_by_role("button", name="Cho").click()
     page.get_by_label("The time limit ended the hanchan").check()
     expect(page.locator("[data-verdict]")).to_have_text("The rules engine accepts this sheet.")

@@ -1,0 +1,106 @@
+/* The service worker of the site, served at /sw.js (scope "/"). It keeps two caches:
+   - the static files (scripts, styles, icons), and
+   - the pages a user opened (GET navigations that answered 200 without a redirect),
+   both network first: online, everything comes from the server as before and the copy is refreshed;
+   offline, the last copy answers, so a referee's tables and score sheets open without a network (the
+   sheet editor restores the entry kept on the phone, see sheet.js). Never kept: anything but GET
+   (saves, sign-ins), the admin, the API, sign-in pages, other sites. Signing in or out empties the page
+   cache, so nobody sees another user's pages on a shared phone. */
+"use strict";
+
+const STATIC = "riichi-static-v1";
+const PAGES = "riichi-pages-v1";
+const NEVER = ["/admin/", "/api/", "/accounts/", "/sw.js", "/healthz"];
+const ACCOUNT = ["/accounts/login/", "/accounts/logout/"];
+
+/* Bumped each time the pages are forgotten: a copy fetched before that is not kept after it. */
+let generation = 0;
+
+function forgetPages() {
+  generation += 1;
+  return caches.delete(PAGES);
+}
+
+self.addEventListener("install", () => self.skipWaiting());
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    caches
+      .keys()
+      .then((names) => Promise.all(names.filter((n) => n !== STATIC && n !== PAGES).map((n) => caches.delete(n))))
+      .then(() => self.clients.claim()),
+  );
+});
+
+function kind(url) {
+  if (url.origin !== self.location.origin) return null;
+  if (url.pathname.startsWith("/static/")) return STATIC;
+  if (NEVER.some((prefix) => url.pathname.startsWith(prefix))) return null;
+  return PAGES;
+}
+
+async function keep(cacheName, request, response, since) {
+  if (!response || !response.ok || response.redirected || response.type !== "basic") return;
+  const cache = await caches.open(cacheName);
+  if (cacheName === PAGES && since !== generation) return; /* signed out meanwhile */
+  await cache.put(request, response);
+}
+
+async function networkFirst(event, cacheName) {
+  const since = generation;
+  try {
+    const response = await fetch(event.request);
+    event.waitUntil(keep(cacheName, event.request, response.clone(), since));
+    return response;
+  } catch (error) {
+    const copy = await caches.match(event.request, { cacheName, ignoreVary: true });
+    if (copy) return copy;
+    if (cacheName === PAGES) {
+      return new Response(
+        "<!doctype html><title>Offline</title><p>No network, and this page was not opened on this device before.</p>",
+        { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } },
+      );
+    }
+    throw error;
+  }
+}
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  const url = new URL(request.url);
+  if (request.method !== "GET") {
+    if (request.method === "POST" && url.origin === self.location.origin && ACCOUNT.includes(url.pathname)) {
+      event.waitUntil(forgetPages()); /* another user may sign in next */
+    }
+    return; /* the network, untouched */
+  }
+  const cacheName = kind(url);
+  if (cacheName === STATIC) event.respondWith(networkFirst(event, STATIC));
+  else if (cacheName === PAGES && request.mode === "navigate") event.respondWith(networkFirst(event, PAGES));
+});
+
+/* The page that registered the worker asks it to keep that page and its files (they loaded before the
+   worker controlled the page), to refresh a page after a save, or to forget every page (signing out). */
+self.addEventListener("message", (event) => {
+  const data = event.data || {};
+  if (data.type === "keep" && Array.isArray(data.urls)) {
+    event.waitUntil(
+      Promise.all(
+        data.urls.slice(0, 50).map(async (address) => {
+          const url = new URL(address, self.location.origin);
+          const cacheName = kind(url);
+          if (!cacheName) return;
+          const since = generation;
+          try {
+            const response = await fetch(url.href, { credentials: "same-origin" });
+            await keep(cacheName, url.href, response, since);
+          } catch (error) {
+            /* offline: kept at the next visit */
+          }
+        }),
+      ),
+    );
+  } else if (data.type === "forget-pages") {
+    event.waitUntil(forgetPages());
+  }
+});
