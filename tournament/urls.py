@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django.urls import include, path
 
-from tournament.views import clock, organiser, public, seating
+from tournament.views import clock, live, organiser, public, seating
 
 app_name = "tournament"
 
@@ -22,6 +22,7 @@ tournament_patterns = [
     path("players/<int:player_id>/", public.player, name="player"),
     path("projector/", public.projector, name="projector"),
     path("clock.json", clock.clock_json, name="clock_json"),
+    path("live", live.stream, name="live"),
     # Head referees and organisers.
     path("clock/", clock.clock, name="clock"),
     # Organisers.

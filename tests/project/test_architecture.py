@@ -40,7 +40,10 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     ("models", ("*.models", "*.migrations", "*.apps")),
-    ("queries", ("tournament.access", "tournament.standings_db", "tournament.participation_db")),
+    (
+        "queries",
+        ("tournament.access", "tournament.standings_db", "tournament.participation_db", "tournament.live"),
+    ),
     (
         "services",
         (
