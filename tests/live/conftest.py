@@ -141,6 +141,7 @@ def running_server(env: dict[str, str] | None = None, log_name: str = "live-serv
         **os.environ,
         "DATABASE_URL": database_url_of_test_database(),
         "REDIS_URL": settings.REDIS_URL,
+        "DATABASE_POOL": "1",  # as the Procfile serves
         "PYTHONUNBUFFERED": "1",
         **(env or {}),
     }

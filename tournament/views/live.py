@@ -56,6 +56,7 @@ QUEUE_LENGTH = 32
 SUBSCRIBE_WAIT_SECONDS = 3.0
 RESUBSCRIBE_SECONDS = 2.0
 MAX_EVENT_ID = 10**15
+HEARTBEAT = b": heartbeat\n\n"
 REDIS_DOWN = "Live updates are unavailable for a moment: the page polls meanwhile."
 
 
@@ -67,23 +68,24 @@ class Stream:
     def __init__(self, tournament_id: int, public: bool) -> None:
         self.tournament_id = tournament_id
         self.public = public
-        self.queue: asyncio.Queue[tuple[int, str] | None] = asyncio.Queue(QUEUE_LENGTH)
+        self.queue: asyncio.Queue[tuple[int, bytes] | None] = asyncio.Queue(QUEUE_LENGTH)
         self.sent = 0
         self.overflow = False
 
-    def offer(self, version: int, text: str) -> None:
+    def offer(self, version: int, text: bytes) -> None:
         try:
             self.queue.put_nowait((version, text))
         except asyncio.QueueFull:
             self.overflow = True  # too slow a reader: it reconnects and catches up with Last-Event-ID
 
 
-def event_text(version: int, kind: str, payload: Any = None) -> str:
+def event_text(version: int, kind: str, payload: Any = None) -> bytes:
+    """An event as sent, encoded once for every stream that gets it."""
     data: dict[str, Any] = {"kind": kind, "version": version}
     if payload is not None:
         data["payload"] = payload
     body = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
-    return f"id: {version}\nevent: {kind}\ndata: {body}\n\n"
+    return f"id: {version}\nevent: {kind}\ndata: {body}\n\n".encode()
 
 
 def _compute(tournament_id: int, kind: str) -> Any:
@@ -111,17 +113,20 @@ class Hub:
         self.up = False
         self.settled = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
+        self.beat: asyncio.Task[None] | None = None
         self.reader = aioredis.Redis(
             connection_pool=aioredis.BlockingConnectionPool.from_url(
                 url, max_connections=8, timeout=5, socket_timeout=2, socket_connect_timeout=2
             )
         )
         # The last text computed per (tournament, kind, public): reconnecting browsers share it.
-        self.latest: dict[tuple[int, str, bool], tuple[int, str]] = {}
+        self.latest: dict[tuple[int, str, bool], tuple[int, bytes]] = {}
         self.computing: dict[tuple[int, str, bool], asyncio.Lock] = defaultdict(asyncio.Lock)
 
     async def ready(self) -> bool:
         """Whether the subscriber listens (started on the first stream; a lost one is restarted)."""
+        if self.beat is None or self.beat.done():
+            self.beat = asyncio.create_task(self._heartbeat(settings.LIVE_HEARTBEAT_SECONDS))
         if self.task is None or self.task.done():
             self.settled.clear()
             self.task = asyncio.create_task(self._listen())
@@ -154,6 +159,14 @@ class Hub:
             await asyncio.sleep(RESUBSCRIBE_SECONDS)
             self.settled.clear()
 
+    async def _heartbeat(self, seconds: float) -> None:
+        """A comment to every stream every ``seconds``: one timer for the process, none per stream."""
+        while True:
+            await asyncio.sleep(seconds)
+            for streams in list(self.streams.values()):
+                for stream in list(streams):
+                    stream.offer(0, HEARTBEAT)
+
     def _close_all(self) -> None:
         for streams in self.streams.values():
             for stream in streams:
@@ -169,14 +182,14 @@ class Hub:
         streams = self.streams.get(tournament_id)
         if not streams:
             return
-        texts: dict[bool, str] = {}
+        texts: dict[bool, bytes] = {}
         for public in sorted({stream.public for stream in streams}):
             texts[public] = await self.text(tournament_id, version, kind, public)
         for stream in list(streams):
             if version > stream.sent:
                 stream.offer(version, texts[stream.public])
 
-    async def text(self, tournament_id: int, version: int, kind: str, public: bool) -> str:
+    async def text(self, tournament_id: int, version: int, kind: str, public: bool) -> bytes:
         """The event of a notice for public or staff streams, computed once per version."""
         key = (tournament_id, kind, public)
         async with self.computing[key]:
@@ -202,7 +215,7 @@ class Hub:
             if not streams:
                 del self.streams[stream.tournament_id]
 
-    async def catch_up(self, stream: Stream, last_seen: int | None) -> list[str]:
+    async def catch_up(self, stream: Stream, last_seen: int | None) -> list[bytes]:
         """The first events of a new stream: one per kind missed since ``last_seen``, or a greeting
         naming the current version when the browser has none."""
         tournament_id = stream.tournament_id
@@ -284,29 +297,25 @@ async def stream(request: HttpRequest, slug: str) -> HttpResponse:
     except BaseException:
         the_hub.remove(connection)
         raise
-    response = StreamingHttpResponse(
-        events(the_hub, connection, first, settings.LIVE_HEARTBEAT_SECONDS), content_type="text/event-stream"
-    )
+    response = StreamingHttpResponse(events(the_hub, connection, first), content_type="text/event-stream")
     response["Cache-Control"] = "no-store"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
     return response
 
 
-async def events(the_hub: Hub, connection: Stream, first: list[str], heartbeat: float) -> AsyncIterator[str]:
+async def events(the_hub: Hub, connection: Stream, first: list[bytes]) -> AsyncIterator[bytes]:
     try:
         # Any connection the middleware opened in this request's thread goes back now.
         await sync_to_async(connections.close_all)()
-        yield f"retry: {RECONNECT_MILLISECONDS}\n" + ": live\n\n" + "".join(first)
+        yield f"retry: {RECONNECT_MILLISECONDS}\n: live\n\n".encode() + b"".join(first)
         while not connection.overflow:
-            try:
-                item = await asyncio.wait_for(connection.queue.get(), heartbeat)
-            except TimeoutError:
-                yield ": heartbeat\n\n"
-                continue
+            item = await connection.queue.get()
             if item is None:
                 return
             version, text = item
-            if version > connection.sent:
+            if version == 0:
+                yield text  # a heartbeat
+            elif version > connection.sent:
                 connection.sent = version
                 yield text
     finally:
