@@ -1,7 +1,7 @@
 """Live updates to a thousand phones: Server-Sent Events from the ASGI server, as in production mode.
 
-Production mode on this machine: uvicorn (``config.asgi``, 4 worker processes, as the Procfile) with DEBUG off, on
-PostgreSQL and Redis. 1,000 anonymous viewers hold a stream of the standings open (asyncio
+Production mode on this machine: uvicorn (``config.asgi``, 4 worker processes, as the Procfile) with
+DEBUG off, on PostgreSQL and Redis. 1,000 anonymous viewers hold a stream of the standings open (asyncio
 connections in this process); meanwhile a referee signs a sheet every few seconds (this process, as
 the service does it), and 20 more phones load pages (standings page, its JSON, the home page, the
 clock; a new connection each, every 0.5 to 1.5 s). Figures: the delay from each sheet's commit to
