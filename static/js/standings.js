@@ -188,7 +188,12 @@
       }
     });
     document.addEventListener("riichi:live-state", (event) => {
-      if (!event.detail.connected) tick(); /* the stream dropped: poll at once, then as before */
+      if (!event.detail.connected) {
+        tick(); /* the stream dropped: poll at once, then as before */
+      } else {
+        clearTimeout(timer); /* the stream is open: the next poll in 30 s */
+        timer = setTimeout(tick, LIVE_POLL_MS);
+      }
     });
     tick();
   }
