@@ -210,3 +210,13 @@ def test_without_a_stream_server_the_endpoint_says_so_and_pages_poll(tournament:
 def test_a_private_tournament_streams_to_no_stranger(tournament: Tournament, server: Server) -> None:
     Tournament.objects.filter(pk=tournament.pk).update(is_public=False)
     assert server.get(f"/t/{tournament.slug}/live")[0] == 404
+
+
+def test_a_tournament_made_private_ends_its_public_streams(tournament: Tournament, server: Server) -> None:
+    stream = open_stream(server, f"/t/{tournament.slug}/live")
+    assert stream.next().kind == "hello"
+    Tournament.objects.filter(pk=tournament.pk).update(is_public=False)
+    live.announce(tournament.pk, "standings")
+    with pytest.raises(EOFError):  # nothing more reaches a stranger
+        stream.next()
+    assert server.get(f"/t/{tournament.slug}/live")[0] == 404

@@ -88,16 +88,16 @@ def event_text(version: int, kind: str, payload: Any = None) -> bytes:
     return f"id: {version}\nevent: {kind}\ndata: {body}\n\n".encode()
 
 
-def _compute(tournament_id: int, kind: str) -> Any:
-    """What a public stream of the tournament carries for a notice of this kind (runs in a thread of
-    its own, whose database connection is closed afterwards)."""
+def _compute(tournament_id: int, kind: str) -> tuple[bool, Any]:
+    """Whether the public may still see the tournament, and what a stream carries for a notice of this
+    kind (runs in a thread of its own, whose database connection is closed afterwards)."""
     try:
         tournament = Tournament.objects.filter(pk=tournament_id).first()
         if tournament is None:
-            return None
+            return False, None
         if kind == "clock":
-            return clock_data(tournament)
-        return standings_payload(tournament, public_cutoff(tournament))
+            return tournament.is_public, clock_data(tournament)
+        return tournament.is_public, standings_payload(tournament, public_cutoff(tournament))
     finally:
         connections.close_all()
 
@@ -120,7 +120,7 @@ class Hub:
             )
         )
         # The last text computed per (tournament, kind, public): reconnecting browsers share it.
-        self.latest: dict[tuple[int, str, bool], tuple[int, bytes]] = {}
+        self.latest: dict[tuple[int, str, bool], tuple[int, bytes | None]] = {}
         self.computing: dict[tuple[int, str, bool], asyncio.Lock] = defaultdict(asyncio.Lock)
 
     async def ready(self) -> bool:
@@ -182,15 +182,21 @@ class Hub:
         streams = self.streams.get(tournament_id)
         if not streams:
             return
-        texts: dict[bool, bytes] = {}
+        texts: dict[bool, bytes | None] = {}
         for public in sorted({stream.public for stream in streams}):
             texts[public] = await self.text(tournament_id, version, kind, public)
         for stream in list(streams):
-            if version > stream.sent:
-                stream.offer(version, texts[stream.public])
+            text = texts[stream.public]
+            if text is None:  # the tournament is private now (or gone): its public streams end
+                stream.overflow = True
+                with suppress(asyncio.QueueFull):
+                    stream.queue.put_nowait(None)
+            elif version > stream.sent:
+                stream.offer(version, text)
 
-    async def text(self, tournament_id: int, version: int, kind: str, public: bool) -> bytes:
-        """The event of a notice for public or staff streams, computed once per version."""
+    async def text(self, tournament_id: int, version: int, kind: str, public: bool) -> bytes | None:
+        """The event of a notice for public or staff streams, computed once per version; None when the
+        public may no longer see the tournament."""
         key = (tournament_id, kind, public)
         async with self.computing[key]:
             found = self.latest.get(key)
@@ -198,7 +204,9 @@ class Hub:
                 return found[1]  # as new or newer: what is current is what a browser wants
             payload = None
             if kind == "clock" or (kind == "standings" and public):
-                payload = await sync_to_async(_compute, thread_sensitive=False)(tournament_id, kind)
+                shown, payload = await sync_to_async(_compute, thread_sensitive=False)(tournament_id, kind)
+                if public and not shown:
+                    return None
             text = event_text(version, kind, payload)
             self.latest[key] = (version, text)
             return text
@@ -227,7 +235,7 @@ class Hub:
         kinds = live.missed_kinds(last_seen, current, log)
         texts = [await self.text(tournament_id, current, kind, stream.public) for kind in kinds]
         stream.sent = current
-        return texts
+        return [text for text in texts if text is not None]
 
 
 _hub: Hub | None = None
@@ -250,9 +258,8 @@ def unavailable(message: str, rule: str) -> HttpResponse:
 
 
 def last_event_id(request: HttpRequest) -> int | None:
-    """The version the browser saw last (``Last-Event-ID``, or ``?last`` for a first connection that
-    knows it from the page); None when absent or not a number."""
-    value = request.headers.get("Last-Event-ID") or request.GET.get("last") or ""
+    """The version the browser saw last (``Last-Event-ID``); None when absent or not a number."""
+    value = request.headers.get("Last-Event-ID", "")
     value = value.strip()
     if not value.isascii() or not value.isdigit() or len(value) > 15:
         return None
