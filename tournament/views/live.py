@@ -204,7 +204,13 @@ class Hub:
                 return found[1]  # as new or newer: what is current is what a browser wants
             payload = None
             if kind == "clock" or (kind == "standings" and public):
-                shown, payload = await sync_to_async(_compute, thread_sensitive=False)(tournament_id, kind)
+                try:
+                    shown, payload = await sync_to_async(_compute, thread_sensitive=False)(
+                        tournament_id, kind
+                    )
+                except Exception:  # the database is away: the notice alone, the pages fetch their copy
+                    logger.exception("live %s of tournament %s not computed", kind, tournament_id)
+                    return event_text(version, kind)
                 if public and not shown:
                     return None
             text = event_text(version, kind, payload)
