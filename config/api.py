@@ -302,5 +302,7 @@ urlpatterns = [
     path("tables/<int:table_pk>/sheet/check/", sheets.check_view, name="sheet-check"),
     path("tables/<int:table_pk>/sheet/sign/", sheets.sign_view, name="sheet-sign"),
     path("tables/<int:table_pk>/sheet/correct/", sheets.correct_view, name="sheet-correct"),
+    path("tables/<int:table_pk>/sheet/confirm/", sheets.confirm_view, name="sheet-confirm"),
+    path("tables/<int:table_pk>/sheet/dispute/", sheets.dispute_view, name="sheet-dispute"),
     *router.urls,
 ]

@@ -1,5 +1,6 @@
 """Signing in, with failed attempts limited the same way at every door: the page login, the admin login
-(``AdminSite``) and the API's token endpoint (``config.api.TokenLoginView``).
+(``AdminSite``), the API's token endpoint (``config.api.TokenLoginView``) and a player's PIN
+(``config.player_login``, with a third count per player, below).
 
 Failures are counted twice, never per user name alone, so that a stranger elsewhere cannot lock the real
 user out:
@@ -77,11 +78,11 @@ class Block:
     message: str
 
 
-def _seconds_left(key: str, limit: int) -> int:
+def _seconds_left(key: str, limit: int, window: int = WINDOW_SECONDS) -> int:
     if (cache.get(key) or 0) < limit:
         return 0
     started = cache.get(f"{key}:start") or time.time()
-    return max(1, math.ceil(started + WINDOW_SECONDS - time.time()))
+    return max(1, math.ceil(started + window - time.time()))
 
 
 def blocked(request: HttpRequest, username: str) -> Block | None:
@@ -102,14 +103,14 @@ def blocked(request: HttpRequest, username: str) -> Block | None:
     return Block(seconds, f"Too many failed sign-in attempts {who}. Try again in {minutes} minute{plural}.")
 
 
-def _count(key: str) -> None:
-    """One more failure; the first opens a window of ``WINDOW_SECONDS`` (atomic in Redis)."""
-    cache.add(f"{key}:start", time.time(), WINDOW_SECONDS)
-    if not cache.add(key, 1, WINDOW_SECONDS):
+def _count(key: str, window: int = WINDOW_SECONDS) -> None:
+    """One more failure; the first opens a window of ``window`` seconds (atomic in Redis)."""
+    cache.add(f"{key}:start", time.time(), window)
+    if not cache.add(key, 1, window):
         try:
             cache.incr(key)
         except ValueError:  # the window closed between the two calls
-            cache.add(key, 1, WINDOW_SECONDS)
+            cache.add(key, 1, window)
 
 
 def record_failure(request: HttpRequest, username: str) -> None:
@@ -127,6 +128,52 @@ def clear_failures(request: HttpRequest, username: str) -> None:
         cache.delete_many([name_key, f"{name_key}:start"])
     except CACHE_ERRORS:
         logger.warning("login failures not cleared: the cache cannot be reached", exc_info=True)
+
+
+# A player's PIN (``config.player_login``): six digits, a million values. Besides the two counts above
+# (the "user name" being the player), the wrong PINs of one player are counted from every address
+# together, so that many addresses cannot share the guessing: at most ``MAX_PLAYER_FAILURES`` a day.
+MAX_PLAYER_FAILURES = 10
+PLAYER_WINDOW_SECONDS = 24 * 60 * 60
+
+
+def _player_name(tournament_pk: int, player_pk: int) -> str:
+    return f"player {tournament_pk}/{player_pk}"
+
+
+def player_blocked(request: HttpRequest, tournament_pk: int, player_pk: int) -> Block | None:
+    """Why this PIN attempt is refused before the PIN is checked, or None when it may go ahead."""
+    refused = blocked(request, _player_name(tournament_pk, player_pk))
+    if refused is not None:
+        return refused
+    key = _key("player", str(tournament_pk), str(player_pk))
+    try:
+        seconds = _seconds_left(key, MAX_PLAYER_FAILURES, PLAYER_WINDOW_SECONDS)
+    except CACHE_ERRORS:
+        logger.warning("PIN limits skipped: the cache cannot be reached", exc_info=True)
+        return None
+    if not seconds:
+        return None
+    hours = math.ceil(seconds / 3600)
+    plural = "s" if hours != 1 else ""
+    return Block(
+        seconds,
+        f"Too many wrong PINs for this player today. Try again in {hours} hour{plural}, sign in with the "
+        "code on your seating card, or ask an organiser for a new PIN.",
+    )
+
+
+def record_player_failure(request: HttpRequest, tournament_pk: int, player_pk: int) -> None:
+    record_failure(request, _player_name(tournament_pk, player_pk))
+    try:
+        _count(_key("player", str(tournament_pk), str(player_pk)), PLAYER_WINDOW_SECONDS)
+    except CACHE_ERRORS:
+        logger.warning("PIN failure not counted: the cache cannot be reached", exc_info=True)
+
+
+def clear_player_failures(request: HttpRequest, tournament_pk: int, player_pk: int) -> None:
+    """A right PIN: this address and player start afresh (the player's count of the day stays)."""
+    clear_failures(request, _player_name(tournament_pk, player_pk))
 
 
 class LoginForm(AuthenticationForm):

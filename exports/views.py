@@ -21,6 +21,7 @@ from exports.models import ExportJob
 from tournament import access
 from tournament.models import StaffRole, Tournament
 from tournament.refusal import NOT_FOUND, Refusal
+from tournament.services import player_login
 from tournament.views.base import refusal_response, render_page
 
 Role = StaffRole.Role
@@ -124,9 +125,18 @@ def print_hanchan(request: HttpRequest, slug: str, kind: str, number: int) -> Ht
     table_text = request.GET.get("table", "")
     if kind == "score-sheets":
         table = int(table_text) if table_text.isdigit() and len(table_text) < 5 else None
-        result = score_sheets_pdf(tournament, hanchan=number, table=table)
+        base_url = request.build_absolute_uri("/")  # each sheet's QR code: its table's entry page
+        result = score_sheets_pdf(tournament, hanchan=number, table=table, base_url=base_url)
     else:
-        result = seating_cards_pdf(tournament, hanchan=number)
+        # Players who enter the results get a fresh PIN and one-time link on their card (the old ones stop
+        # working); otherwise the card's code is the player's public page.
+        issued = (
+            player_login.issue_for_hanchan(tournament, number, request.user)
+            if tournament.entry_mode == Tournament.EntryMode.PLAYERS
+            else None
+        )
+        base_url = request.build_absolute_uri("/").rstrip("/")
+        result = seating_cards_pdf(tournament, hanchan=number, base_url=base_url, credentials=issued)
     response = HttpResponse(result.data, content_type=result.content_type)
     response["Content-Disposition"] = f'inline; filename="{result.filename}"'
     response["Cache-Control"] = "private, no-store"

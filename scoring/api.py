@@ -1,9 +1,13 @@
 """The REST API over score sheets: one sheet per table, under ``/api/tables/{table_pk}/sheet/``.
 
 Referees of the tournament check, enter, submit and sign; head referees and organisers correct a
-signed sheet. Anyone who can see the tournament reads a signed sheet; drafts, submitted sheets and every
-sheet's history are for its staff. ``scoring.services`` refuses with ``tournament.refusal.Refusal``, which
-``config.api`` renders with its status: 400 an invalid entry, 409 a conflict or a signed (locked) sheet.
+signed sheet. When the tournament's players enter the results, a player seated at the table and signed in
+with their PIN or link (a session: ``tournament.access.player_of``) checks, enters and submits it too, and
+agrees with or disputes the submitted version (``confirm``, ``dispute``). Anyone who can see the
+tournament reads a signed sheet; drafts, submitted sheets and every sheet's history are for its staff.
+``scoring.services`` refuses with ``tournament.refusal.Refusal``, which ``config.api`` renders with its
+status: 400 an invalid entry, 403 a player not allowed at this table (the rule named), 409 a conflict or
+a signed (locked) sheet.
 """
 
 from __future__ import annotations
@@ -11,18 +15,24 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any
 
+from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status, viewsets
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.exceptions import NotFound
 from rest_framework.metadata import SimpleMetadata
+from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from scoring import services
 from scoring.models import ScoreSheet, SheetVersion
 from scoring.serializers import (
+    AnswerSheetSerializer,
     CorrectSheetSerializer,
+    DisputeSheetSerializer,
+    PlayerSheetSerializer,
     PublicSheetSerializer,
     SheetCheckSerializer,
     SheetEntrySerializer,
@@ -33,7 +43,7 @@ from scoring.serializers import (
 )
 from tournament import access
 from tournament.api import is_staff
-from tournament.models import StaffRole, Table
+from tournament.models import Player, StaffRole, Table, Tournament
 
 Role = StaffRole.Role
 
@@ -62,6 +72,9 @@ class SheetViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
 
     serializer_class = SheetSerializer
     metadata_class = SheetMetadata
+    # Every action checks who may do it (``require``, ``require_player``): a player signed in with a PIN
+    # has a session but no user, which DRF's default (authenticated users only write) would turn away.
+    permission_classes = [AllowAny]
     table: Table
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
@@ -79,6 +92,30 @@ class SheetViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
         """Whether this user is on the tournament's staff (and so sees drafts and history)."""
         return is_staff(self.request, self.table.round.tournament)
 
+    @cached_property
+    def player(self) -> Player | None:
+        """The seated player of this table signed in on this session, when the tournament's players enter
+        the results and the hanchan's seating is public (not staff: they act as staff)."""
+        tournament = self.table.round.tournament
+        if self.staff or tournament.entry_mode != Tournament.EntryMode.PLAYERS:
+            return None
+        player = access.player_of(self.request._request, tournament)
+        if player is None or not self.table.round.seating_is_public:
+            return None
+        return player if self.table.seats.filter(player=player).exists() else None
+
+    def require_player(self) -> Player:
+        """The player of the session, for a player's action: refused with the rule when not seated here.
+        A player's session carries no user, so DRF's session authentication does not check CSRF: it is
+        checked here."""
+        tournament = self.table.round.tournament
+        player = access.player_of(self.request._request, tournament)
+        if player is None:
+            raise PermissionDenied("this needs a referee, or a player of the table signed in with their PIN")
+        SessionAuthentication().enforce_csrf(self.request._request)
+        access.require_table_player(player, self.table, list(self.table.seats.all()))
+        return player
+
     def sheet(self) -> ScoreSheet:
         """The table's sheet, as the user may see it: staff every sheet, others a signed one only."""
         sheet = (
@@ -87,13 +124,16 @@ class SheetViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
             .filter(table=self.table)
             .first()
         )
-        if sheet is None or not (sheet.is_signed or self.staff):
+        if sheet is None or not (sheet.is_signed or self.staff or self.player is not None):
             raise NotFound(f"table {self.table.number} of hanchan {self.table.round.number} has no sheet yet")
         return sheet
 
     def respond(self, sheet: ScoreSheet, code: int = status.HTTP_200_OK) -> Response:
-        serializer = SheetSerializer if self.staff else PublicSheetSerializer
-        return Response(serializer(sheet).data, status=code)
+        if self.staff:
+            return Response(SheetSerializer(sheet).data, status=code)
+        if self.player is not None:
+            return Response(PlayerSheetSerializer(sheet).data, status=code)
+        return Response(PublicSheetSerializer(sheet).data, status=code)
 
     @extend_schema(summary="The table's sheet (staff: with every version)", responses=SheetSerializer)
     def retrieve(self, request: Request, table_pk: int) -> Response:
@@ -105,11 +145,16 @@ class SheetViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
         responses={201: SheetSerializer, 409: CONFLICT},
     )
     def create(self, request: Request, table_pk: int) -> Response:
-        self.require(Role.REFEREE)
+        player = None if self.staff else self.require_player()
+        if player is None:
+            self.require(Role.REFEREE)
         serializer = SheetEntrySerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        services.save_sheet(self.table, data["entry"], request.user, submit=data["submit"])
+        if player is not None:
+            services.player_save_sheet(self.table, data["entry"], player, submit=data["submit"])
+        else:
+            services.save_sheet(self.table, data["entry"], request.user, submit=data["submit"])
         return self.respond(self.sheet(), status.HTTP_201_CREATED)
 
     @extend_schema(
@@ -118,11 +163,22 @@ class SheetViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
         responses={200: SheetSerializer, 409: CONFLICT},
     )
     def update(self, request: Request, table_pk: int) -> Response:
-        self.require(Role.REFEREE)
+        player = None if self.staff else self.require_player()
+        if player is None:
+            self.require(Role.REFEREE)
         self.sheet()  # 404 when there is none yet: POST creates it
         serializer = SheetUpdateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
+        if player is not None:
+            services.player_save_sheet(
+                self.table,
+                data["entry"],
+                player,
+                submit=data["submit"],
+                expected_version=data["expected_version"],
+            )
+            return self.respond(self.sheet())
         services.save_sheet(
             self.table,
             data["entry"],
@@ -139,7 +195,8 @@ class SheetViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
         responses={200: SheetVerdictSerializer},
     )
     def check(self, request: Request, table_pk: int) -> Response:
-        self.require(Role.REFEREE)
+        if self.staff or self.require_player() is None:
+            self.require(Role.REFEREE)
         serializer = SheetCheckSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         return Response(services.check_entry(self.table, serializer.validated_data["entry"]).as_json())
@@ -179,9 +236,38 @@ class SheetViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
         )
         return self.respond(self.sheet())
 
+    @extend_schema(
+        summary="Agree with the submitted sheet's version (a player seated at the table)",
+        description="The fourth agreement with the current version signs the sheet for the table.",
+        request=AnswerSheetSerializer,
+        responses={200: PlayerSheetSerializer, 409: CONFLICT},
+    )
+    def confirm(self, request: Request, table_pk: int) -> Response:
+        player = self.require_player()
+        serializer = AnswerSheetSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.confirm_sheet(self.table, player, version=serializer.validated_data["version"])
+        return self.respond(self.sheet())
+
+    @extend_schema(
+        summary="Dispute the submitted sheet's version, with a reason (a player seated at the table)",
+        description="The sheet goes to the referees (status disputed); the players no longer change it.",
+        request=DisputeSheetSerializer,
+        responses={200: PlayerSheetSerializer, 409: CONFLICT},
+    )
+    def dispute(self, request: Request, table_pk: int) -> Response:
+        player = self.require_player()
+        serializer = DisputeSheetSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        services.dispute_sheet(self.table, player, version=data["version"], reason=data["reason"])
+        return self.respond(self.sheet())
+
 
 # The routes, mapped by hand: a table has one sheet, so there is no list and no sheet id in the URL.
 sheet_view = SheetViewSet.as_view({"get": "retrieve", "post": "create", "put": "update"})
 check_view = SheetViewSet.as_view({"post": "check"})
 sign_view = SheetViewSet.as_view({"post": "sign"})
 correct_view = SheetViewSet.as_view({"post": "correct"})
+confirm_view = SheetViewSet.as_view({"post": "confirm"})
+dispute_view = SheetViewSet.as_view({"post": "dispute"})

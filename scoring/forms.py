@@ -39,3 +39,15 @@ class CorrectionForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 3}),
         help_text="Why the signed sheet changes; it stays in the sheet's history.",
     )
+
+
+class AnswerForm(forms.Form):
+    """A seated player's answer to one version of the sheet: agree, or dispute with a reason."""
+
+    version = forms.IntegerField(min_value=1, max_value=1_000_000, widget=forms.HiddenInput)
+    reason = forms.CharField(
+        required=False,
+        max_length=500,
+        widget=forms.Textarea(attrs={"rows": 3, "maxlength": 500}),
+        help_text="What is wrong with the sheet: a referee comes to the table.",
+    )

@@ -17,6 +17,8 @@ class ScoreSheet(models.Model):
         DRAFT = "draft", "Draft"
         SUBMITTED = "submitted", "Submitted"
         SIGNED = "signed", "Signed"
+        # A player of the table disputed the entered result: a referee decides and signs.
+        DISPUTED = "disputed", "Disputed"
 
     class Form(models.TextChoices):
         FINAL = "final", "Final points only"
@@ -45,6 +47,12 @@ class ScoreSheet(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     signed_at = models.DateTimeField(null=True, blank=True)
+    # Entered by players (tournament entry mode ``players``): who submitted it, and when a player of the
+    # table disputed it (from then on only referees change it).
+    submitted_by_player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    disputed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["table"]
@@ -87,6 +95,8 @@ class SheetVersion(models.Model):
         SUBMITTED = "submitted", "Submitted"
         SIGNED = "signed", "Signed"
         CORRECTED = "corrected", "Corrected after signing"
+        DISPUTED = "disputed", "Disputed by a player"
+        CONFIRMED = "confirmed", "Confirmed by the table"
 
     sheet = models.ForeignKey(ScoreSheet, on_delete=models.PROTECT, related_name="versions")
     version = models.PositiveIntegerField()
@@ -100,6 +110,8 @@ class SheetVersion(models.Model):
     )
     at = models.DateTimeField(auto_now_add=True)
     reason = models.TextField(blank=True)
+    # The player who saved, submitted or disputed this version (players' entry), when no referee did.
+    player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
 
     class Meta:
         ordering = ["sheet", "at", "pk"]
@@ -107,3 +119,31 @@ class SheetVersion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.sheet} v{self.version} {self.action}"
+
+
+class SheetConfirmation(models.Model):
+    """A seated player's answer to one version of the sheet their table entered: agree or dispute.
+
+    Only answers to the sheet's current version count; a new version leaves the earlier ones behind."""
+
+    class Decision(models.TextChoices):
+        AGREE = "agree", "Agrees"
+        DISPUTE = "dispute", "Disputes"
+
+    sheet = models.ForeignKey(ScoreSheet, on_delete=models.CASCADE, related_name="confirmations")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    version = models.PositiveIntegerField()
+    decision = models.CharField(max_length=8, choices=Decision.choices)
+    reason = models.TextField(blank=True)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["sheet", "version", "at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["sheet", "player", "version"], name="one_answer_per_player_and_version"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.get_decision_display().lower()} with {self.sheet} v{self.version}"

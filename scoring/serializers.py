@@ -10,7 +10,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from scoring.models import ScoreSheet, SheetVersion
+from scoring.models import ScoreSheet, SheetConfirmation, SheetVersion
 
 ENTRY_HELP = (
     'The sheet in the rules engine\'s format, players by name: {"form": "final", "final_points": '
@@ -139,3 +139,39 @@ class SheetSerializer(PublicSheetSerializer):
 
     def get_signed_by(self, sheet: ScoreSheet) -> str | None:
         return username(sheet.signed_by)
+
+
+class AnswerSheetSerializer(serializers.Serializer[Any]):
+    """A seated player's answer to one version of the sheet (players' entry)."""
+
+    version = serializers.IntegerField(min_value=1, max_value=1_000_000, help_text="The version answered.")
+
+
+class DisputeSheetSerializer(AnswerSheetSerializer):
+    reason = serializers.CharField(
+        max_length=500, allow_blank=True, help_text="What is wrong with the sheet (required, printable)."
+    )
+
+
+class ConfirmationSerializer(serializers.ModelSerializer[SheetConfirmation]):
+    player = serializers.CharField(source="player.name", read_only=True)
+
+    class Meta:
+        model = SheetConfirmation
+        fields = ("player", "version", "decision", "reason", "at")
+        read_only_fields = fields
+
+
+class PlayerSheetSerializer(PublicSheetSerializer):
+    """The sheet as a player seated at its table sees it: any status, with the answers to its current
+    version (no history: that is the staff's)."""
+
+    confirmations = serializers.SerializerMethodField()
+
+    class Meta(PublicSheetSerializer.Meta):
+        fields = (*PublicSheetSerializer.Meta.fields, "disputed_at", "confirmations")
+        read_only_fields = fields
+
+    def get_confirmations(self, sheet: ScoreSheet) -> list[dict[str, Any]]:
+        answers = sheet.confirmations.filter(version=sheet.version).select_related("player")
+        return list(ConfirmationSerializer(answers, many=True).data)

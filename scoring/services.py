@@ -27,11 +27,11 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from penalties import services as penalties
-from scoring.models import ScoreSheet, SeatResult, SheetVersion
+from scoring.models import ScoreSheet, SeatResult, SheetConfirmation, SheetVersion
 from scoring.rules.replay import Error, Verdict, check_final, replay
 from tournament import access
 from tournament.inputs import RULE_PRINTABLE, json_control_problem, require_printable
-from tournament.models import Seat, StaffRole, Table
+from tournament.models import Player, Seat, StaffRole, Table
 from tournament.refusal import CONFLICT, INVALID, Problem, Refusal
 from tournament.services import participation
 from tournament.standings_db import forget_live, schedule_standings_refresh
@@ -232,7 +232,7 @@ def sign_sheet(
         raise _refusal("status", "already-signed", f"already signed by {sheet.signed_by}", status=CONFLICT)
     if expected_version is not None and sheet.version != expected_version:
         raise _stale(f"the sheet changed (now version {sheet.version}); check it again before signing")
-    if sheet.status != ScoreSheet.Status.SUBMITTED:
+    if sheet.status not in (ScoreSheet.Status.SUBMITTED, ScoreSheet.Status.DISPUTED):
         raise _refusal("status", "submit-before-signing", "submit the sheet before signing it")
     seats = seated_players(sheet.table)
     # The rules may not have changed, but a signature checks anyway; the results come from this check.
@@ -309,3 +309,204 @@ def _sync_chombo_penalties(
     players = {seat.player.name: seat.player for seat in seats}
     wanted = [(players[chombo.player], chombo.hand) for chombo in verdict.chombo or ()]
     penalties.sync_sheet_chombo(sheet, wanted, user)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Players enter, the table confirms (the tournament's entry mode ``players``)
+#
+# A seated player saves and submits the sheet (the same rules engine, the same refusals); submitting counts
+# as agreeing. The other three agree with, or dispute, that version on their own phones; a new version
+# leaves the earlier answers behind. All four agreeing on the current version signs the sheet for the
+# table (no referee: ``signed_by`` is empty and the history says "confirmed by the table"). A dispute
+# hands the sheet to the referees: from then on, as once it is signed, the players change nothing.
+
+MAX_DISPUTE_REASON = 500
+RULE_DISPUTED = "disputed-sheets-go-to-a-referee"
+
+
+def _record_by_player(
+    sheet: ScoreSheet, action: str, player: Player | None, seats: Sequence[Seat], reason: str = ""
+) -> None:
+    SheetVersion.objects.create(
+        sheet=sheet,
+        version=sheet.version,
+        action=action,
+        status=sheet.status,
+        entry=sheet.entry,
+        replay=sheet.replay,
+        content_hash=content_hash(sheet.table, sheet.entry, seats),
+        author=None,
+        player=player,
+        reason=reason,
+    )
+
+
+def _players_may_change(sheet: ScoreSheet) -> None:
+    """Refused once a referee has the last word: the sheet is signed, or a player disputed it."""
+    if sheet.is_signed:
+        raise _refusal(
+            "status",
+            "signed-sheets-are-locked (WRCR 2015 §8.2)",
+            "the sheet is signed; only a head referee or organiser can correct it",
+            status=CONFLICT,
+        )
+    if sheet.disputed_at is not None:
+        raise _refusal(
+            "status",
+            RULE_DISPUTED,
+            "a player of the table disputed the sheet: a referee decides and signs it",
+            status=CONFLICT,
+        )
+
+
+def _player_table(table: Table, player: Player) -> tuple[Table, list[Seat]]:
+    """The table, locked, and its seats, once the player is known to be one of them."""
+    table = _lock_table(table)
+    seats = seated_players(table)
+    access.require_table_player(player, table, seats)
+    return table, seats
+
+
+@transaction.atomic
+def player_save_sheet(
+    table: Table,
+    entry: dict[str, Any],
+    player: Player,
+    *,
+    submit: bool = False,
+    expected_version: int | None = None,
+) -> ScoreSheet:
+    """A seated player creates (``expected_version`` None) or changes the table's sheet, as a draft or
+    submitted; a submission is the player's agreement with that version."""
+    table, seats = _player_table(table, player)
+    replayed = _checked(table, entry, seats, complete=submit).as_json()
+    status = ScoreSheet.Status.SUBMITTED if submit else ScoreSheet.Status.DRAFT
+    sheet = ScoreSheet.objects.filter(table=table).first()
+    now = timezone.now()
+    if expected_version is None:
+        if sheet is not None:
+            raise _refusal(
+                "table",
+                "one-sheet-per-table",
+                f"table {table.number} of hanchan {table.round.number} already has a score sheet "
+                f"(version {sheet.version}, {sheet.get_status_display().lower()}); reload it and edit "
+                "that one",
+                status=CONFLICT,
+            )
+        sheet = ScoreSheet.objects.create(
+            table=table, status=status, form=entry["form"], entry=entry, replay=replayed
+        )
+        action = SheetVersion.Action.SUBMITTED if submit else SheetVersion.Action.CREATED
+    else:
+        if sheet is None:
+            raise _stale(f"table {table.number} has no sheet yet; create it instead")
+        _players_may_change(sheet)
+        if sheet.version != expected_version:
+            raise _stale(
+                f"the sheet changed (now version {sheet.version}, you edited version {expected_version}); "
+                "reload it"
+            )
+        sheet.entry, sheet.replay, sheet.form, sheet.status = entry, replayed, entry["form"], status
+        sheet.version += 1
+        sheet.save()
+        action = SheetVersion.Action.SUBMITTED if submit else SheetVersion.Action.UPDATED
+    if submit:
+        sheet.submitted_by, sheet.submitted_by_player, sheet.submitted_at = None, player, now
+        sheet.save(update_fields=["submitted_by", "submitted_by_player", "submitted_at"])
+    _record_by_player(sheet, action, player, seats)
+    if submit:
+        SheetConfirmation.objects.create(
+            sheet=sheet, player=player, version=sheet.version, decision=SheetConfirmation.Decision.AGREE
+        )
+    transaction.on_commit(lambda: forget_live(table.round.tournament_id))
+    return sheet
+
+
+def _sheet_to_answer(table: Table, player: Player, version: int) -> ScoreSheet:
+    """The submitted sheet of the table at ``version``, which this player has not answered yet."""
+    sheet = ScoreSheet.objects.filter(table=table).first()
+    if sheet is None:
+        raise _refusal("table", "no-sheet", f"table {table.number} has no sheet yet", status=CONFLICT)
+    sheet.table = table
+    _players_may_change(sheet)
+    if sheet.status != ScoreSheet.Status.SUBMITTED:
+        raise _refusal("status", "submit-before-confirming", "the sheet is a draft: it is submitted first")
+    if sheet.version != version:
+        raise _stale(
+            f"the sheet changed (now version {sheet.version}, you read version {version}); read it again"
+        )
+    if SheetConfirmation.objects.filter(sheet=sheet, player=player, version=version).exists():
+        message = f"{player.name} has answered version {version} already"
+        raise _refusal("version", "one-answer-per-version", message, status=CONFLICT)
+    return sheet
+
+
+@transaction.atomic
+def confirm_sheet(table: Table, player: Player, *, version: int) -> ScoreSheet:
+    """A seated player agrees with ``version`` of the submitted sheet; the fourth agreement signs it."""
+    table, seats = _player_table(table, player)
+    sheet = _sheet_to_answer(table, player, version)
+    SheetConfirmation.objects.create(
+        sheet=sheet, player=player, version=version, decision=SheetConfirmation.Decision.AGREE
+    )
+    agreed = set(
+        SheetConfirmation.objects.filter(
+            sheet=sheet, version=version, decision=SheetConfirmation.Decision.AGREE
+        ).values_list("player_id", flat=True)
+    )
+    if all(seat.player_id in agreed for seat in seats):
+        _sign_by_table(sheet, seats)
+    return sheet
+
+
+def _sign_by_table(sheet: ScoreSheet, seats: Sequence[Seat]) -> None:
+    """The four players agreed: the same effects as a referee's signature (``sign_sheet``), signed by
+    nobody, the history naming the four."""
+    verdict = _checked(sheet.table, sheet.entry, seats)
+    sheet.status = ScoreSheet.Status.SIGNED
+    sheet.signed_by, sheet.signed_at = None, timezone.now()
+    sheet.content_hash = content_hash(sheet.table, sheet.entry, seats)
+    sheet.save()
+    _write_results(sheet, verdict, seats)
+    players = {seat.player.name: seat.player for seat in seats}
+    penalties.sync_sheet_chombo(sheet, [(players[c.player], c.hand) for c in verdict.chombo or ()], None)
+    names = [seat.player.name for seat in seats]
+    agreed = f"agreed by {', '.join(names[:-1])} and {names[-1]}"
+    _record_by_player(sheet, SheetVersion.Action.CONFIRMED, None, seats, agreed)
+    participation.book_missed(sheet.table.round, None)  # the last table signed completes the hanchan
+    schedule_standings_refresh(sheet.table.round.tournament_id)
+
+
+@transaction.atomic
+def dispute_sheet(table: Table, player: Player, *, version: int, reason: str) -> ScoreSheet:
+    """A seated player disputes ``version`` of the submitted sheet, with a reason: the sheet goes to the
+    referees (status ``disputed``), who edit and sign it."""
+    reason = reason.strip()
+    if not reason:
+        raise _refusal("reason", "disputes-give-a-reason", "say what is wrong with the sheet")
+    if len(reason) > MAX_DISPUTE_REASON:
+        message = f"the reason is {len(reason)} characters long; at most {MAX_DISPUTE_REASON}"
+        raise _refusal("reason", "length", message)
+    require_printable("reason", reason, multiline=True)
+    table, seats = _player_table(table, player)
+    sheet = _sheet_to_answer(table, player, version)
+    SheetConfirmation.objects.create(
+        sheet=sheet,
+        player=player,
+        version=version,
+        decision=SheetConfirmation.Decision.DISPUTE,
+        reason=reason,
+    )
+    sheet.status, sheet.disputed_at = ScoreSheet.Status.DISPUTED, timezone.now()
+    sheet.save(update_fields=["status", "disputed_at", "updated_at"])
+    _record_by_player(sheet, SheetVersion.Action.DISPUTED, player, seats, reason)
+    transaction.on_commit(lambda: forget_live(table.round.tournament_id))
+    return sheet
+
+
+def confirmations(sheet: ScoreSheet) -> dict[int, SheetConfirmation]:
+    """The answers to the sheet's current version, by player pk."""
+    return {
+        answer.player_id: answer
+        for answer in SheetConfirmation.objects.filter(sheet=sheet, version=sheet.version)
+    }

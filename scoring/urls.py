@@ -1,5 +1,6 @@
 """The referees' pages, under ``/t/<slug>/`` (namespace ``scoring``): my tables, a table's sheet, its
-live check, signing, and a head referee's correction."""
+live check, signing, a head referee's correction, and the seated players' confirmation or dispute
+(when the players enter the results)."""
 
 from __future__ import annotations
 
@@ -15,4 +16,6 @@ urlpatterns = [
     path("sheet/<int:round_number>/<int:table_number>/check.json", views.check, name="sheet_check"),
     path("sheet/<int:round_number>/<int:table_number>/sign/", views.sign, name="sheet_sign"),
     path("sheet/<int:round_number>/<int:table_number>/correct/", views.correct, name="sheet_correct"),
+    path("sheet/<int:round_number>/<int:table_number>/confirm/", views.confirm, name="sheet_confirm"),
+    path("sheet/<int:round_number>/<int:table_number>/dispute/", views.dispute, name="sheet_dispute"),
 ]

@@ -11,16 +11,19 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scoring import services
-from scoring.forms import CorrectionForm, SheetForm, SignForm
+from scoring.forms import AnswerForm, CorrectionForm, SheetForm, SignForm
 from scoring.models import ScoreSheet
+from tournament import access
 from tournament import services as tournament_services
 from tournament.inputs import read_json
-from tournament.models import Seat, StaffRole, Table, Tournament
+from tournament.models import Player, Seat, StaffRole, Table, Tournament
 from tournament.refusal import CONFLICT, Refusal
 from tournament.views.base import access_tournament, render_page
 
@@ -57,6 +60,13 @@ def _sheet_page(
     sheet = _sheet_of(table)
     seats = list(table.seats.select_related("player", "replaces").order_by("wind"))
     editable = correcting or sheet is None or not sheet.is_signed
+    player = (
+        access.player_of(request, tournament)
+        if not access.has_role(request.user, tournament, Role.REFEREE)
+        else None
+    )
+    if player is not None:  # a seated player (players' entry): until a referee has the last word
+        editable = sheet is None or (not sheet.is_signed and sheet.disputed_at is None)
     if entry is None and sheet is not None:
         entry = sheet.entry
     return render_page(
@@ -81,6 +91,7 @@ def _sheet_page(
             "versions": sheet.versions.select_related("author").order_by("-at", "-pk") if sheet else [],
             "hands": _hands(sheet, seats) if sheet and not editable else [],
             "results": _results(sheet, seats) if sheet and sheet.replay.get("final_points") else [],
+            **_confirmation(tournament, sheet, seats, player),
         },
         status=status,
     )
@@ -117,6 +128,60 @@ def _results(sheet: ScoreSheet, seats: list[Seat]) -> list[dict[str, Any]]:
     ]
 
 
+def _sheet_access(
+    request: HttpRequest, slug: str, round_number: int, table_number: int
+) -> tuple[Tournament, Table, Player | None] | HttpResponse:
+    """Who may open a table's sheet: a referee of the tournament (player None), or, when the players enter
+    the results, a player seated at that table, signed in with their PIN or link (``access.player_of``).
+    Anyone else: the login page, or 403 naming the rule that refuses them."""
+    if not request.user.is_authenticated and not request.session.get(access.PLAYER_SESSION_KEY):
+        return redirect_to_login(request.get_full_path())
+    tournament = access_tournament(request, slug)
+    if access.has_role(request.user, tournament, Role.REFEREE):
+        return tournament, _table(tournament, round_number, table_number), None
+    player = access.player_of(request, tournament)
+    if player is None:
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        raise PermissionDenied(f"This page is for the referees of {tournament.name}.")
+    table = _table(tournament, round_number, table_number)
+    try:
+        access.require_table_player(player, table, list(table.seats.all()))
+    except Refusal as refused:
+        raise PermissionDenied(f"{refused.message} ({refused.rule})") from None
+    return tournament, table, player
+
+
+def _confirmation(
+    tournament: Tournament, sheet: ScoreSheet | None, seats: list[Seat], player: Player | None
+) -> dict[str, Any]:
+    """What ``scoring/_confirmation.html`` shows: each seated player's answer to the current version, and
+    whether the player of this browser may answer it now."""
+    if tournament.entry_mode != Tournament.EntryMode.PLAYERS or sheet is None:
+        return {"confirmation": None}
+    answers = services.confirmations(sheet)
+    may_answer = (
+        player is not None
+        and sheet.status == ScoreSheet.Status.SUBMITTED
+        and sheet.disputed_at is None
+        and player.pk not in answers
+    )
+    return {
+        "confirmation": {
+            "rows": [
+                {
+                    "wind": WIND_NAMES[seat.wind],
+                    "name": seat.player.name,
+                    "answer": answers.get(seat.player_id),
+                }
+                for seat in seats
+            ],
+            "me": player,
+            "may_answer": may_answer,
+        }
+    }
+
+
 @login_required
 @require_GET
 def my_tables(request: HttpRequest, slug: str) -> HttpResponse:
@@ -140,11 +205,12 @@ def my_tables(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-@login_required
 @require_http_methods(["GET", "POST"])
 def sheet(request: HttpRequest, slug: str, round_number: int, table_number: int) -> HttpResponse:
-    tournament = access_tournament(request, slug, Role.REFEREE)
-    table = _table(tournament, round_number, table_number)
+    found = _sheet_access(request, slug, round_number, table_number)
+    if isinstance(found, HttpResponse):
+        return found
+    tournament, table, player = found
     if request.method == "GET":
         return _sheet_page(request, tournament, table)
     form = SheetForm(request.POST)
@@ -155,13 +221,18 @@ def sheet(request: HttpRequest, slug: str, round_number: int, table_number: int)
     submit = form.cleaned_data["action"] == "submit"
     entry = form.cleaned_data["entry"]
     try:
-        saved = services.save_sheet(
-            table,
-            entry,
-            request.user,
-            submit=submit,
-            expected_version=form.cleaned_data["expected_version"],
-        )
+        if player is not None:
+            saved = services.player_save_sheet(
+                table, entry, player, submit=submit, expected_version=form.cleaned_data["expected_version"]
+            )
+        else:
+            saved = services.save_sheet(
+                table,
+                entry,
+                request.user,
+                submit=submit,
+                expected_version=form.cleaned_data["expected_version"],
+            )
     except Refusal as refused:
         errors = refused.as_dicts()
         if refused.status == CONFLICT:
@@ -169,7 +240,10 @@ def sheet(request: HttpRequest, slug: str, round_number: int, table_number: int)
         return _sheet_page(request, tournament, table, entry=entry, errors=errors, status=refused.status)
     except TypeError:  # see ``check``
         return _sheet_page(request, tournament, table, errors=[UNREADABLE], status=400)
-    if submit:
+    if submit and player is not None:
+        next_step = "The other players of the table confirm it next."
+        messages.success(request, f"Submitted (version {saved.version}). {next_step}")
+    elif submit:
         messages.success(request, f"Submitted (version {saved.version}). A referee signs it next.")
     else:
         messages.success(request, f"Draft saved (version {saved.version}).")
@@ -248,12 +322,14 @@ def correct(request: HttpRequest, slug: str, round_number: int, table_number: in
     )
 
 
-@login_required
 @require_POST
 def check(request: HttpRequest, slug: str, round_number: int, table_number: int) -> HttpResponse:
-    """The rules engine's verdict on an entry as the referee types: errors by hand, or the replay."""
-    tournament = access_tournament(request, slug, Role.REFEREE)
-    table = _table(tournament, round_number, table_number)
+    """The rules engine's verdict on an entry as the referee (or the seated player) types: errors by
+    hand, or the replay."""
+    found = _sheet_access(request, slug, round_number, table_number)
+    if isinstance(found, HttpResponse):
+        return found
+    table = found[1]
     try:
         body = read_json(request.body or b"null")
     except Refusal as refused:  # too deep, too large, not JSON: the verdict says so, as for any sheet
@@ -266,3 +342,54 @@ def check(request: HttpRequest, slug: str, round_number: int, table_number: int)
     except TypeError:  # the engine does not yet read a player given as a list or object
         verdict = {"valid": False, "errors": [UNREADABLE]}
     return JsonResponse(verdict)
+
+
+def _answer(
+    request: HttpRequest, slug: str, round_number: int, table_number: int, *, agree: bool
+) -> HttpResponse:
+    found = _sheet_access(request, slug, round_number, table_number)
+    if isinstance(found, HttpResponse):
+        return found
+    tournament, table, player = found
+    if player is None:
+        raise PermissionDenied("Only the players seated at the table confirm or dispute its sheet.")
+    form = AnswerForm(request.POST)
+    if not form.is_valid():
+        for name, errors in form.errors.items():
+            messages.error(request, f"{name}: {'; '.join(errors)}")
+    else:
+        version = form.cleaned_data["version"]
+        try:
+            if agree:
+                answered = services.confirm_sheet(table, player, version=version)
+            else:
+                answered = services.dispute_sheet(
+                    table, player, version=version, reason=form.cleaned_data["reason"]
+                )
+        except Refusal as refused:
+            for problem in refused.problems:
+                messages.error(request, problem.message)
+        else:
+            if answered.is_signed:
+                messages.success(
+                    request, "All four players agree: the sheet is signed and the standings count it."
+                )
+            elif agree:
+                messages.success(request, f"You agree with version {version}.")
+            else:
+                messages.success(request, "Disputed: a referee comes to the table.")
+    return redirect(
+        "scoring:sheet", slug=tournament.slug, round_number=round_number, table_number=table_number
+    )
+
+
+@require_POST
+def confirm(request: HttpRequest, slug: str, round_number: int, table_number: int) -> HttpResponse:
+    """A seated player agrees with the submitted sheet's version."""
+    return _answer(request, slug, round_number, table_number, agree=True)
+
+
+@require_POST
+def dispute(request: HttpRequest, slug: str, round_number: int, table_number: int) -> HttpResponse:
+    """A seated player disputes the submitted sheet's version, with a reason."""
+    return _answer(request, slug, round_number, table_number, agree=False)

@@ -18,8 +18,10 @@ from contextvars import ContextVar
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
+from django.http import HttpRequest
 
-from tournament.models import StaffRole, Tournament
+from tournament.models import Player, Seat, StaffRole, Table, Tournament
+from tournament.refusal import FORBIDDEN, Refusal
 
 Role = StaffRole.Role
 AnyUser = AbstractBaseUser | AnonymousUser
@@ -114,3 +116,45 @@ def public_rounds(user: AnyUser | None, tournament: Tournament) -> set[int] | No
     if tournament.seating_publication == Tournament.SeatingPublication.ALL:
         return None
     return set(tournament.rounds.exclude(published_at=None).values_list("number", flat=True))
+
+
+# ---------------------------------------------------------------------------------------------------
+# Players signed in without an account (a PIN or a one-time link: tournament.services.player_login)
+
+# The session holds, per tournament, the player its browser signed in as: {tournament pk: player pk}.
+PLAYER_SESSION_KEY = "tournament_players"
+RULE_PLAYERS_ENTER = "players-enter-results"
+RULE_SEATING_PUBLIC = "seating-public-to-players"
+RULE_SEATED_ONLY = "seated-players-only"
+
+
+def player_of(request: HttpRequest, tournament: Tournament) -> Player | None:
+    """The player this browser signed in as for this tournament, or None: who is asking, for a player."""
+    session = getattr(request, "session", None)
+    if session is None:
+        return None
+    signed_in = session.get(PLAYER_SESSION_KEY) or {}
+    player_pk = signed_in.get(str(tournament.pk)) if isinstance(signed_in, dict) else None
+    if not isinstance(player_pk, int):
+        return None
+    cache = request.__dict__.setdefault("_players_signed_in", {})
+    if tournament.pk not in cache:
+        cache[tournament.pk] = Player.objects.filter(tournament=tournament, pk=player_pk).first()
+    player: Player | None = cache[tournament.pk]
+    return player
+
+
+def require_table_player(player: Player, table: Table, seats: list[Seat]) -> None:
+    """A player may enter or confirm a table's sheet only when the tournament's players enter the
+    results, the hanchan's seating is public, and they sit at that table (``seats``, its four seats)."""
+    round_ = table.round
+    tournament = round_.tournament
+    if tournament.entry_mode != Tournament.EntryMode.PLAYERS:
+        message = f"in {tournament.name} the referees enter the score sheets, not the players"
+        raise Refusal("table", RULE_PLAYERS_ENTER, message, status=FORBIDDEN)
+    if not round_.seating_is_public:
+        message = f"the seating of hanchan {round_.number} is not published yet"
+        raise Refusal("table", RULE_SEATING_PUBLIC, message, status=FORBIDDEN)
+    if player.tournament_id != tournament.pk or all(seat.player_id != player.pk for seat in seats):
+        message = f"{player.name} is not seated at table {table.number} of hanchan {round_.number}"
+        raise Refusal("table", RULE_SEATED_ONLY, message, status=FORBIDDEN)

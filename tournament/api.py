@@ -16,6 +16,7 @@ from typing import Any
 
 from django.db.models import Prefetch, QuerySet
 from django_filters.rest_framework import DjangoFilterBackend
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status, viewsets
 from rest_framework.decorators import action
@@ -62,6 +63,7 @@ from tournament.serializers import (
     WithdrawSerializer,
 )
 from tournament.standings_db import cached_standings, public_cutoff, remember_live
+from tournament.statistics_db import statistics_of
 
 Role = StaffRole.Role
 
@@ -215,6 +217,16 @@ class TournamentViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
         query.is_valid(raise_exception=True)
         plan = services.check_in_plan(tournament, prefer=query.validated_data["prefer"])
         return Response(CheckInPlanSerializer(plan).data)
+
+    @extend_schema(
+        summary="The tournament's statistics from its signed sheets (organiser)",
+        responses={200: OpenApiTypes.OBJECT},
+    )
+    @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
+    def statistics(self, request: Request, pk: int) -> Response:
+        tournament = visible_tournament(request, pk)
+        access.require_role(request.user, tournament, Role.ORGANISER)
+        return Response(statistics_of(tournament).as_json())
 
 
 def pending_tables(tournament: Tournament) -> list[dict[str, Any]]:

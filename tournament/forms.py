@@ -80,6 +80,9 @@ class TournamentForm(forms.ModelForm):
         help_texts = {
             "slug": "The address of the tournament's pages: /t/<slug>/ (letters, digits and hyphens).",
             "hanchan_minutes": "The time limit of each hanchan (WRCR 2015 §8.2: 90 minutes recommended).",
+            "entry_mode": "Players: a seated player enters the table's sheet on their phone (signed in "
+            "with the PIN or code on the seating card) and the other three confirm it; a dispute goes to "
+            "a referee, who may also sign at any time.",
             "separate_teams": "Keep team mates apart: empty for no rule, 0 for never at one table, "
             "n for not before hanchan n.",
             "separate_clubs": "The same for clubs.",
@@ -106,6 +109,7 @@ class TournamentForm(forms.ModelForm):
             "seating_publication",
             "standings_publication",
             "hidden_hanchan",
+            "entry_mode",
         ):
             self.fields[name].required = False
         if not self.initial.get("time_zone"):
@@ -122,6 +126,9 @@ class TournamentForm(forms.ModelForm):
 
     def clean_seating_publication(self) -> str:
         return self.cleaned_data.get("seating_publication") or Tournament.SeatingPublication.ALL
+
+    def clean_entry_mode(self) -> str:
+        return self.cleaned_data.get("entry_mode") or Tournament.EntryMode.REFEREES
 
     def clean_withdrawn_ranking(self) -> str:
         return self.cleaned_data.get("withdrawn_ranking") or Tournament.WithdrawnRanking.RANKED

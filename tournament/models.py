@@ -44,6 +44,10 @@ class Tournament(models.Model):
         LIVE = "live", "Live: each signed sheet counts at once"
         COMPLETED = "completed", "As of the last completed hanchan (all its tables signed)"
 
+    class EntryMode(models.TextChoices):
+        REFEREES = "referees", "Referees enter the score sheets"
+        PLAYERS = "players", "Players enter their table's sheet, the table confirms"
+
     class TieBreak(models.TextChoices):
         NONE = "none", "Shared ranks on equal scores"
         MOST_FIRSTS = "most_firsts", "Most first places"
@@ -90,6 +94,11 @@ class Tournament(models.Model):
         max_length=16,
         choices=SeatingPublication.choices,
         default=SeatingPublication.ALL,
+    )
+    # Who enters the score sheets: the referees, or a seated player whose table confirms it (a dispute, or a
+    # referee's signature, hands it to the referees).
+    entry_mode = models.CharField(
+        "Score sheets entered by", max_length=16, choices=EntryMode.choices, default=EntryMode.REFEREES
     )
     # Seating: keep players of one team, club or country apart. Empty: no rule; 0: never at one table;
     # n: not before hanchan n.
@@ -184,6 +193,7 @@ TOURNAMENT_FIELDS = (
     "is_public",
     "seating_publication",
     "standings_publication",
+    "entry_mode",
     "hidden_hanchan",
     "separate_teams",
     "separate_clubs",
@@ -221,6 +231,10 @@ class Player(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="players"
     )
+    # The player's 6-digit PIN for signing in without an account, hashed (tournament.services.player_login);
+    # empty until the first one is issued.
+    pin_hash = models.CharField(max_length=128, blank=True, default="", db_default="", editable=False)
+    credentials_issued_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["tournament", "is_substitute", "name"]
@@ -489,3 +503,22 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.actor}: {self.action} {self.subject}"
+
+
+class PlayerLoginLink(models.Model):
+    """A one-time link that signs a browser in as a player (printed as a QR code on the seating card).
+
+    Only the SHA-256 of the link's random token is stored; the link works once, until ``expires_at``, and
+    stops working when the player is issued new credentials (the unused links are deleted)."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="login_links")
+    token_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["player", "created_at"]
+
+    def __str__(self) -> str:
+        return f"Login link of {self.player} ({'used' if self.used_at else 'unused'})"

@@ -1,5 +1,5 @@
 """The product's words for numbers: the seating quality report in sentences, the clock as it reads,
-the geometry of a player's rank chart. Plain Python, no Django: the pages call it."""
+the geometry of a player's rank and points charts. Plain Python, no Django: the pages call it."""
 
 from __future__ import annotations
 
@@ -123,3 +123,55 @@ def reseat_changes(
         parts.append(f"{moves} player{'s' if moves != 1 else ''} change table")
         lines.append(f"Hanchan {number}: " + "; ".join(parts) + ".")
     return lines
+
+
+def points_chart(series: list[tuple[int, tuple[int, ...]]], start: int) -> dict[str, Any] | None:
+    """Geometry of the chart of a player's points through each hanchan, for an inline SVG drawn on the
+    server: one slot per hanchan side by side, in each the points from the start of the hanchan to its
+    end hand by hand (or straight to the final points for a sheet of final points), and a dashed line at
+    the starting points. ``series``: (hanchan, points) in hanchan order."""
+    known = [(number, points) for number, points in series if len(points) >= 2]
+    if not known:
+        return None
+    width, height, left, right, top, bottom = 400, 180, 48, 8, 12, 24
+    every = [value for _, points in known for value in points] + [start]
+    low, high = min(every), max(every)
+    if high == low:
+        high, low = high + 1000, low - 1000
+    slot = (width - left - right) / len(known)
+
+    def y(value: int) -> float:
+        return round(top + (high - value) * (height - top - bottom) / (high - low), 1)
+
+    segments = []
+    for index, (number, points) in enumerate(known):
+        x0 = left + index * slot + 4
+        step = (slot - 8) / (len(points) - 1)
+        coords = [(round(x0 + i * step, 1), y(value)) for i, value in enumerate(points)]
+        segments.append(
+            {
+                "hanchan": number,
+                "polyline": " ".join(f"{x},{yy}" for x, yy in coords),
+                "label_x": round(left + (index + 0.5) * slot, 1),
+                "separator_x": round(left + index * slot, 1),
+                "end": {"x": coords[-1][0], "y": coords[-1][1], "points": points[-1]},
+                "hands": len(points) - 1,
+                "hand_by_hand": len(points) > 2,
+            }
+        )
+    return {
+        "width": width,
+        "height": height,
+        "left": left,
+        "right": width - right,
+        "top": top,
+        "bottom": height - bottom,
+        "segments": segments,
+        "start_y": y(start),
+        "y_labels": [
+            {"y": y(value), "label": f"{value:,}"}
+            for value in sorted({high, start, low}, reverse=True)
+            # The starting points' label only where it does not overlap the highest's or the lowest's.
+            if value in (high, low) or min(y(value) - y(high), y(low) - y(value)) >= 13
+        ],
+    }

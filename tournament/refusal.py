@@ -15,10 +15,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-# The HTTP status a refusal answers with: the input breaks a rule (400), the thing asked for does not
+# The HTTP status a refusal answers with: the input breaks a rule (400), a rule of who may act refuses
+# this person (403), the thing asked for does not
 # exist for this user (404), it conflicts with the current state (409: a second sheet for one table, a
 # stale version, a signed sheet), or it existed and is gone (410: an expired export).
 INVALID = 400
+FORBIDDEN = 403  # a rule of who may act refuses this person (a player not seated at the table, say)
 NOT_FOUND = 404
 CONFLICT = 409
 GONE = 410

@@ -21,6 +21,7 @@ tournament_patterns = [
     path("players/", public.players, name="players"),
     path("players/<int:player_id>/", public.player, name="player"),
     path("projector/", public.projector, name="projector"),
+    path("projector/seating.json", public.projector_seating, name="projector_seating"),
     path("clock.json", clock.clock_json, name="clock_json"),
     path("live", live.stream, name="live"),
     # Head referees and organisers.
@@ -29,8 +30,14 @@ tournament_patterns = [
     path("manage/", organiser.manage, name="manage"),
     path("manage/edit/", organiser.edit, name="edit"),
     path("manage/reveal/", organiser.reveal, name="reveal"),
+    path("manage/statistics/", organiser.statistics, name="statistics"),
     path("manage/players/", organiser.registration, name="registration"),
     path("manage/players/<int:player_id>/", organiser.player_edit, name="player_edit"),
+    path(
+        "manage/players/<int:player_id>/credentials/",
+        organiser.player_credentials,
+        name="player_credentials",
+    ),
     path("manage/players/import/", organiser.import_preview, name="import_preview"),
     path("manage/players/import/confirm/", organiser.import_confirm, name="import_confirm"),
     path("manage/check-in/", organiser.check_in, name="check_in"),

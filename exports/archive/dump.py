@@ -29,6 +29,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 
 from exports.archive.fields import (
+    CONFIRMATION_FIELDS,
     FORMAT,
     JOB_FIELDS,
     PENALTY_FIELDS,
@@ -44,7 +45,7 @@ from exports.archive.fields import (
 )
 from exports.progress import Progress, no_progress
 from penalties.models import Disqualification, Penalty
-from scoring.models import ScoreSheet, SeatResult, SheetVersion
+from scoring.models import ScoreSheet, SeatResult, SheetConfirmation, SheetVersion
 from tournament.models import (
     Absence,
     AuditEntry,
@@ -211,14 +212,22 @@ def _rounds(
     sheets: dict[int, dict[str, Any]] = {}
     sheet_key: dict[int, tuple[int, int]] = {}
     rows = ScoreSheet.objects.filter(table__round__tournament=tournament).values(
-        "id", "table_id", "table__round_id", "table__number", *SHEET_FIELDS, *(f"{n}_id" for n in SHEET_USERS)
+        "id",
+        "table_id",
+        "table__round_id",
+        "table__number",
+        "submitted_by_player_id",
+        *SHEET_FIELDS,
+        *(f"{n}_id" for n in SHEET_USERS),
     )
     for row in rows.iterator(chunk_size=2000):
         sheet = {
             **dumped(row, SHEET_FIELDS),
             **{name: username(row[f"{name}_id"]) for name in SHEET_USERS},
+            "submitted_by_player": name_of.get(row["submitted_by_player_id"]),
             "results": [],
             "versions": [],
+            "confirmations": [],
         }
         sheets[row["id"]] = tables[row["table_id"]]["score_sheet"] = sheet
         sheet_key[row["id"]] = (number_of[row["table__round_id"]], row["table__number"])
@@ -238,11 +247,24 @@ def _rounds(
     versions = (
         SheetVersion.objects.filter(sheet__table__round__tournament=tournament)
         .order_by("pk")
-        .values("sheet_id", "author_id", *VERSION_FIELDS)
+        .values("sheet_id", "author_id", "player_id", *VERSION_FIELDS)
     )
     for row in versions.iterator(chunk_size=2000):
         sheets[row["sheet_id"]]["versions"].append(
-            {**dumped(row, VERSION_FIELDS), "author": username(row["author_id"])}
+            {
+                **dumped(row, VERSION_FIELDS),
+                "author": username(row["author_id"]),
+                "player": name_of.get(row["player_id"]),
+            }
+        )
+    answers = (
+        SheetConfirmation.objects.filter(sheet__table__round__tournament=tournament)
+        .order_by("pk")
+        .values("sheet_id", "player_id", *CONFIRMATION_FIELDS)
+    )
+    for row in answers.iterator(chunk_size=2000):
+        sheets[row["sheet_id"]]["confirmations"].append(
+            {**dumped(row, CONFIRMATION_FIELDS), "player": name_of[row["player_id"]]}
         )
     progress(0.8)
     return [

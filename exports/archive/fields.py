@@ -52,9 +52,12 @@ SHEET_FIELDS = (
     "updated_at",
     "submitted_at",
     "signed_at",
+    "disputed_at",
 )
 SHEET_USERS = ("created_by", "submitted_by", "signed_by")
 VERSION_FIELDS = ("version", "action", "status", "entry", "replay", "content_hash", "at", "reason")
+# A seated player's answer to a version of a sheet the players entered (with ``player``, a name).
+CONFIRMATION_FIELDS = ("version", "decision", "reason", "at")
 RESULT_FIELDS = ("points", "rank", "uma", "score")
 JOB_FIELDS = (
     "requested_at",
@@ -90,6 +93,8 @@ ADDED_FIELDS = {
     "time_zone": "UTC",
     "seating_publication": "all",
     "standings_publication": "live",
+    "entry_mode": "referees",
+    "disputed_at": None,
     "hidden_hanchan": 0,
     "standings_revealed": False,
     "published_at": None,

@@ -25,6 +25,7 @@ from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections,
 from exports.archive.fields import (
     ADDED_FIELDS,
     BATCH,
+    CONFIRMATION_FIELDS,
     FORMAT,
     JOB_FIELDS,
     PENALTY_FIELDS,
@@ -38,7 +39,7 @@ from exports.archive.fields import (
     VERSION_FIELDS,
 )
 from penalties.models import Disqualification, Penalty
-from scoring.models import ScoreSheet, SeatResult, SheetVersion
+from scoring.models import ScoreSheet, SeatResult, SheetConfirmation, SheetVersion
 from tournament.models import (
     Absence,
     AuditEntry,
@@ -261,6 +262,7 @@ def _import(archive: dict[str, Any], slug: str | None) -> Tournament:
         SeatingJob,
         ScoreSheet,
         SheetVersion,
+        SheetConfirmation,
         Penalty,
         Disqualification,
         AuditEntry,
@@ -344,6 +346,7 @@ def _import(archive: dict[str, Any], slug: str | None) -> Tournament:
                     "table_id": tpk,
                     **loaded(ScoreSheet, sheet, SHEET_FIELDS),
                     **{f"{name}_id": user_id(sheet[name]) for name in SHEET_USERS},
+                    "submitted_by_player_id": player(sheet.get("submitted_by_player")),
                 }
                 for tpk, _, sheet in sheets
             ],
@@ -367,10 +370,23 @@ def _import(archive: dict[str, Any], slug: str | None) -> Tournament:
                 {
                     "sheet_id": spk,
                     "author_id": user_id(version["author"]),
+                    "player_id": player(version.get("player")),
                     **loaded(SheetVersion, version, VERSION_FIELDS),
                 }
                 for spk, (_, _, sheet) in zip(sheet_ids, sheets, strict=True)
                 for version in sheet["versions"]
+            ],
+        )
+        insert(
+            SheetConfirmation,
+            [
+                {
+                    "sheet_id": spk,
+                    "player_id": player(answer["player"]),
+                    **loaded(SheetConfirmation, answer, CONFIRMATION_FIELDS),
+                }
+                for spk, (_, _, sheet) in zip(sheet_ids, sheets, strict=True)
+                for answer in sheet.get("confirmations", [])
             ],
         )
         sheet_id = {key: spk for spk, (_, key, _) in zip(sheet_ids, sheets, strict=True)}

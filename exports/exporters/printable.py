@@ -11,11 +11,12 @@ when the system has it (Debian: fonts-dejavu-core); without it such characters p
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from functools import cache
 from operator import itemgetter
 from pathlib import Path
 
+from django.urls import reverse
 from django_countries import countries
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfbase import pdfmetrics
@@ -23,8 +24,10 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
 from exports.exporters.base import PDF, Exporter, ExportFile, Progress, no_progress, register
+from tournament import qr
 from tournament.collation import by_name
 from tournament.models import Player, Round, Seat, StaffRole, Tournament
+from tournament.services.player_login import LINK_HOURS, Credentials
 
 WIND_NAMES = ("East", "South", "West", "North")
 PAGE_WIDTH, PAGE_HEIGHT = A4
@@ -110,6 +113,19 @@ def new_canvas(buffer: io.BytesIO, title: str) -> Canvas:
     return canvas
 
 
+def draw_qr(canvas: Canvas, x: float, y: float, size: float, text: str) -> None:
+    """A QR code of ``text``, ``size`` points on a side with its quiet zone, its lower left corner at
+    (``x``, ``y``): one black rectangle per run of dark modules (``tournament.qr.dark_runs``)."""
+    module = size / qr.size(text)
+    canvas.saveState()
+    canvas.setFillGray(0)
+    for row, column, length in qr.dark_runs(text):
+        canvas.rect(
+            x + column * module, y + size - (row + 1) * module, length * module, module, stroke=0, fill=1
+        )
+    canvas.restoreState()
+
+
 # ---------------------------------------------------------------------------------------------------
 # Score sheets
 
@@ -122,6 +138,7 @@ GRID_COLUMNS = (("#", 22.0), ("Round", 48.0), ("Result (han / fu)", 113.0))
 SEAT_COLUMN = 75.0
 RIICHI_COLUMN = 40.0
 TOTAL_ROWS = ("Riichi sticks", "Final points", "Place", "Score")
+SHEET_QR_SIZE = 72.0  # points (25 mm): about 2 mm a module, read by a phone at arm's length
 
 
 def grid_x() -> list[float]:
@@ -208,8 +225,15 @@ def draw_sheet_form(canvas: Canvas) -> None:
 
 
 def draw_sheet_page(
-    canvas: Canvas, tournament: Tournament, round_number: int, table: int, names: list[str]
+    canvas: Canvas,
+    tournament: Tournament,
+    round_number: int,
+    table: int,
+    names: list[str],
+    base_url: str | None = None,
 ) -> None:
+    """One table's sheet; with ``base_url`` (the site's address), a QR code of the table's entry page
+    in the bottom right corner, for the referee's phone."""
     xs = grid_x()
     seat_x = xs[3:7]
     draw(canvas, MARGIN, PAGE_HEIGHT - MARGIN - 12, tournament.name, 14, bold=True, max_width=330)
@@ -229,6 +253,13 @@ def draw_sheet_page(
     bottom = GRID_TOP - (1 + HAND_ROWS + len(TOTAL_ROWS)) * ROW
     for index, name in enumerate(names):
         draw(canvas, seat_x[index] + 4, bottom - 58, name, 7, max_width=SEAT_COLUMN - 8)
+    if base_url:
+        address = base_url.rstrip("/") + reverse("scoring:sheet", args=[tournament.slug, round_number, table])
+        left = PAGE_WIDTH - MARGIN - SHEET_QR_SIZE
+        draw_qr(canvas, left, MARGIN + 12, SHEET_QR_SIZE, address)
+        canvas.setFillGray(GREY)
+        draw(canvas, left - 4, MARGIN + 12 + SHEET_QR_SIZE / 2, "Enter this sheet:", 7, align="right")
+        canvas.setFillGray(0)
 
 
 @register
@@ -249,8 +280,11 @@ def score_sheets_pdf(
     hanchan: int | None = None,
     table: int | None = None,
     progress: Progress = no_progress,
+    base_url: str | None = None,
 ) -> ExportFile:
-    """The printable score sheets of every table, of one hanchan, or of one table of it."""
+    """The printable score sheets of every table, of one hanchan, or of one table of it. With
+    ``base_url`` (the site's address, from the request that asks for them), each sheet carries a QR code
+    of its table's entry page."""
     tables = seating_of(tournament, hanchan=hanchan, table=table)
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, f"{tournament.name}: score sheets")
@@ -259,7 +293,7 @@ def score_sheets_pdf(
     canvas.endForm()
     for index, (round_number, number, names) in enumerate(tables):
         canvas.doForm("sheet")
-        draw_sheet_page(canvas, tournament, round_number, number, names)
+        draw_sheet_page(canvas, tournament, round_number, number, names, base_url)
         canvas.showPage()
         if index % 100 == 99:
             progress(index / len(tables))
@@ -344,10 +378,47 @@ class SeatingCardsPDFExporter(Exporter):
         return seating_cards_pdf(tournament, progress=progress)
 
 
+CARD_QR_SIZE = 118.0  # points: about 4 cm, quiet zone included
+
+
+def draw_card_sign_in(
+    canvas: Canvas, tournament: Tournament, player: int, base_url: str, issued: Credentials | None
+) -> None:
+    """The bottom of a card: a QR code of the one-time sign-in link and the PIN (players enter the
+    results), or of the player's public page."""
+    if issued is not None:
+        path = reverse("player_link", kwargs={"slug": tournament.slug, "token": issued.token})
+        lines = [
+            ("Enter and confirm your table's results:", False),
+            ("scan the code (works once,", False),
+            (f"for {LINK_HOURS} hours), or sign in at", False),
+            (base_url + reverse("player_login", kwargs={"slug": tournament.slug}), False),
+            (f"PIN {issued.pin}", True),
+        ]
+    else:
+        path = reverse("tournament:player", kwargs={"slug": tournament.slug, "player_id": player})
+        lines = [("Your results and next seats:", False), ("scan the code.", False)]
+    x = CARD_WIDTH - CARD_PADDING - CARD_QR_SIZE
+    draw_qr(canvas, x, CARD_PADDING, CARD_QR_SIZE, base_url + path)
+    width = x - 2 * CARD_PADDING + 10
+    for line, (text, bold) in enumerate(lines):
+        y = CARD_PADDING + CARD_QR_SIZE - 20 - line * 14
+        draw(canvas, CARD_PADDING, y, text, 13 if bold else 8, bold=bold, max_width=width)
+
+
 def seating_cards_pdf(
-    tournament: Tournament, *, hanchan: int | None = None, progress: Progress = no_progress
+    tournament: Tournament,
+    *,
+    hanchan: int | None = None,
+    progress: Progress = no_progress,
+    base_url: str = "",
+    credentials: Mapping[int, Credentials] | None = None,
 ) -> ExportFile:
-    """A card per player with their table and seat in every hanchan, or in one hanchan."""
+    """A card per player with their table and seat in every hanchan, or in one hanchan.
+
+    With ``base_url`` (the site's address, from the request), a QR code at the bottom of each card: the
+    player's one-time sign-in link with their PIN printed beside it, when ``credentials`` (by player pk)
+    holds theirs, else the player's public page."""
     places: dict[int, dict[int, tuple[int, int]]] = {}
     seats = Seat.objects.filter(round__tournament=tournament)
     if hanchan is not None:
@@ -365,6 +436,7 @@ def seating_cards_pdf(
     country_names = dict(countries)
     players = [
         (
+            pk,
             f"{name} (substitute)" if is_substitute else name,
             str(country_names.get(code, code)) if code else "",
             places[pk],
@@ -382,11 +454,13 @@ def seating_cards_pdf(
     draw_card_form(canvas, rounds)
     canvas.endForm()
     for page, cards in enumerate(chunks(players, 4)):
-        for (x, y), (name, country, seated) in zip(CARD_ORIGINS, cards, strict=False):
+        for (x, y), (pk, name, country, seated) in zip(CARD_ORIGINS, cards, strict=False):
             canvas.saveState()
             canvas.translate(x, y)
             canvas.doForm("card")
             draw_card(canvas, tournament, name, country, seated, rounds)
+            if base_url:
+                draw_card_sign_in(canvas, tournament, pk, base_url, (credentials or {}).get(pk))
             canvas.restoreState()
         canvas.showPage()
         if page % 50 == 49:
@@ -399,8 +473,9 @@ def seating_cards_pdf(
     return ExportFile(f"{tournament.slug}-seating-cards{suffix}.pdf", PDF, buffer.getvalue())
 
 
-def chunks(
-    items: list[tuple[str, str, dict[int, tuple[int, int]]]], size: int
-) -> Iterator[list[tuple[str, str, dict[int, tuple[int, int]]]]]:
+Card = tuple[int, str, str, dict[int, tuple[int, int]]]
+
+
+def chunks(items: list[Card], size: int) -> Iterator[list[Card]]:
     for start in range(0, len(items), size):
         yield items[start : start + size]

@@ -51,7 +51,7 @@
             return;
           }
           setConnected(true);
-          if (data.kind === "seating") seatingNotice(seatingUrl);
+          if (data.kind === "seating" && seatingUrl) seatingNotice(seatingUrl);
           document.dispatchEvent(new CustomEvent("riichi:live", { detail: data }));
         });
       }

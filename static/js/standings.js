@@ -1,6 +1,6 @@
 /* Live standings: poll the cached standings JSON every 2.5 s (an unchanged answer is a cheap
    304), redraw the rows when they change, flash the totals that moved; search a name; "highlight me"
-   (remembered in localStorage). The projector uses the same poll with its own, larger rows. */
+   (remembered in localStorage). The projector uses the same poll with its own columns and pages. */
 (function () {
   "use strict";
 
@@ -158,9 +158,10 @@
   }
 
   /* Poll ``url``; call ``paint`` with the data when the answer differs from the last one. While a live
-     stream is open (live.js) the poll only checks now and then: a "riichi:live" standings event brings
-     the public standings with it, or asks for a fetch at once (the staff's fuller standings). */
-  function poll(url, paint) {
+     stream is open (live.js) the poll only checks now and then: a "riichi:live" event of ``liveKind``
+     brings the data with it (the public standings), or asks for a fetch at once (the staff's fuller
+     standings, a published seating). */
+  function poll(url, paint, liveKind = "standings") {
     let last = null;
     let timer = null;
     async function tick() {
@@ -179,7 +180,7 @@
       timer = setTimeout(tick, live ? LIVE_POLL_MS : document.hidden ? POLL_MS * 4 : POLL_MS);
     }
     document.addEventListener("riichi:live", (event) => {
-      if (event.detail.kind !== "standings") return;
+      if (event.detail.kind !== liveKind) return;
       if (event.detail.payload) {
         paint(event.detail.payload);
         last = null;
@@ -198,61 +199,161 @@
     tick();
   }
 
-  function projector(root) {
-    const body = root.querySelector("[data-rows]");
-    function paint(data) {
-      body.replaceChildren(
-        ...data.rows
-          .filter((row) => row.ranked)
-          .map((row) =>
-            R.el("tr", {}, [
-              R.el("td", { className: "num rank", text: row.rank }),
-              R.el("td", { text: row.name }),
-              R.el("td", { className: "num" + (isNegative(row.total) ? " negative" : ""), text: row.total }),
-              R.el("td", { className: "num", text: row.played }),
-            ]),
-          ),
-      );
-      root.querySelector("[data-summary]").textContent = summary(data);
-    }
-    poll(root.dataset.url, paint);
-    autoScroll(root.querySelector(".scroller"));
+  /* The projector: the ranked players in as many columns as the screen holds, every row visible
+     without scrolling; when more players than fit, pages that turn by themselves. When the next
+     hanchan's seating is published, its tables take turns with the standings. */
+  const PAGE_MS = 12000;
+  const MAX_COLUMNS = 8;
+
+  function chunk(items, size) {
+    const pages = [];
+    for (let i = 0; i < items.length; i += size) pages.push(items.slice(i, i + size));
+    return pages.length ? pages : [[]];
   }
 
-  /* The projector's loop: rest at the top, scroll down slowly, rest at the bottom, back to the top. */
-  function autoScroll(box) {
-    const SPEED = 40; /* pixels a second */
-    const REST_MS = 5000;
-    let phase = "top";
-    let since = performance.now();
-    let position = 0;
-    let last = performance.now();
-    function frame(now) {
-      const dt = (now - last) / 1000;
-      last = now;
-      const room = box.scrollHeight - box.clientHeight;
-      if (room <= 2) {
-        box.scrollTop = 0;
-        phase = "top";
-        since = now;
-      } else if (phase === "top" && now - since > REST_MS) {
-        phase = "down";
-        position = 0;
-      } else if (phase === "down") {
-        position = Math.min(room, position + SPEED * dt);
-        box.scrollTop = position;
-        if (position >= room) {
-          phase = "bottom";
-          since = now;
-        }
-      } else if (phase === "bottom" && now - since > REST_MS) {
-        box.scrollTop = 0;
-        phase = "top";
-        since = now;
-      }
-      requestAnimationFrame(frame);
+  function columnsClass(count) {
+    return "cols-" + Math.max(1, Math.min(MAX_COLUMNS, count));
+  }
+
+  function projector(root) {
+    const board = root.querySelector("[data-board]");
+    const standingsView = root.querySelector('[data-view="standings"]');
+    const seatingView = root.querySelector('[data-view="seating"]');
+    const columnsBox = root.querySelector("[data-columns]");
+    const tablesBox = root.querySelector("[data-tables]");
+    const pageLabel = root.querySelector("[data-page-label]");
+    let ranked = [];
+    let seating = { round: null, tables: [] };
+    let screens = [];
+    let index = 0;
+
+    function fontSize() {
+      return parseFloat(getComputedStyle(board).fontSize) || 16;
     }
-    requestAnimationFrame(frame);
+
+    function standingsTable(rows) {
+      return R.el("table", { className: "projector-standings" }, [
+        R.el(
+          "thead",
+          {},
+          R.el("tr", {}, [
+            R.el("th", { className: "num rank", text: "#" }),
+            R.el("th", { text: "Player" }),
+            R.el("th", { className: "num total", text: "Total" }),
+            R.el("th", { className: "num played", text: "Played" }),
+          ]),
+        ),
+        R.el(
+          "tbody",
+          {},
+          rows.map((row) =>
+            R.el("tr", { "data-name": row.name }, [
+              R.el("td", { className: "num rank", text: row.rank }),
+              R.el("td", { className: "name", text: row.name }),
+              R.el("td", { className: "num total" + (isNegative(row.total) ? " negative" : ""), text: row.total }),
+              R.el("td", { className: "num played", text: row.played }),
+            ]),
+          ),
+        ),
+      ]);
+    }
+
+    function seatTable(table) {
+      return R.el("div", { className: "seat-table" }, [
+        R.el("h3", { text: "Table " + table.table }),
+        R.el(
+          "ol",
+          {},
+          table.seats.map((seat) => R.el("li", {}, [R.el("span", { className: "wind", text: seat.wind }), " " + seat.name])),
+        ),
+      ]);
+    }
+
+    /* How many items of a kind fit: columns by the width, rows by measuring one real item. */
+    function fit(view, box, probe, itemHeight, columnEms) {
+      const hidden = view.hidden;
+      view.hidden = false;
+      box.className = box.className.replace(/\bcols-\d+\b/, "cols-1");
+      box.replaceChildren(probe);
+      const columns = Math.max(1, Math.min(MAX_COLUMNS, Math.floor(box.clientWidth / (fontSize() * columnEms))));
+      const room = board.clientHeight - (box.getBoundingClientRect().top - board.getBoundingClientRect().top);
+      const perColumn = Math.max(1, itemHeight(probe, room));
+      view.hidden = hidden;
+      return { columns, perColumn };
+    }
+
+    function layout() {
+      screens = [];
+      const sample = ranked.length ? ranked : [{ rank: 1, name: "M", total: "0", played: 0 }];
+      const probe = standingsTable(sample.slice(0, 1));
+      const rows = fit(standingsView, columnsBox, probe, (table, room) => {
+        const head = table.tHead.getBoundingClientRect().height;
+        const row = table.tBodies[0].rows[0].getBoundingClientRect().height || 1;
+        return Math.floor((room - head - 2) / row);
+      }, 17);
+      const standingsPages = chunk(ranked, rows.columns * rows.perColumn);
+      standingsPages.forEach((page, i) =>
+        screens.push({ kind: "standings", page, layout: rows, label: "Standings " + (i + 1) + "/" + standingsPages.length }),
+      );
+      if (seating.round && seating.tables.length) {
+        seatingView.hidden = false;
+        const cards = fit(seatingView, tablesBox, seatTable(seating.tables[0]), (card, room) => {
+          const gap = fontSize() * 0.5;
+          return Math.floor((room + gap) / (card.getBoundingClientRect().height + gap));
+        }, 13);
+        seatingView.hidden = true;
+        const seatingPages = chunk(seating.tables, cards.columns * cards.perColumn);
+        seatingPages.forEach((page, i) =>
+          screens.push({
+            kind: "seating",
+            page,
+            layout: cards,
+            label: "Seating of hanchan " + seating.round + " " + (i + 1) + "/" + seatingPages.length,
+          }),
+        );
+      }
+      show();
+    }
+
+    function show() {
+      if (index >= screens.length) index = 0;
+      const screen = screens[index];
+      const seatingShown = screen.kind === "seating";
+      standingsView.hidden = seatingShown;
+      seatingView.hidden = !seatingShown;
+      if (seatingShown) {
+        tablesBox.className = "seat-tables " + columnsClass(screen.layout.columns);
+        tablesBox.replaceChildren(...screen.page.map(seatTable));
+      } else {
+        const per = screen.layout.perColumn;
+        const columns = chunk(screen.page, per);
+        columnsBox.className = "columns " + columnsClass(screen.layout.columns);
+        columnsBox.replaceChildren(...columns.map(standingsTable));
+      }
+      pageLabel.textContent = screens.length > 1 ? screen.label : "";
+    }
+
+    function paint(data) {
+      ranked = data.rows.filter((row) => row.ranked);
+      root.querySelector("[data-summary]").textContent = summary(data);
+      layout();
+    }
+
+    function paintSeating(data) {
+      seating = data;
+      root.querySelector("[data-seating-title]").textContent = data.round ? "Seating of hanchan " + data.round : "";
+      layout();
+    }
+
+    setInterval(() => {
+      if (screens.length > 1) {
+        index = (index + 1) % screens.length;
+        show();
+      }
+    }, PAGE_MS);
+    window.addEventListener("resize", layout);
+    poll(root.dataset.url, paint);
+    poll(root.dataset.seatingUrl, paintSeating, "seating");
   }
 
   document.addEventListener("DOMContentLoaded", () => {

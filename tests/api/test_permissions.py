@@ -98,6 +98,7 @@ CASES: list[Case] = [
     Case((401, 403, 403, 403, 200, 200, 403), "PUT",    T + "/", full_tournament_body),
     Case(ANYONE,                              "GET",    T + "/standings/"),
     Case((401, 403, 403, 403, 200, 200, 403), "GET",    T + "/check-in-plan/"),
+    Case((401, 403, 403, 403, 200, 200, 403), "GET",    T + "/statistics/"),
     # Players.
     Case(ANYONE,                              "GET",    T + "/players/"),
     Case(ANYONE,                              "GET",    T + "/players/{ana}/"),
@@ -143,6 +144,11 @@ CASES: list[Case] = [
     Case((401, 403, 403, 403, 202, 202, 403), "POST",   T + "/seating-jobs/", {"from_round": 2, "seed": 1}),
     # Score sheets: table 1 signed, table 2 submitted, table 3 without a sheet.
     Case(ANYONE,                              "GET",    "/api/tables/{t1}/sheet/"),
+    # A player's answer to the table's submitted sheet: for a seated player's session only (the tests of
+    # players' entry, tests/scoring/test_player_entry.py and tests/tournament/test_player_login.py).
+    Case((401, 403, 403, 403, 403, 403, 403), "POST",   "/api/tables/{t2}/sheet/confirm/", {"version": 1}),
+    Case((401, 403, 403, 403, 403, 403, 403), "POST",   "/api/tables/{t2}/sheet/dispute/",
+         {"version": 1, "reason": "wrong points"}),
     Case((404, 404, 200, 200, 200, 200, 404), "GET",    "/api/tables/{t2}/sheet/"),
     Case((401, 403, 201, 201, 201, 201, 403), "POST",   "/api/tables/{t3}/sheet/", sheet_t3),
     Case((401, 403, 200, 200, 200, 200, 403), "PUT",    "/api/tables/{t2}/sheet/", sheet_t2_update),

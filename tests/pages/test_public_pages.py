@@ -68,9 +68,10 @@ def test_player_page_lists_each_hanchan_and_draws_the_rank_chart(site: Site) -> 
 
 
 @pytest.mark.django_db
-def test_projector_has_the_big_clock_and_the_auto_scrolling_standings(site: Site) -> None:
+def test_projector_has_the_big_clock_the_standings_in_columns_and_a_qr_code(site: Site) -> None:
     page = Client().get(f"/t/{site.tournament.slug}/projector/").content.decode()
-    assert "data-projector" in page and 'class="scroller"' in page and "data-clock-time" in page
+    assert "data-projector" in page and "data-columns" in page and "data-clock-time" in page
+    assert '<svg viewBox="0 0' in page and "<title>Live standings</title>" in page
 
 
 @pytest.mark.django_db

@@ -36,13 +36,20 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "tournament.clock",
             "tournament.registration",
             "tournament.qr",
+            "tournament.statistics",
             "exports.progress",
         ),
     ),
     ("models", ("*.models", "*.migrations", "*.apps")),
     (
         "queries",
-        ("tournament.access", "tournament.standings_db", "tournament.participation_db", "tournament.live"),
+        (
+            "tournament.access",
+            "tournament.standings_db",
+            "tournament.participation_db",
+            "tournament.statistics_db",
+            "tournament.live",
+        ),
     ),
     (
         "services",

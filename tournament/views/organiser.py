@@ -35,6 +35,8 @@ from tournament.forms import (
 )
 from tournament.models import Absence, Player, Seat, StaffRole, Tournament
 from tournament.refusal import Refusal
+from tournament.services import player_login
+from tournament.statistics_db import statistics_of
 from tournament.views.base import (
     access_tournament,
     add_refusal,
@@ -99,9 +101,20 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
             "rounds": tournament.rounds.annotate(
                 table_count=Count("tables", distinct=True),
                 signed=Count("tables", filter=Q(tables__sheet__status="signed"), distinct=True),
+                disputed=Count("tables", filter=Q(tables__sheet__status="disputed"), distinct=True),
             ),
             "job": tournament.seating_jobs.first(),
         },
+    )
+
+
+@login_required
+@require_GET
+def statistics(request: HttpRequest, slug: str) -> HttpResponse:
+    """The tournament's figures from its signed sheets (``tournament.statistics``): for its organisers."""
+    tournament = access_tournament(request, slug, Role.ORGANISER)
+    return render_page(
+        request, "tournament/statistics.html", tournament, {"stats": statistics_of(tournament)}
     )
 
 
@@ -476,3 +489,23 @@ def reveal(request: HttpRequest, slug: str) -> HttpResponse:
             "The standings are whole for everyone." if revealed else "The last hanchan are hidden again.",
         )
     return redirect("tournament:manage", slug=tournament.slug)
+
+
+@login_required
+@require_POST
+@never_cache
+def player_credentials(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
+    """A new PIN and one-time sign-in link for one player (audited), shown on this answer only; the
+    player's old PIN and unused links stop working."""
+    tournament = access_tournament(request, slug, Role.ORGANISER)
+    person = get_object_or_404(Player, tournament=tournament, pk=player_id)
+    issued = player_login.issue_for_player(person, request.user)
+    link = request.build_absolute_uri(reverse("player_link", kwargs={"slug": slug, "token": issued.token}))
+    response = render_page(
+        request,
+        "tournament/player_credentials.html",
+        tournament,
+        {"player": person, "pin": issued.pin, "link": link, "hours": player_login.LINK_HOURS},
+    )
+    response["Cache-Control"] = "private, no-store"
+    return response

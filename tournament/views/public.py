@@ -17,9 +17,11 @@ from django.views.decorators.http import require_GET
 
 from scoring.models import ScoreSheet
 from tournament import access, services
-from tournament.models import Absence, Player, Seat, StaffRole, Table, Tournament
-from tournament.presentation import rank_chart
+from tournament.models import Absence, Player, Round, Seat, StaffRole, Table, Tournament
+from tournament.presentation import points_chart, rank_chart
 from tournament.standings_db import cached_standings, cached_summary, public_cutoff, remember_live
+from tournament.statistics import player_statistics
+from tournament.statistics_db import signed_sheets
 from tournament.views.base import access_tournament, json_with_etag, players_in_order, render_page
 
 Role = StaffRole.Role
@@ -196,7 +198,8 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
 def player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
     tournament = access_tournament(request, slug)
     person = get_object_or_404(Player, tournament=tournament, pk=player_id)
-    data = cached_standings(tournament, standings_cutoff(request, tournament))
+    cutoff = standings_cutoff(request, tournament)
+    data = cached_standings(tournament, cutoff)
     row = next((r for r in data["rows"] if r["player"] == person.pk), None)
     ranked_count = sum(1 for r in data["rows"] if r["ranked"])
     visible = access.public_rounds(request.user, tournament)
@@ -209,6 +212,11 @@ def player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
         a.round.number: a for a in Absence.objects.filter(player=person).select_related("round", "substitute")
     }
     active = list(person.penalties.filter(revoked_at=None).select_related("round").order_by("given_at"))
+    # Only the hanchan this visitor may see: the standings' cutoff (hidden hanchan) and the published seating.
+    ruleset = tournament.ruleset()
+    stats = player_statistics(
+        person.pk, signed_sheets(tournament, up_to=cutoff, rounds=visible, player=person), ruleset
+    )
     by_round = row["by_round"] if row else {}
     history = row["rank_history"] if row else []
     hanchan = []
@@ -229,11 +237,16 @@ def player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
                 "rank_after": history[number - 1] if number - 1 < len(history) else None,
             }
         )
+    me = access.player_of(request, tournament)
     return render_page(
         request,
         "tournament/player.html",
         tournament,
         {
+            "signed_in_here": me is not None and me.pk == person.pk,
+            "my_table": _my_table(tournament, person, seats)
+            if me is not None and me.pk == person.pk
+            else None,
             "player": person,
             "row": row,
             "hanchan": hanchan,
@@ -243,8 +256,46 @@ def player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
             if row and row["ranked"]
             else None,
             "ranked_count": ranked_count,
+            "stats": stats,
+            "points_chart": points_chart(
+                [(s.hanchan, s.points) for s in stats.series], ruleset.starting_points
+            ),
         },
     )
+
+
+def next_seating(tournament: Tournament) -> dict[str, Any]:
+    """The seating of the next hanchan to play (the first one seated and not started) as the public sees
+    it: empty until its seating is published (``access.public_rounds``)."""
+    upcoming = (
+        tournament.rounds.filter(status__in=[Round.Status.PLANNED, Round.Status.SEATED], tables__isnull=False)
+        .order_by("number")
+        .first()
+    )
+    visible = access.public_rounds(None, tournament)
+    if upcoming is None or (visible is not None and upcoming.number not in visible):
+        return {"round": None, "tables": []}
+    tables: dict[int, list[dict[str, str]]] = {}
+    for number, wind, name in (
+        Seat.objects.filter(round=upcoming)
+        .order_by("table__number", "wind")
+        .values_list("table__number", "wind", "player__name")
+    ):
+        tables.setdefault(number, []).append({"wind": WIND_NAMES[wind], "name": name})
+    return {"round": upcoming.number, "tables": [{"table": n, "seats": s} for n, s in tables.items()]}
+
+
+def _my_table(tournament: Tournament, person: Player, seats: dict[int, Seat]) -> Seat | None:
+    """The player's table whose sheet is still to enter or confirm (the first such hanchan they see), when
+    the tournament's players enter the results."""
+    if tournament.entry_mode != Tournament.EntryMode.PLAYERS:
+        return None
+    signed = set(
+        ScoreSheet.objects.filter(
+            table__in=[seat.table_id for seat in seats.values()], status=ScoreSheet.Status.SIGNED
+        ).values_list("table_id", flat=True)
+    )
+    return next((seats[n] for n in sorted(seats) if seats[n].table_id not in signed), None)
 
 
 @require_GET
@@ -252,4 +303,16 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = access_tournament(request, slug)
     # The room's screen: what the public sees, whoever is logged in on it.
     payload = standings_payload(tournament, public_cutoff(tournament))
-    return render_page(request, "tournament/projector.html", tournament, {"standings": payload})
+    return render_page(
+        request,
+        "tournament/projector.html",
+        tournament,
+        {"standings": payload, "seating": next_seating(tournament)},
+    )
+
+
+@require_GET
+def projector_seating(request: HttpRequest, slug: str) -> HttpResponse:
+    """The projector's poll of the next hanchan's seating (published only)."""
+    tournament = access_tournament(request, slug)
+    return json_with_etag(request, next_seating(tournament))

@@ -1,0 +1,106 @@
+"""The projector on a 1920 x 1080 screen in Chromium: 120 players in columns, every one on the screen with
+nothing to scroll; the next hanchan's seating only once published; a QR code that reads (zbarimg) as the
+address of the live standings."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.test_content_security import watch
+from tests.conftest import make_players, make_user, seat_table
+from tests.qr_reader import read_codes
+from tournament import services
+from tournament.models import Round, Tournament
+
+FULL_HD = {"width": 1920, "height": 1080}
+
+
+@pytest.fixture
+def big_room(transactional_db: None) -> Tournament:
+    tournament = Tournament.objects.create(
+        name="Grand Harbour Open",
+        slug="grand-harbour",
+        starts_on=date(2026, 9, 5),
+        ends_on=date(2026, 9, 6),
+        hanchan_count=6,
+        seating_publication=Tournament.SeatingPublication.BY_HANCHAN,
+    )
+    players = make_players(tournament, 120, prefix="Competitor")
+    organiser = make_user("organiser", tournament, "organiser")
+    for number in (1, 2):
+        round_ = Round.objects.create(tournament=tournament, number=number, status="seated")
+        order = players if number == 1 else players[1:] + players[:1]
+        for table in range(30):
+            seat_table(round_, table + 1, order[4 * table : 4 * table + 4])
+    first = tournament.rounds.get(number=1)
+    services.publish_seating(first, organiser)
+    services.operate_clock(first, organiser, "start")
+    return tournament
+
+
+ON_SCREEN = """(selector) => {
+  const seen = [];
+  for (const row of document.querySelectorAll(selector)) {
+    const box = row.getBoundingClientRect();
+    const inside = box.top >= 0 && box.left >= 0 && box.bottom <= innerHeight && box.right <= innerWidth;
+    if (box.height > 0 && inside)
+      seen.push(row.dataset.name || row.textContent);
+  }
+  return seen;
+}"""
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_120_players_fit_and_the_seating_shows_once_published(
+    new_context: Any, live_server: Any, big_room: Tournament, tmp_path: Path, screenshot: Any
+) -> None:
+    page = new_context(viewport=FULL_HD).new_page()
+    violations = watch(page)
+    page.goto(f"{live_server.url}/t/{big_room.slug}/projector/")
+    expect(page.locator("[data-columns] table")).to_have_count(5, timeout=10_000)
+    assert page.evaluate("document.scrollingElement.scrollHeight <= innerHeight")
+    shown = page.evaluate(ON_SCREEN, "[data-columns] tr[data-name]")
+    assert sorted(shown) == sorted(f"Competitor {n:03d}" for n in range(1, 121))
+    assert page.locator("[data-page-label]").inner_text() == ""  # one page holds them all
+    expect(page.locator("[data-clock-time]")).to_be_visible()
+    # Hanchan 2 is seated but not published: nothing of it on the screen.
+    assert page.locator('[data-view="seating"]').is_hidden()
+    assert page.locator(".seat-table").count() == 0
+
+    code = page.locator("[data-qr] svg").screenshot(path=str(tmp_path / "qr.png"))
+    assert code and read_codes(tmp_path / "qr.png") == [f"{live_server.url}/t/{big_room.slug}/standings/"]
+    screenshot(page, "projector-120", full_page=False)
+
+    # A smaller screen holds fewer: the standings turn pages, each one whole on the screen.
+    page.set_viewport_size({"width": 1024, "height": 600})
+    expect(page.locator("[data-page-label]")).to_have_text(re.compile(r"^Standings 1/[2-9]$"))
+    assert page.evaluate("document.scrollingElement.scrollHeight <= innerHeight")
+    first_page = page.evaluate(ON_SCREEN, "[data-columns] tr[data-name]")
+    assert (
+        40 <= len(first_page) < 120
+        and len(first_page) == page.locator("[data-columns] tr[data-name]").count()
+    )
+    page.set_viewport_size(FULL_HD)
+    expect(page.locator("[data-page-label]")).to_have_text("")
+
+    organiser = big_room.staff.get().user
+    services.publish_seating(big_room.rounds.get(number=2), organiser)
+    expect(page.locator("[data-seating-title]")).to_have_text("Seating of hanchan 2", timeout=10_000)
+    # The seating takes its turn with the standings (a page every 12 seconds).
+    expect(page.locator('[data-view="seating"]')).to_be_visible(timeout=20_000)
+    assert page.evaluate("document.scrollingElement.scrollHeight <= innerHeight")
+    tables = page.evaluate(ON_SCREEN, ".seat-table")
+    label = page.locator("[data-page-label]").inner_text()
+    assert label.startswith("Seating of hanchan 2 1/")
+    pages = int(label.rsplit("/", 1)[1])
+    assert len(tables) * pages >= 30 and len(tables) == page.locator(".seat-table").count()
+    assert "Table 1" in tables[0] and "Competitor 002" in tables[0]
+    screenshot(page, "projector-seating", full_page=False)
+    assert violations == []

@@ -1,0 +1,50 @@
+"""The QR code on each printed score sheet: rendered from the PDF (PDFium, as a printer would see the page)
+and read back by zbarimg, it is the absolute address of that table's entry page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pypdfium2
+import pytest
+from django.test import Client
+
+from exports.exporters.printable import score_sheets_pdf
+from tests.qr_reader import read_codes
+from tournament.models import Tournament
+
+
+def page_codes(data: bytes, folder: Path) -> list[list[str]]:
+    """The codes zbarimg reads on each page, rendered at 200 dpi."""
+    document = pypdfium2.PdfDocument(data)
+    codes = []
+    for index in range(len(document)):
+        path = folder / f"page-{index + 1}.png"
+        document[index].render(scale=200 / 72).to_pil().convert("L").save(path)
+        codes.append(read_codes(path))
+    document.close()
+    return codes
+
+
+@pytest.mark.django_db
+def test_each_printed_sheet_carries_its_tables_entry_address(
+    played: Tournament, referee: Any, tmp_path: Path, settings: Any
+) -> None:
+    settings.ALLOWED_HOSTS = ["testserver", "club.example"]
+    client = Client()
+    client.force_login(referee)
+    response = client.get(f"/t/{played.slug}/exports/print/score-sheets/2/")
+    assert response.status_code == 200
+    assert page_codes(response.content, tmp_path) == [
+        [f"http://testserver/t/{played.slug}/sheet/2/1/"],
+        [f"http://testserver/t/{played.slug}/sheet/2/2/"],
+    ]
+    one = client.get(f"/t/{played.slug}/exports/print/score-sheets/1/?table=2", HTTP_HOST="club.example")
+    assert page_codes(one.content, tmp_path) == [[f"http://club.example/t/{played.slug}/sheet/1/2/"]]
+
+
+@pytest.mark.django_db
+def test_without_the_sites_address_no_code(played: Tournament, tmp_path: Path) -> None:
+    # The background export has no request to take the address from: its sheets carry no code.
+    assert page_codes(score_sheets_pdf(played, hanchan=1).data, tmp_path) == [[], []]
