@@ -122,6 +122,24 @@ DATABASES = {
         },
     }
 }
+# Under the ASGI server every request runs in a thread of its own, so a connection kept by a thread
+# (CONN_MAX_AGE) would serve one request and PostgreSQL would see a new connection per request (and run
+# out of them under load): DATABASE_POOL=1 (the Procfile's web line) shares a pool of PostgreSQL
+# connections (psycopg_pool) among the threads of each process instead.
+DATABASE_POOL_SIZE = int(os.environ.get("DATABASE_POOL_SIZE", "8"))
+DATABASE_POOL_TIMEOUT = float(os.environ.get("DATABASE_POOL_TIMEOUT", "5"))
+if (
+    DATABASE_URL
+    and env_bool("DATABASE_POOL", False)
+    and DATABASES["default"]["ENGINE"].endswith("postgresql")
+):
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = False
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": DATABASE_POOL_SIZE,
+        "timeout": DATABASE_POOL_TIMEOUT,
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
@@ -195,6 +213,10 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": JOB_SWEEP_SECONDS},
     },
 }
+# Live updates (tournament.views.live): streams one web process serves at most (beyond: 503 and
+# Retry-After; the pages poll), and the seconds between the comments that keep a quiet stream open.
+LIVE_MAX_CONNECTIONS = int(os.environ.get("LIVE_MAX_CONNECTIONS", "2000"))
+LIVE_HEARTBEAT_SECONDS = float(os.environ.get("LIVE_HEARTBEAT_SECONDS", "15"))
 # /healthz asks a worker to answer a ping when a broker is configured.
 HEALTHZ_REQUIRE_WORKER = env_bool("HEALTHZ_REQUIRE_WORKER", bool(REDIS_URL))
 

@@ -24,7 +24,7 @@ from django.db.models import Count, F, Q, QuerySet
 from penalties.models import Penalty
 from scoring.models import ScoreSheet, SeatResult
 from scoring.rules.scores import format_score
-from tournament import participation
+from tournament import live, participation
 from tournament.models import Player, Round, Tournament
 from tournament.participation_db import tournament_facts
 from tournament.standings import Entrant, HanchanResult, PenaltyEntry, Standings, compute_standings
@@ -217,7 +217,12 @@ def remember_live(tournament: Tournament, part: str, compute: Callable[[], dict[
 
 def forget_live(tournament_id: int) -> None:
     """Something the live pages show has changed: the next request computes it anew (within
-    LIVE_SECONDS if the cache cannot be reached now)."""
+    LIVE_SECONDS if the cache cannot be reached now), and the live streams hear of it."""
+    _bump_live(tournament_id)
+    live.announce(tournament_id, "standings")
+
+
+def _bump_live(tournament_id: int) -> None:
     version_key = live_version_key(tournament_id)
     cache.add(version_key, 0, None)
     # The cache lost the key or cannot be reached: the entries expire on their own.
@@ -245,7 +250,7 @@ def _refresh(tournament_id: int) -> tuple[dict[str, Any], dict[str, Any]]:
         },
         CACHE_SECONDS,
     )
-    forget_live(tournament_id)
+    _bump_live(tournament_id)  # a reader's recomputation announces nothing: the change did
     return data, summary
 
 
@@ -288,3 +293,4 @@ def schedule_standings_refresh(tournament_id: int) -> None:
     never undoes or refuses the change: the next reader recomputes)."""
     Tournament.objects.filter(pk=tournament_id).update(standings_version=F("standings_version") + 1)
     transaction.on_commit(lambda: refresh_standings(tournament_id), robust=True)
+    live.announce_on_commit(tournament_id, "standings")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django.urls import include, path
 
-from tournament.views import clock, organiser, public, seating
+from tournament.views import clock, live, organiser, public, seating
 
 app_name = "tournament"
 
@@ -23,6 +23,7 @@ tournament_patterns = [
     path("projector/", public.projector, name="projector"),
     path("projector/seating.json", public.projector_seating, name="projector_seating"),
     path("clock.json", clock.clock_json, name="clock_json"),
+    path("live", live.stream, name="live"),
     # Head referees and organisers.
     path("clock/", clock.clock, name="clock"),
     # Organisers.

@@ -235,21 +235,31 @@
       state.shown = seconds;
     }
 
+    function apply(data) {
+      if (String(data.round) !== String(state.round)) state.shown = null; /* a new hanchan */
+      state.round = data.round;
+      state.state = data.state === "over" ? "running" : data.state;
+      state.seconds = Number(data.seconds_left || 0);
+      state.at = performance.now();
+      document.dispatchEvent(new CustomEvent("riichi:clock", { detail: data }));
+    }
+
+    let skipped = 0;
     async function refresh() {
+      /* With a live stream open (live.js) the clock comes with its events: ask only every 40 s. */
+      if (Riichi.live && Riichi.live.connected && ++skipped % 10) return;
       try {
         const response = await fetch(url, { cache: "no-store", headers: { Accept: "application/json" } });
         if (!response.ok) return;
-        const data = await response.json();
-        if (String(data.round) !== String(state.round)) state.shown = null; /* a new hanchan */
-        state.round = data.round;
-        state.state = data.state === "over" ? "running" : data.state;
-        state.seconds = Number(data.seconds_left || 0);
-        state.at = performance.now();
-        document.dispatchEvent(new CustomEvent("riichi:clock", { detail: data }));
+        apply(await response.json());
       } catch (e) {
         /* offline for a moment: keep counting down locally */
       }
     }
+
+    document.addEventListener("riichi:live", (event) => {
+      if (event.detail.kind === "clock" && event.detail.payload) apply(event.detail.payload);
+    });
 
     paint();
     setInterval(paint, 250);

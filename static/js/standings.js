@@ -6,6 +6,7 @@
 
   const R = window.Riichi;
   const POLL_MS = 2500;
+  const LIVE_POLL_MS = 30000; /* with a live stream open: a safety net only */
 
   function summary(data) {
     let text = data.rounds ? "After hanchan " + data.rounds : "No signed score sheet yet";
@@ -156,10 +157,15 @@
     poll(root.dataset.url, paint);
   }
 
-  /* Poll ``url``; call ``paint`` with the data when the answer differs from the last one. */
-  function poll(url, paint) {
+  /* Poll ``url``; call ``paint`` with the data when the answer differs from the last one. While a live
+     stream is open (live.js) the poll only checks now and then: a "riichi:live" event of ``liveKind``
+     brings the data with it (the public standings), or asks for a fetch at once (the staff's fuller
+     standings, a published seating). */
+  function poll(url, paint, liveKind = "standings") {
     let last = null;
+    let timer = null;
     async function tick() {
+      clearTimeout(timer);
       try {
         const response = await fetch(url, { cache: "no-cache", headers: { Accept: "application/json" } });
         if (response.ok) {
@@ -170,8 +176,26 @@
       } catch (e) {
         /* a dropped request: the next one catches up */
       }
-      setTimeout(tick, document.hidden ? POLL_MS * 4 : POLL_MS);
+      const live = R.live && R.live.connected;
+      timer = setTimeout(tick, live ? LIVE_POLL_MS : document.hidden ? POLL_MS * 4 : POLL_MS);
     }
+    document.addEventListener("riichi:live", (event) => {
+      if (event.detail.kind !== liveKind) return;
+      if (event.detail.payload) {
+        paint(event.detail.payload);
+        last = null;
+      } else {
+        tick();
+      }
+    });
+    document.addEventListener("riichi:live-state", (event) => {
+      if (!event.detail.connected) {
+        tick(); /* the stream dropped: poll at once, then as before */
+      } else {
+        clearTimeout(timer); /* the stream is open: the next poll in 30 s */
+        timer = setTimeout(tick, LIVE_POLL_MS);
+      }
+    });
     tick();
   }
 
@@ -329,7 +353,7 @@
     }, PAGE_MS);
     window.addEventListener("resize", layout);
     poll(root.dataset.url, paint);
-    poll(root.dataset.seatingUrl, paintSeating);
+    poll(root.dataset.seatingUrl, paintSeating, "seating");
   }
 
   document.addEventListener("DOMContentLoaded", () => {

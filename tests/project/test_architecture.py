@@ -48,6 +48,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "tournament.standings_db",
             "tournament.participation_db",
             "tournament.statistics_db",
+            "tournament.live",
         ),
     ),
     (

@@ -7,10 +7,11 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from tournament import access
+from tournament import access, live
 from tournament.models import Round, StaffRole, Table, Tournament
 from tournament.refusal import Refusal
 from tournament.services import audit, participation
+from tournament.standings_db import forget_live
 
 MAX_CLOCK_MINUTES = 24 * 60
 MAX_TABLE_EXTRA_MINUTES = 120
@@ -62,6 +63,9 @@ def operate_clock(round_: Round, user: AbstractBaseUser, action: str, *, minutes
         clock = clock.extend(minutes)
     round_.set_clock(clock)
     round_.save(update_fields=["clock_state", "clock_ends_at", "clock_remaining", "status"])
+    live.announce_on_commit(round_.tournament_id, "clock")
+    if action == "start":
+        transaction.on_commit(lambda: forget_live(round_.tournament_id))  # the hanchan is in play
     return round_
 
 
@@ -72,6 +76,7 @@ def give_table_extra_time(table: Table, user: AbstractBaseUser, minutes: int) ->
         raise Refusal("minutes", "clock-range", f"minutes: between 0 and {MAX_TABLE_EXTRA_MINUTES}")
     table.extra_minutes = minutes
     table.save(update_fields=["extra_minutes"])
+    live.announce_on_commit(table.round.tournament_id, "clock")
     return table
 
 
@@ -96,6 +101,8 @@ def finish_round(round_: Round, user: AbstractBaseUser) -> Round:
     round_.status = Round.Status.FINISHED
     round_.save(update_fields=["status"])
     participation.book_missed(round_, user)
+    live.announce_on_commit(round_.tournament_id, "clock")  # the next hanchan's clock
+    transaction.on_commit(lambda: forget_live(round_.tournament_id))  # the next hanchan is current
     return round_
 
 
@@ -119,4 +126,5 @@ def publish_seating(round_: Round, user: AbstractBaseUser, *, published: bool = 
     round_.save(update_fields=["published_at"])
     action = "seating.publish" if published else "seating.unpublish"
     audit.record(round_.tournament, user, action, f"hanchan {round_.number}")
+    live.announce_on_commit(round_.tournament_id, "seating")
     return round_

@@ -17,7 +17,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from tournament import access, registration, seating
+from tournament import access, live, registration, seating
 from tournament.models import Absence, Player, Round, Seat, SeatingJob, StaffRole, Table, Tournament
 from tournament.refusal import Refusal
 from tournament.services import audit, jobs
@@ -271,6 +271,7 @@ def _apply(
     ]
     Absence.objects.bulk_create(records)
     transaction.on_commit(lambda: forget_live(tournament.pk))
+    live.announce_on_commit(tournament.pk, "seating")  # public at once where the seating is published whole
 
 
 @transaction.atomic
@@ -338,4 +339,5 @@ def seat_swiss_round(tournament: Tournament, number: int, user: AbstractBaseUser
         raise Refusal("round", "swiss", str(exc)) from None
     round_ = store_round(tournament, number, tables, Round.Mode.SWISS)
     transaction.on_commit(lambda: forget_live(tournament.pk))
+    live.announce_on_commit(tournament.pk, "seating")
     return round_

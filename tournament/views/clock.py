@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -16,7 +18,7 @@ from tournament.forms import (
     ClockForm,
     TableTimeForm,
 )
-from tournament.models import Seat, StaffRole
+from tournament.models import Seat, StaffRole, Tournament
 from tournament.refusal import Refusal
 from tournament.views.base import access_tournament, clock_payload, render_page
 
@@ -28,14 +30,18 @@ IMPORT_SECONDS = 30 * 60
 @require_GET
 @never_cache
 def clock_json(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = access_tournament(request, slug)
+    return JsonResponse(clock_data(access_tournament(request, slug)))
+
+
+def clock_data(tournament: Tournament) -> dict[str, Any]:
+    """The clock of the current hanchan and the tables' extra minutes: the same for every visitor."""
     current = services.current_round(tournament)
     payload = clock_payload(current)
     payload["tables"] = (
         {str(t.number): t.extra_minutes for t in current.tables.exclude(extra_minutes=0)} if current else {}
     )
     payload["server_time"] = timezone.now().isoformat()
-    return JsonResponse(payload)
+    return payload
 
 
 @login_required

@@ -1,0 +1,84 @@
+"""The live standings in Chromium against a real uvicorn server: pushed over Server-Sent Events within a
+moment of the signature (the poll runs every 30 s while the stream is open, so only the push can be
+that quick), and, with Redis unreachable, refreshed by the poll as before; no policy violation."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from scoring import services as sheets
+from tests.asgi_server import running_server
+from tests.browser.conftest import DESKTOP
+from tests.browser.test_content_security import watch
+from tests.conftest import make_user, seat_table
+from tests.own_redis import free_port
+from tournament.models import Player, Round, Tournament
+
+FINAL = {"Ana": 41000, "Ben": 31000, "Cho": 26000, "Dai": 22000}  # Ana: +11 and 15 uma
+
+
+@pytest.fixture
+def live_cup(transactional_db: None) -> dict[str, Any]:
+    tournament = Tournament.objects.create(
+        name="Live Cup",
+        slug="live-cup",
+        starts_on=date(2026, 9, 5),
+        ends_on=date(2026, 9, 6),
+        hanchan_count=2,
+    )
+    round_ = Round.objects.create(tournament=tournament, number=1, status=Round.Status.STARTED)
+    players = [Player.objects.create(tournament=tournament, name=name) for name in FINAL]
+    return {"table": seat_table(round_, 1, players), "referee": make_user("referee", tournament, "referee")}
+
+
+def sign(live_cup: dict[str, Any]) -> None:
+    entry = {"form": "final", "final_points": FINAL, "riichi_sticks_left": 0}
+    referee = live_cup["referee"]
+    sheets.sign_sheet(sheets.save_sheet(live_cup["table"], entry, referee, submit=True), referee)
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_standings_are_pushed_to_the_page(new_context: Any, live_cup: dict[str, Any]) -> None:
+    with running_server(log_name="live-browser.log") as server:
+        page = new_context(viewport=DESKTOP).new_page()
+        violations = watch(page)
+        page.goto(f"{server.url}/t/live-cup/standings/")
+        expect(page.locator('tr[data-name="Ana"] .total')).to_have_text("0")
+        page.wait_for_function("window.Riichi.live && window.Riichi.live.connected", timeout=5000)
+        page.wait_for_timeout(1000)  # a poll under way when the stream opened has answered: next in 30 s
+        polls: list[str] = []
+        page.on("request", lambda r: polls.append(r.url) if "standings.json" in r.url else None)
+
+        sign(live_cup)
+
+        expect(page.locator('tr[data-name="Ana"] .total')).to_have_text("26", timeout=3000)
+        expect(page.locator("[data-summary]")).to_contain_text("every table signed")
+        assert polls == []  # pushed, not fetched
+        assert page.evaluate("window.Riichi.live.connected") is True
+        assert violations == [], "\n".join(violations)
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_with_redis_unreachable_the_page_polls(new_context: Any, live_cup: dict[str, Any]) -> None:
+    nowhere = f"redis://127.0.0.1:{free_port()}/0"
+    with running_server({"REDIS_URL": nowhere}, log_name="live-browser-no-redis.log") as server:
+        page = new_context(viewport=DESKTOP).new_page()
+        violations = watch(page)
+        refused = []
+        page.on("response", lambda r: refused.append(r.status) if r.url.endswith("/live") else None)
+        page.goto(f"{server.url}/t/live-cup/standings/")
+        expect(page.locator('tr[data-name="Ana"] .total')).to_have_text("0")
+        page.wait_for_timeout(1000)
+        assert refused and set(refused) == {503}  # the stream said no, clearly
+        assert page.evaluate("window.Riichi.live.connected") is False
+
+        sign(live_cup)
+
+        expect(page.locator('tr[data-name="Ana"] .total')).to_have_text("26", timeout=6000)  # the poll
+        assert violations == [], "\n".join(violations)

@@ -1,0 +1,222 @@
+"""Live updates over Server-Sent Events, on real uvicorn processes, the test database and Redis: a change
+made through one process reaches a stream of another; the public stream carries only what the public
+may see; a reconnecting browser catches up with Last-Event-ID; the connection cap and a Redis outage
+answer 503 with Retry-After while the pages keep working."""
+
+from __future__ import annotations
+
+import json
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+from django.db import connections
+from django.test import Client
+from rest_framework.authtoken.models import Token
+
+from tests.asgi_server import Server, open_stream, running_server, wait_for
+from tests.conftest import make_players, seat_table
+from tests.own_redis import OwnRedis, free_port
+from tournament import live, services
+from tournament.models import Round, Tournament
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def final_entry(table: Any, points: list[int]) -> dict[str, Any]:
+    names = [seat.player.name for seat in table.seats.order_by("wind")]
+    return {"form": "final", "riichi_sticks_left": 0, "final_points": dict(zip(names, points, strict=True))}
+
+
+def sign_through(server: Server, table: Any, token: str, points: list[int]) -> None:
+    status, body = server.post(
+        f"/api/tables/{table.pk}/sheet/", {"entry": final_entry(table, points), "submit": True}, token
+    )
+    assert status == 201, body
+    status, body = server.post(f"/api/tables/{table.pk}/sheet/sign/", {}, token)
+    assert status == 200, body
+
+
+@pytest.fixture
+def two_hanchan(tournament: Tournament) -> tuple[Tournament, list[Any]]:
+    """Two hanchan of two tables each, eight players, both started."""
+    tournament.hanchan_count = 2
+    tournament.save()
+    players = make_players(tournament, 8, prefix="P")
+    tables = []
+    for number in (1, 2):
+        round_ = Round.objects.create(tournament=tournament, number=number, status="started")
+        tables += [seat_table(round_, 1, players[:4]), seat_table(round_, 2, players[4:])]
+    return tournament, tables
+
+
+def total_of(payload: dict[str, Any], name: str) -> str:
+    return next(row["total"] for row in payload["rows"] if row["name"] == name)
+
+
+def test_a_sheet_signed_through_one_process_reaches_a_stream_of_another(
+    two_hanchan: tuple[Tournament, list[Any]], referee: Any, server: Server, other_server: Server
+) -> None:
+    tournament, tables = two_hanchan
+    stream = open_stream(server, f"/t/{tournament.slug}/live")
+    assert stream.status == 200 and stream.headers["content-type"] == "text/event-stream"
+    hello = stream.next()
+    assert hello.kind == "hello" and hello.data == {"kind": "hello", "version": int(hello.id or 0)}
+
+    sign_through(
+        other_server, tables[0], Token.objects.create(user=referee).key, [40000, 30000, 30000, 20000]
+    )
+
+    # The sheet's submission, then its signature: the standings as the public sees them, with each.
+    events = stream.until(lambda e: e.data is not None and e.data["payload"]["rounds"] == 1)
+    assert {e.kind for e in events} == {"standings"}
+    assert all(e.data is not None and e.data["version"] == int(e.id or 0) for e in events)
+    assert int(events[0].id or 0) > int(hello.id or 0)
+    payload = events[-1].data["payload"]  # type: ignore[index]
+    assert total_of(payload, "P 001") == "25"  # 40,000 points: +10 and the first place's uma of 15
+    assert payload["pending"] == [{"table": 2, "status": "none"}]
+    stream.close()
+
+
+def test_the_public_stream_never_carries_hidden_hanchan(
+    two_hanchan: tuple[Tournament, list[Any]], referee: Any, organiser: Any, server: Server
+) -> None:
+    tournament, tables = two_hanchan
+    Tournament.objects.filter(pk=tournament.pk).update(hidden_hanchan=1)
+    token = Token.objects.create(user=referee).key
+    for table in tables[:2]:
+        sign_through(server, table, token, [40000, 30000, 30000, 20000])
+    staff = Client()
+    staff.force_login(organiser)
+    public_stream = open_stream(server, f"/t/{tournament.slug}/live")
+    cookie = {"Cookie": f"sessionid={staff.cookies['sessionid'].value}"}
+    staff_stream = open_stream(server, f"/t/{tournament.slug}/live", cookie)
+    assert public_stream.next().kind == staff_stream.next().kind == "hello"
+
+    sign_through(server, tables[2], token, [40000, 30000, 30000, 20000])  # hanchan 2: hidden
+
+    events = public_stream.drain(2.0)
+    assert len(events) >= 2, events  # the sheet's submission and its signature
+    for event in events:
+        assert event.kind == "standings" and event.data is not None
+        payload = event.data["payload"]
+        assert payload["as_of"] == 1 and payload["hidden_from"] == 2
+        assert total_of(payload, "P 001") == "25"  # not 50: hanchan 2 stays hidden
+        assert '"50"' not in json.dumps(payload)
+    staff_events = staff_stream.drain(0.5)
+    assert len(staff_events) == len(events)
+    for staff_event in staff_events:
+        assert staff_event.kind == "standings" and staff_event.data is not None
+        assert "payload" not in staff_event.data  # the staff fetch their own, whole standings
+    public_stream.close()
+    staff_stream.close()
+
+
+def test_a_reconnecting_browser_catches_up_with_last_event_id(
+    two_hanchan: tuple[Tournament, list[Any]], organiser: Any
+) -> None:
+    tournament, _ = two_hanchan
+    with running_server({"LIVE_HEARTBEAT_SECONDS": "0.5"}) as server:
+        stream = open_stream(server, f"/t/{tournament.slug}/live")
+        seen = int(stream.next().id or 0)
+        stream.close()
+        round_ = tournament.rounds.get(number=1)
+        services.operate_clock(round_, organiser, "extend", minutes=5)  # while the browser is away
+        services.publish_seating(round_, organiser)
+        current = int(live.announce(tournament.pk, "clock") or 0)
+
+        again = open_stream(server, f"/t/{tournament.slug}/live", {"Last-Event-ID": str(seen)})
+        caught = [again.next(), again.next()]
+        assert [e.kind for e in caught] == ["seating", "clock"]  # one event per kind missed, in order
+        assert all(int(e.id or 0) == current for e in caught)
+        assert caught[1].data is not None and caught[1].data["payload"]["round"] == 1
+        assert "payload" not in (caught[0].data or {})  # a seating notice names nothing
+        again.close()
+
+        up_to_date = open_stream(server, f"/t/{tournament.slug}/live", {"Last-Event-ID": str(current)})
+        assert up_to_date.next(comments=True).comment == "live"
+        assert up_to_date.next(comments=True).comment == "heartbeat"  # nothing missed, kept alive
+        up_to_date.close()
+
+        # Redis forgot the tournament (or the browser's number is nonsense): everything, afresh.
+        ahead = open_stream(server, f"/t/{tournament.slug}/live", {"Last-Event-ID": str(current + 1000)})
+        assert [ahead.next().kind for _ in live.KINDS] == list(live.KINDS)
+        ahead.close()
+
+
+def test_beyond_the_connection_cap_a_stream_is_refused_with_retry_after(tournament: Tournament) -> None:
+    with running_server({"LIVE_MAX_CONNECTIONS": "2"}) as server:
+        path = f"/t/{tournament.slug}/live"
+        first, second = open_stream(server, path), open_stream(server, path)
+        assert first.status == second.status == 200
+        first.next()
+        second.next()
+        status, headers, body = server.get(path)
+        assert status == 503 and headers["retry-after"] == "10"
+        assert json.loads(body)["errors"][0]["rule"] == "live-connection-limit"
+        assert server.get(f"/t/{tournament.slug}/standings/")[0] == 200  # the pages still answer
+        first.close()
+
+        def admitted() -> bool:
+            attempt = open_stream(server, path)
+            attempt.close()
+            return attempt.status == 200
+
+        assert wait_for(admitted)  # a closed stream gives its place back
+        second.close()
+
+
+def test_with_redis_unreachable_the_stream_refuses_clearly_and_the_pages_work(tournament: Tournament) -> None:
+    nowhere = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
+    with running_server({"REDIS_URL": nowhere}) as server:
+        status, headers, body = server.get(f"/t/{tournament.slug}/live")
+        assert status == 503 and headers["retry-after"] == "10"
+        error = json.loads(body)["errors"][0]
+        assert error["rule"] == "live-redis" and "polls" in error["message"]
+        for page in ("standings/", "standings.json", "clock.json", ""):
+            assert server.get(f"/t/{tournament.slug}/{page}")[0] == 200
+
+
+def test_a_stream_ends_when_redis_goes_away(tournament: Tournament) -> None:
+    redis = OwnRedis()
+    redis.start()
+    try:
+        with running_server({"REDIS_URL": redis.url}) as server:
+            stream = open_stream(server, f"/t/{tournament.slug}/live")
+            assert stream.next().kind == "hello"
+            redis.stop()
+            with pytest.raises(EOFError):  # the browser reconnects, is refused, and polls
+                stream.next(timeout=10)
+            assert server.get(f"/t/{tournament.slug}/live")[0] == 503
+            assert server.get(f"/t/{tournament.slug}/standings/")[0] == 200
+    finally:
+        redis.stop()
+
+
+def test_without_a_stream_server_the_endpoint_says_so_and_pages_poll(tournament: Tournament) -> None:
+    """Under WSGI (runserver, gunicorn, the test client) no stream is held open: 204, and the browser
+    polls. (Asked from a thread of its own: no event loop of another test may run in it.)"""
+
+    def ask() -> int:
+        try:
+            return Client().get(f"/t/{tournament.slug}/live").status_code
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(1) as pool:
+        assert pool.submit(ask).result() == 204
+
+
+def test_a_private_tournament_streams_to_no_stranger(tournament: Tournament, server: Server) -> None:
+    Tournament.objects.filter(pk=tournament.pk).update(is_public=False)
+    assert server.get(f"/t/{tournament.slug}/live")[0] == 404
+
+
+def test_a_tournament_made_private_ends_its_public_streams(tournament: Tournament, server: Server) -> None:
+    stream = open_stream(server, f"/t/{tournament.slug}/live")
+    assert stream.next().kind == "hello"
+    Tournament.objects.filter(pk=tournament.pk).update(is_public=False)
+    live.announce(tournament.pk, "standings")
+    with pytest.raises(EOFError):  # nothing more reaches a stranger
+        stream.next()
+    assert server.get(f"/t/{tournament.slug}/live")[0] == 404

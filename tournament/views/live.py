@@ -1,0 +1,335 @@
+"""Live updates, the receiving side: ``/t/<slug>/live`` streams a tournament's changes to a browser as
+Server-Sent Events, served by the ASGI server (``config.asgi``).
+
+Each web process holds ONE Redis subscriber (``Hub``) that hears every notice of ``tournament.live`` and
+fans it out to the queues of the streams it serves. For each notice it computes, once, what the
+public may see (the standings as the standings page's poll answers them to a visitor, under
+``public_cutoff``; the clock), and hands the same text to every public stream of the tournament: a
+change costs each process one computation, not one request per phone. The tournament's staff (who
+see more than the public) get the notice without the standings and fetch their own.
+
+An event::
+
+    id: 42
+    event: standings
+    data: {"kind": "standings", "version": 42, "payload": {...}}
+
+``id`` is the tournament's live version: a browser that reconnects sends it back as ``Last-Event-ID``
+and gets one event for each kind it missed, with what is current. A comment every
+``LIVE_HEARTBEAT_SECONDS`` keeps proxies from closing a quiet stream. Beyond ``LIVE_MAX_CONNECTIONS``
+streams in one process, or while Redis cannot be reached, the answer is 503 with ``Retry-After``; with
+no Redis configured, or under a WSGI server (``runserver``, which cannot hold a stream open), it is
+204: in each case the browser polls as before (``static/js/live.js``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections import defaultdict
+from collections.abc import AsyncIterator
+from contextlib import suppress
+from typing import Any
+
+import redis.asyncio as aioredis
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
+from django.db import connections
+from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.views.decorators.http import require_GET
+from redis.exceptions import RedisError
+
+from tournament import access, live
+from tournament.models import StaffRole, Tournament
+from tournament.standings_db import public_cutoff
+from tournament.views.base import access_tournament
+from tournament.views.clock import clock_data
+from tournament.views.public import standings_payload
+
+logger = logging.getLogger("tournament.live")
+
+RETRY_AFTER_SECONDS = 10
+RECONNECT_MILLISECONDS = 3000
+QUEUE_LENGTH = 32
+SUBSCRIBE_WAIT_SECONDS = 3.0
+RESUBSCRIBE_SECONDS = 2.0
+MAX_EVENT_ID = 10**15
+HEARTBEAT = b": heartbeat\n\n"
+REDIS_DOWN = "Live updates are unavailable for a moment: the page polls meanwhile."
+
+
+class Stream:
+    """One browser's stream: its queue of (version, text) and whether it sees only what is public."""
+
+    __slots__ = ("overflow", "public", "queue", "sent", "tournament_id")
+
+    def __init__(self, tournament_id: int, public: bool) -> None:
+        self.tournament_id = tournament_id
+        self.public = public
+        self.queue: asyncio.Queue[tuple[int, bytes] | None] = asyncio.Queue(QUEUE_LENGTH)
+        self.sent = 0
+        self.overflow = False
+
+    def offer(self, version: int, text: bytes) -> None:
+        try:
+            self.queue.put_nowait((version, text))
+        except asyncio.QueueFull:
+            self.overflow = True  # too slow a reader: it reconnects and catches up with Last-Event-ID
+
+
+def event_text(version: int, kind: str, payload: Any = None) -> bytes:
+    """An event as sent, encoded once for every stream that gets it."""
+    data: dict[str, Any] = {"kind": kind, "version": version}
+    if payload is not None:
+        data["payload"] = payload
+    body = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    return f"id: {version}\nevent: {kind}\ndata: {body}\n\n".encode()
+
+
+def _compute(tournament_id: int, kind: str) -> tuple[bool, Any]:
+    """Whether the public may still see the tournament, and what a stream carries for a notice of this
+    kind (runs in a thread of its own, whose database connection is closed afterwards)."""
+    try:
+        tournament = Tournament.objects.filter(pk=tournament_id).first()
+        if tournament is None:
+            return False, None
+        if kind == "clock":
+            return tournament.is_public, clock_data(tournament)
+        return tournament.is_public, standings_payload(tournament, public_cutoff(tournament))
+    finally:
+        connections.close_all()
+
+
+class Hub:
+    """This process's one subscriber and the streams it feeds."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.loop = asyncio.get_running_loop()
+        self.streams: dict[int, set[Stream]] = defaultdict(set)
+        self.count = 0
+        self.up = False
+        self.settled = asyncio.Event()
+        self.task: asyncio.Task[None] | None = None
+        self.beat: asyncio.Task[None] | None = None
+        self.reader = aioredis.Redis(
+            connection_pool=aioredis.BlockingConnectionPool.from_url(
+                url, max_connections=8, timeout=5, socket_timeout=2, socket_connect_timeout=2
+            )
+        )
+        # The last text computed per (tournament, kind, public): reconnecting browsers share it.
+        self.latest: dict[tuple[int, str, bool], tuple[int, bytes | None]] = {}
+        self.computing: dict[tuple[int, str, bool], asyncio.Lock] = defaultdict(asyncio.Lock)
+
+    async def ready(self) -> bool:
+        """Whether the subscriber listens (started on the first stream; a lost one is restarted)."""
+        if self.beat is None or self.beat.done():
+            self.beat = asyncio.create_task(self._heartbeat(settings.LIVE_HEARTBEAT_SECONDS))
+        if self.task is None or self.task.done():
+            self.settled.clear()
+            self.task = asyncio.create_task(self._listen())
+        if not self.up:
+            try:
+                await asyncio.wait_for(self.settled.wait(), SUBSCRIBE_WAIT_SECONDS)
+            except TimeoutError:
+                return False
+        return self.up
+
+    async def _listen(self) -> None:
+        while True:
+            client = aioredis.Redis.from_url(self.url, socket_connect_timeout=2, socket_keepalive=True)
+            try:
+                async with client.pubsub() as pubsub:
+                    await pubsub.subscribe(live.channel())
+                    self.up = True
+                    self.settled.set()
+                    async for message in pubsub.listen():
+                        if message.get("type") == "message":
+                            await self._dispatch(message["data"])
+            except (RedisError, OSError) as exc:
+                logger.warning("live subscriber lost Redis (%s): streams closed, pages poll", exc)
+            finally:
+                self.up = False
+                await client.aclose()
+            self.latest.clear()
+            self._close_all()
+            self.settled.set()  # a stream waiting to start learns that Redis is down
+            await asyncio.sleep(RESUBSCRIBE_SECONDS)
+            self.settled.clear()
+
+    async def _heartbeat(self, seconds: float) -> None:
+        """A comment to every stream every ``seconds``: one timer for the process, none per stream."""
+        while True:
+            await asyncio.sleep(seconds)
+            for streams in list(self.streams.values()):
+                for stream in list(streams):
+                    stream.offer(0, HEARTBEAT)
+
+    def _close_all(self) -> None:
+        for streams in self.streams.values():
+            for stream in streams:
+                stream.overflow = True
+                with suppress(asyncio.QueueFull):
+                    stream.queue.put_nowait(None)
+
+    async def _dispatch(self, data: bytes) -> None:
+        notice = live.parse_notice(data)
+        if notice is None:
+            return
+        tournament_id, version, kind = notice
+        streams = self.streams.get(tournament_id)
+        if not streams:
+            return
+        texts: dict[bool, bytes | None] = {}
+        for public in sorted({stream.public for stream in streams}):
+            texts[public] = await self.text(tournament_id, version, kind, public)
+        for stream in list(streams):
+            text = texts[stream.public]
+            if text is None:  # the tournament is private now (or gone): its public streams end
+                stream.overflow = True
+                with suppress(asyncio.QueueFull):
+                    stream.queue.put_nowait(None)
+            elif version > stream.sent:
+                stream.offer(version, text)
+
+    async def text(self, tournament_id: int, version: int, kind: str, public: bool) -> bytes | None:
+        """The event of a notice for public or staff streams, computed once per version; None when the
+        public may no longer see the tournament."""
+        key = (tournament_id, kind, public)
+        async with self.computing[key]:
+            found = self.latest.get(key)
+            if found is not None and found[0] >= version:
+                return found[1]  # as new or newer: what is current is what a browser wants
+            payload = None
+            if kind == "clock" or (kind == "standings" and public):
+                try:
+                    shown, payload = await sync_to_async(_compute, thread_sensitive=False)(
+                        tournament_id, kind
+                    )
+                except Exception:  # the database is away: the notice alone, the pages fetch their copy
+                    logger.exception("live %s of tournament %s not computed", kind, tournament_id)
+                    return event_text(version, kind)
+                if public and not shown:
+                    return None
+            text = event_text(version, kind, payload)
+            self.latest[key] = (version, text)
+            return text
+
+    def add(self, stream: Stream) -> None:
+        self.streams[stream.tournament_id].add(stream)
+        self.count += 1
+
+    def remove(self, stream: Stream) -> None:
+        streams = self.streams.get(stream.tournament_id)
+        if streams is not None and stream in streams:
+            streams.discard(stream)
+            self.count -= 1
+            if not streams:
+                del self.streams[stream.tournament_id]
+
+    async def catch_up(self, stream: Stream, last_seen: int | None) -> list[bytes]:
+        """The first events of a new stream: one per kind missed since ``last_seen``, or a greeting
+        naming the current version when the browser has none."""
+        tournament_id = stream.tournament_id
+        current = int(await self.reader.get(live.version_key(tournament_id)) or 0)
+        if last_seen is None:
+            stream.sent = current
+            return [event_text(current, "hello")]
+        log = await self.reader.lrange(live.log_key(tournament_id), 0, -1)  # type: ignore[misc]
+        kinds = live.missed_kinds(last_seen, current, log)
+        texts = [await self.text(tournament_id, current, kind, stream.public) for kind in kinds]
+        stream.sent = current
+        return [text for text in texts if text is not None]
+
+
+_hub: Hub | None = None
+
+
+def hub() -> Hub:
+    """This process's hub, made on the first stream (one per event loop)."""
+    global _hub
+    loop = asyncio.get_running_loop()
+    if _hub is None or _hub.loop is not loop or _hub.url != settings.REDIS_URL:
+        _hub = Hub(settings.REDIS_URL)
+    return _hub
+
+
+def unavailable(message: str, rule: str) -> HttpResponse:
+    response = JsonResponse({"errors": [{"field": "stream", "rule": rule, "message": message}]}, status=503)
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def last_event_id(request: HttpRequest) -> int | None:
+    """The version the browser saw last (``Last-Event-ID``); None when absent or not a number."""
+    value = request.headers.get("Last-Event-ID", "")
+    value = value.strip()
+    if not value.isascii() or not value.isdigit() or len(value) > 15:
+        return None
+    number = int(value)
+    return number if number < MAX_EVENT_ID else None
+
+
+def _open(request: HttpRequest, slug: str) -> tuple[int, bool]:
+    """Authorise the viewer (as the pages do: 404 for a tournament they may not see), then give this
+    thread's database connection back: a stream must not hold one while it stays open."""
+    try:
+        tournament = access_tournament(request, slug)
+        return tournament.pk, not access.has_role(request.user, tournament, StaffRole.Role.REFEREE)
+    finally:
+        connections.close_all()
+
+
+@require_GET
+async def stream(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament_id, public = await sync_to_async(_open)(request, slug)
+    if not live.enabled() or not isinstance(request, ASGIRequest):
+        response = HttpResponse(status=204)  # no stream here: the page polls
+        response["Cache-Control"] = "no-store"
+        return response
+    the_hub = hub()
+    if the_hub.count >= settings.LIVE_MAX_CONNECTIONS:
+        return unavailable(
+            f"This server streams to {settings.LIVE_MAX_CONNECTIONS} browsers already: try again in "
+            f"{RETRY_AFTER_SECONDS} seconds (the page polls meanwhile).",
+            "live-connection-limit",
+        )
+    if not await the_hub.ready():
+        return unavailable(REDIS_DOWN, "live-redis")
+    last_seen = last_event_id(request)
+    connection = Stream(tournament_id, public)
+    the_hub.add(connection)  # first, so that nothing published while catching up is lost
+    try:
+        first = await the_hub.catch_up(connection, last_seen)
+    except (RedisError, OSError):
+        the_hub.remove(connection)
+        return unavailable(REDIS_DOWN, "live-redis")
+    except BaseException:
+        the_hub.remove(connection)
+        raise
+    response = StreamingHttpResponse(events(the_hub, connection, first), content_type="text/event-stream")
+    response["Cache-Control"] = "no-store"
+    response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
+    return response
+
+
+async def events(the_hub: Hub, connection: Stream, first: list[bytes]) -> AsyncIterator[bytes]:
+    try:
+        # Any connection the middleware opened in this request's thread goes back now.
+        await sync_to_async(connections.close_all)()
+        yield f"retry: {RECONNECT_MILLISECONDS}\n: live\n\n".encode() + b"".join(first)
+        while not connection.overflow:
+            item = await connection.queue.get()
+            if item is None:
+                return
+            version, text = item
+            if version == 0:
+                yield text  # a heartbeat
+            elif version > connection.sent:
+                connection.sent = version
+                yield text
+    finally:
+        the_hub.remove(connection)
