@@ -13,7 +13,7 @@ from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonRe
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from exports import services as export_services
 from exports.exporters.printable import score_sheets_pdf, seating_cards_pdf
@@ -111,10 +111,15 @@ PRINTS = {"score-sheets": "score sheets", "seating-cards": "seating cards"}
 
 
 @login_required
-@require_GET
+@require_http_methods(["GET", "POST"])
 def print_hanchan(request: HttpRequest, slug: str, kind: str, number: int) -> HttpResponse:
     """The printable score sheets (``?table=`` for one table) or seating cards of one hanchan, at once:
-    a hanchan's PDF takes a fraction of a second. For the tournament's referees."""
+    a hanchan's PDF takes a fraction of a second. For the tournament's referees.
+
+    Reading the PDF (GET) changes nothing, however often a browser or its PDF viewer fetches it again.
+    Seating cards with new sign-in codes (a PIN and a one-time link for each player, when the players enter
+    the results) are a POST from the seating page, CSRF-protected: a link on another site cannot make
+    every player's card void."""
     tournament = _tournament(request, slug)
     if kind not in PRINTS:
         raise Http404("print: score-sheets or seating-cards")
@@ -122,17 +127,27 @@ def print_hanchan(request: HttpRequest, slug: str, kind: str, number: int) -> Ht
         raise PermissionDenied(f"Printing is for the referees of {tournament.name}.")
     if not tournament.rounds.filter(number=number).exists():
         raise Http404(f"hanchan {number}: not seated")
+    if request.method == "POST" and (
+        kind != "seating-cards" or tournament.entry_mode != Tournament.EntryMode.PLAYERS
+    ):
+        return HttpResponse(
+            "issue-sign-in-codes: new sign-in codes are printed on seating cards, and only when the "
+            "players enter the results",
+            status=405,
+            headers={"Allow": "GET"},
+            content_type="text/plain; charset=utf-8",
+        )
     table_text = request.GET.get("table", "")
     if kind == "score-sheets":
         table = int(table_text) if table_text.isdigit() and len(table_text) < 5 else None
         base_url = request.build_absolute_uri("/")  # each sheet's QR code: its table's entry page
         result = score_sheets_pdf(tournament, hanchan=number, table=table, base_url=base_url)
     else:
-        # Players who enter the results get a fresh PIN and one-time link on their card (the old ones stop
-        # working); otherwise the card's code is the player's public page.
+        # With new sign-in codes, each card carries its player's fresh PIN and one-time link (the old ones
+        # stop working); otherwise the card's code is the player's public page.
         issued = (
             player_login.issue_for_hanchan(tournament, number, request.user)
-            if tournament.entry_mode == Tournament.EntryMode.PLAYERS
+            if request.method == "POST"
             else None
         )
         base_url = request.build_absolute_uri("/").rstrip("/")

@@ -199,7 +199,7 @@ def test_the_seating_cards_qr_code_is_a_working_one_time_link(
 ) -> None:
     staff = Client()
     staff.force_login(referee)
-    response = staff.get(f"/t/{players_mode.slug}/exports/print/seating-cards/1/")
+    response = staff.post(f"/t/{players_mode.slug}/exports/print/seating-cards/1/")
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
     codes = pdf_codes(response.content, tmp_path)
     assert len(codes) == 4 and all(c.startswith("http://testserver/t/test-open/in/") for c in codes)
@@ -216,9 +216,38 @@ def test_the_seating_cards_qr_code_is_a_working_one_time_link(
     assert who is not None and landed["Location"] == f"/t/test-open/players/{who}/"
     assert phone.get("/t/test-open/sheet/1/1/").status_code == 200
 
-    # Printing again issues new credentials: the unused links of the first print stop working.
+    # Fetching the cards again changes nothing: the unused links of the first print still work.
     staff.get(f"/t/{players_mode.slug}/exports/print/seating-cards/1/")
+    assert Client().get(codes[2].removeprefix("http://testserver")).status_code == 302
+    # New sign-in codes do: the unused links of the first print stop working.
+    staff.post(f"/t/{players_mode.slug}/exports/print/seating-cards/1/")
     assert Client().get(codes[1].removeprefix("http://testserver")).status_code == 404
+
+
+@pytest.mark.django_db
+def test_fetching_the_cards_issues_nothing_and_new_codes_need_the_csrf_token(
+    players_mode: Tournament, referee: Any, tmp_path: Path
+) -> None:
+    staff = Client(enforce_csrf_checks=True)
+    staff.force_login(referee)
+    address = f"/t/{players_mode.slug}/exports/print/seating-cards/1/"
+    codes = pdf_codes(staff.get(address).content, tmp_path)
+    assert set(codes) == {f"http://testserver/t/test-open/players/{p.pk}/" for p in Player.objects.all()}
+    assert not Player.objects.exclude(pin_hash="").exists() and not PlayerLoginLink.objects.exists()
+    # A form on another site posting to the address: refused, nobody's card is voided.
+    assert staff.post(address).status_code == 403
+    assert not PlayerLoginLink.objects.exists()
+    # The seating page's button carries the token.
+    page = staff.get(f"/t/{players_mode.slug}/seating/1/")
+    assert b"seating cards with new sign-in codes" in page.content
+    token = staff.cookies["csrftoken"].value
+    assert staff.post(address, {"csrfmiddlewaretoken": token}).status_code == 200
+    assert PlayerLoginLink.objects.count() == 4
+    # Score sheets have no codes to issue.
+    refused = staff.post(
+        f"/t/{players_mode.slug}/exports/print/score-sheets/1/", {"csrfmiddlewaretoken": token}
+    )
+    assert refused.status_code == 405 and b"issue-sign-in-codes" in refused.content
 
 
 @pytest.mark.django_db
