@@ -49,6 +49,9 @@ if not SECRET_KEY:
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+# The site's public address (https://mahjong.example.org): the QR codes of PDFs made in the background,
+# with no request to read the address from. Unset: those PDFs carry no QR code.
+SITE_URL = os.environ.get("SITE_URL", "").strip().rstrip("/")
 
 INSTALLED_APPS = [
     "config.apps.AdminConfig",  # django.contrib.admin, its login limited (config.auth)

@@ -17,6 +17,7 @@ from operator import itemgetter
 from pathlib import Path
 
 from django.urls import reverse
+from django.conf import settings
 from django_countries import countries
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfbase import pdfmetrics
@@ -271,7 +272,7 @@ class ScoreSheetsPDFExporter(Exporter):
     permission = StaffRole.Role.REFEREE
 
     def render(self, tournament: Tournament, progress: Progress = no_progress) -> ExportFile:
-        return score_sheets_pdf(tournament, progress=progress)
+        return score_sheets_pdf(tournament, progress=progress, base_url=settings.SITE_URL or None)
 
 
 def score_sheets_pdf(
@@ -375,7 +376,7 @@ class SeatingCardsPDFExporter(Exporter):
     permission = StaffRole.Role.REFEREE
 
     def render(self, tournament: Tournament, progress: Progress = no_progress) -> ExportFile:
-        return seating_cards_pdf(tournament, progress=progress)
+        return seating_cards_pdf(tournament, progress=progress, base_url=settings.SITE_URL)
 
 
 CARD_QR_SIZE = 118.0  # points: about 4 cm, quiet zone included

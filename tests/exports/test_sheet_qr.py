@@ -10,9 +10,16 @@ import pypdfium2
 import pytest
 from django.test import Client
 
+from exports.exporters import get_exporter
 from exports.exporters.printable import score_sheets_pdf
 from tests.qr_reader import read_codes
 from tournament.models import Tournament
+
+
+def exporter(identifier: str) -> Any:
+    found = get_exporter(identifier)
+    assert found is not None
+    return found
 
 
 def page_codes(data: bytes, folder: Path) -> list[list[str]]:
@@ -48,3 +55,21 @@ def test_each_printed_sheet_carries_its_tables_entry_address(
 def test_without_the_sites_address_no_code(played: Tournament, tmp_path: Path) -> None:
     # The background export has no request to take the address from: its sheets carry no code.
     assert page_codes(score_sheets_pdf(played, hanchan=1).data, tmp_path) == [[], []]
+
+
+@pytest.mark.django_db
+def test_the_background_exports_take_the_sites_address_from_site_url(
+    played: Tournament, tmp_path: Path, settings: Any
+) -> None:
+    settings.SITE_URL = "https://mahjong.example.org"
+    sheets = exporter("score_sheets_pdf").render(played)
+    assert page_codes(sheets.data, tmp_path)[:2] == [
+        [f"https://mahjong.example.org/t/{played.slug}/sheet/1/1/"],
+        [f"https://mahjong.example.org/t/{played.slug}/sheet/1/2/"],
+    ]
+    cards = page_codes(exporter("seating_cards_pdf").render(played).data, tmp_path)
+    players = {
+        f"https://mahjong.example.org/t/{played.slug}/players/{pk}/"
+        for pk in played.players.values_list("pk", flat=True)
+    }
+    assert {code for page in cards for code in page} == players
