@@ -16,8 +16,8 @@ from functools import cache
 from operator import itemgetter
 from pathlib import Path
 
-from django.urls import reverse
 from django.conf import settings
+from django.urls import reverse
 from django_countries import countries
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfbase import pdfmetrics
