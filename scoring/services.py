@@ -127,7 +127,11 @@ def _record(
     user: AbstractBaseUser | None,
     seats: Sequence[Seat],
     reason: str = "",
+    *,
+    player: Player | None = None,
 ) -> None:
+    """The sheet's state as one more entry of its history: by a user (staff), or by a seated ``player``
+    (``user`` None), or by the table as a whole (both None)."""
     SheetVersion.objects.create(
         sheet=sheet,
         version=sheet.version,
@@ -137,6 +141,7 @@ def _record(
         replay=sheet.replay,
         content_hash=content_hash(sheet.table, sheet.entry, seats),
         author=user,
+        player=player,
         reason=reason,
     )
 
@@ -430,23 +435,6 @@ MAX_DISPUTE_REASON = 500
 RULE_DISPUTED = "disputed-sheets-go-to-a-referee"
 
 
-def _record_by_player(
-    sheet: ScoreSheet, action: str, player: Player | None, seats: Sequence[Seat], reason: str = ""
-) -> None:
-    SheetVersion.objects.create(
-        sheet=sheet,
-        version=sheet.version,
-        action=action,
-        status=sheet.status,
-        entry=sheet.entry,
-        replay=sheet.replay,
-        content_hash=content_hash(sheet.table, sheet.entry, seats),
-        author=None,
-        player=player,
-        reason=reason,
-    )
-
-
 def _players_may_change(sheet: ScoreSheet) -> None:
     """Refused once a referee has the last word: the sheet is signed, or a player disputed it."""
     if sheet.is_signed:
@@ -519,7 +507,7 @@ def player_save_sheet(
     if submit:
         sheet.submitted_by, sheet.submitted_by_player, sheet.submitted_at = None, player, now
         sheet.save(update_fields=["submitted_by", "submitted_by_player", "submitted_at"])
-    _record_by_player(sheet, action, player, seats)
+    _record(sheet, action, None, seats, player=player)
     if submit:
         SheetConfirmation.objects.create(
             sheet=sheet, player=player, version=sheet.version, decision=SheetConfirmation.Decision.AGREE
@@ -578,7 +566,7 @@ def _sign_by_table(sheet: ScoreSheet, seats: Sequence[Seat]) -> None:
     penalties.sync_sheet_chombo(sheet, [(players[c.player], c.hand) for c in verdict.chombo or ()], None)
     names = [seat.player.name for seat in seats]
     agreed = f"agreed by {', '.join(names[:-1])} and {names[-1]}"
-    _record_by_player(sheet, SheetVersion.Action.CONFIRMED, None, seats, agreed)
+    _record(sheet, SheetVersion.Action.CONFIRMED, None, seats, agreed)
     participation.book_missed(sheet.table.round, None)  # the last table signed completes the hanchan
     schedule_standings_refresh(sheet.table.round.tournament_id)
 
@@ -605,7 +593,7 @@ def dispute_sheet(table: Table, player: Player, *, version: int, reason: str) ->
     )
     sheet.status, sheet.disputed_at = ScoreSheet.Status.DISPUTED, timezone.now()
     sheet.save(update_fields=["status", "disputed_at", "updated_at"])
-    _record_by_player(sheet, SheetVersion.Action.DISPUTED, player, seats, reason)
+    _record(sheet, SheetVersion.Action.DISPUTED, None, seats, reason, player=player)
     transaction.on_commit(lambda: forget_live(table.round.tournament_id))
     return sheet
 
