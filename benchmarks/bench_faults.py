@@ -44,22 +44,16 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import date
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-BASE_URL = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
+from benchmarks.served import database_url, final_entry, free_port, new_tournament, psql, wait_for  # noqa: E402
+
 DB_NAME = "bench_faults"
-DATABASE_URL = BASE_URL.rsplit("/", 1)[0] + f"/{DB_NAME}"
+DATABASE_URL = database_url(DB_NAME)
 PLAYERS, ROUNDS = 40, 4
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 REDIS_PORT, WEB_PORT = free_port(), free_port()
@@ -135,56 +129,14 @@ class Site:
     paths: list[str] = field(default_factory=list)
 
 
-def psql(sql: str) -> None:
-    subprocess.run(["psql", BASE_URL, "-q", "-c", sql], check=True, capture_output=True)
-
-
-def final_entry(table: Any, rng: random.Random) -> dict[str, object]:
-    names = [seat.player.name for seat in table.seats.select_related("player").order_by("wind")]
-    a, b, c = (rng.randrange(100, 450) * 100 for _ in range(3))
-    return {
-        "form": "final",
-        "final_points": dict(zip(names, [a, b, c, 120000 - a - b - c], strict=True)),
-        "riichi_sticks_left": 0,
-    }
-
-
 def prepare(redis: Redis) -> Site:
     """The database and a tournament: seated, hanchan 1 and 2 signed, the later ones to sign."""
-    psql(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
-    psql(f"CREATE DATABASE {DB_NAME}")
-    import django
-
-    django.setup()
-    from django.contrib.auth import get_user_model
-    from django.core.management import call_command
+    prepared = new_tournament(DB_NAME, "Fault Open", "fault-open", players=PLAYERS, rounds=ROUNDS, signed=2)
     from rest_framework.authtoken.models import Token
 
-    from scoring import services as sheets
-    from tournament import services
-    from tournament.models import Player, Round, Table
-
-    call_command("migrate", verbosity=0)
-    user = get_user_model().objects.create_superuser("bench", password="bench-password-1")
-    tournament = services.create_tournament(
-        user, name="Fault Open", slug="fault-open", starts_on=date(2026, 1, 1), ends_on=date(2026, 1, 2),
-        hanchan_count=ROUNDS,
-    )  # fmt: skip
-    Player.objects.bulk_create(
-        Player(tournament=tournament, name=f"Player {i:03d}", status="checked_in") for i in range(PLAYERS)
-    )
-    services.run_seating_job(services.request_seating(tournament, user, seed=1).pk)
-    rng = random.Random(1)
-    to_sign = []
-    for round_ in Round.objects.filter(tournament=tournament).order_by("number"):
-        round_.status = Round.Status.STARTED
-        round_.save(update_fields=["status"])
-        for table in Table.objects.filter(round=round_).order_by("number"):
-            if round_.number <= 2:
-                sheets.sign_sheet(sheets.save_sheet(table, final_entry(table, rng), user, submit=True), user)
-            else:
-                to_sign.append(table.pk)
-    site = Site(tournament.slug, tournament.pk, Token.objects.create(user=user).key, to_sign, redis)
+    tournament, to_sign = prepared.tournament, prepared.to_sign
+    token = Token.objects.create(user=prepared.user).key
+    site = Site(tournament.slug, tournament.pk, token, to_sign, redis)
     site.paths = [
         f"/t/{site.slug}/standings/",
         f"/t/{site.slug}/standings.json",
@@ -333,18 +285,6 @@ def seconds_until_standings_right(site: Site, seconds: float, limit: float = 120
             }
         time.sleep(0.2)
     return {"after_return": None, "after_signing": None, "right_during": right_at is not None}
-
-
-def wait_for(url: str, seconds: float = 30) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(url, timeout=5) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.2)
-    raise SystemExit(f"gunicorn did not answer {url}")
 
 
 @contextmanager

@@ -24,20 +24,18 @@ import os
 import random
 import resource
 import signal
-import socket
 import subprocess
 import sys
 import time
-import urllib.request
-from datetime import date
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-BASE_URL = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
+from benchmarks.served import database_url, free_port, new_tournament, psql, wait_for  # noqa: E402
+
 DB_NAME = "bench_live"
-DATABASE_URL = BASE_URL.rsplit("/", 1)[0] + f"/{DB_NAME}"
+DATABASE_URL = database_url(DB_NAME)
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")
 PLAYERS, ROUNDS = 160, 4
 
@@ -56,67 +54,13 @@ os.environ.update(
 SERVER_ENV = {"DATABASE_POOL": os.environ.get("BENCH_DATABASE_POOL", "1")}  # as the Procfile serves
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def psql(sql: str) -> None:
-    subprocess.run(["psql", BASE_URL, "-q", "-c", sql], check=True, capture_output=True)
-
-
-def final_entry(table: Any, rng: random.Random) -> dict[str, object]:
-    names = [seat.player.name for seat in table.seats.select_related("player").order_by("wind")]
-    a, b, c = (rng.randrange(100, 450) * 100 for _ in range(3))
-    return {
-        "form": "final",
-        "final_points": dict(zip(names, [a, b, c, 120000 - a - b - c], strict=True)),
-        "riichi_sticks_left": 0,
-    }
-
-
 def prepare() -> tuple[str, list[int]]:
     """The database and a tournament of 160 players: hanchan 1 signed, hanchan 2's sheets submitted and
     waiting for a signature (each signature then makes exactly one change, one event)."""
-    psql(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
-    psql(f"CREATE DATABASE {DB_NAME}")
-    import django
-
-    django.setup()
-    from django.contrib.auth import get_user_model
-    from django.core.management import call_command
-
-    from scoring import services as sheets
-    from tournament import services
-    from tournament.models import Player, Round, Table
-
-    call_command("migrate", verbosity=0)
-    user = get_user_model().objects.create_superuser("bench", password="bench-password-1")
-    tournament = services.create_tournament(
-        user,
-        name="Live Open",
-        slug="live-open",
-        starts_on=date(2026, 1, 1),
-        ends_on=date(2026, 1, 2),
-        hanchan_count=ROUNDS,
+    prepared = new_tournament(
+        DB_NAME, "Live Open", "live-open", players=PLAYERS, rounds=ROUNDS, signed=1, submitted=1
     )
-    Player.objects.bulk_create(
-        Player(tournament=tournament, name=f"Player {i:03d}", status="checked_in") for i in range(PLAYERS)
-    )
-    services.run_seating_job(services.request_seating(tournament, user, seed=1).pk)
-    rng = random.Random(1)
-    to_sign = []
-    for round_ in Round.objects.filter(tournament=tournament, number__lte=2).order_by("number"):
-        round_.status = Round.Status.STARTED
-        round_.save(update_fields=["status"])
-        for table in Table.objects.filter(round=round_).order_by("number"):
-            sheet = sheets.save_sheet(table, final_entry(table, rng), user, submit=True)
-            if round_.number == 1:
-                sheets.sign_sheet(sheet, user)
-            else:
-                to_sign.append(sheet.pk)
-    return tournament.slug, to_sign
+    return prepared.tournament.slug, prepared.submitted
 
 
 def sign(sheet_id: int) -> float:
@@ -224,18 +168,6 @@ def server_rss_kib(pid: int) -> int:
             if line.startswith("VmRSS:"):
                 total += int(line.split()[1])
     return total
-
-
-def wait_for(url: str, seconds: float = 30) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(url, timeout=2) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.2)
-    raise SystemExit(f"the server did not answer {url}")
 
 
 async def run(args: argparse.Namespace, port: int, slug: str, to_sign: list[int], pid: int) -> dict[str, Any]:

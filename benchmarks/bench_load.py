@@ -24,17 +24,16 @@ import subprocess
 import sys
 import threading
 import time
-import urllib.request
-from datetime import date
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-BASE_URL = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
+from benchmarks.served import database_url, final_entry, free_port, new_tournament, psql, wait_for  # noqa: E402
+
 DB_NAME = "bench_load"
-DATABASE_URL = BASE_URL.rsplit("/", 1)[0] + f"/{DB_NAME}"
+DATABASE_URL = database_url(DB_NAME)
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")
-PORT = 8871
+PORT = free_port()
 PLAYERS, ROUNDS = 160, 6
 
 os.environ.update(
@@ -45,6 +44,7 @@ os.environ.update(
     SECRET_KEY="benchmark-only-secret-key-" + "x" * 30,
     ALLOWED_HOSTS="127.0.0.1,localhost",
     SECURE_COOKIES="0",
+    SECURE_SSL_REDIRECT="0",  # plain HTTP on the loopback, as behind a TLS-terminating proxy
     HEALTHZ_REQUIRE_WORKER="0",
     LOG_LEVEL="WARNING",
 )
@@ -95,65 +95,13 @@ async def poll(paths: list[str], seconds: float, clients: int) -> dict[str, obje
     }
 
 
-def psql(sql: str) -> None:
-    admin_url = BASE_URL
-    subprocess.run(["psql", admin_url, "-q", "-c", sql], check=True, capture_output=True)
-
-
 def prepare() -> tuple[str, int, list[int]]:
     """Create the database and a tournament: seated, hanchan 1 to 3 signed, later ones to sign."""
-    psql(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
-    psql(f"CREATE DATABASE {DB_NAME}")
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
-    from django.contrib.auth import get_user_model
-
-    from scoring import services as sheets
-    from tournament import services
-    from tournament.models import Player, Round, Table
-
-    user = get_user_model().objects.create_superuser("bench", password="bench-password-1")
-    tournament = services.create_tournament(
-        user,
-        name="Load Open",
-        slug="load-open",
-        starts_on=date(2026, 1, 1),
-        ends_on=date(2026, 1, 2),
-        hanchan_count=ROUNDS,
-    )
-    Player.objects.bulk_create(
-        Player(tournament=tournament, name=f"Player {i:03d}", status="checked_in") for i in range(PLAYERS)
-    )
-    job = services.request_seating(tournament, user, seed=1)
-    services.run_seating_job(job.pk)
-    rng = random.Random(1)
-    to_sign = []
-    for round_ in Round.objects.filter(tournament=tournament).order_by("number"):
-        round_.status = Round.Status.STARTED
-        round_.save(update_fields=["status"])
-        for table in Table.objects.filter(round=round_).order_by("number"):
-            if round_.number <= 3:
-                sheets.sign_sheet(sheets.save_sheet(table, final_entry(table, rng), user, submit=True), user)
-            else:
-                to_sign.append(table.pk)
+    prepared = new_tournament(DB_NAME, "Load Open", "load-open", players=PLAYERS, rounds=ROUNDS, signed=3)
     from tournament.standings_db import refresh_standings
 
-    refresh_standings(tournament.pk)
-    return tournament.slug, tournament.pk, to_sign
-
-
-def final_entry(table: object, rng: random.Random) -> dict[str, object]:
-    names = [seat.player.name for seat in table.seats.select_related("player").order_by("wind")]  # type: ignore[attr-defined]
-    a, b, c = (rng.randrange(100, 450) * 100 for _ in range(3))
-    return {
-        "form": "final",
-        "final_points": dict(zip(names, [a, b, c, 120000 - a - b - c], strict=True)),
-        "riichi_sticks_left": 0,
-    }
+    refresh_standings(prepared.tournament.pk)
+    return prepared.tournament.slug, prepared.tournament.pk, prepared.to_sign
 
 
 def sign_continuously(table_ids: list[int], stop: threading.Event, signed: list[float], every: float) -> None:
@@ -174,18 +122,6 @@ def sign_continuously(table_ids: list[int], stop: threading.Event, signed: list[
         signed.append(time.perf_counter() - started)
         stop.wait(every)
     connection.close()
-
-
-def wait_for(url: str, seconds: float = 30) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(url, timeout=2) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.2)
-    raise SystemExit(f"gunicorn did not answer {url}")
 
 
 def main() -> None:
