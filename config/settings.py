@@ -215,6 +215,11 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": JOB_SWEEP_SECONDS,
         "options": {"expires": JOB_SWEEP_SECONDS},
     },
+    "forget-old-submission-keys": {  # the sheet editor's idempotency keys, after a week
+        "task": "scoring.forget_old_submission_keys",
+        "schedule": 24 * 60 * 60,
+        "options": {"expires": 60 * 60},
+    },
 }
 # Live updates (tournament.views.live): streams one web process serves at most (beyond: 503 and
 # Retry-After; the pages poll), and the seconds between the comments that keep a quiet stream open.

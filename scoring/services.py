@@ -22,8 +22,10 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
+from celery import shared_task
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -231,6 +233,9 @@ def save_sheet(
 IDEMPOTENCY_KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")
 # A key used again for another request: the request is understood, and refused (HTTP 422).
 KEY_REUSED = 422
+# A saved key answers retries for a week, then the beat forgets it (``forget_old_submission_keys``). A
+# retry after that cannot save twice either: its expected version is no longer the sheet's (409).
+SUBMISSION_KEY_DAYS = 7
 
 
 @dataclass(frozen=True)
@@ -604,3 +609,10 @@ def confirmations(sheet: ScoreSheet) -> dict[int, SheetConfirmation]:
         answer.player_id: answer
         for answer in SheetConfirmation.objects.filter(sheet=sheet, version=sheet.version)
     }
+
+
+@shared_task(name="scoring.forget_old_submission_keys", ignore_result=True)
+def forget_old_submission_keys(days: int = SUBMISSION_KEY_DAYS) -> int:
+    """Delete the idempotency keys older than ``days`` (sent daily by the beat); how many went."""
+    deleted, _ = SubmissionKey.objects.filter(created_at__lt=timezone.now() - timedelta(days=days)).delete()
+    return deleted

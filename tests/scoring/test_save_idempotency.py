@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import json
 import threading
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.db import connection
 from django.test import Client
+from django.utils import timezone
 
 from scoring.models import ScoreSheet, SheetVersion, SubmissionKey
+from scoring.services import SUBMISSION_KEY_DAYS, forget_old_submission_keys
 from tests.scoring import hanchan
 from tournament.access import PLAYER_SESSION_KEY
 from tournament.models import Tournament
@@ -203,3 +206,20 @@ def test_a_seated_players_retry_saves_once_too(seated_table: Any) -> None:
     other = post(player_client(tournament.players.get(name="Ben")), seated_table, draft(action="submit"))
     assert other.status_code == 422
     assert "version" not in other.json()
+
+
+@pytest.mark.django_db
+def test_keys_are_forgotten_after_a_week_and_a_late_retry_still_saves_nothing(
+    seated_table: Any, client_of: Client
+) -> None:
+    assert post(client_of, seated_table, draft(action="submit")).status_code == 200
+    assert post(client_of, seated_table, draft(expected_version=1), key="k" * 20).status_code == 200
+    SubmissionKey.objects.filter(key=KEY).update(
+        created_at=timezone.now() - timedelta(days=SUBMISSION_KEY_DAYS, hours=1)
+    )
+    assert forget_old_submission_keys() == 1
+    assert list(SubmissionKey.objects.values_list("key", flat=True)) == ["k" * 20]
+    # The first request retried after its key was forgotten: refused as a second sheet, not saved again.
+    late = post(client_of, seated_table, draft(action="submit"))
+    assert late.status_code == 409
+    assert ScoreSheet.objects.get(table=seated_table).version == 2
