@@ -246,6 +246,9 @@
     let current = state.hands.length - 1; /* the hand being entered: open, with the empty one after it */
     let errorHands = new Set();
     let finished = false;
+    /* A hand opened by its line since the last edit: a verdict that finds the hanchan over (the first one,
+       arriving late on a slow network, included) does not fold it again under the user's finger. */
+    let openedByHand = false;
     let handInfo = []; /* the engine's account of each hand: round, honba, dealer, points after */
 
     function playerOptions(selected, blank) {
@@ -492,6 +495,7 @@
           "aria-label": "Open hand " + (index + 1),
           onclick: () => {
             current = index;
+            openedByHand = true;
             fold();
             const first = card.querySelector("[data-hand-body] input");
             if (first) first.focus();
@@ -518,7 +522,10 @@
           fold();
         }
       };
-      card.addEventListener("change", focus);
+      card.addEventListener("change", () => {
+        openedByHand = false; /* an edit: the next verdict may fold the hanchan away */
+        focus();
+      });
       card.addEventListener("click", (event) => {
         if (event.target.closest("[data-hand-body]")) focus();
       });
@@ -690,7 +697,8 @@
       });
       const wasFinished = finished;
       finished = state.form === "hands" && verdict.valid && verdict.finished === true;
-      if (finished && !wasFinished) current = -1; /* the hanchan is over: every hand folds into its line */
+      /* The hanchan is over: every hand folds into its line, unless the user has just opened one. */
+      if (finished && !wasFinished && !openedByHand) current = -1;
       fold();
       generalErrors.replaceChildren(...general.map((m) => el("li", { text: m })));
       verdictBox.className = "verdict " + (verdict.valid ? "ok" : shown ? "bad" : "wait");
