@@ -293,7 +293,7 @@
             R.el("th", { className: "num rank", text: "#" }),
             R.el("th", { text: "Team" }),
             R.el("th", { className: "num total", text: "Total" }),
-            R.el("th", { className: "num played", text: "Counted" }),
+            R.el("th", { className: "num played", text: "Played" }),
           ]),
         ),
         R.el(
@@ -304,7 +304,7 @@
               R.el("td", { className: "num rank", text: row.rank }),
               R.el("td", { className: "name", text: row.name }),
               R.el("td", { className: "num total" + (isNegative(row.total) ? " negative" : ""), text: row.total }),
-              R.el("td", { className: "num played", text: row.counted }),
+              R.el("td", { className: "num played", text: row.played }),
             ]),
           ),
         ),

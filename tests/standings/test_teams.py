@@ -19,6 +19,8 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tournament.standings import Entrant, HanchanResult, PenaltyEntry, Standings, compute_standings
 from tournament.teams import Membership, TeamRule, TeamStandings, compute_team_standings
@@ -198,3 +200,42 @@ def test_equal_total_and_best_rank_share_the_rank_listed_by_name() -> None:
 def test_best_rules_need_n_from_1_to_20(best_n: int | None) -> None:
     with pytest.raises(ValueError, match="N from 1 to 20"):
         TeamRule("best_overall", best_n=best_n)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    scores=st.lists(st.integers(-80, 80), min_size=12, max_size=12),
+    teams=st.lists(st.sampled_from(["", "X", "Y", "Z"]), min_size=6, max_size=6),
+    penalties=st.lists(st.integers(0, 30), min_size=6, max_size=6),
+    ranking=st.sampled_from(["sum", "best_per_hanchan", "best_overall"]),
+    best_n=st.integers(1, 4),
+)
+def test_contributions_add_up_and_sum_is_every_members_total(
+    scores: list[int], teams: list[str], penalties: list[int], ranking: str, best_n: int
+) -> None:
+    """Whatever the scores: the members' contributions add up to the team total, ``sum`` is the sum of
+    the members' totals, and a best-N rule never counts more than N scores of a hanchan nor more than
+    ``sum`` would when every score is counted with N at least the team's size."""
+    players = [f"P{i}" for i in range(6)]
+    entrants = [Entrant(p, p) for p in players]
+    results = [HanchanResult(p, 1 + i // 6, 30000, 1, D(scores[i])) for i, p in enumerate(players * 2)]
+    penalty_entries = [
+        PenaltyEntry(p, D(points), 1) for p, points in zip(players, penalties, strict=True) if points
+    ]
+    standings = compute_standings(entrants, results, penalty_entries)
+    memberships = [Membership(p, team) for p, team in zip(players, teams, strict=True)]
+    rule = TeamRule(ranking, best_n=best_n if ranking != "sum" else None)  # type: ignore[arg-type]
+    computed = compute_team_standings(standings, memberships, rule)
+    totals = {row.player: row.total for row in standings.rows}
+    assert sorted(row.name for row in computed.rows) == sorted(set(teams) - {""})
+    for row in computed.rows:
+        assert row.total == sum((m.contribution for m in row.members), D(0))
+        if ranking == "sum":
+            assert row.total == sum((totals[m.player] for m in row.members), D(0))
+        if ranking == "best_per_hanchan":
+            for number in (1, 2):
+                assert sum(number in m.counted_hanchan for m in row.members) <= best_n
+        if len(row.members) <= best_n:
+            assert row.total == sum((totals[m.player] for m in row.members), D(0))
+    ranks = [row.rank for row in computed.rows]
+    assert ranks == sorted(ranks) and (not ranks or ranks[0] == 1)
