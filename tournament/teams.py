@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Literal
+from typing import Any, Literal
 
 from tournament.collation import name_key
 from tournament.standings import StandingRow, Standings
@@ -109,7 +109,9 @@ def compute_team_standings(
     if rule.ranking == "none":
         return TeamStandings(rule=rule, rows=[], rounds=standings.rounds)
     teams = _teams(standings, memberships, rule)
-    rows = [_team_row(name, members, rule) for name, members in teams.items()]
+    # Each name's collation key once (computing it is the dear part of every sort below).
+    keys = {row.player: name_key(row.name) for members in teams.values() for row in members}
+    rows = [_team_row(name, members, rule, keys) for name, members in teams.items()]
 
     def key(row: TeamRow) -> tuple[Decimal, int]:
         best = row.best_member_rank
@@ -138,23 +140,23 @@ def _teams(
     return teams
 
 
-def _team_row(name: str, rows: list[StandingRow], rule: TeamRule) -> TeamRow:
+def _team_row(name: str, rows: list[StandingRow], rule: TeamRule, keys: Mapping[Hashable, Any]) -> TeamRow:
     members = {
         row.player: TeamMember(row.player, row.name, row.rank, row.total, row.penalty_total)
-        for row in sorted(rows, key=lambda r: name_key(r.name))
+        for row in sorted(rows, key=lambda r: keys[r.player])
     }
     if rule.ranking == "sum":
         for member in members.values():
             member.contribution, member.counted = member.total, True
     elif rule.ranking == "best_overall":
-        best = sorted(members.values(), key=lambda m: (-m.total, name_key(m.name)))[: rule.best_n]
+        best = sorted(members.values(), key=lambda m: (-m.total, keys[m.player]))[: rule.best_n]
         for member in best:
             member.contribution, member.counted = member.total, True
     else:
-        _best_per_hanchan(rows, members, rule.best_n or 0)
+        _best_per_hanchan(rows, members, rule.best_n or 0, keys)
     ranks = [m.rank for m in members.values() if m.rank is not None]
     played = {number for row in rows for number in row.by_round}
-    ordered = sorted(members.values(), key=lambda m: (-m.contribution, name_key(m.name)))
+    ordered = sorted(members.values(), key=lambda m: (-m.contribution, keys[m.player]))
     return TeamRow(
         name=name,
         members=ordered,
@@ -166,15 +168,17 @@ def _team_row(name: str, rows: list[StandingRow], rule: TeamRule) -> TeamRow:
     )
 
 
-def _best_per_hanchan(rows: list[StandingRow], members: dict[Hashable, TeamMember], best_n: int) -> None:
+def _best_per_hanchan(
+    rows: list[StandingRow], members: dict[Hashable, TeamMember], best_n: int, keys: Mapping[Hashable, Any]
+) -> None:
     """Each hanchan's best ``best_n`` scores count; every member's penalties come off (WRCR 2015 §7.1)."""
-    by_round: dict[int, list[tuple[Decimal, str, Hashable]]] = {}
+    by_round: dict[int, list[tuple[Decimal, Hashable]]] = {}
     for row in rows:
         for number, result in row.by_round.items():
-            by_round.setdefault(number, []).append((result.score, row.name, row.player))
+            by_round.setdefault(number, []).append((result.score, row.player))
     for number in sorted(by_round):
-        scores = sorted(by_round[number], key=lambda s: (-s[0], name_key(s[1])))
-        for score, _name, player in scores[:best_n]:
+        scores = sorted(by_round[number], key=lambda s: (-s[0], keys[s[1]]))
+        for score, player in scores[:best_n]:
             member = members[player]
             member.contribution += score
             member.counted = True
