@@ -57,6 +57,7 @@ from tournament.serializers import (
     SubstituteSerializer,
     SwissSerializer,
     TableSerializer,
+    TeamStandingsSerializer,
     TournamentSerializer,
     UpdatePlayerSerializer,
     WithdrawalSerializer,
@@ -64,6 +65,7 @@ from tournament.serializers import (
 )
 from tournament.standings_db import cached_standings, public_cutoff, remember_live
 from tournament.statistics_db import statistics_of
+from tournament.teams_db import cached_team_standings
 
 Role = StaffRole.Role
 
@@ -187,6 +189,23 @@ class TournamentViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
                 },
             )
         )
+
+    @extend_schema(
+        summary="The team standings under the tournament's team rule (no rows when it has none)",
+        responses=TeamStandingsSerializer,
+    )
+    @action(
+        detail=True,
+        methods=["get"],
+        url_path="team-standings",
+        pagination_class=None,
+        filter_backends=[],
+    )
+    def team_standings(self, request: Request, pk: int) -> Response:
+        tournament = visible_tournament(request, pk)
+        # As the individual standings: staff see them whole, everyone else as the tournament publishes.
+        up_to = None if access.has_role(request.user, tournament, Role.REFEREE) else public_cutoff(tournament)
+        return Response({**cached_team_standings(tournament, up_to), "as_of": up_to})
 
     @extend_schema(
         summary="Show the public the ranking of the hidden last hanchan, or hide it again (organiser)",

@@ -87,6 +87,9 @@ class TournamentForm(forms.ModelForm):
             "n for not before hanchan n.",
             "separate_clubs": "The same for clubs.",
             "separate_countries": "The same for countries.",
+            "team_ranking": "Team standings beside the individual ones, for the players' teams (players "
+            "without a team are in none); penalties count as in the individual standings.",
+            "team_best_n": "N for the best-N rules (1 to 20).",
         }
 
     def clean_ruleset_overrides(self) -> Any:
@@ -110,6 +113,7 @@ class TournamentForm(forms.ModelForm):
             "standings_publication",
             "hidden_hanchan",
             "entry_mode",
+            "team_ranking",
         ):
             self.fields[name].required = False
         if not self.initial.get("time_zone"):
@@ -129,6 +133,9 @@ class TournamentForm(forms.ModelForm):
 
     def clean_entry_mode(self) -> str:
         return self.cleaned_data.get("entry_mode") or Tournament.EntryMode.REFEREES
+
+    def clean_team_ranking(self) -> str:
+        return self.cleaned_data.get("team_ranking") or Tournament.TeamRanking.NONE
 
     def clean_withdrawn_ranking(self) -> str:
         return self.cleaned_data.get("withdrawn_ranking") or Tournament.WithdrawnRanking.RANKED

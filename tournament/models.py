@@ -17,6 +17,7 @@ from django_countries.fields import CountryField
 
 from scoring.rules.ruleset import Ruleset, get_ruleset
 from tournament.clock import Clock
+from tournament.teams import BEST_RULES, MAX_BEST_N, TeamRule
 
 EMA_ID_VALIDATOR = RegexValidator(r"^\d{8}$", "An EMA id is exactly 8 digits (EMA ranking rules).")
 
@@ -52,6 +53,12 @@ class Tournament(models.Model):
         NONE = "none", "Shared ranks on equal scores"
         MOST_FIRSTS = "most_firsts", "Most first places"
         BEST_HANCHAN = "best_hanchan", "Best single hanchan score"
+
+    class TeamRanking(models.TextChoices):  # the values of tournament.teams.TeamRanking
+        NONE = "none", "No team standings"
+        SUM = "sum", "Sum of every member's total"
+        BEST_PER_HANCHAN = "best_per_hanchan", "In each hanchan, the best N members' scores"
+        BEST_OVERALL = "best_overall", "The best N members' totals"
 
     name = models.CharField(max_length=200)
     slug = models.SlugField(max_length=80, unique=True)
@@ -105,6 +112,18 @@ class Tournament(models.Model):
     separate_teams = models.PositiveSmallIntegerField(null=True, blank=True)
     separate_clubs = models.PositiveSmallIntegerField(null=True, blank=True)
     separate_countries = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Team standings (tournament.teams): the rule, its N for the best-N rules, and whether substitutes
+    # count for their team.
+    team_ranking = models.CharField(
+        "Team standings", max_length=16, choices=TeamRanking.choices, default=TeamRanking.NONE
+    )
+    team_best_n = models.PositiveSmallIntegerField(
+        "Best N members",
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(MAX_BEST_N)],
+    )
+    team_substitutes_count = models.BooleanField("Substitutes count for their team", default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -153,6 +172,10 @@ class Tournament(models.Model):
             raise ValidationError(
                 {"hidden_hanchan": "Hide fewer hanchan than the tournament has: the public must see some."}
             )
+        if self.team_ranking in BEST_RULES and self.team_best_n is None:
+            raise ValidationError(
+                {"team_best_n": f"The rule {self.team_ranking} counts the best N members: give N (1 to 20)."}
+            )
         if self.starts_on and self.ends_on and self.ends_on < self.starts_on:
             raise ValidationError({"ends_on": "The last day comes before the first day: check the dates."})
         if self.time_zone not in available_timezones():
@@ -169,6 +192,15 @@ class Tournament(models.Model):
     def separation(self) -> dict[str, int | None]:
         """The seating generator's separation rule: attribute -> first hanchan allowed (0: never)."""
         return {"team": self.separate_teams, "club": self.separate_clubs, "country": self.separate_countries}
+
+    def team_rule(self) -> TeamRule:
+        """The team standings rule (tournament.teams); N only for the best-N rules."""
+        best = self.team_ranking in BEST_RULES
+        return TeamRule(
+            ranking=self.team_ranking,  # type: ignore[arg-type]
+            best_n=self.team_best_n if best else None,
+            substitutes_count=self.team_substitutes_count,
+        )
 
     def ruleset(self) -> Ruleset:
         if not self.ruleset_overrides:
@@ -198,6 +230,9 @@ TOURNAMENT_FIELDS = (
     "separate_teams",
     "separate_clubs",
     "separate_countries",
+    "team_ranking",
+    "team_best_n",
+    "team_substitutes_count",
 )
 
 

@@ -492,5 +492,45 @@ class StandingsSerializer(serializers.Serializer[Any]):
     pending_tables = PendingTableSerializer(many=True)
 
 
+class TeamMemberSerializer(serializers.Serializer[Any]):
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    rank = serializers.IntegerField(allow_null=True, help_text="The individual rank; null: not ranked.")
+    total = serializers.CharField(help_text="The individual total, penalties in (exact decimal).")
+    contribution = serializers.CharField(help_text="What the member adds to the team total.")
+    counted = serializers.BooleanField(help_text="Whether any of the member's scores count.")
+    counted_hanchan = serializers.ListField(
+        child=serializers.IntegerField(), help_text="best_per_hanchan: the hanchan whose score counts."
+    )
+
+
+class TeamRowSerializer(serializers.Serializer[Any]):
+    rank = serializers.IntegerField()
+    name = serializers.CharField()
+    total = serializers.CharField(help_text="Exact decimal.")
+    penalties = serializers.CharField(help_text="The members' penalties, already in the total.")
+    counted = serializers.IntegerField(help_text="Members of whom something counts.")
+    played = serializers.IntegerField(help_text="Hanchan in which at least one member played.")
+    best_member_rank = serializers.IntegerField(allow_null=True)
+    members = TeamMemberSerializer(many=True)
+
+
+class TeamStandingsSerializer(serializers.Serializer[Any]):
+    """``tournament.teams_db.cached_team_standings``: the teams under the tournament's rule."""
+
+    rule = serializers.CharField(
+        help_text="The tournament's team_ranking: none, sum, best_per_hanchan or best_overall."
+    )
+    best_n = serializers.IntegerField(allow_null=True)
+    substitutes_count = serializers.BooleanField()
+    rounds = serializers.IntegerField()
+    as_of = serializers.IntegerField(
+        allow_null=True,
+        help_text="The team standings after this hanchan, as the tournament publishes the standings; "
+        "null: live and whole (always, for its staff).",
+    )
+    rows = TeamRowSerializer(many=True)
+
+
 class RevealSerializer(serializers.Serializer[Any]):
     revealed = serializers.BooleanField(default=True, help_text="false: hide the last hanchan again.")

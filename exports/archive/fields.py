@@ -102,5 +102,8 @@ ADDED_FIELDS = {
     "proposal": [],
     "before_report": {},
     "applied_at": None,
+    "team_ranking": "none",
+    "team_best_n": None,
+    "team_substitutes_count": False,
 }
 USER_FIELDS = ("username", "first_name", "last_name")

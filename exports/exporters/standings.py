@@ -19,8 +19,11 @@ from exports.exporters.base import (
     register,
 )
 from penalties.models import Penalty
+from scoring.rules.scores import format_score
 from tournament.models import Player, Seat, StaffRole, Tournament
 from tournament.standings_db import load_standings
+from tournament.teams import TeamRow, compute_team_standings
+from tournament.teams_db import memberships
 
 WINDS = dict(Seat.Wind.choices)
 
@@ -37,6 +40,17 @@ def player_details(tournament: Tournament) -> dict[int, tuple[str, str, str, str
     }
 
 
+def team_cells(row: TeamRow) -> list[Any]:
+    """A team's row of the Teams sheet: its members as one text, a member whose scores do not count
+    marked so."""
+    members = ", ".join(
+        f"{m.name} {format_score(m.contribution)}" + ("" if m.counted else " (not counted)")
+        for m in row.members
+    )
+    penalties = -row.penalty_total if row.penalty_total else Decimal(0)
+    return [row.rank, row.name, row.total, penalties, row.counted, row.played, members]
+
+
 @register
 class StandingsExporter(ListExporter):
     """The standings as computed now from the signed sheets and active penalties (not the cache).
@@ -49,7 +63,10 @@ class StandingsExporter(ListExporter):
     title = "Standings"
     position = 10
     permission = StaffRole.Role.REFEREE
-    description = "Ranking with every hanchan's score and the penalties; results by hanchan; penalties."
+    description = (
+        "Ranking with every hanchan's score and the penalties; results by hanchan; penalties; the teams "
+        "when the tournament has team standings."
+    )
 
     def sheets(self, tournament: Tournament, progress: Progress) -> Iterator[Sheet]:
         standings = load_standings(tournament.pk)
@@ -91,6 +108,23 @@ class StandingsExporter(ListExporter):
                 ]
 
         yield Sheet("Standings", columns, overall())
+        progress(0.5)
+        rule = tournament.team_rule()
+        if rule.ranking != "none":
+            teams = compute_team_standings(standings, memberships(tournament.pk), rule)
+            yield Sheet(
+                "Teams",
+                [
+                    Column("Rank", 6),
+                    Column("Team", 28),
+                    Column("Total", 9, SCORE_FORMAT),
+                    Column("Penalties", 9, SCORE_FORMAT),
+                    Column("Counted", 8),
+                    Column("Played", 7),
+                    Column("Members (what each adds)", 60),
+                ],
+                (team_cells(row) for row in teams.rows),
+            )
         progress(0.6)
 
         def by_hanchan() -> Iterator[list[Any]]:

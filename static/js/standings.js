@@ -85,6 +85,28 @@
       ]);
     }
 
+    function teamRow(team) {
+      const members = [];
+      team.members.forEach((m, i) => {
+        if (i) members.push(", ");
+        members.push(R.el("span", { className: m.counted ? "counted" : "muted", text: m.name + " " + m.contribution }));
+      });
+      return R.el("tr", { "data-team": team.name }, [
+        R.el("td", { className: "num rank", text: team.rank }),
+        R.el("td", {}, [team.name, R.el("span", { className: "narrow-only", text: team.played + " played" })]),
+        R.el("td", { className: "num total" + (isNegative(team.total) ? " negative" : ""), text: team.total }),
+        R.el("td", { className: "num wide-only", text: team.played }),
+        R.el("td", { className: "small" }, members),
+      ]);
+    }
+
+    function paintTeams(teams) {
+      const body = root.querySelector("[data-team-rows]");
+      if (!body || !teams) return;
+      body.replaceChildren(...teams.map(teamRow));
+      root.querySelector("[data-team-section]").hidden = teams.length === 0;
+    }
+
     function applySearch() {
       const query = R.fold(search.value);
       for (const tr of root.querySelectorAll("tr[data-name]")) {
@@ -138,6 +160,7 @@
         unrankedBody.replaceChildren(...unranked);
         root.querySelector("[data-unranked-section]").hidden = unranked.length === 0;
       }
+      paintTeams(data.teams);
       root.querySelector("[data-summary]").textContent = summary(data);
       applySearch();
       paintMe();
@@ -219,10 +242,13 @@
     const board = root.querySelector("[data-board]");
     const standingsView = root.querySelector('[data-view="standings"]');
     const seatingView = root.querySelector('[data-view="seating"]');
+    const teamsView = root.querySelector('[data-view="teams"]');
+    const teamsBox = root.querySelector("[data-team-columns]");
     const columnsBox = root.querySelector("[data-columns]");
     const tablesBox = root.querySelector("[data-tables]");
     const pageLabel = root.querySelector("[data-page-label]");
     let ranked = [];
+    let teams = [];
     let seating = { round: null, tables: [] };
     let screens = [];
     let index = 0;
@@ -248,6 +274,33 @@
           {},
           rows.map((row) =>
             R.el("tr", { "data-name": row.name }, [
+              R.el("td", { className: "num rank", text: row.rank }),
+              R.el("td", { className: "name", text: row.name }),
+              R.el("td", { className: "num total" + (isNegative(row.total) ? " negative" : ""), text: row.total }),
+              R.el("td", { className: "num played", text: row.played }),
+            ]),
+          ),
+        ),
+      ]);
+    }
+
+    function teamTable(rows) {
+      return R.el("table", { className: "projector-standings" }, [
+        R.el(
+          "thead",
+          {},
+          R.el("tr", {}, [
+            R.el("th", { className: "num rank", text: "#" }),
+            R.el("th", { text: "Team" }),
+            R.el("th", { className: "num total", text: "Total" }),
+            R.el("th", { className: "num played", text: "Played" }),
+          ]),
+        ),
+        R.el(
+          "tbody",
+          {},
+          rows.map((row) =>
+            R.el("tr", { "data-team": row.name }, [
               R.el("td", { className: "num rank", text: row.rank }),
               R.el("td", { className: "name", text: row.name }),
               R.el("td", { className: "num total" + (isNegative(row.total) ? " negative" : ""), text: row.total }),
@@ -295,6 +348,17 @@
       standingsPages.forEach((page, i) =>
         screens.push({ kind: "standings", page, layout: rows, label: "Standings " + (i + 1) + "/" + standingsPages.length }),
       );
+      if (teamsView && teams.length) {
+        const teamRows = fit(teamsView, teamsBox, teamTable(teams.slice(0, 1)), (table, room) => {
+          const head = table.tHead.getBoundingClientRect().height;
+          const row = table.tBodies[0].rows[0].getBoundingClientRect().height || 1;
+          return Math.floor((room - head - 2) / row);
+        }, 17);
+        const teamPages = chunk(teams, teamRows.columns * teamRows.perColumn);
+        teamPages.forEach((page, i) =>
+          screens.push({ kind: "teams", page, layout: teamRows, label: "Teams " + (i + 1) + "/" + teamPages.length }),
+        );
+      }
       if (seating.round && seating.tables.length) {
         seatingView.hidden = false;
         const cards = fit(seatingView, tablesBox, seatTable(seating.tables[0]), (card, room) => {
@@ -319,9 +383,13 @@
       if (index >= screens.length) index = 0;
       const screen = screens[index];
       const seatingShown = screen.kind === "seating";
-      standingsView.hidden = seatingShown;
+      standingsView.hidden = screen.kind !== "standings";
       seatingView.hidden = !seatingShown;
-      if (seatingShown) {
+      if (teamsView) teamsView.hidden = screen.kind !== "teams";
+      if (screen.kind === "teams") {
+        teamsBox.className = "columns " + columnsClass(screen.layout.columns);
+        teamsBox.replaceChildren(...chunk(screen.page, screen.layout.perColumn).map(teamTable));
+      } else if (seatingShown) {
         tablesBox.className = "seat-tables " + columnsClass(screen.layout.columns);
         tablesBox.replaceChildren(...screen.page.map(seatTable));
       } else {
@@ -335,6 +403,7 @@
 
     function paint(data) {
       ranked = data.rows.filter((row) => row.ranked);
+      teams = data.teams || [];
       root.querySelector("[data-summary]").textContent = summary(data);
       layout();
     }

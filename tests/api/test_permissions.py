@@ -97,6 +97,7 @@ CASES: list[Case] = [
     Case((401, 403, 403, 403, 200, 200, 403), "PATCH",  T + "/", {"venue": "Hall B"}),
     Case((401, 403, 403, 403, 200, 200, 403), "PUT",    T + "/", full_tournament_body),
     Case(ANYONE,                              "GET",    T + "/standings/"),
+    Case(ANYONE,                              "GET",    T + "/team-standings/"),
     Case((401, 403, 403, 403, 200, 200, 403), "GET",    T + "/check-in-plan/"),
     Case((401, 403, 403, 403, 200, 200, 403), "GET",    T + "/statistics/"),
     # Players.
@@ -168,6 +169,7 @@ CASES: list[Case] = [
     Case((404, 404, 200, 200, 200, 200, 404), "GET",    PRIVATE + "/players/"),
     Case((404, 404, 200, 200, 200, 200, 404), "GET",    PRIVATE + "/rounds/"),
     Case((404, 404, 200, 200, 200, 200, 404), "GET",    PRIVATE + "/standings/"),
+    Case((404, 404, 200, 200, 200, 200, 404), "GET",    PRIVATE + "/team-standings/"),
     Case((404, 404, 200, 200, 200, 200, 404), "GET",    PRIVATE + "/penalties/"),
     Case((404, 404, 200, 200, 200, 200, 404), "GET",    "/api/tables/{private_table}/"),
     Case((401, 404, 403, 403, 201, 201, 404), "POST",   PRIVATE + "/players/", {"name": "New One"}),

@@ -33,6 +33,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "scoring.rules",
             "tournament.seating",
             "tournament.standings",
+            "tournament.teams",
             "tournament.clock",
             "tournament.registration",
             "tournament.qr",
@@ -46,6 +47,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         (
             "tournament.access",
             "tournament.standings_db",
+            "tournament.teams_db",
             "tournament.participation_db",
             "tournament.statistics_db",
             "tournament.live",

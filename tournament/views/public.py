@@ -22,6 +22,7 @@ from tournament.presentation import points_chart, rank_chart
 from tournament.standings_db import cached_standings, cached_summary, public_cutoff, remember_live
 from tournament.statistics import player_statistics
 from tournament.statistics_db import signed_sheets
+from tournament.teams_db import cached_team_standings
 from tournament.views.base import access_tournament, json_with_etag, players_in_order, render_page
 
 Role = StaffRole.Role
@@ -115,7 +116,30 @@ def live_standings(tournament: Tournament, up_to: int | None = None) -> dict[str
             }
             for row in data["rows"]
         ],
+        "team_rule": tournament.team_ranking,
+        "teams": team_rows(tournament, up_to),
     }
+
+
+def team_rows(tournament: Tournament, up_to: int | None) -> list[dict[str, Any]]:
+    """The team standings the pages show (none when the tournament has no team rule), cut as the
+    individual standings are."""
+    if tournament.team_ranking == Tournament.TeamRanking.NONE:
+        return []
+    return [
+        {
+            "rank": row["rank"],
+            "name": row["name"],
+            "total": row["total"],
+            "counted": row["counted"],
+            "played": row["played"],
+            "members": [
+                {"name": m["name"], "contribution": m["contribution"], "counted": m["counted"]}
+                for m in row["members"]
+            ],
+        }
+        for row in cached_team_standings(tournament, up_to)["rows"]
+    ]
 
 
 @require_GET
