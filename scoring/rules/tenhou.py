@@ -67,6 +67,7 @@ RULE_KIRIAGE = "kiriage (WRCR 2015 §6.1)"
 RULE_START = "starting-points (WRCR 2015 §4.1)"
 RULE_WEST = "end-of-game (WRCR 2015 §5.8, §5.9)"
 RULE_STICKS_LEFT = "riichi-sticks-left (WRCR 2015 §5.7.4, §5.9)"
+RULE_LIABILITY = "liability (WRCR 2015 §6.2)"
 RULE_FINAL = "final-points (WRCR 2015 §5.9)"
 RULE_UNFINISHED = "hanchan-not-finished (WRCR 2015 §5.8, §6.1)"
 
@@ -140,7 +141,6 @@ class LogHand:
 class GameLog:
     names: tuple[str, str, str, str]
     hands: tuple[LogHand, ...]
-    red_fives: bool
     final_points: tuple[int, int, int, int] | None  # the log's ``sc``, in full points, when given
 
 
@@ -365,11 +365,7 @@ def read_log(raw: bytes | str) -> GameLog:
     hands: list[LogHand] = []
     for number, raw_hand in enumerate(hands_raw, 1):
         hands.append(_HandReader(number, raw_hand).read(hands[-1] if hands else None))
-    rule = data.get("rule")
-    red = isinstance(rule, dict) and any(
-        type(rule.get(key)) is int and rule.get(key) for key in ("aka", "aka51", "aka52", "aka53")
-    )
-    return GameLog(_four(names), tuple(hands), bool(red), _final_points(data.get("sc"), hands[-1]))
+    return GameLog(_four(names), tuple(hands), _final_points(data.get("sc"), hands[-1]))
 
 
 def _final_points(sc: object, last: LogHand) -> tuple[int, int, int, int] | None:
@@ -383,6 +379,14 @@ def _final_points(sc: object, last: LogHand) -> tuple[int, int, int, int] | None
     total = sum(last.end) + (RIICHI_STAKE * (last.sticks + len(last.riichi)) if not last.wins else 0)
     if sum(points) * 100 == total:
         points = [value * 100 for value in points]
+    left = [points[seat] - last.end[seat] for seat in range(4)]
+    # The final points are those the last hand left, or those with the sticks left given to one player.
+    if any(left) and sorted(left) != [0, 0, 0, total - sum(last.end)]:
+        raise _refuse(
+            "sc",
+            f"the final points {points} are not those the last hand left {list(last.end)}",
+            rule=RULE_SCORES,
+        )
     return _four(points)
 
 
@@ -531,8 +535,14 @@ def _entry(
         entry: dict[str, Any] = {"result": "tsumo", "winner": players[win.winner]}
     else:
         entry = {"result": "ron", "winner": players[win.winner], "loser": players[win.discarder]}
-    if win.liable is not None:
+    if win.liable is not None and ruleset.liability:
         entry["liable"] = players[win.liable]
+    elif win.liable is not None:
+        note(
+            RULE_LIABILITY,
+            f"the log makes {players[win.liable]} liable for {players[win.winner]}'s yakuman; the "
+            f"tournament's rules ({ruleset.name}) have no liability payment: entered without it",
+        )
     return {**_value(entry, win), "riichi": riichi}
 
 

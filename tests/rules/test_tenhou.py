@@ -19,6 +19,7 @@ from scoring.rules.tenhou import (
     RULE_ABORTIVE,
     RULE_HEAD_BUMP,
     RULE_KIRIAGE,
+    RULE_LIABILITY,
     RULE_RED_FIVES,
     RULE_START,
     fold,
@@ -211,3 +212,30 @@ def test_the_west_round_of_an_online_game_is_left_off_the_sheet() -> None:
     converted = log_sheet(read, SEATED, get_ruleset("EMA2016"))
     assert len(converted.entry["hands"]) == 2
     assert any(finding.label == "West 1, 0 honba" for finding in converted.findings)
+
+
+def test_final_points_that_do_not_follow_from_the_last_hand_are_refused() -> None:
+    log = data("hanchan")
+    log["sc"][0] += 1000
+    refused = refusal(log)
+    assert (refused.field, refused.rule) == ("sc", "game-log-scores")
+    log["sc"][0] -= 1000
+    log["sc"][::2] = [points // 100 for points in log["sc"][::2]]  # tenhou's own logs write hundreds
+    assert read_log(json.dumps(log)).final_points == (42400, 35800, 23100, 18700)
+
+
+def test_liability_is_entered_where_the_tournament_plays_it_and_reported_where_not() -> None:
+    log = data("double-ron")
+    log["log"][1][16] = ["和了", [-32000, 0, 0, 32000], [3, 3, 0, "役満32000点", "大三元(役満)"]]
+    read = read_log(json.dumps(log, ensure_ascii=False))
+    wrcr = log_sheet(read, SEATED, get_ruleset("WRC2015"))
+    assert wrcr.entry["hands"][1] == {
+        "result": "tsumo",
+        "winner": "Dai",
+        "liable": "Ana",
+        "yakuman": 1,
+        "riichi": [],
+    }
+    ema = log_sheet(read, SEATED, get_ruleset("EMA2016"))
+    assert "liable" not in ema.entry["hands"][1]
+    assert [f.label for f in ema.findings if f.rule == RULE_LIABILITY] == ["East 2, 0 honba"]
