@@ -167,7 +167,7 @@ class LogSheet:
 
 
 def hand_label(round_index: int, honba: int) -> str:
-    """ "East 1, 0 honba" ... "South 4, 2 honba"; tenhou's West and North rounds are named on."""
+    """A hand's name, from "East 1, 0 honba" to "South 4, 2 honba"; tenhou's West round is named on."""
     return f"{ROUND_WINDS[round_index // 4 % 4]} {round_index % 4 + 1}, {honba} honba"
 
 
