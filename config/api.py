@@ -300,6 +300,7 @@ urlpatterns = [
     ),
     path("tables/<int:table_pk>/sheet/", sheets.sheet_view, name="sheet"),
     path("tables/<int:table_pk>/sheet/check/", sheets.check_view, name="sheet-check"),
+    path("tables/<int:table_pk>/sheet/from-log/", sheets.from_log_view, name="sheet-from-log"),
     path("tables/<int:table_pk>/sheet/sign/", sheets.sign_view, name="sheet-sign"),
     path("tables/<int:table_pk>/sheet/correct/", sheets.correct_view, name="sheet-correct"),
     path("tables/<int:table_pk>/sheet/confirm/", sheets.confirm_view, name="sheet-confirm"),

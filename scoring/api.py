@@ -12,6 +12,7 @@ a signed (locked) sheet.
 
 from __future__ import annotations
 
+import json
 from functools import cached_property
 from typing import Any
 
@@ -36,6 +37,7 @@ from scoring.serializers import (
     PublicSheetSerializer,
     SheetCheckSerializer,
     SheetEntrySerializer,
+    SheetFromLogSerializer,
     SheetSerializer,
     SheetUpdateSerializer,
     SheetVerdictSerializer,
@@ -202,6 +204,28 @@ class SheetViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
         return Response(services.check_entry(self.table, serializer.validated_data["entry"]).as_json())
 
     @extend_schema(
+        summary="A draft sheet read from an online game's log (tenhou.net/6 JSON), with findings (referee)",
+        request=SheetFromLogSerializer,
+        responses={201: SheetSerializer, 200: SheetSerializer, 409: CONFLICT},
+    )
+    def from_log(self, request: Request, table_pk: int) -> Response:
+        self.require(Role.REFEREE)
+        serializer = SheetFromLogSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        log = data["log"]
+        _, findings = services.sheet_from_log(
+            self.table,
+            log if isinstance(log, str) else json.dumps(log, ensure_ascii=False),
+            request.user,
+            mapping=data["mapping"],
+            expected_version=data["expected_version"],
+        )
+        body = {"sheet": SheetSerializer(self.sheet()).data, "findings": [f.as_json() for f in findings]}
+        created = data["expected_version"] is None
+        return Response(body, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+
+    @extend_schema(
         summary="Sign the submitted sheet, which locks it (referee)",
         request=SignSheetSerializer,
         responses={200: SheetSerializer, 409: CONFLICT},
@@ -267,6 +291,7 @@ class SheetViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
 # The routes, mapped by hand: a table has one sheet, so there is no list and no sheet id in the URL.
 sheet_view = SheetViewSet.as_view({"get": "retrieve", "post": "create", "put": "update"})
 check_view = SheetViewSet.as_view({"post": "check"})
+from_log_view = SheetViewSet.as_view({"post": "from_log"})
 sign_view = SheetViewSet.as_view({"post": "sign"})
 correct_view = SheetViewSet.as_view({"post": "correct"})
 confirm_view = SheetViewSet.as_view({"post": "confirm"})

@@ -7,6 +7,7 @@ from typing import Any
 
 from django import forms
 
+from scoring.rules.tenhou import MAX_LOG_BYTES
 from tournament.forms import BoundedJSONField
 
 
@@ -51,3 +52,49 @@ class AnswerForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 3, "maxlength": 500}),
         help_text="What is wrong with the sheet: a referee comes to the table.",
     )
+
+
+class GameLogForm(forms.Form):
+    """An online game's log (tenhou.net/6 JSON) as a file or pasted, and the names of the log mapped to
+    the table's players where they differ, one ``log name = player name`` a line."""
+
+    log_file = forms.FileField(required=False, label="Log file")
+    log_text = forms.CharField(
+        required=False,
+        max_length=MAX_LOG_BYTES,
+        strip=False,
+        label="or the log pasted",
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+    mapping = forms.CharField(
+        required=False,
+        max_length=1000,
+        label="Names that differ",
+        help_text="One a line: the log's name = the player's name (names that match are found alone).",
+        widget=forms.Textarea(attrs={"rows": 2, "maxlength": 1000}),
+    )
+    expected_version = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+
+    def clean_mapping(self) -> dict[str, str]:
+        mapping: dict[str, str] = {}
+        for number, line in enumerate(self.cleaned_data["mapping"].splitlines(), 1):
+            if not line.strip():
+                continue
+            log_name, equals, player = line.partition("=")
+            if not equals or not log_name.strip() or not player.strip():
+                raise forms.ValidationError(f"Line {number}: write the log's name = the player's name.")
+            mapping[log_name.strip()] = player.strip()
+        return mapping
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        upload, text = data.get("log_file"), data.get("log_text")
+        if bool(upload) == bool(text):
+            raise forms.ValidationError("Give the game log as a file or pasted, one of the two.")
+        if upload:
+            if upload.size > MAX_LOG_BYTES:
+                raise forms.ValidationError(f"The log file is larger than {MAX_LOG_BYTES:,} bytes.")
+            data["log"] = upload.read()
+        else:
+            data["log"] = text
+        return data

@@ -32,6 +32,26 @@ class SheetUpdateSerializer(SheetEntrySerializer):
     )
 
 
+class SheetFromLogSerializer(serializers.Serializer[Any]):
+    log = serializers.JSONField(
+        help_text="An online game's log in the tenhou.net/6 JSON format: the JSON object, or a text "
+        "holding it (at most 1 MB)."
+    )
+    mapping = serializers.DictField(
+        child=serializers.CharField(max_length=200),
+        required=False,
+        default=dict,
+        help_text="The log's nicknames that are not the seated players' names: {log name: player name}.",
+    )
+    expected_version = serializers.IntegerField(
+        min_value=1,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="The version of the table's draft to replace; left out when the table has no sheet yet.",
+    )
+
+
 class SheetCheckSerializer(serializers.Serializer[Any]):
     entry = serializers.DictField(help_text=ENTRY_HELP)
 

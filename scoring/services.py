@@ -32,6 +32,7 @@ from django.utils import timezone
 
 from penalties import services as penalties
 from scoring.models import ScoreSheet, SeatResult, SheetConfirmation, SheetVersion, SubmissionKey
+from scoring.rules import tenhou
 from scoring.rules.replay import Error, Verdict, check_final, replay
 from tournament import access
 from tournament.inputs import RULE_PRINTABLE, json_control_problem, require_printable
@@ -227,6 +228,28 @@ def save_sheet(
     _record(sheet, SheetVersion.Action.SUBMITTED if submit else SheetVersion.Action.UPDATED, user, seats)
     transaction.on_commit(lambda: forget_live(table.round.tournament_id))
     return sheet
+
+
+@transaction.atomic
+def sheet_from_log(
+    table: Table,
+    log: bytes | str,
+    user: AbstractBaseUser,
+    *,
+    mapping: dict[str, str] | None = None,
+    expected_version: int | None = None,
+) -> tuple[ScoreSheet, tuple[tenhou.Finding, ...]]:
+    """A draft sheet read from an online game's log (tenhou.net/6 JSON, ``scoring.rules.tenhou``): the
+    log's players mapped to the seated four (``mapping``: log name -> player name, where the names
+    differ), saved by ``save_sheet`` as a draft (checked by the rules engine; nothing is signed), with
+    the findings where the online game's rules differ from the tournament's."""
+    access.require_role(user, table.round.tournament, Role.REFEREE)
+    seats = seated_players(table)
+    read = tenhou.read_log(log)
+    players = tenhou.match_players(read.names, [seat.player.name for seat in seats], mapping)
+    converted = tenhou.log_sheet(read, players, table.round.tournament.ruleset())
+    sheet = save_sheet(table, converted.entry, user, expected_version=expected_version)
+    return sheet, converted.findings
 
 
 # An ``Idempotency-Key``: 16 to 64 letters, digits, ``-`` or ``_`` (a UUID fits).

@@ -15,6 +15,7 @@ urlpatterns = [
     path("sheet/<int:round_number>/<int:table_number>/", views.sheet, name="sheet"),
     path("sheet/<int:round_number>/<int:table_number>/check.json", views.check, name="sheet_check"),
     path("sheet/<int:round_number>/<int:table_number>/save.json", views.save, name="sheet_save"),
+    path("sheet/<int:round_number>/<int:table_number>/from-log/", views.from_log, name="sheet_from_log"),
     path("sheet/<int:round_number>/<int:table_number>/sign/", views.sign, name="sheet_sign"),
     path("sheet/<int:round_number>/<int:table_number>/correct/", views.correct, name="sheet_correct"),
     path("sheet/<int:round_number>/<int:table_number>/confirm/", views.confirm, name="sheet_confirm"),

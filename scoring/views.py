@@ -18,7 +18,7 @@ from django.shortcuts import get_object_or_404, redirect
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scoring import services
-from scoring.forms import AnswerForm, CorrectionForm, SheetForm, SignForm
+from scoring.forms import AnswerForm, CorrectionForm, GameLogForm, SheetForm, SignForm
 from scoring.models import ScoreSheet
 from tournament import access
 from tournament import services as tournament_services
@@ -62,6 +62,7 @@ def _sheet_page(
     correcting: bool = False,
     correction_form: CorrectionForm | None = None,
     status: int = 200,
+    log_findings: list[dict[str, Any]] | None = None,
 ) -> HttpResponse:
     sheet = _sheet_of(table)
     seats = list(table.seats.select_related("player", "replaces").order_by("wind"))
@@ -96,6 +97,7 @@ def _sheet_page(
                 "user": f"player-{player.pk}" if player else request.user.get_username(),
             },
             "correction_form": correction_form,
+            "log_findings": log_findings,
             "sign_form": SignForm(initial={"expected_version": sheet.version}) if sheet else None,
             "versions": sheet.versions.select_related("author").order_by("-at", "-pk") if sheet else [],
             "hands": _hands(sheet, seats) if sheet and not editable else [],
@@ -259,6 +261,30 @@ def sheet(request: HttpRequest, slug: str, round_number: int, table_number: int)
     return redirect(
         "scoring:sheet", slug=tournament.slug, round_number=round_number, table_number=table_number
     )
+
+
+@login_required
+@require_POST
+def from_log(request: HttpRequest, slug: str, round_number: int, table_number: int) -> HttpResponse:
+    """A draft sheet read from an online game's log, shown with the findings beside it (not signed)."""
+    tournament = access_tournament(request, slug, Role.REFEREE)
+    table = _table(tournament, round_number, table_number)
+    form = GameLogForm(request.POST, request.FILES)
+    if not form.is_valid():
+        errors = [{"hand": None, "message": "; ".join(e)} for e in form.errors.values()]
+        return _sheet_page(request, tournament, table, errors=errors, status=400)
+    try:
+        saved, findings = services.sheet_from_log(
+            table,
+            form.cleaned_data["log"],
+            request.user,
+            mapping=form.cleaned_data["mapping"],
+            expected_version=form.cleaned_data["expected_version"],
+        )
+    except Refusal as refused:
+        return _sheet_page(request, tournament, table, errors=refused.as_dicts(), status=refused.status)
+    messages.success(request, f"Draft read from the game log (version {saved.version}): check it, submit it.")
+    return _sheet_page(request, tournament, table, log_findings=[finding.as_json() for finding in findings])
 
 
 @login_required

@@ -7,9 +7,11 @@ role meets the same state. Requests authenticate with each user's token (session
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from datetime import date
+from pathlib import Path
 from typing import Any, NamedTuple
 
 import pytest
@@ -21,6 +23,8 @@ from django.db import transaction
 from tests.api.conftest import PASSWORD, ROLES, World, final_entry
 from tests.scoring import hanchan
 from tournament import services
+
+TENHOU = Path(__file__).resolve().parent.parent / "data" / "tenhou"
 
 Body = dict[str, Any] | Callable[[World], dict[str, Any]] | None
 
@@ -58,6 +62,12 @@ def sheet_t3(world: World) -> dict[str, Any]:
 def sheet_t2_update(world: World) -> dict[str, Any]:
     entry = final_entry(world.names("t2"), (35000, 35000, 30000, 20000))
     return {"entry": entry, "submit": True, "expected_version": 1}
+
+
+def log_t3(world: World) -> dict[str, Any]:
+    """The shipped whole-hanchan log, its nicknames mapped to table 3's players."""
+    log = json.loads((TENHOU / "hanchan.json").read_text(encoding="utf-8"))
+    return {"log": log, "mapping": dict(zip(log["name"], world.names("t3"), strict=True))}
 
 
 def check_t2(world: World) -> dict[str, Any]:
@@ -154,6 +164,7 @@ CASES: list[Case] = [
     Case((401, 403, 201, 201, 201, 201, 403), "POST",   "/api/tables/{t3}/sheet/", sheet_t3),
     Case((401, 403, 200, 200, 200, 200, 403), "PUT",    "/api/tables/{t2}/sheet/", sheet_t2_update),
     Case((401, 403, 200, 200, 200, 200, 403), "POST",   "/api/tables/{t2}/sheet/check/", check_t2),
+    Case((401, 403, 201, 201, 201, 201, 403), "POST",   "/api/tables/{t3}/sheet/from-log/", log_t3),
     Case((401, 403, 200, 200, 200, 200, 403), "POST",   "/api/tables/{t2}/sheet/sign/", {}),
     Case((401, 403, 403, 200, 200, 200, 403), "POST",   "/api/tables/{t1}/sheet/correct/", correct_t1),
     # Penalties and disqualifications.

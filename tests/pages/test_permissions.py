@@ -134,6 +134,7 @@ def test_staff_actions_refuse_the_wrong_roles(site: Site, user: str) -> None:
     penalty = site.tournament.penalties.get()  # Cho's chombo on table 1
     actions: list[tuple[str, dict[str, Any], str]] = [
         (f"/t/{slug}/sheet/1/2/check.json", {}, "referee"),
+        (f"/t/{slug}/sheet/1/2/from-log/", {}, "referee"),
         (f"/t/{slug}/penalties/{penalty.pk}/revoke/", {"reason": "test"}, "head_referee"),
         (f"/t/{slug}/penalties/disqualify/", {}, "head_referee"),
         (f"/t/{slug}/manage/check-in/{site.player('Ana').pk}/", {"checked_in": "on"}, "organiser"),

@@ -1,0 +1,651 @@
+"""Online game logs in the tenhou.net/6 JSON format, read into a hand-by-hand score sheet.
+
+The format (the one tenhou.net/6's log editor shows, the common log viewers read, and Mahjong Soul logs
+are converted to) is one JSON object:
+
+* ``name``: the four players' online nicknames, in the seat order of the first hand (index 0 deals
+  East 1); ``title``, ``rule`` (``disp``, a display text, and ``aka``, red fives played) and ``ratingc``,
+  ``sx``, ``dan``, ``rate`` describe the game and are not needed for the sheet; ``sc``, when present,
+  gives each player's final points and placement score as pairs (points written in full or in
+  hundreds).
+* ``log``: one array per hand. Its first four items are the hand's header (``[round, honba, riichi
+  sticks on the table]``, the round 0 for East 1 up to 7 for South 4 and 8 on for West), the four
+  players' points at its start, the dora and the ura-dora indicators. Then come three arrays per seat,
+  seat 0 first: the dealt tiles, the draws (calls written as text) and the discards, where a text
+  starting with ``r`` is the discard that declares riichi. The last item is the result: a win,
+  ``["和了", changes, details, ...]`` with one pair of changes and details per winner (two or three on a
+  multiple ron), the details being ``[winner, from, liable, value text, yaku, ...]`` (``from`` equal to
+  the winner on a self-draw, ``liable`` equal to the winner when nobody is liable, the value text such as
+  ``"30符2飜2000点"`` or ``"満貫2000-4000点"``, each yaku ``"name(n飜)"`` or ``"name(役満)"``), or a draw,
+  ``[name, changes]`` (``流局`` an exhaustive draw, ``全員聴牌``/``全員不聴`` one where all or none were
+  tenpai, ``流し満貫`` nagashi mangan, and the abortive draws ``九種九牌``, ``四家立直``, ``三家和了``,
+  ``四槓散了``, ``四風連打``).
+* A hand's changes are the payments of its result, honba and riichi sticks collected included; the
+  1,000-point stake of a riichi declared in the hand is not in them. So a hand's points at the start are
+  the previous hand's points, plus its changes, less 1,000 for each of its riichi declarers (a riichi whose
+  declaring discard was won on was never made).
+
+``read_log`` reads and checks a log (bounded: size, nesting, hands, texts); a log that cannot be read is a
+``Refusal`` naming the hand and the field. ``match_players`` maps the log's nicknames to the table's four
+players. ``log_sheet`` writes the sheet entry (``scoring.services``'s hand-by-hand form), replays it under
+the tournament's ruleset, and reports, hand by hand, each way the online game's rules differ from the
+tournament's (``Finding``) instead of accepting them silently.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from scoring.rules.legal import stick_taker
+from scoring.rules.replay import replay
+from scoring.rules.ruleset import Ruleset
+from scoring.rules.sheet import ROUND_WINDS
+from tournament.inputs import read_json
+from tournament.refusal import Problem, Refusal
+
+MAX_LOG_BYTES = 1_048_576  # a whole hanchan's log is some 30 KB
+MAX_LOG_DEPTH = 8  # the log is 5 levels deep
+MAX_HANDS = 64  # a hanchan has 8 hands plus its repeats; tenhou's West round adds a few more
+MAX_TEXT = 64  # a nickname, a yaku, a value text
+MAX_ITEMS = 64  # tiles, draws or discards of one seat; yaku of one win
+
+RULE_LOG = "game-log"
+RULE_PLAYERS = "game-log-players"
+RULE_SCORES = "game-log-scores"
+
+# The tournament's rules a finding cites.
+RULE_RED_FIVES = "no-red-fives (WRCR 2015 §3.3, §6.4)"
+RULE_HEAD_BUMP = "head-bump (WRCR 2015 §5.7.6)"
+RULE_ABORTIVE = "no-abortive-draws (WRCR 2015 §5.7.3)"
+RULE_NAGASHI = "exhaustive-draw (WRCR 2015 §5.7.2)"
+RULE_PAYMENT = "payment (WRCR 2015 §6.1)"
+RULE_KIRIAGE = "kiriage (WRCR 2015 §6.1)"
+RULE_START = "starting-points (WRCR 2015 §4.1)"
+RULE_WEST = "end-of-game (WRCR 2015 §5.8, §5.9)"
+RULE_STICKS_LEFT = "riichi-sticks-left (WRCR 2015 §5.7.4, §5.9)"
+RULE_LIABILITY = "liability (WRCR 2015 §6.2)"
+RULE_FINAL = "final-points (WRCR 2015 §5.9)"
+RULE_UNFINISHED = "hanchan-not-finished (WRCR 2015 §5.8, §6.1)"
+
+_T = TypeVar("_T")
+
+WIN = "和了"
+EXHAUSTIVE = "流局"
+ALL_TENPAI = "全員聴牌"
+ALL_NOTEN = "全員不聴"
+NAGASHI = "流し満貫"
+ABORTIVE = {
+    "九種九牌": "nine different terminals and honours",
+    "四家立直": "four riichi",
+    "三家和了": "three players winning on one discard",
+    "四槓散了": "four kongs by several players",
+    "四風連打": "four identical winds discarded",
+}
+RIICHI_STAKE = 1000
+
+_VALUE_TEXT = re.compile(r"(?:(\d{2,3})符(\d{1,2})飜)?[^\d]*(\d{3,6})(?:-(\d{3,6}))?点∀?")
+_YAKU_HAN = re.compile(r".{1,40}\((\d{1,2})飜\)")
+_YAKUMAN = re.compile(r".{1,40}\((?:(\d)倍)?役満\)")
+_RED_FIVES = "赤ドラ"
+
+
+@dataclass(frozen=True)
+class Win:
+    """One winner of a hand: seats are the log's (0 deals East 1); ``discarder`` None on a self-draw."""
+
+    winner: int
+    discarder: int | None
+    liable: int | None
+    han: int
+    fu: int | None
+    yakuman: int
+    red_fives: int
+    changes: tuple[int, int, int, int]
+
+
+@dataclass(frozen=True)
+class LogHand:
+    """One hand of the log: its header, its start points, its riichi declarers, and its result (``wins``
+    for a win, else ``draw`` the result's name), with the four changes of its result."""
+
+    number: int
+    round_index: int
+    honba: int
+    sticks: int
+    start: tuple[int, int, int, int]
+    riichi: frozenset[int]
+    wins: tuple[Win, ...]
+    draw: str | None
+    changes: tuple[int, int, int, int]
+
+    @property
+    def label(self) -> str:
+        return hand_label(self.round_index, self.honba)
+
+    @property
+    def end(self) -> tuple[int, int, int, int]:
+        """The points after the hand: its changes, less the riichi stakes of its declarers."""
+        return _four(
+            [
+                self.start[seat] + self.changes[seat] - (RIICHI_STAKE if seat in self.riichi else 0)
+                for seat in range(4)
+            ]
+        )
+
+
+@dataclass(frozen=True)
+class GameLog:
+    names: tuple[str, str, str, str]
+    hands: tuple[LogHand, ...]
+    final_points: tuple[int, int, int, int] | None  # the log's ``sc``, in full points, when given
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A way the log's game differs from the tournament's rules: the hand (its number in the log and its
+    name, such as "East 2, 1 honba"; None for the game as a whole), the tournament rule and why."""
+
+    hand: int | None
+    label: str
+    rule: str
+    message: str
+
+    def as_json(self) -> dict[str, Any]:
+        return {"hand": self.hand, "label": self.label, "rule": self.rule, "message": self.message}
+
+
+@dataclass(frozen=True)
+class LogSheet:
+    """The sheet entry read from a log (``form`` "hands"), and the findings beside it."""
+
+    entry: dict[str, Any]
+    findings: tuple[Finding, ...]
+
+
+def hand_label(round_index: int, honba: int) -> str:
+    """A hand's name, from "East 1, 0 honba" to "South 4, 2 honba"; tenhou's West round is named on."""
+    return f"{ROUND_WINDS[round_index // 4 % 4]} {round_index % 4 + 1}, {honba} honba"
+
+
+def _four(values: Sequence[_T]) -> tuple[_T, _T, _T, _T]:
+    return values[0], values[1], values[2], values[3]
+
+
+def _refuse(field: str, message: str, *, hand: int | None = None, rule: str = RULE_LOG) -> Refusal:
+    return Refusal.of([Problem(field, rule, message, hand=hand)])
+
+
+class _HandReader:
+    """Reads one hand, each refusal naming it ("hand 3 (East 2, 1 honba)") and the field."""
+
+    def __init__(self, number: int, raw: object) -> None:
+        self.number = number
+        self.where = f"hand {number}"
+        self.field = f"log[{number - 1}]"
+        if not isinstance(raw, list) or len(raw) != 17:
+            raise self.refuse(
+                "", "a hand is a list of 17 items: header, points, dora, ura-dora, 3 per seat, result"
+            )
+        self.raw = raw
+
+    def refuse(self, field: str, message: str) -> Refusal:
+        return _refuse(f"{self.field}{field}", f"{self.where}: {message}", hand=self.number)
+
+    def ints(self, index: int, what: str, count: int | None = None) -> list[int]:
+        value = self.raw[index]
+        if (
+            not isinstance(value, list)
+            or len(value) > MAX_ITEMS
+            or (count is not None and len(value) != count)
+            or not all(type(item) is int and -10_000_000 < item < 10_000_000 for item in value)
+        ):
+            size = f"{count} " if count is not None else ""
+            raise self.refuse(f"[{index}]", f"{what} must be a list of {size}whole numbers")
+        return value
+
+    def read(self, previous: LogHand | None) -> LogHand:
+        round_index, honba, sticks = self.ints(0, "the header [round, honba, riichi sticks]", 3)
+        if not (0 <= round_index < 16 and 0 <= honba < 100 and 0 <= sticks < 100):
+            raise self.refuse("[0]", "the round is 0 to 15, honba and riichi sticks 0 to 99")
+        self.where = f"hand {self.number} ({hand_label(round_index, honba)})"
+        start = _four(self.ints(1, "the points at the start", 4))
+        for index in (2, 3):
+            self.ints(index, "the dora indicators" if index == 2 else "the ura-dora indicators")
+        discards = [self.moves(6 + 3 * seat, seat) for seat in range(4)]
+        for seat in range(4):
+            self.moves(4 + 3 * seat, seat)
+            self.moves(5 + 3 * seat, seat)
+        result = self.raw[16]
+        if not isinstance(result, list) or not result or not isinstance(result[0], str):
+            raise self.refuse("[16]", "the result must be a list starting with its name (和了, 流局, ...)")
+        declared = {seat for seat in range(4) if any(_is_riichi(move) for move in discards[seat])}
+        if result[0] == WIN:
+            wins = self.wins(result)
+            changes = _four([sum(win.changes[seat] for win in wins) for seat in range(4)])
+            discarder = wins[0].discarder
+            # A riichi declared with the discard that was won on was never made (no stake paid).
+            if discarder is not None and discards[discarder] and _is_riichi(discards[discarder][-1]):
+                declared.discard(discarder)
+            draw = None
+        else:
+            if result[0] not in (EXHAUSTIVE, ALL_TENPAI, ALL_NOTEN, NAGASHI, *ABORTIVE):
+                raise self.refuse("[16][0]", f"{result[0][:MAX_TEXT]!r} is no result of the format")
+            if len(result) > 2:
+                raise self.refuse("[16]", "a draw's result is its name and the four changes")
+            changes = _four(self.changes(result[1] if len(result) > 1 else [0, 0, 0, 0], "[16][1]"))
+            wins, draw = (), result[0]
+        if sum(changes) != RIICHI_STAKE * ((sticks + len(declared)) if wins else 0):
+            raise self.refuse(
+                "[16]", f"the changes {list(changes)} do not add up to the riichi sticks collected"
+            )
+        hand = LogHand(
+            self.number, round_index, honba, sticks, start, frozenset(declared), wins, draw, changes
+        )
+        if previous is not None:
+            self.follows(previous, hand)
+        return hand
+
+    def moves(self, index: int, seat: int) -> list[int | str]:
+        value = self.raw[index]
+        if not isinstance(value, list) or len(value) > MAX_ITEMS:
+            raise self.refuse(f"[{index}]", f"the tiles of seat {seat} must be a list of at most {MAX_ITEMS}")
+        for move in value:
+            if not (type(move) is int or (isinstance(move, str) and len(move) <= 12)):
+                raise self.refuse(
+                    f"[{index}]", f"seat {seat} has a move {str(move)[:MAX_TEXT]!r} that is no tile"
+                )
+        return value
+
+    def changes(self, value: object, field: str) -> list[int]:
+        if (
+            not isinstance(value, list)
+            or len(value) != 4
+            or not all(type(v) is int and abs(v) < 1_000_000 for v in value)
+        ):
+            raise self.refuse(field, "the changes are 4 whole numbers of points")
+        if any(v % 100 for v in value):
+            raise self.refuse(field, f"the changes {value} are not multiples of 100")
+        return value
+
+    def wins(self, result: list[Any]) -> tuple[Win, ...]:
+        if len(result) not in (3, 5, 7):
+            raise self.refuse("[16]", "a win's result is 和了 and, per winner, the changes and the details")
+        wins = []
+        for position in range(1, len(result), 2):
+            changes = _four(self.changes(result[position], f"[16][{position}]"))
+            wins.append(self.win(result[position + 1], changes, f"[16][{position + 1}]"))
+        discarders = {win.discarder for win in wins}
+        if len(wins) > 1 and (
+            None in discarders or len(discarders) != 1 or len({w.winner for w in wins}) != len(wins)
+        ):
+            raise self.refuse("[16]", "several winners are several players winning on one discard")
+        return tuple(wins)
+
+    def win(self, details: object, changes: tuple[int, int, int, int], field: str) -> Win:
+        if (
+            not isinstance(details, list)
+            or not 5 <= len(details) <= 3 + MAX_ITEMS
+            or not all(type(seat) is int and 0 <= seat < 4 for seat in details[:3])
+            or not all(isinstance(text, str) and len(text) <= MAX_TEXT for text in details[3:])
+        ):
+            raise self.refuse(field, "a win's details are [winner, from, liable, value text, yaku, ...]")
+        winner, source, liable = details[0], details[1], details[2]
+        value = _VALUE_TEXT.fullmatch(details[3])
+        if value is None:
+            raise self.refuse(f"{field}[3]", f"the value text {details[3]!r} is not like '30符2飜2000点'")
+        han = yakuman = red = 0
+        for text in details[4:]:
+            counted, limit = _YAKU_HAN.fullmatch(text), _YAKUMAN.fullmatch(text)
+            if counted is not None:
+                han += int(counted.group(1))
+                if text.startswith(_RED_FIVES):
+                    red += int(counted.group(1))
+            elif limit is not None:
+                yakuman += int(limit.group(1) or 1)
+            else:
+                raise self.refuse(field, f"the yaku {text!r} is not like '立直(1飜)' or '大三元(役満)'")
+        if han == 0 and yakuman == 0:
+            raise self.refuse(field, "a win needs its yaku")
+        if value.group(2) is not None and not yakuman and int(value.group(2)) != han:
+            raise self.refuse(f"{field}[3]", f"the value text gives {value.group(2)} han, the yaku {han}")
+        return Win(
+            winner,
+            None if source == winner else source,
+            None if liable == winner else liable,
+            0 if yakuman else han,
+            int(value.group(1)) if value.group(1) and not yakuman else None,
+            yakuman,
+            red,
+            changes,
+        )
+
+    def follows(self, previous: LogHand, hand: LogHand) -> None:
+        """The hand's points and sticks are what the previous hand left (§5.7.4: sticks wait for a win)."""
+        if hand.start != previous.end:
+            raise self.refuse(
+                "[1]",
+                f"the points at the start {list(hand.start)} are not those the previous hand left "
+                f"{list(previous.end)} (its changes less 1,000 per riichi declared)",
+            )
+        sticks = 0 if previous.wins else previous.sticks + len(previous.riichi)
+        if hand.sticks != sticks:
+            raise self.refuse(
+                "[0]", f"{hand.sticks} riichi sticks on the table; the previous hand left {sticks}"
+            )
+
+
+def _is_riichi(move: object) -> bool:
+    return isinstance(move, str) and move.startswith("r")
+
+
+def read_log(raw: bytes | str) -> GameLog:
+    """The log read and checked, or a ``Refusal`` naming the field (and the hand) that cannot be read."""
+    data = read_json(raw, max_bytes=MAX_LOG_BYTES, max_depth=MAX_LOG_DEPTH, field="log")
+    if not isinstance(data, dict):
+        raise _refuse("log", "a game log is a JSON object with 'name' and 'log'")
+    names = data.get("name")
+    if not isinstance(names, list) or not all(
+        isinstance(name, str) and 0 < len(name) <= MAX_TEXT for name in names
+    ):
+        raise _refuse("name", f"'name' lists the players' names (1 to {MAX_TEXT} characters)")
+    if len(names) != 4 or (len(names) == 4 and not names[3]):
+        # Three-player logs (sanma) have no place at a four-player table (WRCR 2015 §4.4).
+        raise _refuse("name", f"the log is of a {len([n for n in names if n])}-player game; a table seats 4")
+    if len(set(names)) != 4:
+        raise _refuse("name", "the log names the same player twice")
+    hands_raw = data.get("log")
+    if not isinstance(hands_raw, list) or not hands_raw:
+        raise _refuse("log", "'log' lists the hands")
+    if len(hands_raw) > MAX_HANDS:
+        raise _refuse("log", f"the log has {len(hands_raw)} hands; a hanchan has at most {MAX_HANDS}")
+    hands: list[LogHand] = []
+    for number, raw_hand in enumerate(hands_raw, 1):
+        hands.append(_HandReader(number, raw_hand).read(hands[-1] if hands else None))
+    return GameLog(_four(names), tuple(hands), _final_points(data.get("sc"), hands[-1]))
+
+
+def _final_points(sc: object, last: LogHand) -> tuple[int, int, int, int] | None:
+    """The log's final points (``sc``: points and placement score per player), in full points."""
+    if sc is None:
+        return None
+    if not isinstance(sc, list) or len(sc) != 8 or not all(type(points) is int for points in sc[::2]):
+        raise _refuse("sc", "'sc' gives each player's final points and placement score")
+    points = [int(value) for value in sc[::2]]
+    # Written in hundreds (tenhou's own logs) or in full points (converters).
+    total = sum(last.end) + (RIICHI_STAKE * (last.sticks + len(last.riichi)) if not last.wins else 0)
+    if sum(points) * 100 == total:
+        points = [value * 100 for value in points]
+    left = [points[seat] - last.end[seat] for seat in range(4)]
+    # The final points are those the last hand left, or those with the sticks left given to one player.
+    if any(left) and sorted(left) != [0, 0, 0, total - sum(last.end)]:
+        raise _refuse(
+            "sc",
+            f"the final points {points} are not those the last hand left {list(last.end)}",
+            rule=RULE_SCORES,
+        )
+    return _four(points)
+
+
+def fold(name: str) -> str:
+    """A name compared without case and accents: "José" and "JOSE" match."""
+    decomposed = unicodedata.normalize("NFKD", name.strip())
+    return "".join(char for char in decomposed if not unicodedata.combining(char)).casefold()
+
+
+def match_players(
+    log_names: Sequence[str], seated: Sequence[str], mapping: Mapping[str, str] | None = None
+) -> tuple[str, str, str, str]:
+    """The table's player in each seat of the log: by ``mapping`` (log name -> a seated player's name)
+    where given, else by the same name without case and accents. Every log name must find a different
+    player, and the log's seat order must be the table's (the seat winds, WRCR 2015 §4.2): the sheet is
+    replayed with East first."""
+    mapping = mapping or {}
+    if (
+        not isinstance(mapping, Mapping)
+        or len(mapping) > 4
+        or not all(
+            isinstance(key, str) and isinstance(value, str) and len(key) <= MAX_TEXT and len(value) <= 200
+            for key, value in mapping.items()
+        )
+    ):
+        raise _refuse(
+            "mapping", "the mapping gives at most 4 log names, each with a player's name", rule=RULE_PLAYERS
+        )
+    unknown = sorted(set(mapping) - set(log_names))
+    if unknown:
+        raise _refuse(
+            "mapping", f"{', '.join(map(repr, unknown))} is no player of the log", rule=RULE_PLAYERS
+        )
+    by_fold = {fold(name): name for name in seated}
+    players: list[str] = []
+    for log_name in log_names:
+        wanted = mapping.get(log_name, log_name)
+        player = by_fold.get(fold(wanted)) if isinstance(wanted, str) else None
+        if player is None:
+            raise _refuse(
+                "mapping",
+                f"the log's player {log_name!r} matches nobody at the table ({', '.join(seated)}); "
+                f"map the log's names to the table's players",
+                rule=RULE_PLAYERS,
+            )
+        players.append(player)
+    if len(set(players)) != 4:
+        raise _refuse(
+            "mapping", "two of the log's players are mapped to one player of the table", rule=RULE_PLAYERS
+        )
+    if players != list(seated):
+        raise _refuse(
+            "mapping",
+            f"the log seats {', '.join(players)} as East, South, West, North; the table seats "
+            f"{', '.join(seated)} (seat winds, WRCR 2015 §4.2)",
+            rule=RULE_PLAYERS,
+        )
+    return _four(players)
+
+
+def log_sheet(log: GameLog, players: Sequence[str], ruleset: Ruleset) -> LogSheet:
+    """The hand-by-hand sheet of the log (``players``: the table's player in each seat of the log) and the
+    findings where the log's game differs from the tournament's ``ruleset``."""
+    findings: list[Finding] = []
+    entries: list[dict[str, Any]] = []
+    played: list[LogHand] = []
+    for hand in log.hands:
+        if hand.round_index >= 8:
+            findings.append(
+                Finding(
+                    hand.number,
+                    hand.label,
+                    RULE_WEST,
+                    "the online game went on into the West round; the hanchan ends after South 4 and this "
+                    "hand and those after it are left off the sheet",
+                )
+            )
+            break
+        entries.append(_entry(hand, players, ruleset, findings))
+        played.append(hand)
+    entry: dict[str, Any] = {"form": "hands", "hands": entries}
+    _compare(log, played, entry, players, ruleset, findings)
+    return LogSheet(entry, tuple(findings))
+
+
+def _entry(
+    hand: LogHand, players: Sequence[str], ruleset: Ruleset, findings: list[Finding]
+) -> dict[str, Any]:
+    def note(rule: str, message: str) -> None:
+        findings.append(Finding(hand.number, hand.label, rule, message))
+
+    riichi = [players[seat] for seat in sorted(hand.riichi)]
+    if hand.draw is not None:
+        if hand.draw in ABORTIVE:
+            note(
+                RULE_ABORTIVE,
+                f"abortive draw ({ABORTIVE[hand.draw]}): the tournament plays none; entered as a draw "
+                f"without payments where the dealer keeps the deal, as the online game went on",
+            )
+            return {"result": "draw", "tenpai": list(players), "riichi": riichi}
+        if hand.draw == NAGASHI:
+            note(
+                RULE_NAGASHI,
+                "nagashi mangan: the tournament pays only noten payments at an exhaustive draw; entered "
+                "as the log's point changes",
+            )
+            return _deltas(hand, players)
+        if hand.draw == ALL_TENPAI:
+            return {"result": "draw", "tenpai": list(players), "riichi": riichi}
+        if hand.draw == ALL_NOTEN:
+            return {"result": "draw", "tenpai": [], "riichi": riichi}
+        if any(hand.changes):
+            tenpai = [players[seat] for seat in range(4) if hand.changes[seat] > 0]
+            return {"result": "draw", "tenpai": tenpai, "riichi": riichi}
+        return _deltas(hand, players)
+    for win in hand.wins:
+        if win.red_fives:
+            note(
+                RULE_RED_FIVES,
+                f"{players[win.winner]}'s hand counts {win.red_fives} han of red fives; the tournament "
+                f"plays without red fives (the han are entered as the log scored them)",
+            )
+    wins = hand.wins
+    if len(wins) > 1 and not ruleset.multiple_ron:
+        discarder = wins[0].discarder
+        assert discarder is not None
+        first = stick_taker(discarder, [win.winner for win in wins])
+        others = [players[win.winner] for win in wins if win.winner != first]
+        note(
+            RULE_HEAD_BUMP,
+            f"{len(wins)} players won on {players[discarder]}'s discard; only the player closest to the "
+            f"discarder wins: {players[first]} is entered, {', '.join(others)} not",
+        )
+        wins = tuple(win for win in wins if win.winner == first)
+    if len(wins) > 1:
+        return {
+            "result": "ron",
+            "loser": players[wins[0].discarder or 0],
+            "wins": [_value({"winner": players[win.winner]}, win) for win in wins],
+            "riichi": riichi,
+        }
+    win = wins[0]
+    if not win.yakuman and win.han < 5 and win.fu is None:
+        return _deltas(hand, players)  # a limit hand of fewer than 5 han: the log gives no fu
+    if win.discarder is None:
+        entry: dict[str, Any] = {"result": "tsumo", "winner": players[win.winner]}
+    else:
+        entry = {"result": "ron", "winner": players[win.winner], "loser": players[win.discarder]}
+    if win.liable is not None and ruleset.liability:
+        entry["liable"] = players[win.liable]
+    elif win.liable is not None:
+        note(
+            RULE_LIABILITY,
+            f"the log makes {players[win.liable]} liable for {players[win.winner]}'s yakuman; the "
+            f"tournament's rules ({ruleset.name}) have no liability payment: entered without it",
+        )
+    return {**_value(entry, win), "riichi": riichi}
+
+
+def _value(entry: dict[str, Any], win: Win) -> dict[str, Any]:
+    if win.yakuman:
+        entry["yakuman"] = win.yakuman
+    else:
+        entry["han"] = win.han
+        if win.fu is not None:
+            entry["fu"] = win.fu
+    return entry
+
+
+def _deltas(hand: LogHand, players: Sequence[str]) -> dict[str, Any]:
+    """The hand as the four changes of a paper sheet, riichi stakes included."""
+    changes = [hand.end[seat] - hand.start[seat] for seat in range(4)]
+    return {
+        "deltas": dict(zip(players, changes, strict=True)),
+        "riichi": [players[seat] for seat in sorted(hand.riichi)],
+    }
+
+
+def _compare(
+    log: GameLog,
+    played: Sequence[LogHand],
+    entry: dict[str, Any],
+    players: Sequence[str],
+    ruleset: Ruleset,
+    findings: list[Finding],
+) -> None:
+    """Replays the sheet under the tournament's rules and reports every hand it scores otherwise than the
+    log; the final points (and sticks left) go on the sheet, to be checked, only when nothing differs."""
+    verdict = replay({**{k: v for k, v in entry.items() if k != "form"}, "players": list(players)}, ruleset)
+    same = True
+    if played[0].start != (ruleset.starting_points,) * 4:
+        same = False
+        findings.append(
+            Finding(
+                None,
+                "",
+                RULE_START,
+                f"the online game started at {played[0].start[0]:,} points each, the tournament starts at "
+                f"{ruleset.starting_points:,}",
+            )
+        )
+    replayed = verdict.hands or ()
+    for hand, record in zip(played, replayed, strict=False):
+        expected = [hand.end[seat] - hand.start[seat] for seat in range(4)]
+        got = [record.deltas.get(player, 0) for player in players]
+        if expected != got:
+            same = False
+            win = hand.wins[0] if len(hand.wins) == 1 else None
+            kiriage = win is not None and ruleset.kiriage and (win.han, win.fu) in ((4, 30), (3, 60))
+            findings.append(
+                Finding(
+                    hand.number,
+                    hand.label,
+                    RULE_KIRIAGE if kiriage else RULE_PAYMENT,
+                    (
+                        "4 han 30 fu and 3 han 60 fu are a mangan for the tournament (kiriage); "
+                        if kiriage
+                        else ""
+                    )
+                    + f"the log changed the points by {_signed(expected)}, the tournament's rules by "
+                    f"{_signed(got)}",
+                )
+            )
+    if verdict.finished is False:
+        findings.append(
+            Finding(
+                None,
+                "",
+                RULE_UNFINISHED,
+                "the log ends before the hanchan is over: it ends after South 4 (§5.8), and a player "
+                "below zero does not end it (§6.1)",
+            )
+        )
+    last = played[-1]
+    left = 0 if last.wins else last.sticks + len(last.riichi)
+    if log.final_points is not None and log.final_points != last.end and left:
+        findings.append(
+            Finding(
+                None,
+                "",
+                RULE_STICKS_LEFT,
+                f"the online game gave the {left} riichi stick(s) left at the end to a player; the "
+                "tournament leaves them to nobody",
+            )
+        )
+    if same and verdict.valid and len(played) == len(log.hands):
+        entry["final_points"] = dict(zip(players, last.end, strict=True))
+        entry["riichi_sticks_left"] = left
+    elif same is False or len(played) != len(log.hands):
+        findings.append(
+            Finding(
+                None,
+                "",
+                RULE_FINAL,
+                "the sheet's final points are those the tournament's rules give, not the log's "
+                f"({', '.join(f'{p} {v:,}' for p, v in zip(players, last.end, strict=True))})",
+            )
+        )
+
+
+def _signed(values: Sequence[int]) -> str:
+    return " / ".join(f"{value:+,}" for value in values)

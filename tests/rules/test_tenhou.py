@@ -1,0 +1,241 @@
+"""Online game logs (tenhou.net/6 JSON) read into score sheets: the logs kept in ``tests/data/tenhou/``,
+each against its expected sheet and findings, replayed by the rules engine, and broken logs refused by hand
+and field.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scoring.rules.replay import replay
+from scoring.rules.ruleset import get_ruleset
+from scoring.rules.tenhou import (
+    MAX_HANDS,
+    RULE_ABORTIVE,
+    RULE_HEAD_BUMP,
+    RULE_KIRIAGE,
+    RULE_LIABILITY,
+    RULE_RED_FIVES,
+    RULE_START,
+    fold,
+    hand_label,
+    log_sheet,
+    match_players,
+    read_log,
+)
+from tournament.refusal import Refusal
+
+DATA = Path(__file__).resolve().parent.parent / "data" / "tenhou"
+SEATED = ["Ana", "Ben", "Cho", "Dai"]
+MAPPING = {"chochan": "Cho", "dai-chi": "Dai"}
+LOGS = ["hanchan", "double-ron", "online-rules"]
+
+
+def raw(name: str) -> bytes:
+    return (DATA / f"{name}.json").read_bytes()
+
+
+def expected(name: str) -> dict[str, Any]:
+    value: dict[str, Any] = json.loads((DATA / f"{name}.expected.json").read_text(encoding="utf-8"))
+    return value
+
+
+def data(name: str) -> dict[str, Any]:
+    value: dict[str, Any] = json.loads(raw(name))
+    return value
+
+
+def sheet_of(name: str, ruleset: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    log = read_log(raw(name))
+    converted = log_sheet(log, match_players(log.names, SEATED, MAPPING), get_ruleset(ruleset))
+    return converted.entry, [finding.as_json() for finding in converted.findings]
+
+
+def refusal(value: dict[str, Any] | bytes) -> Refusal:
+    with pytest.raises(Refusal) as caught:
+        read_log(value if isinstance(value, bytes) else json.dumps(value, ensure_ascii=False))
+    return caught.value
+
+
+@pytest.mark.parametrize("name", LOGS)
+def test_each_log_gives_its_expected_sheet_and_findings_exactly(name: str) -> None:
+    for ruleset, want in expected(name)["sheets"].items():
+        entry, findings = sheet_of(name, ruleset)
+        assert entry == want["entry"], (name, ruleset)
+        assert findings == want["findings"], (name, ruleset)
+
+
+@pytest.mark.parametrize("name", LOGS)
+def test_the_rules_engine_accepts_every_sheet_read_from_a_log(name: str) -> None:
+    for ruleset in expected(name)["sheets"]:
+        entry, _ = sheet_of(name, ruleset)
+        verdict = replay({**entry, "players": SEATED}, get_ruleset(ruleset))
+        assert verdict.valid, [error.message for error in verdict.errors]
+
+
+def test_the_whole_hanchan_ends_at_the_logs_final_points() -> None:
+    entry, findings = sheet_of("hanchan", "WRC2015")
+    verdict = replay({**entry, "players": SEATED}, get_ruleset("WRC2015"))
+    sc = data("hanchan")["sc"]
+    assert verdict.finished is True
+    assert dict(verdict.final_points or {}) == dict(zip(SEATED, sc[::2], strict=True))
+    assert entry["final_points"] == dict(zip(SEATED, sc[::2], strict=True))  # on the sheet, so checked
+    kinds = [hand.get("result", "deltas") for hand in entry["hands"]]
+    assert kinds.count("ron") == 6 and kinds.count("tsumo") == 3 and kinds.count("draw") == 3
+    # Riichi read from the discards marked "r": stakes, sticks carried over the draw, honba.
+    assert [hand["riichi"] for hand in entry["hands"]][:5] == [["Ana"], [], ["Dai"], [], ["Cho"]]
+    records = verdict.hands or ()
+    assert (records[3].honba, records[3].sticks) == (1, 1)
+    assert [finding["rule"] for finding in findings] == [RULE_RED_FIVES]
+    assert findings[0]["hand"] == 2 and findings[0]["label"] == "East 1, 1 honba"
+
+
+def test_a_double_ron_is_played_under_multiple_ron_rules_and_head_bumped_under_wrcr() -> None:
+    entry, findings = sheet_of("double-ron", "EMA2016")
+    assert [win["winner"] for win in entry["hands"][0]["wins"]] == ["Cho", "Dai"]
+    assert entry["final_points"] == {"Ana": 25000, "Ben": 25000, "Cho": 31000, "Dai": 39000}
+    assert RULE_HEAD_BUMP not in [finding["rule"] for finding in findings]
+    entry, findings = sheet_of("double-ron", "WRC2015")
+    assert entry["hands"][0]["winner"] == "Cho" and "wins" not in entry["hands"][0]
+    assert "final_points" not in entry  # the tournament's rules score the hand otherwise than the log
+    bumped = [finding for finding in findings if finding["rule"] == RULE_HEAD_BUMP]
+    assert [(finding["hand"], finding["label"]) for finding in bumped] == [(1, "East 1, 0 honba")]
+
+
+def test_online_rules_are_reported_hand_by_hand() -> None:
+    _, findings = sheet_of("online-rules", "WRC2015")
+    by_rule = {finding["rule"]: finding for finding in findings}
+    assert by_rule[RULE_ABORTIVE]["label"] == "East 1, 0 honba"
+    assert by_rule[RULE_KIRIAGE]["label"] == "East 1, 1 honba"
+    assert "+8,000" in by_rule[RULE_KIRIAGE]["message"] and "+8,300" in by_rule[RULE_KIRIAGE]["message"]
+    assert by_rule[RULE_START]["hand"] is None
+    # Under EMA 2016 (no kiriage) the same win pays what the log paid.
+    _, findings = sheet_of("online-rules", "EMA2016")
+    assert RULE_KIRIAGE not in [finding["rule"] for finding in findings]
+
+
+def test_the_broken_log_is_refused_naming_the_hand_and_the_field() -> None:
+    refused = refusal(raw("broken-hand"))
+    assert refused.as_dicts() == expected("broken-hand")["refusal"]
+    assert refused.problems[0].hand == 2
+    assert refused.problems[0].field == "log[1][16][2][3]"
+    assert refused.message.startswith("hand 2 (East 1, 1 honba):")
+
+
+def test_points_that_do_not_follow_from_the_previous_hand_are_refused() -> None:
+    log = data("hanchan")
+    log["log"][4][1][0] += 1000
+    refused = refusal(log)
+    assert (refused.problems[0].hand, refused.field) == (5, "log[4][1]")
+    assert "East 3, 0 honba" in refused.message
+
+
+def test_a_riichi_not_marked_in_the_discards_is_found_by_the_scores() -> None:
+    log = data("hanchan")
+    discards = log["log"][0][6]  # seat 0's discards in hand 1
+    log["log"][0][6] = [move if not isinstance(move, str) else 60 for move in discards]
+    refused = refusal(log)
+    assert refused.problems[0].hand == 1 and refused.field == "log[0][16]"
+
+
+def test_a_riichi_discard_that_is_won_on_costs_no_stake() -> None:
+    log = data("online-rules")
+    hand = log["log"][1]
+    hand[4 + 3 * 2 + 2].append("r33")  # the discarder (seat 2) declared riichi with the tile won on
+    read = read_log(json.dumps(log))
+    assert read.hands[1].riichi == frozenset({1})
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        (lambda log: log.update(name=["a", "b", "c"]), "name"),
+        (lambda log: log.update(name=["a", "b", "c", ""]), "name"),
+        (lambda log: log.update(name=["a", "a", "c", "d"]), "name"),
+        (lambda log: log.update(log=[]), "log"),
+        (lambda log: log.update(log=[log["log"][0]] * (MAX_HANDS + 1)), "log"),
+        (lambda log: log["log"][0].pop(), "log[0]"),
+        (lambda log: log["log"][0][0].append(1), "log[0][0]"),
+        (lambda log: log["log"][0][16].__setitem__(0, "ぜんぶ"), "log[0][16][0]"),
+        (lambda log: log["log"][0][16].__setitem__(1, [1, 2]), "log[0][16][1]"),
+        (lambda log: log["log"][0][16][2].__setitem__(4, "ドラ"), "log[0][16][2]"),
+        (lambda log: log["log"][0][16][2].__setitem__(0, 7), "log[0][16][2]"),
+        (lambda log: log["log"][0][16][2].__setitem__(3, "30符4飜5800点"), "log[0][16][2][3]"),
+        (lambda log: log.update(sc=[1, 2]), "sc"),
+    ],
+)
+def test_unreadable_logs_are_refused_naming_the_field(change: Any, field: str) -> None:
+    log = data("hanchan")
+    change(log)
+    assert refusal(log).field == field
+
+
+def test_the_log_is_read_within_bounds() -> None:
+    assert refusal(b"[" * 20 + b"]" * 20).rule == "json-depth"
+    assert refusal(b" " * 2_000_000).rule == "body-size"
+    assert refusal(b"not json").rule == "json"
+    assert refusal(b"[]").field == "log"
+
+
+def test_names_match_without_case_and_accents_or_by_the_mapping() -> None:
+    assert fold("Bén") == fold("BEN") == "ben"
+    assert match_players(["anA", "Bén", "chochan", "dai-chi"], SEATED, MAPPING) == tuple(SEATED)
+    with pytest.raises(Refusal) as caught:
+        match_players(["anA", "Bén", "chochan", "dai-chi"], SEATED, {"chochan": "Cho"})
+    assert caught.value.field == "mapping" and "'dai-chi'" in caught.value.message
+    with pytest.raises(Refusal) as caught:
+        match_players(["Bén", "anA", "chochan", "dai-chi"], SEATED, MAPPING)
+    assert "seat winds" in caught.value.message  # the log's East is the table's South
+    with pytest.raises(Refusal):
+        match_players(["anA", "Bén", "chochan", "dai-chi"], SEATED, {"chochan": "Cho", "dai-chi": "Cho"})
+    with pytest.raises(Refusal):
+        match_players(["anA", "Bén", "chochan", "dai-chi"], SEATED, {"nobody": "Cho"})
+
+
+def test_hand_labels_name_the_round_and_the_counters() -> None:
+    assert hand_label(0, 0) == "East 1, 0 honba"
+    assert hand_label(5, 2) == "South 2, 2 honba"
+
+
+def test_the_west_round_of_an_online_game_is_left_off_the_sheet() -> None:
+    log = data("double-ron")
+    extra = copy.deepcopy(log["log"][1])
+    extra[0] = [8, 0, 0]
+    extra[1] = [25000, 25000, 31000, 39000]
+    log["log"].append(extra)
+    read = read_log(json.dumps(log, ensure_ascii=False))
+    converted = log_sheet(read, SEATED, get_ruleset("EMA2016"))
+    assert len(converted.entry["hands"]) == 2
+    assert any(finding.label == "West 1, 0 honba" for finding in converted.findings)
+
+
+def test_final_points_that_do_not_follow_from_the_last_hand_are_refused() -> None:
+    log = data("hanchan")
+    log["sc"][0] += 1000
+    refused = refusal(log)
+    assert (refused.field, refused.rule) == ("sc", "game-log-scores")
+    log["sc"][0] -= 1000
+    log["sc"][::2] = [points // 100 for points in log["sc"][::2]]  # tenhou's own logs write hundreds
+    assert read_log(json.dumps(log)).final_points == (42400, 35800, 23100, 18700)
+
+
+def test_liability_is_entered_where_the_tournament_plays_it_and_reported_where_not() -> None:
+    log = data("double-ron")
+    log["log"][1][16] = ["和了", [-32000, 0, 0, 32000], [3, 3, 0, "役満32000点", "大三元(役満)"]]
+    read = read_log(json.dumps(log, ensure_ascii=False))
+    wrcr = log_sheet(read, SEATED, get_ruleset("WRC2015"))
+    assert wrcr.entry["hands"][1] == {
+        "result": "tsumo",
+        "winner": "Dai",
+        "liable": "Ana",
+        "yakuman": 1,
+        "riichi": [],
+    }
+    ema = log_sheet(read, SEATED, get_ruleset("EMA2016"))
+    assert "liable" not in ema.entry["hands"][1]
+    assert [f.label for f in ema.findings if f.rule == RULE_LIABILITY] == ["East 2, 0 honba"]
