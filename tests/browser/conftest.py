@@ -6,6 +6,7 @@ live server. Screenshots of the main pages go to tests/artifacts/screenshots/ fo
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -94,3 +95,14 @@ def log_in(page: Any, live_server: Any, username: str, password: str, next_path:
     page.fill("#id_password", password)
     page.click("button[type=submit].primary")
     page.wait_for_url(f"**{next_path}")
+
+
+def wait_until(page: Any, expression: str, timeout: float = 5.0) -> None:
+    """Until ``expression`` is true in the page. Evaluated from outside the page (each call a DevTools
+    evaluation), not by Playwright's ``wait_for_function``, whose polling compiles the expression inside
+    the page: ``eval``, which the site's content security policy rightly refuses."""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(f"() => Boolean({expression})"):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not true within {timeout} s: {expression}")
+        page.wait_for_timeout(50)

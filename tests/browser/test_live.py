@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from scoring import services as sheets
 from tests.asgi_server import running_server
-from tests.browser.conftest import DESKTOP
+from tests.browser.conftest import DESKTOP, wait_until
 from tests.browser.test_content_security import watch
 from tests.conftest import make_user, seat_table
 from tests.own_redis import free_port
@@ -49,7 +49,7 @@ def test_the_standings_are_pushed_to_the_page(new_context: Any, live_cup: dict[s
         violations = watch(page)
         page.goto(f"{server.url}/t/live-cup/standings/")
         expect(page.locator('tr[data-name="Ana"] .total')).to_have_text("0")
-        page.wait_for_function("window.Riichi.live && window.Riichi.live.connected", timeout=5000)
+        wait_until(page, "window.Riichi.live && window.Riichi.live.connected")
         page.wait_for_timeout(1000)  # a poll under way when the stream opened has answered: next in 30 s
         polls: list[str] = []
         page.on("request", lambda r: polls.append(r.url) if "standings.json" in r.url else None)
