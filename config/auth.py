@@ -18,8 +18,10 @@ address and name (not the address's own count).
 The client address is ``REMOTE_ADDR``, or, when ``TRUSTED_PROXY_COUNT`` (0 by default) says how many
 proxies of our own stand in front of the site, the address that many places from the right of
 ``X-Forwarded-For``, as DRF's ``NUM_PROXIES`` reads it. A client-supplied header is never trusted
-otherwise. The counts live in the Django cache (Redis in production), so all web processes share them;
-when the cache cannot be reached the limit is skipped (and logged) rather than the sign-in failing.
+otherwise. The counts live in the Django cache (Redis in production), so all web processes share them,
+and each process also keeps its own count in memory: when Redis cannot be reached (the fail-soft cache
+answers every read as a miss), the limits still hold, per process (with four web processes, at most
+four times the attempts), instead of falling away; the sign-in itself never fails for it.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.cache import cache
+from django.core.cache.backends.locmem import LocMemCache
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
@@ -78,11 +81,27 @@ class Block:
     message: str
 
 
+# This process's own counts, beside the shared ones (see the module's docstring). Bounded: beyond
+# ``MAX_ENTRIES`` keys a third of them go, oldest first, so a flood of addresses costs memory, not more.
+local_counts = LocMemCache("login-failures", {"TIMEOUT": None, "OPTIONS": {"MAX_ENTRIES": 50_000}})
+STORES = (cache, local_counts)
+
+
 def _seconds_left(key: str, limit: int, window: int = WINDOW_SECONDS) -> int:
-    if (cache.get(key) or 0) < limit:
-        return 0
-    started = cache.get(f"{key}:start") or time.time()
-    return max(1, math.ceil(started + window - time.time()))
+    """Seconds until ``key``'s window closes when it holds ``limit`` failures, in either store; else 0."""
+    left = 0
+    for store in STORES:
+        try:
+            if (store.get(key) or 0) < limit:
+                continue
+            started = store.get(f"{key}:start") or time.time()
+        except CACHE_ERRORS:
+            logger.warning(
+                "login limits: the shared cache cannot be reached; this process counts", exc_info=True
+            )
+            continue
+        left = max(left, math.ceil(started + window - time.time()), 1)
+    return left
 
 
 def blocked(request: HttpRequest, username: str) -> Block | None:
@@ -104,13 +123,19 @@ def blocked(request: HttpRequest, username: str) -> Block | None:
 
 
 def _count(key: str, window: int = WINDOW_SECONDS) -> None:
-    """One more failure; the first opens a window of ``window`` seconds (atomic in Redis)."""
-    cache.add(f"{key}:start", time.time(), window)
-    if not cache.add(key, 1, window):
+    """One more failure in each store; the first opens a window of ``window`` seconds (atomic in Redis)."""
+    for store in STORES:
         try:
-            cache.incr(key)
-        except ValueError:  # the window closed between the two calls
-            cache.add(key, 1, window)
+            store.add(f"{key}:start", time.time(), window)
+            if not store.add(key, 1, window):
+                try:
+                    store.incr(key)
+                except ValueError:  # the window closed between the two calls, or Redis is unreachable
+                    store.add(key, 1, window)
+        except CACHE_ERRORS:
+            logger.warning(
+                "login failure: the shared cache cannot be reached; this process counts", exc_info=True
+            )
 
 
 def record_failure(request: HttpRequest, username: str) -> None:
@@ -125,7 +150,8 @@ def clear_failures(request: HttpRequest, username: str) -> None:
     """A right password: this address and name start afresh (the address's own count stays)."""
     name_key, _ = _keys(request, username)
     try:
-        cache.delete_many([name_key, f"{name_key}:start"])
+        for store in (local_counts, cache):
+            store.delete_many([name_key, f"{name_key}:start"])
     except CACHE_ERRORS:
         logger.warning("login failures not cleared: the cache cannot be reached", exc_info=True)
 

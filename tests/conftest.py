@@ -23,6 +23,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
+from config.auth import local_counts as login_counts
 from config.celery import app as celery_app
 
 if TYPE_CHECKING:
@@ -206,4 +207,5 @@ def fresh_cache() -> Iterator[None]:
             client.delete(*keys)
     else:
         cache.clear()
+    login_counts.clear()  # each process's own count of failed sign-ins (config.auth)
     yield

@@ -141,3 +141,18 @@ def test_the_cache_answers_a_miss_logs_once_and_leaves_a_hanging_redis_alone(
     redis.thaw()
     time.sleep(RETRY_SECONDS)
     assert cache.get("a") == 1  # back, with what it held
+
+
+@pytest.mark.django_db(transaction=True)
+def test_with_redis_down_the_login_limits_still_hold_in_each_process(redis: OwnRedis, referee: Any) -> None:
+    redis.stop()
+    attempts = [
+        Client(REMOTE_ADDR="203.0.113.7").post(
+            "/accounts/login/", {"username": "referee", "password": "wrong"}
+        )
+        for _ in range(6)
+    ]
+    assert [a.status_code for a in attempts] == [200] * 5 + [429]
+    assert b"Too many failed sign-in attempts for this user name." in attempts[-1].content
+    # Another address still signs in: the limit is per address and name, never per name alone.
+    assert logged_in("referee").session.get("_auth_user_id")
