@@ -60,6 +60,16 @@ def printable_line(value: str) -> str:
     return value
 
 
+# The organiser's form chooses up to this many tie-breaks ("first", "then", "then"); the API takes up to
+# tournament.standings.MAX_TIE_BREAKS.
+FORM_TIE_BREAKS = 3
+TIE_BREAK_LABELS = ("Tie-break", "then", "then")
+
+
+def tie_break_choices() -> list[tuple[str, str]]:
+    return [("", "—"), *Tournament.TieBreak.choices]
+
+
 class TournamentForm(forms.ModelForm):
     ruleset_overrides = BoundedJSONField(
         name="ruleset_overrides",
@@ -72,7 +82,7 @@ class TournamentForm(forms.ModelForm):
 
     class Meta:
         model = Tournament
-        fields = list(TOURNAMENT_FIELDS)
+        fields = [name for name in TOURNAMENT_FIELDS if name != "tie_breaks"]
         widgets = {
             "starts_on": forms.DateInput(attrs={"type": "date"}),
             "ends_on": forms.DateInput(attrs={"type": "date"}),
@@ -118,6 +128,37 @@ class TournamentForm(forms.ModelForm):
             self.fields[name].required = False
         if not self.initial.get("time_zone"):
             self.initial["time_zone"] = default_time_zone()
+        chosen = list(self.instance.tie_breaks or [])
+        for number, label in enumerate(TIE_BREAK_LABELS, start=1):
+            self.fields[f"tie_break_{number}"] = forms.ChoiceField(
+                label=label,
+                choices=tie_break_choices,
+                required=False,
+                initial=chosen[number - 1] if number <= len(chosen) else "",
+                help_text="Equal overall scores are separated by these, in this order (README: "
+                "Standings); players still equal share the rank."
+                if number == 1
+                else "",
+            )
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        steps = [cleaned.pop(f"tie_break_{n}", "") for n in range(1, FORM_TIE_BREAKS + 1)]
+        order: list[str] = []
+        for number, step in enumerate(steps, start=1):
+            if not step:
+                continue
+            if step in order:
+                self.add_error(
+                    f"tie_break_{number}",
+                    forms.ValidationError(
+                        "Tie-breaks: each tie-break at most once (this one is chosen above).",
+                        code="tie-breaks",
+                    ),
+                )
+            order.append(step)
+        cleaned["tie_breaks"] = order
+        return cleaned
 
     def clean_time_zone(self) -> str:
         return self.cleaned_data.get("time_zone") or default_time_zone()
