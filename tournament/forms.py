@@ -140,6 +140,11 @@ class TournamentForm(forms.ModelForm):
                 if number == 1
                 else "",
             )
+        # The tie-breaks where the single choice stood: after the hanchan's time limit.
+        chosen_fields = [f"tie_break_{n}" for n in range(1, FORM_TIE_BREAKS + 1)]
+        others = [name for name in self.fields if name not in chosen_fields]
+        at = others.index("hanchan_minutes") + 1
+        self.order_fields([*others[:at], *chosen_fields, *others[at:]])
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
