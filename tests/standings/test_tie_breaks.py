@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
 from decimal import Decimal
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tournament.standings import (
     MAX_TIE_BREAKS,
@@ -169,3 +172,48 @@ def test_the_rank_history_applies_the_tie_breaks_after_each_hanchan() -> None:
 def test_tie_break_orders_are_checked(value: object, problem: str | None) -> None:
     found = tie_breaks_problem(value)
     assert found == problem if problem is None else (found is not None and problem in found)
+
+
+def test_a_three_way_tie_at_one_table() -> None:
+    """A, B and C total 0 and all met at table 1 of hanchan 1 (A +20, B 0, C -20); later hanchan apart."""
+    results = [
+        r("A", 1, "20", 1, 1),
+        r("B", 1, "0", 2, 1),
+        r("C", 1, "-20", 3, 1),
+        r("A", 2, "-20", 4, 2),
+        r("B", 2, "0", 2, 3),
+        r("C", 2, "20", 1, 4),
+    ]
+    assert ranking("CBA", results, "head_to_head") == [("A", 1), ("B", 2), ("C", 3)]
+
+
+# Small tournaments with few distinct scores, so that ties are common: (hanchan, table) -> four scores.
+small_tournaments = st.lists(st.lists(st.integers(-2, 2), min_size=4, max_size=4), min_size=1, max_size=12)
+orders = st.permutations(["most_firsts", "best_hanchan", "best_placements", "head_to_head"]).flatmap(
+    lambda steps: st.integers(0, 4).map(lambda n: steps[:n])
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(small_tournaments, orders)
+def test_tie_breaks_only_separate_equal_totals(tables: list[list[int]], steps: list[TieBreak]) -> None:
+    """Eight players, two tables a hanchan: tie-breaks refine the shared ranking, never reorder
+    different totals, and the rank after the last hanchan is the final rank."""
+    players = "ABCDEFGH"
+    results = []
+    for index, scores in enumerate(tables):
+        round_, table = index // 2 + 1, index % 2 + 1
+        seated = players[4 * (table - 1) + round_ % 4 :] + players[: 4 * (table - 1) + round_ % 4]
+        for seat, score in enumerate(scores):
+            place = 1 + sum(other > score for other in scores)
+            results.append(r(seated[seat], round_, str(score * 5), place, table))
+    entrants = [Entrant(p, p) for p in players]
+    shared = {row.player: row for row in compute_standings(entrants, results).rows}
+    broken = compute_standings(entrants, results, tie_breaks=steps)
+    for row in broken.rows:
+        assert row.rank is not None and shared[row.player].rank is not None
+        # Ranks only move down from the shared rank, and stay within the group of equal totals.
+        equal = sum(other.total == row.total for other in broken.rows)
+        assert shared[row.player].rank <= row.rank < shared[row.player].rank + equal
+        assert row.rank_history[-1] == row.rank
+    assert all(a.total >= b.total for a, b in itertools.pairwise(broken.rows))
