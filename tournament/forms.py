@@ -21,6 +21,7 @@ from tournament.models import (
 )
 from tournament.refusal import Refusal
 from tournament.registration import MAX_FILE_BYTES
+from tournament.standings import MAX_TIE_BREAKS
 
 
 def country_choices() -> list[tuple[str, str]]:
@@ -60,10 +61,10 @@ def printable_line(value: str) -> str:
     return value
 
 
-# The organiser's form chooses up to this many tie-breaks ("first", "then", "then"); the API takes up to
-# tournament.standings.MAX_TIE_BREAKS.
+# The organiser's form offers this many tie-break selects ("Tie-break", "then", "then"), more when the
+# tournament has more already (set through the API, which takes up to tournament.standings.MAX_TIE_BREAKS),
+# so that saving the form never drops one.
 FORM_TIE_BREAKS = 3
-TIE_BREAK_LABELS = ("Tie-break", "then", "then")
 
 
 def tie_break_choices() -> list[tuple[str, str]]:
@@ -129,26 +130,27 @@ class TournamentForm(forms.ModelForm):
         if not self.initial.get("time_zone"):
             self.initial["time_zone"] = default_time_zone()
         chosen = list(self.instance.tie_breaks or [])
-        for number, label in enumerate(TIE_BREAK_LABELS, start=1):
+        self.tie_break_count = max(FORM_TIE_BREAKS, min(len(chosen), MAX_TIE_BREAKS))
+        for number in range(1, self.tie_break_count + 1):
             self.fields[f"tie_break_{number}"] = forms.ChoiceField(
-                label=label,
+                label="Tie-break" if number == 1 else "then",
                 choices=tie_break_choices,
                 required=False,
                 initial=chosen[number - 1] if number <= len(chosen) else "",
-                help_text="Equal overall scores are separated by these, in this order (README: "
-                "Standings); players still equal share the rank."
+                help_text="Equal overall scores are compared by these, in this order; players still "
+                "equal after them share the rank."
                 if number == 1
                 else "",
             )
         # The tie-breaks where the single choice stood: after the hanchan's time limit.
-        chosen_fields = [f"tie_break_{n}" for n in range(1, FORM_TIE_BREAKS + 1)]
+        chosen_fields = [f"tie_break_{n}" for n in range(1, self.tie_break_count + 1)]
         others = [name for name in self.fields if name not in chosen_fields]
         at = others.index("hanchan_minutes") + 1
         self.order_fields([*others[:at], *chosen_fields, *others[at:]])
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
-        steps = [cleaned.pop(f"tie_break_{n}", "") for n in range(1, FORM_TIE_BREAKS + 1)]
+        steps = [cleaned.pop(f"tie_break_{n}", "") for n in range(1, self.tie_break_count + 1)]
         order: list[str] = []
         for number, step in enumerate(steps, start=1):
             if not step:

@@ -58,6 +58,19 @@ def test_the_organisers_form_sets_the_order_and_refuses_a_repeat(
 
 
 @pytest.mark.django_db
+def test_the_form_keeps_a_longer_order_set_through_the_api(tournament: Tournament, organiser: Any) -> None:
+    every = ["best_placements", "head_to_head", "best_hanchan", "most_firsts"]
+    Tournament.objects.filter(pk=tournament.pk).update(tie_breaks=every)
+    client = Client()
+    client.force_login(organiser)
+    form = client.get(f"/t/{tournament.slug}/manage/edit/").context["form"]
+    assert [form[f"tie_break_{n}"].initial for n in range(1, 5)] == every
+    data = edit_data(client, tournament.slug) | {f"tie_break_{n}": step for n, step in enumerate(every, 1)}
+    assert client.post(f"/t/{tournament.slug}/manage/edit/", data | {"venue": "Hall"}).status_code == 302
+    assert Tournament.objects.get(pk=tournament.pk).tie_breaks == every
+
+
+@pytest.mark.django_db
 def test_the_api_takes_a_list_and_refuses_naming_the_field_and_rule(
     tournament: Tournament, organiser: Any
 ) -> None:
