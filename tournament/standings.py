@@ -155,7 +155,9 @@ def _values(step: TieBreak, group: Sequence[_Tally], upto: int) -> list[tuple[De
         return [(t.places[0], t.places[1], t.places[2]) for t in group]
     if step == "best_hanchan":
         return [(t.best,) for t in group]
-    return [(total,) for total in _head_to_head(group, upto)]
+    if step == "head_to_head":
+        return [(total,) for total in _head_to_head(group, upto)]
+    return [() for _ in group]  # not a tie-break (the settings refuse one): it separates no one
 
 
 def _split(group: list[_Tally], steps: Sequence[TieBreak], upto: int) -> list[list[_Tally]]:

@@ -217,3 +217,8 @@ def test_tie_breaks_only_separate_equal_totals(tables: list[list[int]], steps: l
         assert shared[row.player].rank <= row.rank < shared[row.player].rank + equal
         assert row.rank_history[-1] == row.rank
     assert all(a.total >= b.total for a, b in itertools.pairwise(broken.rows))
+
+
+def test_an_unknown_identifier_separates_no_one() -> None:
+    """The settings refuse one (tie_breaks_problem); a stored one still never breaks the standings."""
+    assert ranking("AB", MET, "coin_toss", "head_to_head") == [("A", 1), ("B", 2)]  # type: ignore[arg-type]
