@@ -14,6 +14,8 @@ import random
 import statistics
 import sys
 import time
+from collections import Counter
+from dataclasses import replace
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
@@ -100,7 +102,7 @@ def main() -> None:
     from tournament.standings import compute_standings
     from tournament.standings_db import load_standings
 
-    connection.settings_dict["TEST"]["NAME"] = "bench_standings"
+    connection.settings_dict["TEST"]["NAME"] = f"bench_standings_{os.getpid()}"  # runs may overlap
     test_db = connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
     try:
         started = time.perf_counter()
@@ -117,7 +119,7 @@ def main() -> None:
             f"(target < 500 ms)"
         )
         # The pure calculator alone, on the same data.
-        from tournament.standings import Entrant, HanchanResult, PenaltyEntry
+        from tournament.standings import Entrant, HanchanResult, PenaltyEntry, TieBreak
 
         entrants = [Entrant(r.player, r.name) for r in standings.rows]
         results = [res for r in standings.rows for res in r.by_round.values()]
@@ -127,6 +129,21 @@ def main() -> None:
         print(
             f"pure calculator ({len(results)} results): best {best * 1000:.1f} ms, "
             f"median {median * 1000:.1f} ms (target < 50 ms)"
+        )
+        every: list[TieBreak] = ["head_to_head", "best_placements", "best_hanchan", "most_firsts"]
+        best, median = timed(lambda: compute_standings(entrants, results, penalties, tie_breaks=every), 15)
+        print(
+            f"pure calculator, all four tie-breaks: best {best * 1000:.1f} ms, "
+            f"median {median * 1000:.1f} ms (target < 50 ms)"
+        )
+        # The worst case for the tie-breaks: scores rounded to tens, so most players are tied with many
+        # others after every hanchan and head-to-head looks at every tied group's tables.
+        coarse = [replace(res, score=Decimal(round(res.score, -1))) for res in results]
+        groups = Counter(row.total for row in compute_standings(entrants, coarse).rows)
+        best, median = timed(lambda: compute_standings(entrants, coarse, penalties, tie_breaks=every), 7)
+        print(
+            f"pure calculator, all four tie-breaks, scores rounded to tens ({len(groups)} distinct totals "
+            f"for {PLAYERS} players): best {best * 1000:.1f} ms, median {median * 1000:.1f} ms"
         )
     finally:
         connection.creation.destroy_test_db(test_db, verbosity=0)

@@ -21,6 +21,7 @@ from tournament.models import (
 )
 from tournament.refusal import Refusal
 from tournament.registration import MAX_FILE_BYTES
+from tournament.standings import MAX_TIE_BREAKS
 
 
 def country_choices() -> list[tuple[str, str]]:
@@ -60,6 +61,16 @@ def printable_line(value: str) -> str:
     return value
 
 
+# The organiser's form offers this many tie-break selects ("Tie-break", "then", "then"), more when the
+# tournament has more already (set through the API, which takes up to tournament.standings.MAX_TIE_BREAKS),
+# so that saving the form never drops one.
+FORM_TIE_BREAKS = 3
+
+
+def tie_break_choices() -> list[tuple[str, str]]:
+    return [("", "—"), *Tournament.TieBreak.choices]
+
+
 class TournamentForm(forms.ModelForm):
     ruleset_overrides = BoundedJSONField(
         name="ruleset_overrides",
@@ -72,7 +83,7 @@ class TournamentForm(forms.ModelForm):
 
     class Meta:
         model = Tournament
-        fields = list(TOURNAMENT_FIELDS)
+        fields = [name for name in TOURNAMENT_FIELDS if name != "tie_breaks"]
         widgets = {
             "starts_on": forms.DateInput(attrs={"type": "date"}),
             "ends_on": forms.DateInput(attrs={"type": "date"}),
@@ -118,6 +129,43 @@ class TournamentForm(forms.ModelForm):
             self.fields[name].required = False
         if not self.initial.get("time_zone"):
             self.initial["time_zone"] = default_time_zone()
+        chosen = list(self.instance.tie_breaks or [])
+        self.tie_break_count = max(FORM_TIE_BREAKS, min(len(chosen), MAX_TIE_BREAKS))
+        for number in range(1, self.tie_break_count + 1):
+            self.fields[f"tie_break_{number}"] = forms.ChoiceField(
+                label="Tie-break" if number == 1 else "then",
+                choices=tie_break_choices,
+                required=False,
+                initial=chosen[number - 1] if number <= len(chosen) else "",
+                help_text="Equal overall scores are compared by these, in this order; players still "
+                "equal after them share the rank."
+                if number == 1
+                else "",
+            )
+        # The tie-breaks where the single choice stood: after the hanchan's time limit.
+        chosen_fields = [f"tie_break_{n}" for n in range(1, self.tie_break_count + 1)]
+        others = [name for name in self.fields if name not in chosen_fields]
+        at = others.index("hanchan_minutes") + 1
+        self.order_fields([*others[:at], *chosen_fields, *others[at:]])
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        steps = [cleaned.pop(f"tie_break_{n}", "") for n in range(1, self.tie_break_count + 1)]
+        order: list[str] = []
+        for number, step in enumerate(steps, start=1):
+            if not step:
+                continue
+            if step in order:
+                self.add_error(
+                    f"tie_break_{number}",
+                    forms.ValidationError(
+                        "Tie-breaks: each tie-break at most once (this one is chosen above).",
+                        code="tie-breaks",
+                    ),
+                )
+            order.append(step)
+        cleaned["tie_breaks"] = order
+        return cleaned
 
     def clean_time_zone(self) -> str:
         return self.cleaned_data.get("time_zone") or default_time_zone()

@@ -17,9 +17,16 @@ from django_countries.fields import CountryField
 
 from scoring.rules.ruleset import Ruleset, get_ruleset
 from tournament.clock import Clock
+from tournament.standings import tie_breaks_problem
 from tournament.teams import BEST_RULES, MAX_BEST_N, TeamRule
 
 EMA_ID_VALIDATOR = RegexValidator(r"^\d{8}$", "An EMA id is exactly 8 digits (EMA ranking rules).")
+
+
+def validate_tie_breaks(value: Any) -> None:
+    problem = tie_breaks_problem(value)
+    if problem is not None:
+        raise ValidationError(f"Tie-breaks: {problem}.", code="tie-breaks")
 
 
 def default_time_zone() -> str:
@@ -49,10 +56,11 @@ class Tournament(models.Model):
         REFEREES = "referees", "Referees enter the score sheets"
         PLAYERS = "players", "Players enter their table's sheet, the table confirms"
 
-    class TieBreak(models.TextChoices):
-        NONE = "none", "Shared ranks on equal scores"
+    class TieBreak(models.TextChoices):  # the values of tournament.standings.TIE_BREAKS
         MOST_FIRSTS = "most_firsts", "Most first places"
         BEST_HANCHAN = "best_hanchan", "Best single hanchan score"
+        BEST_PLACEMENTS = "best_placements", "Best placements (most 1sts, then 2nds, then 3rds)"
+        HEAD_TO_HEAD = "head_to_head", "Head-to-head (scores where the tied players met)"
 
     class TeamRanking(models.TextChoices):  # the values of tournament.teams.TeamRanking
         NONE = "none", "No team standings"
@@ -73,7 +81,8 @@ class Tournament(models.Model):
     hanchan_count = models.PositiveSmallIntegerField(validators=[MinValueValidator(1), MaxValueValidator(40)])
     # WRCR 2015 §8.2: a time limit per hanchan, 90 minutes recommended.
     hanchan_minutes = models.PositiveSmallIntegerField(default=90, validators=[MinValueValidator(10)])
-    tie_break = models.CharField(max_length=16, choices=TieBreak.choices, default=TieBreak.NONE)
+    # Tie-breaks in the order applied (tournament.standings); empty: equal scores share the rank.
+    tie_breaks = models.JSONField(default=list, blank=True, validators=[validate_tie_breaks])
     # Withdrawn players: ranked with their missed-hanchan penalties, or not (tournament.participation).
     withdrawn_ranking = models.CharField(
         "Ranking of withdrawn players",
@@ -193,6 +202,11 @@ class Tournament(models.Model):
         """The seating generator's separation rule: attribute -> first hanchan allowed (0: never)."""
         return {"team": self.separate_teams, "club": self.separate_clubs, "country": self.separate_countries}
 
+    def tie_break_labels(self) -> list[str]:
+        """The tie-breaks in the order applied, in words (unknown identifiers left out)."""
+        labels = dict(self.TieBreak.choices)
+        return [str(labels[step]) for step in self.tie_breaks if step in labels]
+
     def team_rule(self) -> TeamRule:
         """The team standings rule (tournament.teams); N only for the best-N rules."""
         best = self.team_ranking in BEST_RULES
@@ -220,7 +234,7 @@ TOURNAMENT_FIELDS = (
     "ruleset_overrides",
     "hanchan_count",
     "hanchan_minutes",
-    "tie_break",
+    "tie_breaks",
     "withdrawn_ranking",
     "is_public",
     "seating_publication",

@@ -27,9 +27,24 @@ from tournament.models import (
     Tournament,
 )
 from tournament.registration import MAX_FILE_BYTES
+from tournament.standings import MAX_TIE_BREAKS, tie_breaks_problem
 
 
 class TournamentSerializer(serializers.ModelSerializer[Tournament]):
+    tie_breaks = serializers.ListField(
+        child=serializers.ChoiceField(choices=Tournament.TieBreak.choices),
+        max_length=MAX_TIE_BREAKS,
+        required=False,
+        help_text="Tie-breaks in the order applied to equal overall scores (most_firsts, best_hanchan, "
+        "best_placements, head_to_head), each at most once; [] for shared ranks.",
+    )
+
+    def validate_tie_breaks(self, value: list[str]) -> list[str]:
+        problem = tie_breaks_problem(value)
+        if problem is not None:
+            raise serializers.ValidationError(f"Tie-breaks: {problem}.", code="tie-breaks")
+        return value
+
     class Meta:
         model = Tournament
         fields = ("id", *TOURNAMENT_FIELDS, "created_at")

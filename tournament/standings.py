@@ -3,15 +3,26 @@
 Overall score = sum of the player's hanchan scores at signed tables - point penalties (WRCR 2015 §7.1:
 penalties come off the overall score, never the table score). Scores are exact ``Decimal``s.
 
-Ranking: descending overall score. Equal scores share a rank (1, 2, 2, 4) unless the tournament sets a
-tie-break: ``most_firsts`` (more first places at the table, a shared first counting as a first) or
-``best_hanchan`` (the better single hanchan score); players still equal after it share the rank.
-Who is ranked is decided by ``tournament.participation`` (substitutes, disqualified players, players who
-did not start and, by the tournament's choice, withdrawn players are not); the unranked keep their
-results.
+Ranking: descending overall score. WRCR 2015 does not say how equal scores are separated; that is the
+tournament's choice, an ordered list of tie-breaks (``TIE_BREAKS``, at most ``MAX_TIE_BREAKS``), applied
+one after another to the players still equal:
 
-A penalty given for a round counts from that round on in the rank history; one with no round counts from
-the first.
+- ``most_firsts``: more first places at the table (a shared first counts as a first);
+- ``best_hanchan``: the better single hanchan score;
+- ``best_placements``: more 1sts, then more 2nds, then more 3rds (shared places count as that place);
+- ``head_to_head``: among the players still equal only, the sum of each one's hanchan scores in the
+  hanchan where two or more of them sat at the same table; higher is better. It is computed once for the
+  whole equal group (a player who met none of the others has 0), and those still equal go on to the next
+  tie-break; players who never met stay equal.
+
+Players still equal after every tie-break share the rank (1, 2, 2, 4); an empty list means equal scores
+share the rank. Who is ranked is decided by ``tournament.participation`` (substitutes, disqualified
+players, players who did not start and, by the tournament's choice, withdrawn players are not); the
+unranked keep their results.
+
+The rank history (the rank after each hanchan) applies the same tie-breaks to the results up to that
+hanchan. A penalty given for a round counts from that round on in the rank history; one with no round
+counts from the first.
 """
 
 from __future__ import annotations
@@ -19,12 +30,33 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
+from itertools import groupby
+from operator import attrgetter
 from typing import Literal
 
 from tournament.collation import name_key
 
-TieBreak = Literal["none", "most_firsts", "best_hanchan"]
+TieBreak = Literal["most_firsts", "best_hanchan", "best_placements", "head_to_head"]
+TIE_BREAKS: tuple[TieBreak, ...] = ("most_firsts", "best_hanchan", "best_placements", "head_to_head")
+MAX_TIE_BREAKS = 5
 ZERO = Decimal(0)
+NO_SCORE = Decimal("-Infinity")
+
+
+def tie_breaks_problem(value: object) -> str | None:
+    """Why ``value`` is not a valid tie-break order (None when it is): a list of at most
+    ``MAX_TIE_BREAKS`` known identifiers, none twice."""
+    if not isinstance(value, list):
+        return "a list of tie-breaks"
+    if len(value) > MAX_TIE_BREAKS:
+        return f"at most {MAX_TIE_BREAKS} tie-breaks"
+    for item in value:
+        if item not in TIE_BREAKS:
+            shown = item if isinstance(item, str) and len(item) <= 40 else "this value"
+            return f"{shown!r} is not a tie-break (one of {', '.join(TIE_BREAKS)})"
+    if len(set(value)) != len(value):
+        return "each tie-break at most once"
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +99,7 @@ class StandingRow:
     penalty_total: Decimal = ZERO
     played: int = 0
     firsts: int = 0
+    places: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # 1sts, 2nds, 3rds, 4ths
     best: Decimal | None = None
     by_round: dict[int, HanchanResult] = field(default_factory=dict)
     penalties_by_round: dict[int | None, Decimal] = field(default_factory=dict)
@@ -85,21 +118,73 @@ class Standings:
         raise KeyError(player)
 
 
-def _key(total: Decimal, firsts: int, best: Decimal | None, tie_break: TieBreak) -> tuple[Decimal, ...]:
-    """Sort key: higher total first, then the tie-break (higher is better)."""
-    if tie_break == "most_firsts":
-        return (-total, Decimal(-firsts))
-    if tie_break == "best_hanchan":
-        return (-total, -(best if best is not None else Decimal("-Infinity")))
-    return (-total,)
+@dataclass(slots=True)
+class _Tally:
+    """A ranked player's figures up to some hanchan (``upto``), as the tie-breaks read them."""
+
+    row: StandingRow
+    total: Decimal = ZERO
+    places: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    best: Decimal = NO_SCORE
 
 
-def _competition_ranks(keys: Sequence[tuple[Decimal, ...]]) -> list[int]:
-    """Ranks (1, 2, 2, 4) for keys already in order: equal keys share the rank."""
-    ranks: list[int] = []
-    for index, key in enumerate(keys):
-        ranks.append(ranks[-1] if index and key == keys[index - 1] else index + 1)
-    return ranks
+_total = attrgetter("total")
+
+
+def _head_to_head(group: Sequence[_Tally], upto: int) -> list[Decimal]:
+    """Each member's sum of hanchan scores at the tables (up to hanchan ``upto``) where two or more of
+    the group sat together."""
+    tables: dict[tuple[int, int], list[tuple[int, Decimal]]] = {}
+    for index, tally in enumerate(group):
+        for round_number, result in tally.row.by_round.items():
+            if round_number <= upto:
+                tables.setdefault((round_number, result.table), []).append((index, result.score))
+    totals = [ZERO] * len(group)
+    for seated in tables.values():
+        if len(seated) > 1:
+            for index, score in seated:
+                totals[index] += score
+    return totals
+
+
+def _values(step: TieBreak, group: Sequence[_Tally], upto: int) -> list[tuple[Decimal | int, ...]]:
+    """The figure each member of an equal group is compared by (higher is better)."""
+    if step == "most_firsts":
+        return [(t.places[0],) for t in group]
+    if step == "best_placements":
+        return [(t.places[0], t.places[1], t.places[2]) for t in group]
+    if step == "best_hanchan":
+        return [(t.best,) for t in group]
+    if step == "head_to_head":
+        return [(total,) for total in _head_to_head(group, upto)]
+    return [() for _ in group]  # not a tie-break (the settings refuse one): it separates no one
+
+
+def _split(group: list[_Tally], steps: Sequence[TieBreak], upto: int) -> list[list[_Tally]]:
+    """An equal group in order, as groups still equal after the tie-breaks ``steps``."""
+    if len(group) < 2 or not steps:
+        return [group]
+    values = _values(steps[0], group, upto)
+    order = sorted(range(len(group)), key=values.__getitem__, reverse=True)  # stable: keeps name order
+    parts: list[list[_Tally]] = []
+    for position, index in enumerate(order):
+        if position and values[index] == values[order[position - 1]]:
+            parts[-1].append(group[index])
+        else:
+            parts.append([group[index]])
+    return [part for equal in parts for part in _split(equal, steps[1:], upto)]
+
+
+def _ranked(tallies: list[_Tally], tie_breaks: Sequence[TieBreak], upto: int) -> list[tuple[_Tally, int]]:
+    """The tallies in ranking order with their ranks: higher total first, then the tie-breaks in order;
+    those still equal share the rank. Equal players keep the order they are given in."""
+    ranked: list[tuple[_Tally, int]] = []
+    for _, equal in groupby(sorted(tallies, key=_total, reverse=True), key=_total):  # stable sort
+        group = list(equal)
+        for part in _split(group, tie_breaks, upto) if len(group) > 1 else (group,):
+            rank = len(ranked) + 1
+            ranked.extend((tally, rank) for tally in part)
+    return ranked
 
 
 def compute_standings(
@@ -107,7 +192,7 @@ def compute_standings(
     results: Iterable[HanchanResult],
     penalties: Iterable[PenaltyEntry] = (),
     *,
-    tie_break: TieBreak = "none",
+    tie_breaks: Sequence[TieBreak] = (),
     rounds: int | None = None,
 ) -> Standings:
     rows = {e.id: StandingRow(player=e.id, name=e.name, ranked=e.ranked, note=e.note) for e in entrants}
@@ -119,6 +204,8 @@ def compute_standings(
         row.played += 1
         if result.rank == 1:
             row.firsts += 1
+        if 1 <= result.rank <= 4:
+            row.places[result.rank - 1] += 1
         if row.best is None or result.score > row.best:
             row.best = result.score
         last_round = max(last_round, result.round)
@@ -130,36 +217,34 @@ def compute_standings(
     for row in rows.values():
         row.total = row.hanchan_total - row.penalty_total
 
-    def final_key(row: StandingRow) -> tuple[Decimal, ...]:
-        return _key(row.total, row.firsts, row.best, tie_break)
-
-    ranked = sorted((r for r in rows.values() if r.ranked), key=lambda r: (final_key(r), name_key(r.name)))
-    for row, rank in zip(ranked, _competition_ranks([final_key(r) for r in ranked]), strict=True):
-        row.rank = rank
-    _rank_history(ranked, last_round, tie_break)
+    by_name = sorted((r for r in rows.values() if r.ranked), key=lambda r: name_key(r.name))
+    tallies = [
+        _Tally(row, row.total, row.places, row.best if row.best is not None else NO_SCORE) for row in by_name
+    ]
+    ranked = []
+    for tally, rank in _ranked(tallies, tie_breaks, last_round):
+        tally.row.rank = rank
+        ranked.append(tally.row)
+    _rank_history(ranked, last_round, tie_breaks)
     unranked = sorted((r for r in rows.values() if not r.ranked), key=lambda r: name_key(r.name))
     return Standings(rows=ranked + unranked, rounds=last_round)
 
 
-def _rank_history(ranked: list[StandingRow], last_round: int, tie_break: TieBreak) -> None:
-    """Each ranked player's rank after every round, from the running totals."""
-    count = len(ranked)
-    running = [-row.penalties_by_round.get(None, ZERO) for row in ranked]
-    firsts = [0] * count
-    best: list[Decimal | None] = [None] * count
+def _rank_history(ranked: list[StandingRow], last_round: int, tie_breaks: Sequence[TieBreak]) -> None:
+    """Each ranked player's rank after every round, from the running figures."""
+    tallies = [_Tally(row, -row.penalties_by_round.get(None, ZERO)) for row in ranked]
     for round_number in range(1, last_round + 1):
-        for index, row in enumerate(ranked):
+        for tally in tallies:
+            row = tally.row
             result = row.by_round.get(round_number)
             if result is not None:
-                running[index] += result.score
-                if result.rank == 1:
-                    firsts[index] += 1
-                if best[index] is None or result.score > best[index]:  # type: ignore[operator]
-                    best[index] = result.score
+                tally.total += result.score
+                if 1 <= result.rank <= 4:
+                    tally.places[result.rank - 1] += 1
+                if result.score > tally.best:
+                    tally.best = result.score
             penalty = row.penalties_by_round.get(round_number)
             if penalty:
-                running[index] -= penalty
-        keys = [_key(running[i], firsts[i], best[i], tie_break) for i in range(count)]
-        order = sorted(range(count), key=keys.__getitem__)
-        for index, rank in zip(order, _competition_ranks([keys[i] for i in order]), strict=True):
-            ranked[index].rank_history.append(rank)
+                tally.total -= penalty
+        for tally, rank in _ranked(tallies, tie_breaks, round_number):
+            tally.row.rank_history.append(rank)

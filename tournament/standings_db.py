@@ -45,7 +45,7 @@ def load_standings(tournament_id: int, up_to: int | None = None) -> Standings:
 
 def _load(tournament_id: int, up_to: int | None = None) -> tuple[int, Standings]:
     """The standings version, then the standings: at least as new as that version (read first)."""
-    tournament = Tournament.objects.only("tie_break", "standings_version", "withdrawn_ranking").get(
+    tournament = Tournament.objects.only("tie_breaks", "standings_version", "withdrawn_ranking").get(
         pk=tournament_id
     )
     facts = tournament_facts(tournament_id)
@@ -86,7 +86,7 @@ def _load(tournament_id: int, up_to: int | None = None) -> tuple[int, Standings]
         entrants,
         results,
         penalties,
-        tie_break=tournament.tie_break,  # type: ignore[arg-type]
+        tie_breaks=tournament.tie_breaks,
         rounds=up_to if up_to is not None else None,
     )
     return tournament.standings_version, standings

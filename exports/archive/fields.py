@@ -84,6 +84,7 @@ PENALTY_FIELDS = (
     "revoke_reason",
 )
 # Fields added to version 1 after it was first written, with the value an archive without them means.
+# (``tie_breaks`` replaced the single ``tie_break``: load.tournament_settings reads an old archive's.)
 ADDED_FIELDS = {
     "withdrawn_from": None,
     "first_name": "",

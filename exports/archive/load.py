@@ -52,6 +52,7 @@ from tournament.models import (
     Tournament,
 )
 from tournament.refusal import Refusal
+from tournament.standings import tie_breaks_problem
 
 
 def archive_refusal(message: str) -> Refusal:
@@ -237,8 +238,20 @@ def copy_value(field: Any) -> Any:
 COPY_ON_POSTGRESQL = True
 
 
+def tournament_settings(data: dict[str, Any]) -> dict[str, Any]:
+    """The archive's tournament row with its tie-breaks checked; an archive written before the ordered
+    list has the single ``tie_break`` ("none" or one identifier), which becomes a list of none or one."""
+    if "tie_breaks" not in data:
+        old = data.get("tie_break", "none")
+        data = {**data, "tie_breaks": [] if old in (None, "none") else [old]}
+    problem = tie_breaks_problem(data["tie_breaks"])
+    if problem is not None:
+        raise archive_refusal(f"tournament.tie_breaks: {problem}")
+    return data
+
+
 def _import(archive: dict[str, Any], slug: str | None) -> Tournament:
-    data = archive["tournament"]
+    data = tournament_settings(archive["tournament"])
     slug = slug or data["slug"]
     if Tournament.objects.filter(slug=slug).exists():
         raise archive_refusal(

@@ -65,7 +65,7 @@ def test_a_lone_surrogate_in_a_choice_field_is_refused_encodably(world: World) -
     organiser = world.client("organiser")
     base = f"/api/tournaments/{world.ids['t']}"
     cases = [
-        (f"{base}/", "patch", "tie_break"),
+        (f"{base}/", "patch", "entry_mode"),
         (f"{base}/", "patch", "ruleset_preset"),
         (f"{base}/staff/", "post", "role"),
         (f"{base}/rounds/1/clock/", "post", "action"),

@@ -30,7 +30,6 @@ def test_an_organiser_creates_a_tournament_and_becomes_its_organiser(site: Site)
             "ruleset_overrides": "{}",
             "hanchan_count": 6,
             "hanchan_minutes": 90,
-            "tie_break": "none",
             "is_public": "on",
         },
     )

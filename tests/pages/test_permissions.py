@@ -119,7 +119,7 @@ def test_creating_a_tournament_is_for_organisers_and_site_admins(
     assert client.get("/tournaments/new/").status_code == expected
     body = {"name": "New Cup", "slug": "new-cup", "starts_on": "2026-06-01", "ends_on": "2026-06-01"}
     body |= {"ruleset_preset": "EMA2025", "ruleset_overrides": "{}", "hanchan_count": "4"}
-    body |= {"hanchan_minutes": "90", "tie_break": "none"}
+    body |= {"hanchan_minutes": "90"}
     submitted = client.post("/tournaments/new/", body)
     assert submitted.status_code == (302 if expected == 200 else expected), submitted.content[:300]
     assert Tournament.objects.filter(slug="new-cup").exists() is (expected == 200)

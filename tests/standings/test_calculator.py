@@ -49,9 +49,9 @@ def test_tie_break_most_firsts_then_best_hanchan() -> None:
     ]
     none = compute_standings(entrants, results)
     assert [(r.player, r.rank) for r in none.rows] == [("A", 1), ("B", 1), ("C", 1)]
-    firsts = compute_standings(entrants, results, tie_break="most_firsts")
+    firsts = compute_standings(entrants, results, tie_breaks=["most_firsts"])
     assert [(r.player, r.rank) for r in firsts.rows] == [("A", 1), ("C", 1), ("B", 3)]
-    best = compute_standings(entrants, results, tie_break="best_hanchan")
+    best = compute_standings(entrants, results, tie_breaks=["best_hanchan"])
     assert [(r.player, r.rank) for r in best.rows] == [("A", 1), ("C", 2), ("B", 3)]
 
 
