@@ -1,10 +1,12 @@
 """The results file the EMA ranking (MERS) needs from a riichi tournament.
 
-One row per ranked player, in ranking order: rank, EMA number, last name, first name, country, tournament
+One row per ranked player, in ranking order (the tie-breaks in the tournament's order): rank, EMA number, last name, first name, country, tournament
 points and table points. Choices this file makes, documented in docs/exports.md:
 
-* names: a player has one ``name``; the last name is the part after the last space, the first name the
-  rest ("Pieter de Vries" gives first name "Pieter de", last name "Vries"). A one-word name is a last name.
+* names: the player's registered first and last names; a player registered with one ``name`` only has it
+  split when it is two words ("Ana Alves"); a longer one cannot be split safely ("Pieter de Vries",
+  "Nguyen Van An"), so all of it is the last name (``split_name``).
+* teams: the file has no column for them; team results go in the standings export's Teams sheet.
 * country: the ISO 3166-1 alpha-3 code (DEU, NLD, GBR); empty when the player has no country.
 * tournament points: the overall score of the standings (hanchan scores less penalties), exact.
 * table points: the sum of the player's final table points at the signed tables (raw points, e.g.
