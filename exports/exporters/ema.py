@@ -1,7 +1,8 @@
 """The results file the EMA ranking (MERS) needs from a riichi tournament.
 
-One row per ranked player, in ranking order (the tie-breaks in the tournament's order): rank, EMA number, last name, first name, country, tournament
-points and table points. Choices this file makes, documented in docs/exports.md:
+One row per ranked player, in ranking order (the tie-breaks in the tournament's order): rank, EMA
+number, last name, first name, country, tournament points and table points. Choices this file makes,
+documented in docs/exports.md:
 
 * names: the player's registered first and last names; a player registered with one ``name`` only has it
   split when it is two words ("Ana Alves"); a longer one cannot be split safely ("Pieter de Vries",
