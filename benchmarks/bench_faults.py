@@ -1,9 +1,11 @@
 """Redis outages in production mode: server errors during the outage, and how soon the standings are right.
 
-gunicorn (sync workers, DEBUG off) on PostgreSQL, with a Redis server of the benchmark's own (a
-``redis-server --save ""`` subprocess on a free port: the machine's shared Redis is never touched) as the
-cache and broker. Clients poll the standings page, its JSON, the standings API and the login page while
-a referee submits and signs a sheet through the API; meanwhile Redis goes away for 20 s, in two ways:
+The production server (uvicorn workers running ``config.asgi`` with the connection pool, as the
+Procfile; ``--server gunicorn``: sync workers on ``config.wsgi``), DEBUG off, on PostgreSQL, with a Redis
+server of the benchmark's own (a ``redis-server --save ""`` subprocess on a free port: the machine's
+shared Redis is never touched) as the cache and broker. Clients poll the standings page, its JSON, the
+standings API and the login page while a referee submits and signs a sheet through the API; meanwhile
+Redis goes away for 20 s, in two ways:
 
 - ``kill``: the server is killed (connections refused at once) and started again, empty;
 - ``freeze``: the server is stopped with SIGSTOP (connections hang until the socket timeout) and
@@ -18,7 +20,7 @@ Figures (each from a function of its own):
 - then ``faults_jobs.py`` (``--skip-jobs`` leaves it out): seconds until the export of a worker killed
   mid-export is completed by another worker.
 
-    .venv/bin/python benchmarks/bench_faults.py [--clients 20] [--outage-seconds 20]
+    .venv/bin/python benchmarks/bench_faults.py [--clients 20] [--outage-seconds 20] [--server uvicorn]
 
 Needs PostgreSQL (DATABASE_URL, default the local server); uses a database of its own, ``bench_faults``,
 which it creates and drops.
@@ -288,7 +290,7 @@ def seconds_until_standings_right(site: Site, seconds: float, limit: float = 120
 
 
 @contextmanager
-def running_site(workers: int) -> Iterator[Site]:
+def running_site(workers: int, server_kind: str = "uvicorn") -> Iterator[Site]:
     redis = Redis()
     redis.start()
     server = None
@@ -297,12 +299,18 @@ def running_site(workers: int) -> Iterator[Site]:
         subprocess.run(
             [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"], cwd=ROOT, check=True
         )
+        if server_kind == "gunicorn":
+            command = ["gunicorn", "config.wsgi:application", "--bind", f"127.0.0.1:{WEB_PORT}",
+                       "--workers", str(workers), "--log-level", "warning"]  # fmt: skip
+        else:  # as the Procfile serves
+            command = ["uvicorn", "config.asgi:application", "--host", "127.0.0.1", "--port", str(WEB_PORT),
+                       "--workers", str(workers), "--log-level", "warning", "--no-proxy-headers"]  # fmt: skip
         server = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "config.wsgi:application", "--bind", f"127.0.0.1:{WEB_PORT}",
-             "--workers", str(workers), "--log-level", "warning"],
+            [sys.executable, "-m", *command],
             cwd=ROOT,
+            env={**os.environ, "DATABASE_POOL": "1" if server_kind == "uvicorn" else "0"},
             start_new_session=True,
-        )  # fmt: skip
+        )
         for path in site.paths * 5:
             wait_for(f"http://127.0.0.1:{WEB_PORT}{path}")
         yield site
@@ -324,15 +332,16 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=20)
     parser.add_argument("--outage-seconds", type=float, default=20)
     parser.add_argument("--workers", type=int, default=3)
+    parser.add_argument("--server", choices=("uvicorn", "gunicorn"), default="uvicorn")
     parser.add_argument(
         "--skip-jobs", action="store_true", help="leave out the killed worker's job (about 2.5 minutes)"
     )
     args = parser.parse_args()
-    with running_site(args.workers) as site:
+    with running_site(args.workers, args.server) as site:
         print(
             f"Redis away {args.outage_seconds:.0f} s while {args.clients} clients poll the standings and the "
             f"login page every 0.2-0.6 s and a referee submits and signs a sheet by the API "
-            f"(gunicorn, {args.workers} sync workers, DEBUG off, PostgreSQL):"
+            f"({args.server}, {args.workers} workers, DEBUG off, PostgreSQL):"
         )
         errors = 0
         for kind in ("kill", "freeze"):
