@@ -257,14 +257,15 @@
       return parseFloat(getComputedStyle(board).fontSize) || 16;
     }
 
-    function standingsTable(rows) {
+    /* A ranked table of players (``data-name``) or of teams (``data-team``): rank, name, total, played. */
+    function rankedTable(rows, heading, key) {
       return R.el("table", { className: "projector-standings" }, [
         R.el(
           "thead",
           {},
           R.el("tr", {}, [
             R.el("th", { className: "num rank", text: "#" }),
-            R.el("th", { text: "Player" }),
+            R.el("th", { text: heading }),
             R.el("th", { className: "num total", text: "Total" }),
             R.el("th", { className: "num played", text: "Played" }),
           ]),
@@ -273,7 +274,7 @@
           "tbody",
           {},
           rows.map((row) =>
-            R.el("tr", { "data-name": row.name }, [
+            R.el("tr", { [key]: row.name }, [
               R.el("td", { className: "num rank", text: row.rank }),
               R.el("td", { className: "name", text: row.name }),
               R.el("td", { className: "num total" + (isNegative(row.total) ? " negative" : ""), text: row.total }),
@@ -284,31 +285,14 @@
       ]);
     }
 
-    function teamTable(rows) {
-      return R.el("table", { className: "projector-standings" }, [
-        R.el(
-          "thead",
-          {},
-          R.el("tr", {}, [
-            R.el("th", { className: "num rank", text: "#" }),
-            R.el("th", { text: "Team" }),
-            R.el("th", { className: "num total", text: "Total" }),
-            R.el("th", { className: "num played", text: "Played" }),
-          ]),
-        ),
-        R.el(
-          "tbody",
-          {},
-          rows.map((row) =>
-            R.el("tr", { "data-team": row.name }, [
-              R.el("td", { className: "num rank", text: row.rank }),
-              R.el("td", { className: "name", text: row.name }),
-              R.el("td", { className: "num total" + (isNegative(row.total) ? " negative" : ""), text: row.total }),
-              R.el("td", { className: "num played", text: row.played }),
-            ]),
-          ),
-        ),
-      ]);
+    const standingsTable = (rows) => rankedTable(rows, "Player", "data-name");
+    const teamTable = (rows) => rankedTable(rows, "Team", "data-team");
+
+    /* How many rows of a ranked table fit in ``room`` pixels. */
+    function rowsThatFit(table, room) {
+      const head = table.tHead.getBoundingClientRect().height;
+      const row = table.tBodies[0].rows[0].getBoundingClientRect().height || 1;
+      return Math.floor((room - head - 2) / row);
     }
 
     function seatTable(table) {
@@ -339,21 +323,13 @@
       screens = [];
       const sample = ranked.length ? ranked : [{ rank: 1, name: "M", total: "0", played: 0 }];
       const probe = standingsTable(sample.slice(0, 1));
-      const rows = fit(standingsView, columnsBox, probe, (table, room) => {
-        const head = table.tHead.getBoundingClientRect().height;
-        const row = table.tBodies[0].rows[0].getBoundingClientRect().height || 1;
-        return Math.floor((room - head - 2) / row);
-      }, 17);
+      const rows = fit(standingsView, columnsBox, probe, rowsThatFit, 17);
       const standingsPages = chunk(ranked, rows.columns * rows.perColumn);
       standingsPages.forEach((page, i) =>
         screens.push({ kind: "standings", page, layout: rows, label: "Standings " + (i + 1) + "/" + standingsPages.length }),
       );
       if (teamsView && teams.length) {
-        const teamRows = fit(teamsView, teamsBox, teamTable(teams.slice(0, 1)), (table, room) => {
-          const head = table.tHead.getBoundingClientRect().height;
-          const row = table.tBodies[0].rows[0].getBoundingClientRect().height || 1;
-          return Math.floor((room - head - 2) / row);
-        }, 17);
+        const teamRows = fit(teamsView, teamsBox, teamTable(teams.slice(0, 1)), rowsThatFit, 17);
         const teamPages = chunk(teams, teamRows.columns * teamRows.perColumn);
         teamPages.forEach((page, i) =>
           screens.push({ kind: "teams", page, layout: teamRows, label: "Teams " + (i + 1) + "/" + teamPages.length }),
