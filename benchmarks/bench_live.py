@@ -32,7 +32,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from benchmarks.served import database_url, free_port, new_tournament, psql, wait_for  # noqa: E402
+from benchmarks.served import database_url, free_port, get, new_tournament, psql, wait_for  # noqa: E402
 
 DB_NAME = "bench_live"
 DATABASE_URL = database_url(DB_NAME)
@@ -128,20 +128,12 @@ async def load_pages(port: int, paths: list[str], stop: asyncio.Event, clients: 
     async def client() -> None:
         while not stop.is_set():
             path = rng.choice(paths)
-            started = time.perf_counter()
-            try:
-                reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), 5)
-                writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
-                response = await asyncio.wait_for(reader.read(), 5)
-                writer.close()
-                status = response[9:12].decode()
-                if status != "200":
-                    errors[status] = errors.get(status, 0) + 1
-                else:
-                    latencies.append(time.perf_counter() - started)
-                    by_path[path].append(latencies[-1])
-            except (OSError, TimeoutError) as exc:
-                errors[type(exc).__name__] = errors.get(type(exc).__name__, 0) + 1
+            status, seconds = await get(port, path)
+            if status != "200":
+                errors[status] = errors.get(status, 0) + 1
+            else:
+                latencies.append(seconds)
+                by_path[path].append(seconds)
             await asyncio.sleep(rng.uniform(0.5, 1.5))
 
     await asyncio.gather(*(client() for _ in range(clients)))

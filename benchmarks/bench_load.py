@@ -28,7 +28,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from benchmarks.served import database_url, final_entry, free_port, new_tournament, psql, wait_for  # noqa: E402
+from benchmarks.served import database_url, final_entry, free_port, get, new_tournament, psql, wait_for  # noqa: E402
 
 DB_NAME = "bench_load"
 DATABASE_URL = database_url(DB_NAME)
@@ -62,19 +62,11 @@ async def poll(paths: list[str], seconds: float, clients: int) -> dict[str, obje
         await asyncio.sleep(rng.uniform(0, 2))
         while time.monotonic() < deadline:
             path = rng.choice(paths)
-            started = time.perf_counter()
-            try:
-                reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", PORT), 5)
-                writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
-                response = await asyncio.wait_for(reader.read(), 5)
-                writer.close()
-                status = response[9:12].decode()
-                if status != "200":
-                    errors[status] = errors.get(status, 0) + 1
-                else:
-                    latencies.append(time.perf_counter() - started)
-            except (OSError, TimeoutError) as exc:
-                errors[type(exc).__name__] = errors.get(type(exc).__name__, 0) + 1
+            status, seconds = await get(PORT, path)
+            if status != "200":
+                errors[status] = errors.get(status, 0) + 1
+            else:
+                latencies.append(seconds)
             await asyncio.sleep(rng.uniform(1, 3))
 
     await asyncio.gather(*(client() for _ in range(clients)))

@@ -7,6 +7,7 @@ Django is imported only once a benchmark has set its environment (``os.environ``
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 import socket
@@ -47,6 +48,20 @@ def wait_for(url: str, seconds: float = 30) -> None:
         except OSError:
             time.sleep(0.2)
     raise SystemExit(f"the server did not answer {url}")
+
+
+async def get(port: int, path: str, timeout: float = 5) -> tuple[str, float]:
+    """One page load over a new connection, as a phone makes it: the HTTP status (or the error's name)
+    and the seconds from connecting to the last byte."""
+    started = time.perf_counter()
+    try:
+        reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), timeout)
+        writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
+        response = await asyncio.wait_for(reader.read(), timeout)
+        writer.close()
+    except (OSError, TimeoutError) as exc:
+        return type(exc).__name__, time.perf_counter() - started
+    return response[9:12].decode(), time.perf_counter() - started
 
 
 def final_entry(table: Any, rng: random.Random) -> dict[str, object]:
