@@ -174,21 +174,48 @@ def save_sheet(
     access.require_role(user, table.round.tournament, Role.REFEREE)
     seats = seated_players(table)
     replayed = _checked(table, entry, seats, complete=submit).as_json()
-    form = entry["form"]
+    return _write_entry(
+        table, entry, replayed, seats, submit=submit, expected_version=expected_version, user=user
+    )
+
+
+def _referee_may_change(sheet: ScoreSheet) -> None:
+    if sheet.is_signed:
+        raise _refusal(
+            "status",
+            "signed-sheets-are-locked (WRCR 2015 §8.2)",
+            "the sheet is signed; a head referee or organiser can correct it",
+            status=CONFLICT,
+        )
+
+
+def _write_entry(
+    table: Table,
+    entry: dict[str, Any],
+    replayed: dict[str, Any],
+    seats: Sequence[Seat],
+    *,
+    submit: bool,
+    expected_version: int | None,
+    user: AbstractBaseUser | None = None,
+    player: Player | None = None,
+) -> ScoreSheet:
+    """Store a checked entry: a new sheet (``expected_version`` None) or the next version of the draft or
+    submitted one, by a referee (``user``) or a seated ``player``, with its line in the history.
+
+    A second sheet for a table, or a version other than the latest, is refused with 409: of two
+    simultaneous submissions, exactly one is stored."""
     status = ScoreSheet.Status.SUBMITTED if submit else ScoreSheet.Status.DRAFT
-    now = timezone.now()
     if expected_version is None:
         try:
             with transaction.atomic():
                 sheet = ScoreSheet.objects.create(
                     table=table,
                     status=status,
-                    form=form,
+                    form=entry["form"],
                     entry=entry,
                     replay=replayed,
                     created_by=user,
-                    submitted_by=user if submit else None,
-                    submitted_at=now if submit else None,
                 )
         except IntegrityError:
             existing = ScoreSheet.objects.get(table=table)
@@ -201,32 +228,25 @@ def save_sheet(
                 status=CONFLICT,
             ) from None
         action = SheetVersion.Action.SUBMITTED if submit else SheetVersion.Action.CREATED
-        _record(sheet, action, user, seats)
-        transaction.on_commit(lambda: forget_live(table.round.tournament_id))  # a table is no longer empty
-        return sheet
-    _lock_table(table)
-    sheet = ScoreSheet.objects.filter(table=table).first()
-    if sheet is None:
-        raise _stale(f"table {table.number} has no sheet yet; create it instead")
-    if sheet.is_signed:
-        raise _refusal(
-            "status",
-            "signed-sheets-are-locked (WRCR 2015 §8.2)",
-            "the sheet is signed; a head referee or organiser can correct it",
-            status=CONFLICT,
-        )
-    if sheet.version != expected_version:
-        raise _stale(
-            f"the sheet changed (now version {sheet.version}, you edited version "
-            f"{expected_version}); reload it"
-        )
-    sheet.entry, sheet.replay, sheet.form, sheet.status = entry, replayed, form, status
-    sheet.version += 1
+    else:
+        _lock_table(table)
+        sheet = ScoreSheet.objects.filter(table=table).first()
+        if sheet is None:
+            raise _stale(f"table {table.number} has no sheet yet; create it instead")
+        (_referee_may_change if player is None else _players_may_change)(sheet)
+        if sheet.version != expected_version:
+            raise _stale(
+                f"the sheet changed (now version {sheet.version}, you edited version "
+                f"{expected_version}); reload it"
+            )
+        sheet.entry, sheet.replay, sheet.form, sheet.status = entry, replayed, entry["form"], status
+        sheet.version += 1
+        action = SheetVersion.Action.SUBMITTED if submit else SheetVersion.Action.UPDATED
     if submit:
-        sheet.submitted_by, sheet.submitted_at = user, now
+        sheet.submitted_by, sheet.submitted_by_player, sheet.submitted_at = user, player, timezone.now()
     sheet.save()
-    _record(sheet, SheetVersion.Action.SUBMITTED if submit else SheetVersion.Action.UPDATED, user, seats)
-    transaction.on_commit(lambda: forget_live(table.round.tournament_id))
+    _record(sheet, action, user, seats, player=player)
+    transaction.on_commit(lambda: forget_live(table.round.tournament_id))  # a table is no longer empty
     return sheet
 
 
@@ -502,45 +522,13 @@ def player_save_sheet(
     submitted; a submission is the player's agreement with that version."""
     table, seats = _player_table(table, player)
     replayed = _checked(table, entry, seats, complete=submit).as_json()
-    status = ScoreSheet.Status.SUBMITTED if submit else ScoreSheet.Status.DRAFT
-    sheet = ScoreSheet.objects.filter(table=table).first()
-    now = timezone.now()
-    if expected_version is None:
-        if sheet is not None:
-            raise _refusal(
-                "table",
-                "one-sheet-per-table",
-                f"table {table.number} of hanchan {table.round.number} already has a score sheet "
-                f"(version {sheet.version}, {sheet.get_status_display().lower()}); reload it and edit "
-                "that one",
-                status=CONFLICT,
-            )
-        sheet = ScoreSheet.objects.create(
-            table=table, status=status, form=entry["form"], entry=entry, replay=replayed
-        )
-        action = SheetVersion.Action.SUBMITTED if submit else SheetVersion.Action.CREATED
-    else:
-        if sheet is None:
-            raise _stale(f"table {table.number} has no sheet yet; create it instead")
-        _players_may_change(sheet)
-        if sheet.version != expected_version:
-            raise _stale(
-                f"the sheet changed (now version {sheet.version}, you edited version {expected_version}); "
-                "reload it"
-            )
-        sheet.entry, sheet.replay, sheet.form, sheet.status = entry, replayed, entry["form"], status
-        sheet.version += 1
-        sheet.save()
-        action = SheetVersion.Action.SUBMITTED if submit else SheetVersion.Action.UPDATED
-    if submit:
-        sheet.submitted_by, sheet.submitted_by_player, sheet.submitted_at = None, player, now
-        sheet.save(update_fields=["submitted_by", "submitted_by_player", "submitted_at"])
-    _record(sheet, action, None, seats, player=player)
+    sheet = _write_entry(
+        table, entry, replayed, seats, submit=submit, expected_version=expected_version, player=player
+    )
     if submit:
         SheetConfirmation.objects.create(
             sheet=sheet, player=player, version=sheet.version, decision=SheetConfirmation.Decision.AGREE
         )
-    transaction.on_commit(lambda: forget_live(table.round.tournament_id))
     return sheet
 
 
