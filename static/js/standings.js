@@ -53,6 +53,7 @@
           R.el("td", { className: "num rank", text: row.rank }),
           R.el("td", {}, [
             R.el("a", { href: base + row.player + "/", text: row.name }),
+            row.phase_name ? R.el("span", { className: "phase-tag", text: row.phase_name }) : null,
             R.el("span", {
               className: "narrow-only",
               text: row.played + " played" + (row.penalties !== "0" ? " · penalties −" + row.penalties : ""),

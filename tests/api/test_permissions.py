@@ -88,6 +88,12 @@ REVOKE = {"reason": "not his phone"}
 DISQUALIFY = {"player": "{dai}", "reason": "collusion"}
 
 ANYONE = (200, 200, 200, 200, 200, 200, 200)
+PHASES = {
+    "phases": [
+        {"name": "Qualifying", "hanchan": 1},
+        {"name": "Final", "hanchan": 1, "seating": "by_rank", "advance": 4},
+    ]
+}
 T = "/api/tournaments/{t}"
 PRIVATE = "/api/tournaments/{private}"
 
@@ -110,6 +116,12 @@ CASES: list[Case] = [
     Case(ANYONE,                              "GET",    T + "/team-standings/"),
     Case((401, 403, 403, 403, 200, 200, 403), "GET",    T + "/check-in-plan/"),
     Case((401, 403, 403, 403, 200, 200, 403), "GET",    T + "/statistics/"),
+    # Phases (the world has none: a cut, a call-up or a seating by rank finds no phase 2).
+    Case(ANYONE,                              "GET",    T + "/phases/"),
+    Case((401, 403, 403, 403, 200, 200, 403), "PUT",    T + "/phases/", PHASES),
+    Case((401, 403, 403, 403, 404, 404, 403), "POST",   T + "/phases/2/cut/", {"chosen": []}),
+    Case((401, 403, 403, 403, 404, 404, 403), "POST",   T + "/phases/2/call-up/", {"player": "{ana}"}),
+    Case((401, 403, 403, 403, 404, 404, 403), "POST",   T + "/phases/2/seat-by-rank/"),
     # Players.
     Case(ANYONE,                              "GET",    T + "/players/"),
     Case(ANYONE,                              "GET",    T + "/players/{ana}/"),
@@ -181,6 +193,7 @@ CASES: list[Case] = [
     Case((404, 404, 200, 200, 200, 200, 404), "GET",    PRIVATE + "/rounds/"),
     Case((404, 404, 200, 200, 200, 200, 404), "GET",    PRIVATE + "/standings/"),
     Case((404, 404, 200, 200, 200, 200, 404), "GET",    PRIVATE + "/team-standings/"),
+    Case((404, 404, 200, 200, 200, 200, 404), "GET",    PRIVATE + "/phases/"),
     Case((404, 404, 200, 200, 200, 200, 404), "GET",    PRIVATE + "/penalties/"),
     Case((404, 404, 200, 200, 200, 200, 404), "GET",    "/api/tables/{private_table}/"),
     Case((401, 404, 403, 403, 201, 201, 404), "POST",   PRIVATE + "/players/", {"name": "New One"}),

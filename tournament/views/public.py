@@ -19,7 +19,13 @@ from scoring.models import ScoreSheet
 from tournament import access, services
 from tournament.models import Absence, Player, Round, Seat, StaffRole, Table, Tournament
 from tournament.presentation import points_chart, rank_chart
-from tournament.standings_db import cached_standings, cached_summary, public_cutoff, remember_live
+from tournament.standings_db import (
+    cached_phases,
+    cached_standings,
+    cached_summary,
+    public_cutoff,
+    remember_live,
+)
 from tournament.statistics import player_statistics
 from tournament.statistics_db import signed_sheets
 from tournament.teams_db import cached_team_standings
@@ -93,6 +99,10 @@ def live_standings(tournament: Tournament, up_to: int | None = None) -> dict[str
             if sheet_status != ScoreSheet.Status.SIGNED:
                 pending.append({"table": number, "status": sheet_status or "none"})
     hiding = bool(tournament.hidden_hanchan and not tournament.standings_revealed)
+    # A tournament in phases: each ranked row names the last phase its player reached.
+    phase_names = dict(tournament.phases.values_list("number", "name"))
+    if len(phase_names) < 2:
+        phase_names = {}
     return {
         "rounds": data["rounds"],
         "as_of": up_to,  # None: live, every signed sheet counts
@@ -113,6 +123,7 @@ def live_standings(tournament: Tournament, up_to: int | None = None) -> dict[str
                 "total": row["total"],
                 "penalties": row["penalties"],
                 "played": row["played"],
+                "phase_name": phase_names.get(row.get("phase", 1), ""),
             }
             for row in data["rows"]
         ],
@@ -157,7 +168,12 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
             request,
             "tournament/standings.html",
             tournament,
-            {"standings": payload, "digest": digest, "public_as_of": public},
+            {
+                "standings": payload,
+                "digest": digest,
+                "public_as_of": public,
+                "phases": cached_phases(tournament, up_to)["phases"],
+            },
         )
 
     # The page players open on their phones: a visitor without a session (no login, no message waiting)

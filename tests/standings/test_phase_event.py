@@ -1,0 +1,231 @@
+"""A two-phase event end to end: qualifying on signed sheets, the cut, a final table seated by rank with
+half the qualifying total carried over, read through the services, the API and the pages.
+
+The event (WRC 2015 uma 15, 5, -5, -15), phases: Qualifying (2 hanchan) and Final (1 hanchan, the top 4,
+fixed table by rank, carry-over halve).
+
+    hanchan 1, table 1: Ann 45,000 (+30)  Ben 35,000 (+10)  Cat 25,000 (-10)  Dan 15,000 (-30)
+    hanchan 1, table 2: Eve 40,000 (+25)  Fay 32,000 (+7)   Gus 28,000 (-7)   Hal 20,000 (-25)
+    hanchan 2, table 1: Ann 38,000 (+23)  Eve 33,000 (+8)   Dan 27,000 (-8)   Hal 22,000 (-23)
+    hanchan 2, table 2: Ben 42,000 (+27)  Gus 31,000 (+6)   Cat 24,000 (-11)  Fay 23,000 (-22)
+
+Qualifying totals: Ann 53, Ben 37, Eve 33, Gus -1, Fay -15, Cat -21, Dan -38, Hal -48. The cut keeps Ann,
+Ben, Eve and Gus (seeds 1 to 4), who carry 26.5, 18.5, 16.5 and -0.5.
+
+    hanchan 3 (final): Gus 50,000 (+35)  Eve 30,000 (+5)  Ben 25,000 (-10)  Ann 15,000 (-30)
+
+Final: Gus 34.5, Eve 21.5, Ben 8.5, Ann -3.5; then Fay, Cat, Dan and Hal by the qualifying.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from penalties.models import Penalty
+from scoring import services as sheets
+from tests.conftest import seat_table
+from tournament import services
+from tournament.models import Phase, PhaseEntry, Player, Round, Tournament
+from tournament.phases import PhasePlan
+from tournament.refusal import Refusal
+
+NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
+QUALIFYING = {
+    1: [
+        [("Ann", 45000), ("Ben", 35000), ("Cat", 25000), ("Dan", 15000)],
+        [("Eve", 40000), ("Fay", 32000), ("Gus", 28000), ("Hal", 20000)],
+    ],
+    2: [
+        [("Ann", 38000), ("Eve", 33000), ("Dan", 27000), ("Hal", 22000)],
+        [("Ben", 42000), ("Gus", 31000), ("Cat", 24000), ("Fay", 23000)],
+    ],
+}
+FINAL = {"Gus": 50000, "Eve": 30000, "Ben": 25000, "Ann": 15000}
+PLANS = [PhasePlan("Qualifying", 2), PhasePlan("Final", 1, "by_rank", "halve", advance=4)]
+
+
+def sign(table: Any, points: dict[str, int], referee: Any) -> None:
+    entry = {"form": "final", "riichi_sticks_left": 0, "final_points": points}
+    sheets.sign_sheet(sheets.save_sheet(table, entry, referee, submit=True), referee)
+
+
+@pytest.fixture
+def qualified(tournament: Tournament, organiser: Any, referee: Any) -> Tournament:
+    """The qualifying played and signed, the phases set."""
+    players = {name: Player.objects.create(tournament=tournament, name=name) for name in NAMES}
+    services.set_phases(tournament, organiser, PLANS)
+    seated = []  # every table seated before any is signed: a hanchan is complete once all its tables are
+    for number, tables in QUALIFYING.items():
+        round_ = Round.objects.create(tournament=tournament, number=number, status="started")
+        for index, seats in enumerate(tables, start=1):
+            seated.append((seat_table(round_, index, [players[name] for name, _ in seats]), dict(seats)))
+    for table, points in seated:
+        sign(table, points, referee)
+    tournament.refresh_from_db()
+    return tournament
+
+
+def standings(client: Client, tournament: Tournament) -> list[tuple[int, str, str, int]]:
+    data = client.get(f"/api/tournaments/{tournament.pk}/standings/").json()
+    return [(row["rank"], row["name"], row["total"], row["phase"]) for row in data["rows"]]
+
+
+@pytest.mark.django_db
+def test_a_two_phase_event_with_a_cut_and_carry_over(
+    qualified: Tournament, organiser: Any, referee: Any
+) -> None:
+    tournament = qualified
+    assert tournament.hanchan_count == 3  # the phases' sum
+    public = Client()
+    assert standings(public, tournament) == [
+        (1, "Ann", "53", 1),
+        (2, "Ben", "37", 1),
+        (3, "Eve", "33", 1),
+        (4, "Gus", "-1", 1),
+        (5, "Fay", "-15", 1),
+        (6, "Cat", "-21", 1),
+        (7, "Dan", "-38", 1),
+        (8, "Hal", "-48", 1),
+    ]
+    # Nothing seats the final before its cut.
+    with pytest.raises(Refusal) as refused:
+        services.seat_by_rank(tournament, 2, organiser)
+    assert refused.value.problems[0].rule == "phase-cut"
+
+    entries = services.make_cut(tournament, 2, organiser)
+    assert [(e.player.name, e.seed) for e in entries] == [("Ann", 1), ("Ben", 2), ("Eve", 3), ("Gus", 4)]
+    # The optimised schedule and Swiss do not seat a phase seated by rank.
+    with pytest.raises(Refusal) as refused:
+        services.request_seating(tournament, organiser, from_round=3)
+    assert refused.value.problems[0].rule == "phase-seating"
+    with pytest.raises(Refusal) as refused:
+        services.seat_swiss_round(tournament, 3, organiser)
+    assert refused.value.problems[0].rule == "phase-seating"
+
+    (final,) = services.seat_by_rank(tournament, 2, organiser)
+    table = final.tables.get()
+    assert [seat.player.name for seat in table.seats.order_by("wind")] == ["Ann", "Ben", "Eve", "Gus"]
+    Round.objects.filter(pk=final.pk).update(status="started")
+    sign(table, FINAL, referee)
+    tournament.refresh_from_db()
+
+    assert standings(public, tournament) == [
+        (1, "Gus", "34.5", 2),
+        (2, "Eve", "21.5", 2),
+        (3, "Ben", "8.5", 2),
+        (4, "Ann", "-3.5", 2),
+        (5, "Fay", "-15", 1),
+        (6, "Cat", "-21", 1),
+        (7, "Dan", "-38", 1),
+        (8, "Hal", "-48", 1),
+    ]
+    # The players the cut left out missed nothing: no missed-hanchan penalty for hanchan 3 (WRCR 2015 §7.2).
+    assert not Penalty.objects.filter(tournament=tournament).exists()
+
+    phases = public.get(f"/api/tournaments/{tournament.pk}/phases/").json()["phases"]
+    assert [(p["name"], p["first_hanchan"], p["last_hanchan"], p["reached"]) for p in phases] == [
+        ("Qualifying", 1, 2, True),
+        ("Final", 3, 3, True),
+    ]
+    final_rows = phases[1]["standings"]
+    assert [(r["name"], r["carried"], r["total"]) for r in final_rows] == [
+        ("Gus", "-0.5", "34.5"),
+        ("Eve", "16.5", "21.5"),
+        ("Ben", "18.5", "8.5"),
+        ("Ann", "26.5", "-3.5"),
+    ]
+    # The standings page shows the phases.
+    page = public.get(f"/t/{tournament.slug}/standings/").content.decode()
+    assert "Final" in page and "Qualifying" in page
+
+
+@pytest.mark.django_db
+def test_a_finalist_who_leaves_is_replaced_by_the_next_in_line(qualified: Tournament, organiser: Any) -> None:
+    tournament = qualified
+    services.make_cut(tournament, 2, organiser)
+    services.seat_by_rank(tournament, 2, organiser)
+    eve = tournament.players.get(name="Eve")
+    called = services.call_up(tournament, 2, eve, organiser)
+    assert (called.player.name, called.seed, called.replaces) == ("Fay", 3, eve)
+    # Fay takes Eve's seat at the final table.
+    seats = Round.objects.get(tournament=tournament, number=3).tables.get().seats.order_by("wind")
+    assert [seat.player.name for seat in seats] == ["Ann", "Ben", "Fay", "Gus"]
+    # Eve ranks at the head of the qualifying group, below the finalists.
+    public = Client()
+    # (the final not played yet: its players by what they carry, Ann 26.5, Ben 18.5, Gus -0.5, Fay -7.5)
+    assert [row[1] for row in standings(public, tournament)][:5] == ["Ann", "Ben", "Gus", "Fay", "Eve"]
+    entries = PhaseEntry.objects.filter(phase__tournament=tournament).order_by("seed", "-left_at")
+    assert [(e.player.name, e.left_at is not None) for e in entries] == [
+        ("Ann", False),
+        ("Ben", False),
+        ("Fay", False),  # in Eve's place, with her seed
+        ("Eve", True),
+        ("Gus", False),
+    ]
+    # Once the final has started, a substitute takes a seat for a hanchan instead.
+    Round.objects.filter(tournament=tournament, number=3).update(status="started")
+    with pytest.raises(Refusal) as refused:
+        services.call_up(tournament, 2, tournament.players.get(name="Ann"), organiser)
+    assert refused.value.problems[0].rule == "phase-started"
+
+
+@pytest.mark.django_db
+def test_the_cut_waits_for_the_qualifying_to_be_complete(
+    tournament: Tournament, organiser: Any, referee: Any
+) -> None:
+    players = {name: Player.objects.create(tournament=tournament, name=name) for name in NAMES}
+    services.set_phases(tournament, organiser, PLANS)
+    round_ = Round.objects.create(tournament=tournament, number=1, status="started")
+    for index, seats in enumerate(QUALIFYING[1], start=1):
+        sign(seat_table(round_, index, [players[name] for name, _ in seats]), dict(seats), referee)
+    with pytest.raises(Refusal) as refused:
+        services.make_cut(tournament, 2, organiser)
+    assert refused.value.problems[0].rule == "phase-complete"
+    assert refused.value.status == 409
+
+
+@pytest.mark.django_db
+def test_a_phase_under_way_keeps_its_settings(qualified: Tournament, organiser: Any) -> None:
+    tournament = qualified
+    services.make_cut(tournament, 2, organiser)
+    renamed = [PLANS[0], PhasePlan("Final table", 1, "by_rank", "halve", advance=4)]
+    services.set_phases(tournament, organiser, renamed)
+    assert Phase.objects.get(tournament=tournament, number=2).name == "Final table"
+    with pytest.raises(Refusal) as refused:
+        services.set_phases(
+            tournament, organiser, [PLANS[0], PhasePlan("Final", 1, "by_rank", "keep", advance=4)]
+        )
+    assert refused.value.problems[0].field == "phases[1]"
+    assert refused.value.problems[0].rule == "phase-under-way"
+
+
+@pytest.mark.django_db
+def test_the_api_sets_phases_and_names_the_field_it_refuses(tournament: Tournament, organiser: Any) -> None:
+    client = Client()
+    client.force_login(organiser)
+    url = f"/api/tournaments/{tournament.pk}/phases/"
+    body = {
+        "phases": [
+            {"name": "Qualifying", "hanchan": 8},
+            {"name": "Semifinal", "hanchan": 2, "seating": "by_rank", "advance": 16},
+            {"name": "Final", "hanchan": 2, "seating": "by_rank", "carry_over": "halve", "advance": 4},
+        ]
+    }
+    response = client.put(url, body, content_type="application/json")
+    assert response.status_code == 200, response.content
+    assert [p["name"] for p in response.json()["phases"]] == ["Qualifying", "Semifinal", "Final"]
+    tournament.refresh_from_db()
+    assert tournament.hanchan_count == 12
+    body["phases"][2]["advance"] = 6
+    response = client.put(url, body, content_type="application/json")
+    assert response.status_code == 400
+    (error,) = response.json()["errors"]
+    assert error["field"] == "phases[2].advance" and error["rule"] == "phase-cut"
+    # The tournament's hanchan count follows the phases, not a setting of its own.
+    response = client.patch(
+        f"/api/tournaments/{tournament.pk}/", {"hanchan_count": 10}, content_type="application/json"
+    )
+    assert response.status_code == 400 and response.json()["errors"][0]["rule"] == "phases"
