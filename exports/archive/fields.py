@@ -59,6 +59,10 @@ VERSION_FIELDS = ("version", "action", "status", "entry", "replay", "content_has
 # A seated player's answer to a version of a sheet the players entered (with ``player``, a name).
 CONFIRMATION_FIELDS = ("version", "decision", "reason", "at")
 RESULT_FIELDS = ("points", "rank", "uma", "score")
+# A tournament in phases (tournament.phases): each phase, and its players after the cut (``player`` and
+# ``replaces``: names).
+PHASE_FIELDS = ("number", "name", "hanchan", "seating", "carry_over", "advance", "cut_at")
+PHASE_ENTRY_FIELDS = ("seed", "left_at")
 JOB_FIELDS = (
     "requested_at",
     "from_round",

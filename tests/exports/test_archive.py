@@ -70,6 +70,7 @@ def test_the_archive_holds_everything_in_the_documented_format(played: Tournamen
         "penalties",
         "disqualifications",
         "audit",
+        "phases",
     }
     assert archive["tournament"]["slug"] == "test-open" and archive["tournament"]["starts_on"] == "2026-05-01"
     assert [u["username"] for u in archive["users"]] == ["ana", "head", "organiser", "referee"]

@@ -19,11 +19,14 @@ Final: Gus 34.5, Eve 21.5, Ben 8.5, Ann -3.5; then Fay, Cat, Dan and Hal by the 
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 from django.test import Client
 
+from exports.archive.dump import export_archive
+from exports.archive.load import import_archive
 from penalties.models import Penalty
 from scoring import services as sheets
 from tests.conftest import seat_table
@@ -31,6 +34,7 @@ from tournament import services
 from tournament.models import Phase, PhaseEntry, Player, Round, Tournament
 from tournament.phases import PhasePlan
 from tournament.refusal import Refusal
+from tournament.standings_db import load_standings, serialize
 
 NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
 QUALIFYING = {
@@ -229,3 +233,46 @@ def test_the_api_sets_phases_and_names_the_field_it_refuses(tournament: Tourname
         f"/api/tournaments/{tournament.pk}/", {"hanchan_count": 10}, content_type="application/json"
     )
     assert response.status_code == 400 and response.json()["errors"][0]["rule"] == "phases"
+
+
+@pytest.mark.django_db
+def test_the_archive_carries_the_phases_byte_for_byte(qualified: Tournament, organiser: Any) -> None:
+    tournament = qualified
+    services.make_cut(tournament, 2, organiser)
+    services.seat_by_rank(tournament, 2, organiser)
+    services.call_up(tournament, 2, tournament.players.get(name="Eve"), organiser)
+    data = export_archive(tournament)
+    archive = json.loads(data)
+    assert [
+        (p["name"], p["hanchan"], p["seating"], p["carry_over"], p["advance"]) for p in archive["phases"]
+    ] == [
+        ("Qualifying", 2, "optimised", "keep", None),
+        ("Final", 1, "by_rank", "halve", 4),
+    ]
+    assert [
+        (e["player"], e["seed"], e["replaces"], e["left_at"] is not None)
+        for e in archive["phases"][1]["entries"]
+    ] == [
+        ("Ann", 1, None, False),
+        ("Ben", 2, None, False),
+        ("Eve", 3, None, True),
+        ("Gus", 4, None, False),
+        ("Fay", 3, "Eve", False),
+    ]
+    before = serialize(load_standings(tournament.pk))["rows"]
+    imported = import_archive(data, slug="copy")  # beside the original: every row new
+    assert export_archive(imported) == data.replace(b'"slug":"test-open"', b'"slug":"copy"')
+    strip = ("player",)
+    after = serialize(load_standings(imported.pk))["rows"]
+    assert [{k: v for k, v in r.items() if k not in strip} for r in after] == [
+        {k: v for k, v in r.items() if k not in strip} for r in before
+    ]
+
+
+@pytest.mark.django_db
+def test_an_archive_with_impossible_phases_is_refused(qualified: Tournament) -> None:
+    archive = json.loads(export_archive(qualified))
+    archive["phases"][1]["advance"] = 6
+    with pytest.raises(Refusal, match="multiple of 4"):
+        import_archive(archive, slug="copy")
+    assert not Tournament.objects.filter(slug="copy").exists()
