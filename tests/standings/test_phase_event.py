@@ -58,6 +58,10 @@ def sign(table: Any, points: dict[str, int], referee: Any) -> None:
 
 @pytest.fixture
 def qualified(tournament: Tournament, organiser: Any, referee: Any) -> Tournament:
+    return play_qualifying(tournament, organiser, referee)
+
+
+def play_qualifying(tournament: Tournament, organiser: Any, referee: Any) -> Tournament:
     """The qualifying played and signed, the phases set."""
     players = {name: Player.objects.create(tournament=tournament, name=name) for name in NAMES}
     services.set_phases(tournament, organiser, PLANS)
