@@ -226,7 +226,7 @@ def phased_standings(
             phase_entrants = [e for e in entrants if e.id in playing]
             totals = {row.player: row.total for row in previous.rows} if previous is not None else {}
             carried = {pk: carried_score(plan.carry_over, totals.get(pk, ZERO)) for pk in playing}
-            seeds = {pk: m.seed for pk, m in playing.items()} if plan.carry_over == "rank" else None
+            seeds = {pk: m.seed for pk, m in playing.items()}
         ids = {e.id for e in phase_entrants}
         standings = compute_standings(
             phase_entrants,
@@ -237,6 +237,7 @@ def phased_standings(
             first_round=rounds.start,
             carried=carried,
             seeds=seeds,
+            seeds_break_ties=plan.carry_over == "rank",
         )
         phases.append(PhaseStandings(number, plan, standings, reached))
         if not reached:

@@ -207,12 +207,14 @@ def compute_standings(
     first_round: int = 1,
     carried: Mapping[Hashable, Decimal] | None = None,
     seeds: Mapping[Hashable, int] | None = None,
+    seeds_break_ties: bool = False,
 ) -> Standings:
     """The standings of ``entrants`` from their results and penalties.
 
     For one phase of a tournament (``tournament.phases``): ``first_round`` is its first hanchan (the
-    rank history starts there), ``carried`` the score each player brings from the previous phase, and
-    ``seeds`` the rank each brings, which separates equal totals before the tie-breaks."""
+    rank history starts there), ``carried`` the score each player brings from the previous phase,
+    ``seeds`` the rank each brings, which separates equal totals before the tie-breaks when
+    ``seeds_break_ties``."""
     carried = carried or {}
     rows = {
         e.id: StandingRow(
@@ -225,7 +227,7 @@ def compute_standings(
         )
         for e in entrants
     }
-    seed_step: tuple[Seed, ...] = ("seed",) if seeds else ()
+    seed_step: tuple[Seed, ...] = ("seed",) if seeds and seeds_break_ties else ()
     steps: tuple[TieBreak | Seed, ...] = (*seed_step, *tie_breaks)
     last_round = rounds or 0
     for result in results:

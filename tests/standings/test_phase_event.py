@@ -27,11 +27,14 @@ from django.test import Client
 
 from exports.archive.dump import export_archive
 from exports.archive.load import import_archive
+from exports.exporters import get_exporter
 from penalties.models import Penalty
 from scoring import services as sheets
 from tests.conftest import seat_table
+from tests.exports.helpers import rows, workbook
 from tournament import services
 from tournament.models import Phase, PhaseEntry, Player, Round, Tournament
+from tournament.participation_db import tournament_states
 from tournament.phases import PhasePlan
 from tournament.refusal import Refusal
 from tournament.standings_db import load_standings, serialize
@@ -280,3 +283,74 @@ def test_an_archive_with_impossible_phases_is_refused(qualified: Tournament) -> 
     with pytest.raises(Refusal, match="multiple of 4"):
         import_archive(archive, slug="copy")
     assert not Tournament.objects.filter(slug="copy").exists()
+
+
+@pytest.mark.django_db
+def test_the_exports_carry_the_final_ranking_and_each_phase(
+    qualified: Tournament, organiser: Any, referee: Any
+) -> None:
+    tournament = qualified
+    services.make_cut(tournament, 2, organiser)
+    (final,) = services.seat_by_rank(tournament, 2, organiser)
+    Round.objects.filter(pk=final.pk).update(status="started")
+    sign(final.tables.get(), FINAL, referee)
+    book = workbook(get_exporter("standings_xlsx").render(tournament).data)
+    assert [tuple(row[:2]) for row in rows(book["Standings"])[1:]] == [
+        (1, "Gus"),
+        (2, "Eve"),
+        (3, "Ben"),
+        (4, "Ann"),
+        (5, "Fay"),
+        (6, "Cat"),
+        (7, "Dan"),
+        (8, "Hal"),
+    ]
+    phases = rows(book["Phases"])
+    assert phases[0] == ["Phase", "Rank", "Name", "Seed", "Carried", "Total", "Played"]
+    assert phases[9:] == [
+        ["Final", 1, "Gus", 4, -0.5, 34.5, 1],
+        ["Final", 2, "Eve", 3, 16.5, 21.5, 1],
+        ["Final", 3, "Ben", 2, 18.5, 8.5, 1],
+        ["Final", 4, "Ann", 1, 26.5, -3.5, 1],
+    ]
+    # The EMA results file ranks by the phase reached (its format has no column for phases).
+    ema = rows(workbook(get_exporter("ema_results_xlsx").render(tournament).data)["Results"])
+    assert [(row[0], row[2]) for row in ema[1:]] == [
+        (1, "Gus"),
+        (2, "Eve"),
+        (3, "Ben"),
+        (4, "Ann"),
+        (5, "Fay"),
+        (6, "Cat"),
+        (7, "Dan"),
+        (8, "Hal"),
+    ]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("method", ["optimised", "swiss"])
+def test_a_phase_after_a_cut_seats_only_its_players(
+    tournament: Tournament, organiser: Any, referee: Any, method: str
+) -> None:
+    plans = [PhasePlan("Qualifying", 2), PhasePlan("Final", 1, method, "keep", advance=4)]
+    qualified = play_qualifying(tournament, organiser, referee)
+    services.set_phases(qualified, organiser, plans)
+    with pytest.raises(Refusal) as refused:
+        services.request_seating(qualified, organiser, from_round=3)
+    assert refused.value.problems[0].rule == "phase-cut"
+    services.make_cut(qualified, 2, organiser)
+    if method == "optimised":
+        job = services.request_seating(qualified, organiser, from_round=3)
+        job = services.run_seating_job(job.pk)  # the task, in this transaction
+        assert job.state == "done", job.error
+    else:
+        services.seat_swiss_round(qualified, 3, organiser)
+    seated = Round.objects.get(tournament=qualified, number=3).seats.values_list("player__name", flat=True)
+    assert sorted(seated) == ["Ann", "Ben", "Eve", "Gus"]
+    # Hanchan 1 and 2 keep their seating.
+    assert Round.objects.get(tournament=qualified, number=2).seats.count() == 8
+    # The others are out at the cut, not absent.
+    Round.objects.filter(tournament=qualified, number__lte=2).update(status="finished")
+    states = tournament_states(qualified)
+    assert states[qualified.players.get(name="Fay").pk] == "out"
+    assert states[qualified.players.get(name="Ann").pk] == "playing"
