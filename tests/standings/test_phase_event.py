@@ -29,6 +29,7 @@ from exports.archive.dump import export_archive
 from exports.archive.load import import_archive
 from exports.exporters import get_exporter
 from penalties.models import Penalty
+from penalties.services import give_penalty
 from scoring import services as sheets
 from tests.conftest import seat_table
 from tests.exports.helpers import rows, workbook
@@ -354,3 +355,33 @@ def test_a_phase_after_a_cut_seats_only_its_players(
     states = tournament_states(qualified)
     assert states[qualified.players.get(name="Fay").pk] == "out"
     assert states[qualified.players.get(name="Ann").pk] == "playing"
+
+
+@pytest.mark.django_db
+def test_players_equal_at_the_line_are_the_organisers_choice(
+    qualified: Tournament, organiser: Any, head_referee: Any
+) -> None:
+    tournament = qualified
+    gus, fay = tournament.players.get(name="Gus"), tournament.players.get(name="Fay")
+    # A 14-point penalty puts Gus (-1) level with Fay (-15) at the line; no tie-break separates them.
+    give_penalty(
+        gus, "other", head_referee, points=14, reason="obstructing", round=tournament.rounds.get(number=2)
+    )
+    client = Client()
+    client.force_login(organiser)
+    url = f"/api/tournaments/{tournament.pk}/phases/2/cut/"
+    response = client.post(url, {}, content_type="application/json")
+    assert response.status_code == 409
+    (error,) = response.json()["errors"]
+    assert error["rule"] == "cut-tie" and error["field"] == "chosen"
+    assert sorted(error["tied"]) == sorted([gus.pk, fay.pk]) and error["places"] == 1
+    assert "Fay, Gus are equal at the line" in error["message"]
+    response = client.post(url, {"chosen": [fay.pk]}, content_type="application/json")
+    assert response.status_code == 200
+    final = response.json()["phases"][1]
+    assert [(e["name"], e["seed"]) for e in final["entries"]] == [
+        ("Ann", 1),
+        ("Ben", 2),
+        ("Eve", 3),
+        ("Fay", 4),
+    ]
