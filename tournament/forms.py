@@ -360,7 +360,7 @@ class PhaseForm(forms.Form):
     is no phase."""
 
     name = forms.CharField(
-        max_length=80, required=False, widget=forms.TextInput(attrs={"placeholder": "Final"})
+        max_length=80, required=False, widget=forms.TextInput(attrs={"placeholder": "e.g. Semifinal"})
     )
     hanchan = forms.IntegerField(min_value=1, max_value=40, required=False)
     seating = forms.ChoiceField(choices=Phase.Seating.choices, initial=Phase.Seating.OPTIMISED)
