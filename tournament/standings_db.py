@@ -333,8 +333,8 @@ def _phases_data(tournament: Tournament, up_to: int | None) -> list[dict[str, An
     phases = list(
         tournament.phases.order_by("number").prefetch_related("entries__player", "entries__replaces")
     )
-    if not phases:
-        return []
+    if len(phases) < 2:
+        return []  # a tournament in one phase: its standings are the phase's
     phased = load_phases(tournament.pk, up_to)
     computed = {phase.number: phase for phase in phased.phases} if phased is not None else {}
     first = 1
