@@ -277,7 +277,10 @@
           rows.map((row) =>
             R.el("tr", { [key]: row.name }, [
               R.el("td", { className: "num rank", text: row.rank }),
-              R.el("td", { className: "name", text: row.name }),
+              R.el("td", { className: "name" }, [
+                row.name,
+                row.phase_name ? R.el("span", { className: "phase-tag", text: row.phase_name }) : null,
+              ]),
               R.el("td", { className: "num total" + (isNegative(row.total) ? " negative" : ""), text: row.total }),
               R.el("td", { className: "num played", text: row.played }),
             ]),

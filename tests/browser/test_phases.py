@@ -74,4 +74,11 @@ def test_the_organiser_runs_the_cut_and_the_public_sees_the_phases(
     expect(public.locator("[data-rows] tr").nth(4).locator(".phase-tag")).to_have_text("Qualifying")
     expect(public.locator('[data-phases] details[data-phase="2"]')).to_contain_text("26.5")
     screenshot(public, "standings-phases")
-    assert violations == [] and public_violations == []
+
+    projector = new_context(viewport={"width": 1920, "height": 1080}).new_page()
+    projector_violations = watch(projector)
+    projector.goto(f"{live_server.url}/t/{slug}/projector/")
+    first_row = projector.locator(".projector-standings tbody tr").first
+    expect(first_row.locator(".name")).to_contain_text("Ann")
+    expect(first_row.locator(".phase-tag")).to_have_text("Final")
+    assert violations == [] and public_violations == [] and projector_violations == []
