@@ -233,7 +233,8 @@ def phased_standings(
             [r for r in by_phase_results.get(number, ()) if r.player in ids],
             [p for p in by_phase_penalties.get(number, ()) if p.player in ids],
             tie_breaks=tie_breaks,
-            rounds=max(last, rounds.start - 1) if reached else rounds.start - 1,
+            # The rank history runs to the last hanchan with a signed sheet (or ``up_to``), as without phases.
+            rounds=last if up_to is not None and reached else None,
             first_round=rounds.start,
             carried=carried,
             seeds=seeds,

@@ -149,9 +149,12 @@ def test_a_two_phase_event_with_a_cut_and_carry_over(
         ("Ben", "18.5", "8.5"),
         ("Ann", "26.5", "-3.5"),
     ]
-    # The standings page shows the phases.
+    # The standings page shows the phases; a player's page the phase reached and what was carried.
     page = public.get(f"/t/{tournament.slug}/standings/").content.decode()
     assert "Final" in page and "Qualifying" in page
+    gus = tournament.players.get(name="Gus")
+    page = public.get(f"/t/{tournament.slug}/players/{gus.pk}/").content.decode()
+    assert "<dt>Phase</dt><dd>Final, -0.5 carried over</dd>" in page
 
 
 @pytest.mark.django_db

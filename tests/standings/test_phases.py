@@ -254,3 +254,15 @@ def test_a_semifinal_and_final_plan_is_valid():
         PhasePlan("Final", 2, "by_rank", "halve", advance=4),
     ]
     assert plan_problem(plans) is None
+
+
+def test_the_rank_history_runs_across_the_phases_a_player_reached():
+    phased = phased_standings(ENTRANTS, QUALIFYING + FINAL, [], two_phases("halve"), FINALISTS)
+    rows = {row.player: row for row in phased.overall.rows}
+    # Ann: 1st after hanchan 1 and 2 of the qualifying, then 4th of the final.
+    assert rows["A"].rank_history == [1, 1, 4]
+    # Eve (E, 5th after the qualifying) stops with the qualifying.
+    assert rows["E"].rank_history == [6, 5]
+    # While the final is not played, the history stops with the last signed hanchan.
+    phased = phased_standings(ENTRANTS, QUALIFYING, [], two_phases("halve"), FINALISTS)
+    assert {row.player: row for row in phased.overall.rows}["A"].rank_history == [1, 1]

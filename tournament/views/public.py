@@ -296,12 +296,21 @@ def player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
             if row and row["ranked"]
             else None,
             "ranked_count": ranked_count,
+            "phase_name": _phase_name(tournament, row),
             "stats": stats,
             "points_chart": points_chart(
                 [(s.hanchan, s.points) for s in stats.series], ruleset.starting_points
             ),
         },
     )
+
+
+def _phase_name(tournament: Tournament, row: dict[str, Any] | None) -> str:
+    """The name of the last phase a ranked player reached, in a tournament in phases ("" otherwise)."""
+    names = dict(tournament.phases.values_list("number", "name"))
+    if len(names) < 2 or row is None or not row["ranked"]:
+        return ""
+    return names.get(row.get("phase", 1), "")
 
 
 def next_seating(tournament: Tournament) -> dict[str, Any]:
