@@ -13,7 +13,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from tournament import access, live, phases
+from tournament import access, live, phases, phases_db
 from tournament.models import Absence, Phase, PhaseEntry, Player, Round, StaffRole, Tournament
 from tournament.phases import PhasePlan
 from tournament.refusal import CONFLICT, Problem, Refusal
@@ -106,10 +106,14 @@ def _phase(tournament: Tournament, number: int) -> Phase:
     return phase
 
 
+def _hanchan(tournament: Tournament, number: int) -> range:
+    """The hanchan numbers of phase ``number``."""
+    return phases.hanchan_of(phases_db.plans_of(tournament.pk), number)
+
+
 def _previous_standings(tournament: Tournament, phase: Phase) -> phases.PhaseStandings:
     """The standings of the phase before ``phase``, once every hanchan of it is complete."""
-    plans = [p.plan() for p in tournament.phases.order_by("number")]
-    previous_last = phases.first_hanchan(plans, phase.number) - 1
+    previous_last = _hanchan(tournament, phase.number).start - 1
     complete = last_complete_hanchan(tournament.pk)
     if complete < previous_last:
         raise Refusal(
@@ -130,7 +134,7 @@ def _previous_standings(tournament: Tournament, phase: Phase) -> phases.PhaseSta
     return phased.phases[phase.number - 2]
 
 
-def _eligible(tournament: Tournament) -> set[int]:
+def eligible(tournament: Tournament) -> set[int]:
     """Who may advance: not withdrawn, not disqualified, not a substitute (WRCR 2015 §7.1, §7.2)."""
     return set(
         tournament.players.filter(is_substitute=False, disqualified=False)
@@ -140,8 +144,7 @@ def _eligible(tournament: Tournament) -> set[int]:
 
 
 def _phase_started(tournament: Tournament, phase: Phase) -> Round | None:
-    plans = [p.plan() for p in tournament.phases.order_by("number")]
-    span = phases.hanchan_of(plans, phase.number)
+    span = _hanchan(tournament, phase.number)
     return (
         tournament.rounds.filter(number__gte=span.start, number__lt=span.stop, status__in=STARTED)
         .order_by("number")
@@ -162,14 +165,13 @@ def make_cut(
     phase = _phase(tournament, number)
     if number < 2 or phase.advance is None:
         raise Refusal("phase", "phase-cut", f"phase: {phase.name} has no cut before it")
-    plans = [p.plan() for p in tournament.phases.order_by("number")]
-    span = phases.hanchan_of(plans, number)
+    span = _hanchan(tournament, number)
     if tournament.rounds.filter(number__gte=span.start, number__lt=span.stop).exclude(tables=None).exists():
         raise Refusal(
             "phase", "phase-seated", f"phase: {phase.name} is seated: its cut stays as made", status=CONFLICT
         )
     previous = _previous_standings(tournament, phase)
-    cut = phases.make_cut(previous.standings, phase.advance, eligible=_eligible(tournament), chosen=chosen)
+    cut = phases.make_cut(previous.standings, phase.advance, eligible=eligible(tournament), chosen=chosen)
     if cut.tied:
         names = dict(tournament.players.filter(pk__in=cut.tied).values_list("pk", "name"))
         tied = ", ".join(names[pk] for pk in cut.tied)
@@ -233,7 +235,7 @@ def call_up(tournament: Tournament, number: int, leaver: Player, user: AbstractB
         )
     previous = _previous_standings(tournament, phase)
     taken = set(phase.entries.values_list("player_id", flat=True))
-    called = phases.next_in_line(previous.standings, taken, _eligible(tournament))
+    called = phases.next_in_line(previous.standings, taken, eligible(tournament))
     if called is None:
         raise Refusal(
             "player", "phase-cut", f"player: nobody is left to call up to {phase.name}", status=CONFLICT
@@ -241,8 +243,7 @@ def call_up(tournament: Tournament, number: int, leaver: Player, user: AbstractB
     entry.left_at = timezone.now()
     entry.save(update_fields=["left_at"])
     replacement = PhaseEntry.objects.create(phase=phase, player_id=called, seed=entry.seed, replaces=leaver)
-    plans = [p.plan() for p in tournament.phases.order_by("number")]
-    span = phases.hanchan_of(plans, number)
+    span = _hanchan(tournament, number)
     seats = leaver.seats.filter(
         round__tournament=tournament, round__number__gte=span.start, round__number__lt=span.stop
     )
@@ -297,8 +298,7 @@ def seat_by_rank(tournament: Tournament, number: int, user: AbstractBaseUser) ->
             "line in place of each player who left",
             status=CONFLICT,
         )
-    plans = [p.plan() for p in tournament.phases.order_by("number")]
-    span = phases.hanchan_of(plans, number)
+    span = _hanchan(tournament, number)
     rounds = [
         store_round(tournament, hanchan, phases.tables_by_rank(playing, index), Round.Mode.BY_RANK)
         for index, hanchan in enumerate(span)

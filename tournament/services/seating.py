@@ -61,6 +61,19 @@ def seating_field(tournament: Tournament, prefer: str = "substitutes", hanchan: 
     return field + substitutes
 
 
+def seated_here(tournament: Tournament, number: int, field: str) -> phases_db.Span:
+    """The phase of hanchan ``number``, refused when the phase is seated by rank (the phases page does
+    that), not by the optimised schedule or Swiss."""
+    span = phases_db.span_of(tournament.pk, tournament.hanchan_count, number)
+    if span.seating == "by_rank":
+        raise Refusal(
+            field,
+            "phase-seating",
+            f"{field}: hanchan {number} is in {span.name}, seated by rank (the phases page)",
+        )
+    return span
+
+
 def phase_field(tournament: Tournament, span: phases_db.Span) -> list[Player]:
     """The players of a phase after its cut who still play (neither withdrawn nor disqualified): whole
     tables only, since no substitute is ranked in a phase's place (call up the next in line instead)."""
@@ -125,13 +138,7 @@ def request_seating(
         raise Refusal("prefer", "full-tables", f"prefer: {prefer!r} is neither 'substitutes' nor 'sit_out'")
     if not 1 <= from_round <= tournament.hanchan_count:
         raise Refusal("from_round", "hanchan-range", f"from_round: 1 to {tournament.hanchan_count}")
-    span = phases_db.span_of(tournament.pk, tournament.hanchan_count, from_round)
-    if span.seating == "by_rank":
-        raise Refusal(
-            "from_round",
-            "phase-seating",
-            f"from_round: hanchan {from_round} is in {span.name}, seated by rank (the phases page)",
-        )
+    span = seated_here(tournament, from_round, "from_round")
     started = tournament.rounds.filter(
         number__gte=from_round, number__lt=span.hanchan.stop, status__in=STARTED
     ).first()
@@ -389,13 +396,7 @@ def seat_swiss_round(tournament: Tournament, number: int, user: AbstractBaseUser
     existing = tournament.rounds.filter(number=number).first()
     if existing is not None and existing.has_started:
         raise Refusal("round", "played-rounds-are-kept", f"round: hanchan {number} has started")
-    span = phases_db.span_of(tournament.pk, tournament.hanchan_count, number)
-    if span.seating == "by_rank":
-        raise Refusal(
-            "round",
-            "phase-seating",
-            f"round: hanchan {number} is in {span.name}, seated by rank (the phases page)",
-        )
+    seated_here(tournament, number, "round")
     field = {player.pk for player in seating_field(tournament, hanchan=number)}
     # Best first by overall score (signed sheets only); substitutes take the place their score gives them.
     order = [

@@ -14,9 +14,10 @@ from django.views.decorators.http import require_http_methods
 
 from tournament import phases, services
 from tournament.forms import CallUpForm, CutForm, PhaseFormSet
-from tournament.models import Player, StaffRole, Tournament
+from tournament.models import StaffRole, Tournament
 from tournament.phases import PhasePlan
 from tournament.refusal import Refusal
+from tournament.services.phases import eligible
 from tournament.standings_db import cached_phases, last_complete_hanchan, load_phases
 from tournament.views.base import access_tournament, render_page
 
@@ -65,12 +66,7 @@ def _cut_preview(tournament: Tournament, data: dict[str, Any], index: int) -> di
     if phased is None:
         return None
     standings = phased.phases[index - 1].standings
-    eligible = set(
-        tournament.players.filter(is_substitute=False, disqualified=False)
-        .exclude(status=Player.Status.WITHDRAWN)
-        .values_list("pk", flat=True)
-    )
-    cut = phases.make_cut(standings, phase["advance"], eligible=eligible)
+    cut = phases.make_cut(standings, phase["advance"], eligible=eligible(tournament))
     names = {row.player: row.name for row in standings.rows}
     return {
         "advancing": [names[pk] for pk in cut.advancing],
