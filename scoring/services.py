@@ -35,7 +35,7 @@ from penalties import services as penalties
 from scoring.models import ScoreSheet, SeatResult, SheetConfirmation, SheetVersion, SubmissionKey
 from scoring.rules import tenhou
 from scoring.rules.replay import Error, Verdict, check_final, replay
-from tournament import access
+from tournament import access, live
 from tournament.inputs import RULE_PRINTABLE, json_control_problem, require_printable
 from tournament.models import Player, Seat, StaffRole, Table
 from tournament.refusal import CONFLICT, INVALID, Problem, Refusal
@@ -351,7 +351,7 @@ def reseat_as_log(
             if before[name] != winds[seat.wind]
         },
     )
-    transaction.on_commit(lambda: forget_live(table.round.tournament_id))
+    live.announce_on_commit(table.round.tournament_id, "seating")  # seating pages and projectors reload
     return moved
 
 
