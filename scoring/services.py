@@ -222,8 +222,10 @@ def _write_entry(
     """Store a checked entry: a new sheet (``expected_version`` None) or the next version of the draft or
     submitted one, by a referee (``user``) or a seated ``player``, with its line in the history.
 
-    ``findings``: those of the game log the entry was read from. A next version whose entry is the
-    previous one's unchanged (a draft read from a log, submitted as it is) keeps that version's findings.
+    ``findings``: those of the game log the entry was read from. A next version that scores every hand
+    as the previous one did (the same replay: a draft read from a log, submitted as read, whatever the
+    sheet editor rewrote of the entry's form, such as a default it leaves out) keeps that version's
+    findings: they are still about this sheet.
 
     A second sheet for a table, or a version other than the latest, is refused with 409: of two
     simultaneous submissions, exactly one is stored."""
@@ -261,7 +263,7 @@ def _write_entry(
                 f"the sheet changed (now version {sheet.version}, you edited version "
                 f"{expected_version}); reload it"
             )
-        if findings is None and entry == sheet.entry:
+        if findings is None and replayed == sheet.replay:
             findings = log_findings(sheet)
         sheet.entry, sheet.replay, sheet.form, sheet.status = entry, replayed, entry["form"], status
         sheet.version += 1

@@ -237,8 +237,11 @@ def test_the_findings_stay_with_their_version(seated_table: Any, referee: Any, h
     sheet, findings = services.sheet_from_log(seated_table, log("hanchan"), referee, mapping=MAPPING)
     stored = [finding.as_json() for finding in findings]
     assert services.log_findings(sheet) == stored and stored
-    # Submitted as read: the same entry keeps the log's findings; signed, they stay.
-    services.save_sheet(seated_table, sheet.entry, referee, submit=True, expected_version=1)
+    # Submitted as read (as the sheet editor writes it back: without the default riichi sticks left),
+    # the version scores every hand the same and keeps the log's findings; signed, they stay.
+    as_edited = {key: value for key, value in sheet.entry.items() if key != "riichi_sticks_left"}
+    assert as_edited != sheet.entry
+    services.save_sheet(seated_table, as_edited, referee, submit=True, expected_version=1)
     sheet = services.sign_sheet(ScoreSheet.objects.get(pk=sheet.pk), referee)
     assert sheet.version == 2 and services.log_findings(sheet) == stored
     # A correction is a version entered by hand: no findings now, the history keeps the log's.
