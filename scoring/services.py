@@ -293,7 +293,7 @@ def sheet_from_log(
 
     The log's seats must be the table's winds, unless ``reseat_winds``: the table sat as in the log (an
     online client draws the seats), and a head referee re-seats its four players' winds as the log's, in
-    this transaction (``reseat_as_log``)."""
+    this transaction (``_reseat_as_log``)."""
     access.require_role(user, table.round.tournament, Role.HEAD_REFEREE if reseat_winds else Role.REFEREE)
     table = _lock_table(table)
     seats = seated_players(table)
@@ -301,7 +301,7 @@ def sheet_from_log(
     seated = [seat.player.name for seat in seats]
     players = tenhou.match_players(read.names, seated, mapping, reseat=reseat_winds)
     if reseat_winds and list(players) != seated:
-        seats = reseat_as_log(table, seats, players, user)
+        seats = _reseat_as_log(table, seats, players, user)
     converted = tenhou.log_sheet(read, players, table.round.tournament.ruleset())
     replayed = _checked(table, converted.entry, seats, complete=False).as_json()
     sheet = _write_entry(
@@ -317,7 +317,7 @@ def sheet_from_log(
     return sheet, converted.findings
 
 
-def reseat_as_log(
+def _reseat_as_log(
     table: Table, seats: Sequence[Seat], players: Sequence[str], user: AbstractBaseUser
 ) -> list[Seat]:
     """The table's four seats given the winds of the log (``players``: East, South, West, North by name;
