@@ -70,6 +70,14 @@ def log_t3(world: World) -> dict[str, Any]:
     return {"log": log, "mapping": dict(zip(log["name"], world.names("t3"), strict=True))}
 
 
+def log_t3_reseated(world: World) -> dict[str, Any]:
+    """The same log with table 3's East and South swapped, accepting the log's seats: a head referee's."""
+    names = world.names("t3")
+    body = log_t3(world)
+    body["mapping"] = dict(zip(body["log"]["name"], [names[1], names[0], *names[2:]], strict=True))
+    return {**body, "reseat_winds": True}
+
+
 def check_t2(world: World) -> dict[str, Any]:
     return {"entry": final_entry(world.names("t2"))}
 
@@ -177,6 +185,7 @@ CASES: list[Case] = [
     Case((401, 403, 200, 200, 200, 200, 403), "PUT",    "/api/tables/{t2}/sheet/", sheet_t2_update),
     Case((401, 403, 200, 200, 200, 200, 403), "POST",   "/api/tables/{t2}/sheet/check/", check_t2),
     Case((401, 403, 201, 201, 201, 201, 403), "POST",   "/api/tables/{t3}/sheet/from-log/", log_t3),
+    Case((401, 403, 403, 201, 201, 201, 403), "POST",   "/api/tables/{t3}/sheet/from-log/", log_t3_reseated),
     Case((401, 403, 200, 200, 200, 200, 403), "POST",   "/api/tables/{t2}/sheet/sign/", {}),
     Case((401, 403, 403, 200, 200, 200, 403), "POST",   "/api/tables/{t1}/sheet/correct/", correct_t1),
     # Penalties and disqualifications.
