@@ -85,6 +85,8 @@ def test_the_cut_is_shown_made_and_the_final_seated_from_the_page(
     assert client.post(page, {"action": "seat_by_rank", "phase": "2"}).status_code == 302
     seats = Round.objects.get(tournament=qualified, number=3).tables.get().seats.order_by("wind")
     assert [seat.player.name for seat in seats] == ["Ann", "Ben", "Fay", "Gus"]
+    # The seating page says that a generation seats one phase.
+    assert "data-in-phases" in client.get(f"/t/{qualified.slug}/manage/seating/").content.decode()
     # A refusal comes back as a message on the page.
     response = client.post(page, {"action": "cut", "phase": "2"}, follow=True)
     assert "is seated: its cut stays as made" in response.content.decode()
