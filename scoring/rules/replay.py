@@ -565,7 +565,7 @@ def _evaluate_tiles(
             _("{han} han {fu} fu").format(han=result["han"], fu=result["fu"]),
         )
     if claimed is not None and claimed.basic(sheet.ruleset) != basic:
-        yaku = ", ".join(str(name) for name, _ in result.get("yaku", []))
+        yaku = ", ".join(str(name) for name, _han in result.get("yaku", []))
         text = _("the tiles score {value} ({yaku}), not the value on the sheet").format(value=text, yaku=yaku)
         errors.append(hand_error(number, state, RULE_TILES, text))
     return evaluated
