@@ -487,7 +487,7 @@ def save(request: HttpRequest, slug: str, round_number: int, table_number: int) 
     found = _sheet_access(request, slug, round_number, table_number)
     if isinstance(found, HttpResponse):
         return found
-    _, table, player = found
+    _tournament, table, player = found
     try:
         entry, submit, expected = _save_request(request)
         answer = services.save_sheet_once(
