@@ -909,7 +909,13 @@ def _final_points_errors(
 
 
 # The results as messages name them ("this ron gives ..."), translated when shown.
-RESULT_NAMES = (gettext_noop("ron"), gettext_noop("tsumo"), gettext_noop("draw"), gettext_noop("chombo"))
+RESULT_NAMES = (
+    gettext_noop("ron"),
+    gettext_noop("multiple ron"),
+    gettext_noop("tsumo"),
+    gettext_noop("draw"),
+    gettext_noop("chombo"),
+)
 
 RULE_FINAL_FORMAT = "format"
 RULE_FINAL_PLAYERS = "players"
