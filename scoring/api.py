@@ -18,6 +18,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status, viewsets
 from rest_framework.authentication import SessionAuthentication
@@ -83,7 +84,7 @@ class SheetViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
         super().initial(request, *args, **kwargs)
         table = Table.objects.select_related("round__tournament").filter(pk=kwargs["table_pk"]).first()
         if table is None or not access.can_view(request.user, table.round.tournament):
-            raise NotFound(f"no table {kwargs['table_pk']}")
+            raise NotFound(_("no table {table}").format(table=kwargs["table_pk"]))
         self.table = table
 
     def require(self, role: str) -> None:
@@ -113,7 +114,9 @@ class SheetViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
         tournament = self.table.round.tournament
         player = access.player_of(self.request._request, tournament)
         if player is None:
-            raise PermissionDenied("this needs a referee, or a player of the table signed in with their PIN")
+            raise PermissionDenied(
+                _("this needs a referee, or a player of the table signed in with their PIN")
+            )
         SessionAuthentication().enforce_csrf(self.request._request)
         access.require_table_player(player, self.table, list(self.table.seats.all()))
         return player
@@ -127,7 +130,11 @@ class SheetViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
             .first()
         )
         if sheet is None or not (sheet.is_signed or self.staff or self.player is not None):
-            raise NotFound(f"table {self.table.number} of hanchan {self.table.round.number} has no sheet yet")
+            raise NotFound(
+                _("table {table} of hanchan {hanchan} has no sheet yet").format(
+                    table=self.table.number, hanchan=self.table.round.number
+                )
+            )
         return sheet
 
     def respond(self, sheet: ScoreSheet, code: int = status.HTTP_200_OK) -> Response:
@@ -217,7 +224,7 @@ class SheetViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
         if data["reseat_winds"]:
             self.require(Role.HEAD_REFEREE)
         log = data["log"]
-        _, findings = services.sheet_from_log(
+        _saved, findings = services.sheet_from_log(
             self.table,
             log if isinstance(log, str) else json.dumps(log, ensure_ascii=False),
             request.user,

@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from scoring.rules.tenhou import MAX_LOG_BYTES, RESEAT_LABEL
 from tournament.forms import BoundedJSONField
@@ -18,13 +20,15 @@ class EntryField(BoundedJSONField):
     def clean(self, value: Any) -> Any:
         entry = super().clean(value)
         if not isinstance(entry, dict):
-            raise forms.ValidationError("The sheet must be a JSON object.")
+            raise forms.ValidationError(_("The sheet must be a JSON object."))
         return entry
 
 
 class SheetForm(forms.Form):
     entry = EntryField(widget=forms.HiddenInput)
-    action = forms.ChoiceField(choices=[("draft", "Save draft"), ("submit", "Submit")])
+    action = forms.ChoiceField(
+        choices=[("draft", gettext_lazy("Save draft")), ("submit", gettext_lazy("Submit"))]
+    )
     # The version the referee edited; empty for a new sheet.
     expected_version = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
 
@@ -38,7 +42,7 @@ class CorrectionForm(forms.Form):
     expected_version = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
     reason = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 3}),
-        help_text="Why the signed sheet changes; it stays in the sheet's history.",
+        help_text=gettext_lazy("Why the signed sheet changes; it stays in the sheet's history."),
     )
 
 
@@ -50,7 +54,7 @@ class AnswerForm(forms.Form):
         required=False,
         max_length=500,
         widget=forms.Textarea(attrs={"rows": 3, "maxlength": 500}),
-        help_text="What is wrong with the sheet: a referee comes to the table.",
+        help_text=gettext_lazy("What is wrong with the sheet: a referee comes to the table."),
     )
 
 
@@ -58,24 +62,26 @@ class GameLogForm(forms.Form):
     """An online game's log (tenhou.net/6 JSON) as a file or pasted, and the names of the log mapped to
     the table's players where they differ, one ``log name = player name`` a line."""
 
-    log_file = forms.FileField(required=False, label="Log file")
+    log_file = forms.FileField(required=False, label=gettext_lazy("Log file"))
     log_text = forms.CharField(
         required=False,
         max_length=MAX_LOG_BYTES,
         strip=False,
-        label="or the log pasted",
+        label=gettext_lazy("or the log pasted"),
         widget=forms.Textarea(attrs={"rows": 3}),
     )
     mapping = forms.CharField(
         required=False,
         max_length=1000,
-        label="Names that differ",
-        help_text="One a line: the log's name = the player's name (names that match are found alone).",
+        label=gettext_lazy("Names that differ"),
+        help_text=gettext_lazy(
+            "One a line: the log's name = the player's name (names that match are found alone)."
+        ),
         widget=forms.Textarea(attrs={"rows": 2, "maxlength": 1000}),
     )
     expected_version = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
     # The table sat as in the log, not as seated here: its winds become the log's (a head referee).
-    reseat_winds = forms.BooleanField(required=False, label=RESEAT_LABEL)
+    reseat_winds = forms.BooleanField(required=False, label=gettext_lazy(RESEAT_LABEL))
 
     def clean_mapping(self) -> dict[str, str]:
         mapping: dict[str, str] = {}
@@ -84,7 +90,9 @@ class GameLogForm(forms.Form):
                 continue
             log_name, equals, player = line.partition("=")
             if not equals or not log_name.strip() or not player.strip():
-                raise forms.ValidationError(f"Line {number}: write the log's name = the player's name.")
+                raise forms.ValidationError(
+                    _("Line {number}: write the log's name = the player's name.").format(number=number)
+                )
             mapping[log_name.strip()] = player.strip()
         return mapping
 
@@ -92,10 +100,12 @@ class GameLogForm(forms.Form):
         data = super().clean() or {}
         upload, text = data.get("log_file"), data.get("log_text")
         if bool(upload) == bool(text):
-            raise forms.ValidationError("Give the game log as a file or pasted, one of the two.")
+            raise forms.ValidationError(_("Give the game log as a file or pasted, one of the two."))
         if upload:
             if upload.size > MAX_LOG_BYTES:
-                raise forms.ValidationError(f"The log file is larger than {MAX_LOG_BYTES:,} bytes.")
+                raise forms.ValidationError(
+                    _("The log file is larger than {limit} bytes.").format(limit=f"{MAX_LOG_BYTES:,}")
+                )
             data["log"] = upload.read()
         else:
             data["log"] = text

@@ -30,6 +30,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from penalties import services as penalties
 from scoring.models import ScoreSheet, SeatResult, SheetConfirmation, SheetVersion, SubmissionKey
@@ -64,7 +65,10 @@ def seated_players(table: Table) -> list[Seat]:
     """The four seats of the table, East first, with their players: one query, once per action."""
     seats = sorted(table.seats.select_related("player"), key=lambda seat: seat.wind)
     if len(seats) != 4:
-        raise _refusal("table", "seating", f"table {table.number} has {len(seats)} players seated, not 4")
+        message = _("table {table} has {count} players seated, not 4").format(
+            table=table.number, count=len(seats)
+        )
+        raise _refusal("table", "seating", message)
     return seats
 
 
@@ -93,7 +97,7 @@ def check_entry(table: Table, entry: dict[str, Any], seats: Sequence[Seat] | Non
     endpoints answer. ``seats``: the table's seats when the caller has them already.
     """
     if not isinstance(entry, dict):
-        return Verdict.refused([Error(None, "format", "the sheet must be a JSON object", "entry")])
+        return Verdict.refused([Error(None, "format", _("the sheet must be a JSON object"), "entry")])
     unprintable = json_control_problem(entry)
     if unprintable is not None:
         return Verdict.refused([Error(None, RULE_PRINTABLE, f"entry: {unprintable}", "entry")])
@@ -101,7 +105,9 @@ def check_entry(table: Table, entry: dict[str, Any], seats: Sequence[Seat] | Non
     names = [seat.player.name for seat in (seats if seats is not None else seated_players(table))]
     form = entry.get("form")
     if form not in (ScoreSheet.Form.FINAL, ScoreSheet.Form.HANDS):
-        message = f"form must be 'final' (final points only) or 'hands' (hand by hand), not {form!r}"
+        message = _("form must be 'final' (final points only) or 'hands' (hand by hand), not {form}").format(
+            form=repr(form)
+        )
         return Verdict.refused([Error(None, "format", message, "form")])
     sheet = {key: value for key, value in entry.items() if key != "form"}
     sheet["players"] = names
@@ -120,7 +126,7 @@ def _checked(table: Table, entry: dict[str, Any], seats: Sequence[Seat], *, comp
         raise _refusal(
             "hands",
             "end-of-game (WRCR 2015 §5.9.1)",
-            "the hanchan is not over: more hands, or mark it ended by time",
+            _("the hanchan is not over: more hands, or mark it ended by time"),
         )
     return verdict
 
@@ -202,7 +208,7 @@ def _referee_may_change(sheet: ScoreSheet) -> None:
         raise _refusal(
             "status",
             "signed-sheets-are-locked (WRCR 2015 §8.2)",
-            "the sheet is signed; a head referee or organiser can correct it",
+            _("the sheet is signed; a head referee or organiser can correct it"),
             status=CONFLICT,
         )
 
@@ -246,9 +252,15 @@ def _write_entry(
             raise _refusal(
                 "table",
                 "one-sheet-per-table",
-                f"table {table.number} of hanchan {table.round.number} already has a score "
-                f"sheet (version {existing.version}, {existing.get_status_display().lower()}"
-                f"); reload it and edit that one",
+                _(
+                    "table {table} of hanchan {hanchan} already has a score sheet (version {version}, "
+                    "{status}); reload it and edit that one"
+                ).format(
+                    table=table.number,
+                    hanchan=table.round.number,
+                    version=existing.version,
+                    status=existing.get_status_display().lower(),
+                ),
                 status=CONFLICT,
             ) from None
         action = SheetVersion.Action.SUBMITTED if submit else SheetVersion.Action.CREATED
@@ -256,12 +268,13 @@ def _write_entry(
         _lock_table(table)
         sheet = ScoreSheet.objects.filter(table=table).first()
         if sheet is None:
-            raise _stale(f"table {table.number} has no sheet yet; create it instead")
+            raise _stale(_("table {table} has no sheet yet; create it instead").format(table=table.number))
         (_referee_may_change if player is None else _players_may_change)(sheet)
         if sheet.version != expected_version:
             raise _stale(
-                f"the sheet changed (now version {sheet.version}, you edited version "
-                f"{expected_version}); reload it"
+                _("the sheet changed (now version {version}, you edited version {edited}); reload it").format(
+                    version=sheet.version, edited=expected_version
+                )
             )
         if findings is None and replayed == sheet.replay:
             findings = log_findings(sheet)
@@ -330,7 +343,9 @@ def _reseat_as_log(
         raise _refusal(
             "reseat_winds",
             "signed-sheets-are-locked (WRCR 2015 §8.2)",
-            f"table {table.number}'s sheet is signed with its seats; it is not re-seated",
+            _("table {table}'s sheet is signed with its seats; it is not re-seated").format(
+                table=table.number
+            ),
             status=CONFLICT,
         )
     by_name = {seat.player.name: seat for seat in seats}  # the log's four are these (match_players)
@@ -408,7 +423,7 @@ def save_sheet_once(
         raise _refusal(
             "Idempotency-Key",
             "idempotency-key-format",
-            "the Idempotency-Key header must be 16 to 64 letters, digits, '-' or '_'",
+            _("the Idempotency-Key header must be 16 to 64 letters, digits, '-' or '_'"),
         )
     if (user is None) == (player is None):
         raise ValueError("a keyed save is made by a referee or by a player, not both")
@@ -425,7 +440,7 @@ def save_sheet_once(
             raise _refusal(
                 "Idempotency-Key",
                 "idempotency-key-reuse",
-                "this Idempotency-Key was used for another request; a new save needs a new key",
+                _("this Idempotency-Key was used for another request; a new save needs a new key"),
                 status=KEY_REUSED,
             )
         return SaveAnswer(stored.status, stored.response, replayed=True)
@@ -458,7 +473,7 @@ def save_sheet_once(
         raise _refusal(
             "Idempotency-Key",
             "idempotency-key-reuse",
-            "this Idempotency-Key was used for another request; a new save needs a new key",
+            _("this Idempotency-Key was used for another request; a new save needs a new key"),
             status=KEY_REUSED,
         ) from None
     return answer
@@ -473,11 +488,16 @@ def sign_sheet(
     _lock_table(sheet.table)
     sheet = ScoreSheet.objects.select_related("table__round__tournament").get(pk=sheet.pk)
     if sheet.is_signed:
-        raise _refusal("status", "already-signed", f"already signed by {sheet.signed_by}", status=CONFLICT)
+        message = _("already signed by {user}").format(user=sheet.signed_by)
+        raise _refusal("status", "already-signed", message, status=CONFLICT)
     if expected_version is not None and sheet.version != expected_version:
-        raise _stale(f"the sheet changed (now version {sheet.version}); check it again before signing")
+        raise _stale(
+            _("the sheet changed (now version {version}); check it again before signing").format(
+                version=sheet.version
+            )
+        )
     if sheet.status not in (ScoreSheet.Status.SUBMITTED, ScoreSheet.Status.DISPUTED):
-        raise _refusal("status", "submit-before-signing", "submit the sheet before signing it")
+        raise _refusal("status", "submit-before-signing", _("submit the sheet before signing it"))
     seats = seated_players(sheet.table)
     # The rules may not have changed, but a signature checks anyway; the results come from this check.
     verdict = _checked(sheet.table, sheet.entry, seats)
@@ -505,14 +525,14 @@ def correct_sheet(
     """A head referee or organiser changes a signed sheet; the old version stays in the history."""
     access.require_role(user, sheet.table.round.tournament, Role.HEAD_REFEREE)
     if not reason.strip():
-        raise _refusal("reason", "corrections-give-a-reason", "a correction needs a reason")
+        raise _refusal("reason", "corrections-give-a-reason", _("a correction needs a reason"))
     require_printable("reason", reason, multiline=True)
     _lock_table(sheet.table)
     sheet = ScoreSheet.objects.select_related("table__round__tournament").get(pk=sheet.pk)
     if not sheet.is_signed:
-        raise _refusal("status", "correct-signed-sheets", "only a signed sheet is corrected; edit it")
+        raise _refusal("status", "correct-signed-sheets", _("only a signed sheet is corrected; edit it"))
     if expected_version is not None and sheet.version != expected_version:
-        raise _stale(f"the sheet changed (now version {sheet.version})")
+        raise _stale(_("the sheet changed (now version {version})").format(version=sheet.version))
     seats = seated_players(sheet.table)
     verdict = _checked(sheet.table, entry, seats)
     sheet.entry, sheet.replay, sheet.form = entry, verdict.as_json(), entry["form"]
@@ -574,14 +594,14 @@ def _players_may_change(sheet: ScoreSheet) -> None:
         raise _refusal(
             "status",
             "signed-sheets-are-locked (WRCR 2015 §8.2)",
-            "the sheet is signed; only a head referee or organiser can correct it",
+            _("the sheet is signed; only a head referee or organiser can correct it"),
             status=CONFLICT,
         )
     if sheet.disputed_at is not None:
         raise _refusal(
             "status",
             RULE_DISPUTED,
-            "a player of the table disputed the sheet: a referee decides and signs it",
+            _("a player of the table disputed the sheet: a referee decides and signs it"),
             status=CONFLICT,
         )
 
@@ -621,17 +641,22 @@ def _sheet_to_answer(table: Table, player: Player, version: int) -> ScoreSheet:
     """The submitted sheet of the table at ``version``, which this player has not answered yet."""
     sheet = ScoreSheet.objects.filter(table=table).first()
     if sheet is None:
-        raise _refusal("table", "no-sheet", f"table {table.number} has no sheet yet", status=CONFLICT)
+        message = _("table {table} has no sheet yet").format(table=table.number)
+        raise _refusal("table", "no-sheet", message, status=CONFLICT)
     sheet.table = table
     _players_may_change(sheet)
     if sheet.status != ScoreSheet.Status.SUBMITTED:
-        raise _refusal("status", "submit-before-confirming", "the sheet is a draft: it is submitted first")
+        raise _refusal("status", "submit-before-confirming", _("the sheet is a draft: it is submitted first"))
     if sheet.version != version:
         raise _stale(
-            f"the sheet changed (now version {sheet.version}, you read version {version}); read it again"
+            _("the sheet changed (now version {version}, you read version {read}); read it again").format(
+                version=sheet.version, read=version
+            )
         )
     if SheetConfirmation.objects.filter(sheet=sheet, player=player, version=version).exists():
-        message = f"{player.name} has answered version {version} already"
+        message = _("{player} has answered version {version} already").format(
+            player=player.name, version=version
+        )
         raise _refusal("version", "one-answer-per-version", message, status=CONFLICT)
     return sheet
 
@@ -678,9 +703,11 @@ def dispute_sheet(table: Table, player: Player, *, version: int, reason: str) ->
     referees (status ``disputed``), who edit and sign it."""
     reason = reason.strip()
     if not reason:
-        raise _refusal("reason", "disputes-give-a-reason", "say what is wrong with the sheet")
+        raise _refusal("reason", "disputes-give-a-reason", _("say what is wrong with the sheet"))
     if len(reason) > MAX_DISPUTE_REASON:
-        message = f"the reason is {len(reason)} characters long; at most {MAX_DISPUTE_REASON}"
+        message = _("the reason is {length} characters long; at most {limit}").format(
+            length=len(reason), limit=MAX_DISPUTE_REASON
+        )
         raise _refusal("reason", "length", message)
     require_printable("reason", reason, multiline=True)
     table, seats = _player_table(table, player)

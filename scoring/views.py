@@ -15,6 +15,8 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scoring import services
@@ -30,12 +32,17 @@ from tournament.views.base import access_tournament, refusal_response, render_pa
 
 Role = StaffRole.Role
 WIND_NAMES = dict(Seat.Wind.choices)
-CONFLICT_HINT = "Reload the sheet to see the saved version; your entry is still below, not saved."
-UNREADABLE = {"hand": None, "message": "the sheet could not be read: each player is named by a text"}
+CONFLICT_HINT = gettext_lazy(
+    "Reload the sheet to see the saved version; your entry is still below, not saved."
+)
+UNREADABLE = {
+    "hand": None,
+    "message": gettext_lazy("the sheet could not be read: each player is named by a text"),
+}
 # A saved sheet is a few kilobytes (a long hanchan of 30 hands is under 10 KB): a save reads at most this.
 MAX_SAVE_BYTES = 262_144
 SAVE_ACTIONS = ("draft", "submit")
-SAVE_CONFLICT_HINT = (
+SAVE_CONFLICT_HINT = gettext_lazy(
     "This phone keeps your entry, not sent: save it over the saved version, or use the saved version."
 )
 
@@ -100,7 +107,7 @@ def _sheet_page(
             # the findings of the game log the current version was read from (None: entered by hand)
             "log_findings": services.log_findings(sheet) if sheet and not correcting else None,
             "may_reseat": access.has_role(request.user, tournament, Role.HEAD_REFEREE),
-            "reseat_label": RESEAT_LABEL,
+            "reseat_label": _(RESEAT_LABEL),
             "sign_form": SignForm(initial={"expected_version": sheet.version}) if sheet else None,
             "versions": sheet.versions.select_related("author").order_by("-at", "-pk") if sheet else [],
             "hands": _hands(sheet, seats) if sheet and not editable else [],
@@ -157,7 +164,9 @@ def _sheet_access(
     if player is None:
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
-        raise PermissionDenied(f"This page is for the referees of {tournament.name}.")
+        raise PermissionDenied(
+            _("This page is for the referees of {tournament}.").format(tournament=tournament.name)
+        )
     table = _table(tournament, round_number, table_number)
     try:
         access.require_table_player(player, table, list(table.seats.all()))
@@ -255,12 +264,13 @@ def sheet(request: HttpRequest, slug: str, round_number: int, table_number: int)
     except TypeError:  # see ``check``
         return _sheet_page(request, tournament, table, errors=[UNREADABLE], status=400)
     if submit and player is not None:
-        next_step = "The other players of the table confirm it next."
-        messages.success(request, f"Submitted (version {saved.version}). {next_step}")
+        text = _("Submitted (version {version}). The other players of the table confirm it next.")
+        messages.success(request, text.format(version=saved.version))
     elif submit:
-        messages.success(request, f"Submitted (version {saved.version}). A referee signs it next.")
+        text = _("Submitted (version {version}). A referee signs it next.")
+        messages.success(request, text.format(version=saved.version))
     else:
-        messages.success(request, f"Draft saved (version {saved.version}).")
+        messages.success(request, _("Draft saved (version {version}).").format(version=saved.version))
     return redirect(
         "scoring:sheet", slug=tournament.slug, round_number=round_number, table_number=table_number
     )
@@ -289,12 +299,14 @@ def from_log(request: HttpRequest, slug: str, round_number: int, table_number: i
         )
     except Refusal as refused:
         return _sheet_page(request, tournament, table, errors=refused.as_dicts(), status=refused.status)
-    reseated = " The table's winds are as in the log." if form.cleaned_data["reseat_winds"] else ""
-    messages.success(
-        request,
-        f"Draft read from the game log (version {saved.version}, {len(findings)} finding"
-        f"{'' if len(findings) == 1 else 's'}): check it, submit it.{reseated}",
-    )
+    text = ngettext(
+        "Draft read from the game log (version {version}, {count} finding): check it, submit it.",
+        "Draft read from the game log (version {version}, {count} findings): check it, submit it.",
+        len(findings),
+    ).format(version=saved.version, count=len(findings))
+    if form.cleaned_data["reseat_winds"]:
+        text = _("{message} The table's winds are as in the log.").format(message=text)
+    messages.success(request, text)
     return redirect(
         "scoring:sheet", slug=tournament.slug, round_number=round_number, table_number=table_number
     )
@@ -314,7 +326,7 @@ def sign(request: HttpRequest, slug: str, round_number: int, table_number: int) 
             for problem in refused.problems:
                 messages.error(request, problem.message)
         else:
-            messages.success(request, "Signed. The standings are updated.")
+            messages.success(request, _("Signed. The standings are updated."))
     return redirect(
         "scoring:sheet", slug=tournament.slug, round_number=round_number, table_number=table_number
     )
@@ -364,7 +376,9 @@ def correct(request: HttpRequest, slug: str, round_number: int, table_number: in
             correction_form=form,
             status=status,
         )
-    messages.success(request, "Corrected. The standings are updated; the old version stays in the history.")
+    messages.success(
+        request, _("Corrected. The standings are updated; the old version stays in the history.")
+    )
     return redirect(
         "scoring:sheet", slug=tournament.slug, round_number=round_number, table_number=table_number
     )
@@ -400,7 +414,7 @@ def _answer(
         return found
     tournament, table, player = found
     if player is None:
-        raise PermissionDenied("Only the players seated at the table confirm or dispute its sheet.")
+        raise PermissionDenied(_("Only the players seated at the table confirm or dispute its sheet."))
     form = AnswerForm(request.POST)
     if not form.is_valid():
         for name, errors in form.errors.items():
@@ -420,12 +434,12 @@ def _answer(
         else:
             if answered.is_signed:
                 messages.success(
-                    request, "All four players agree: the sheet is signed and the standings count it."
+                    request, _("All four players agree: the sheet is signed and the standings count it.")
                 )
             elif agree:
-                messages.success(request, f"You agree with version {version}.")
+                messages.success(request, _("You agree with version {version}.").format(version=version))
             else:
-                messages.success(request, "Disputed: a referee comes to the table.")
+                messages.success(request, _("Disputed: a referee comes to the table."))
     return redirect(
         "scoring:sheet", slug=tournament.slug, round_number=round_number, table_number=table_number
     )
@@ -448,17 +462,17 @@ def _save_request(request: HttpRequest) -> tuple[dict[str, Any], bool, int | Non
     naming the field."""
     body = read_json(request.body or b"null", max_bytes=MAX_SAVE_BYTES)
     if not isinstance(body, dict):
-        raise Refusal("body", "format", "the body must be a JSON object: entry, action, expected_version")
+        raise Refusal("body", "format", _("the body must be a JSON object: entry, action, expected_version"))
     entry = body.get("entry")
     if not isinstance(entry, dict):
-        raise Refusal("entry", "format", "entry: the sheet must be a JSON object")
+        raise Refusal("entry", "format", _("entry: the sheet must be a JSON object"))
     action = body.get("action")
     if action not in SAVE_ACTIONS:
-        raise Refusal("action", "format", "action must be 'draft' (save a draft) or 'submit'")
+        raise Refusal("action", "format", _("action must be 'draft' (save a draft) or 'submit'"))
     expected = body.get("expected_version")
     if expected is not None and (type(expected) is not int or not 1 <= expected <= 1_000_000):
         raise Refusal(
-            "expected_version", "format", "expected_version must be null or the version edited (1 or more)"
+            "expected_version", "format", _("expected_version must be null or the version edited (1 or more)")
         )
     return entry, action == "submit", expected
 
@@ -473,7 +487,7 @@ def save(request: HttpRequest, slug: str, round_number: int, table_number: int) 
     found = _sheet_access(request, slug, round_number, table_number)
     if isinstance(found, HttpResponse):
         return found
-    _, table, player = found
+    _tournament, table, player = found
     try:
         entry, submit, expected = _save_request(request)
         answer = services.save_sheet_once(
@@ -488,16 +502,18 @@ def save(request: HttpRequest, slug: str, round_number: int, table_number: int) 
     except Refusal as refused:
         return refusal_response(refused)
     except TypeError:  # see ``check``
-        return JsonResponse({"errors": [{**UNREADABLE, "field": "entry", "rule": "format"}]}, status=400)
+        unreadable = {**UNREADABLE, "message": str(UNREADABLE["message"]), "field": "entry", "rule": "format"}
+        return JsonResponse({"errors": [unreadable]}, status=400)
     body = dict(answer.body)
     if answer.status == CONFLICT:
         body["errors"] = [
             *body["errors"],
-            {"hand": None, "field": None, "rule": "stale-version", "message": SAVE_CONFLICT_HINT},
+            {"hand": None, "field": None, "rule": "stale-version", "message": str(SAVE_CONFLICT_HINT)},
         ]
     if answer.status == 200 and submit and not answer.replayed:
-        next_step = (
-            "The other players of the table confirm it next." if player else "A referee signs it next."
-        )
-        messages.success(request, f"Submitted (version {answer.body['version']}). {next_step}")
+        if player:
+            text = _("Submitted (version {version}). The other players of the table confirm it next.")
+        else:
+            text = _("Submitted (version {version}). A referee signs it next.")
+        messages.success(request, text.format(version=answer.body["version"]))
     return JsonResponse(body, status=answer.status)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from scoring.rules import legal
+from scoring.rules.i18n import _, ngettext
 from scoring.rules.legal import HandOutcome, Moment
 from scoring.rules.payments import format_points
 from scoring.rules.ruleset import Ruleset
@@ -38,8 +39,10 @@ def after_end_error(sheet: Sheet, number: int, state: HandState) -> Error:
         number,
         state,
         RULE_AFTER_END,
-        f"the hanchan ended with the previous hand (South 4 passed the deal from {last_dealer}); "
-        "no hand is played after the end (WRCR 2015 §5.8, no agari yame §5.9.1)",
+        _(
+            "the hanchan ended with the previous hand (South 4 passed the deal from {dealer}); "
+            "no hand is played after the end (WRCR 2015 §5.8, no agari yame §5.9.1)"
+        ).format(dealer=last_dealer),
     )
 
 
@@ -48,11 +51,19 @@ def noten_riichi_error(sheet: Sheet, number: int, state: HandState, seats: Seque
 
 
 def _noten_riichi_text(sheet: Sheet, seats: Sequence[int]) -> str:
-    return (
-        f"{sheet.names(seats)} declared riichi but {'is' if len(seats) == 1 else 'are'} noten at the "
-        f"exhaustive draw: that is a chombo ({sheet.ruleset.chombo_penalty} points, no noten payments, "
-        "riichi stakes returned, the hand is re-dealt; WRCR 2015 §7.1), to be entered as "
-        '{"result": "chombo", "offender": ...}'
+    text = ngettext(
+        "{players} declared riichi but is noten at the exhaustive draw: that is a chombo ({penalty} points, "
+        "no noten payments, riichi stakes returned, the hand is re-dealt; WRCR 2015 §7.1), to be entered "
+        "as {entry}",
+        "{players} declared riichi but are noten at the exhaustive draw: that is a chombo ({penalty} "
+        "points, no noten payments, riichi stakes returned, the hand is re-dealt; WRCR 2015 §7.1), to be "
+        "entered as {entry}",
+        len(seats),
+    )
+    return text.format(
+        players=sheet.names(seats),
+        penalty=sheet.ruleset.chombo_penalty,
+        entry='{"result": "chombo", "offender": ...}',
     )
 
 
@@ -65,13 +76,13 @@ def changes_text(sheet: Sheet, changes: Sequence[int]) -> str:
 
 def chombo_mismatch(sheet: Sheet, outcome: HandOutcome, changes: Sequence[int]) -> str:
     if sheet.ruleset.chombo_table_payment:
-        return (
-            f"a chombo here pays {changes_text(sheet, outcome.changes)}, not {changes_text(sheet, changes)}"
+        return _("a chombo here pays {changes}, not {written}").format(
+            changes=changes_text(sheet, outcome.changes), written=changes_text(sheet, changes)
         )
-    return (
+    return _(
         "a chombo changes no points at the table (riichi stakes are returned, the penalty comes off the "
-        f"overall score), but the sheet writes {changes_text(sheet, changes)}"
-    )
+        "overall score), but the sheet writes {written}"
+    ).format(written=changes_text(sheet, changes))
 
 
 def explain_change(
@@ -97,20 +108,18 @@ def explain_change(
     elif total == 0:
         rule, text = (
             RULE_NOTEN,
-            (
-                f"the changes {changes_text(sheet, changes)} are not noten payments: at an exhaustive draw "
-                f"the noten players pay {format_points(ruleset.noten_total)} in all, shared equally, to "
-                "the tenpai players"
-            ),
+            _(
+                "the changes {changes} are not noten payments: at an exhaustive draw the noten players pay "
+                "{total} in all, shared equally, to the tenpai players"
+            ).format(changes=changes_text(sheet, changes), total=format_points(ruleset.noten_total)),
         )
     else:
         rule, text = (
             RULE_ZERO_SUM,
-            (
-                f"the changes {changes_text(sheet, changes)} add up to "
-                f"{format_points(sum(changes), sign=True)}; "
-                "apart from riichi stakes and collected sticks the changes of a hand add up to zero"
-            ),
+            _(
+                "the changes {changes} add up to {sum}; apart from riichi stakes and collected sticks the "
+                "changes of a hand add up to zero"
+            ).format(changes=changes_text(sheet, changes), sum=format_points(sum(changes), sign=True)),
         )
     return hand_error(number, state, rule, text)
 
@@ -119,34 +128,51 @@ def _multiple_ron_problem(
     sheet: Sheet, gainers: Sequence[int], loser: int, changes: Sequence[int]
 ) -> tuple[str, str]:
     if not sheet.ruleset.multiple_ron:
-        return RULE_HEAD_BUMP, (
-            f"{sheet.names(gainers)} are paid by {sheet.name(loser)}, but under {sheet.ruleset.name} only "
-            "one player wins on a discard: the closest to the discarder in turn order (head bump)"
-        )
+        return RULE_HEAD_BUMP, _(
+            "{players} are paid by {loser}, but under {ruleset} only one player wins on a discard: the "
+            "closest to the discarder in turn order (head bump)"
+        ).format(players=sheet.names(gainers), loser=sheet.name(loser), ruleset=sheet.ruleset.name)
     return (
         RULE_PAYMENT,
-        f"{changes_text(sheet, changes)} is not a legal multiple ron: each winner gets a legal ron",
+        _("{changes} is not a legal multiple ron: each winner gets a legal ron").format(
+            changes=changes_text(sheet, changes)
+        ),
     )
 
 
 def _sticks_text(sheet: Sheet, moment: Moment, winner: int, collected: int, pot: int) -> str:
-    parts = []
-    if moment.sticks:
-        parts.append(f"{moment.sticks} from earlier hands")
-    if moment.riichi:
-        parts.append(f"{len(moment.riichi)} declared in this hand")
-    where = f" ({' and '.join(parts)})" if parts else ""
-    return (
-        f"{sheet.name(winner)} collects {format_points(collected)} in riichi sticks, but "
-        f"{format_points(pot)} lie on the table{where}; the winner takes them all"
+    if moment.sticks and moment.riichi:
+        text = _(
+            "{player} collects {collected} in riichi sticks, but {pot} lie on the table ({earlier} from "
+            "earlier hands and {declared} declared in this hand); the winner takes them all"
+        )
+    elif moment.sticks:
+        text = _(
+            "{player} collects {collected} in riichi sticks, but {pot} lie on the table ({earlier} from "
+            "earlier hands); the winner takes them all"
+        )
+    elif moment.riichi:
+        text = _(
+            "{player} collects {collected} in riichi sticks, but {pot} lie on the table ({declared} "
+            "declared in this hand); the winner takes them all"
+        )
+    else:
+        text = _(
+            "{player} collects {collected} in riichi sticks, but {pot} lie on the table; the winner takes "
+            "them all"
+        )
+    return text.format(
+        player=sheet.name(winner),
+        collected=format_points(collected),
+        pot=format_points(pot),
+        earlier=moment.sticks,
+        declared=len(moment.riichi),
     )
 
 
 def _win_problem(sheet: Sheet, moment: Moment, winner: int, paid: dict[int, int]) -> tuple[str, str]:
     ruleset = sheet.ruleset
     dealer = winner == moment.dealer
-    role = "dealer" if dealer else "non-dealer"
-    honba = f" with {moment.honba} honba" if moment.honba else ""
     for seat in range(4):
         if seat != moment.dealer and legal.is_legal(
             _at(moment, dealer=seat), _changes_of(moment, winner, paid, ruleset), ruleset
@@ -161,23 +187,58 @@ def _win_problem(sheet: Sheet, moment: Moment, winner: int, paid: dict[int, int]
     if len(paid) == 1:
         (amount,) = paid.values()
         below, above = legal.nearest_ron_values(amount - moment.honba * ruleset.honba_ron, dealer, ruleset)
-        near = " or ".join(
+        near = [
             format_points(value + moment.honba * ruleset.honba_ron)
             for value in (below, above)
             if value is not None
+        ]
+        text = _ron_payment_text(dealer, bool(moment.honba), len(near)).format(
+            amount=format_points(amount, sign=True), honba=moment.honba, near=_(" or ").join(near)
         )
-        text = f"{format_points(amount, sign=True)} is not a legal {role} ron payment{honba}"
-        return RULE_PAYMENT, text + (f" (the nearest are {near})" if near else "")
+        return RULE_PAYMENT, text
     if len(paid) == 2:
-        return RULE_LIABILITY, (
-            f"{sheet.names(sorted(paid))} both pay {sheet.name(winner)}: two players pay one ron only under "
-            "liability for a yakuman, each half, the discarder adding the counters"
-        )
+        return RULE_LIABILITY, _(
+            "{players} both pay {winner}: two players pay one ron only under liability for a yakuman, each "
+            "half, the discarder adding the counters"
+        ).format(players=sheet.names(sorted(paid)), winner=sheet.name(winner))
     amounts = ", ".join(f"{sheet.name(seat)} {format_points(value)}" for seat, value in sorted(paid.items()))
-    return (
-        RULE_PAYMENT,
-        f"{sheet.name(winner)}'s self-draw payments ({amounts}) are not a legal {role} tsumo{honba}",
+    return RULE_PAYMENT, _tsumo_payment_text(dealer, bool(moment.honba)).format(
+        winner=sheet.name(winner), amounts=amounts, honba=moment.honba
     )
+
+
+def _ron_payment_text(dealer: bool, honba: bool, near: int) -> str:
+    """The message of an illegal ron payment, whole for each case so that translators see whole sentences."""
+    if dealer and honba:
+        if near:
+            return _("{amount} is not a legal dealer ron payment with {honba} honba (the nearest are {near})")
+        return _("{amount} is not a legal dealer ron payment with {honba} honba")
+    if dealer:
+        if near:
+            return _("{amount} is not a legal dealer ron payment (the nearest are {near})")
+        return _("{amount} is not a legal dealer ron payment")
+    if honba:
+        if near:
+            return _(
+                "{amount} is not a legal non-dealer ron payment with {honba} honba (the nearest are {near})"
+            )
+        return _("{amount} is not a legal non-dealer ron payment with {honba} honba")
+    if near:
+        return _("{amount} is not a legal non-dealer ron payment (the nearest are {near})")
+    return _("{amount} is not a legal non-dealer ron payment")
+
+
+def _tsumo_payment_text(dealer: bool, honba: bool) -> str:
+    """The message of illegal self-draw payments, whole for each case."""
+    if dealer and honba:
+        return _("{winner}'s self-draw payments ({amounts}) are not a legal dealer tsumo with {honba} honba")
+    if dealer:
+        return _("{winner}'s self-draw payments ({amounts}) are not a legal dealer tsumo")
+    if honba:
+        return _(
+            "{winner}'s self-draw payments ({amounts}) are not a legal non-dealer tsumo with {honba} honba"
+        )
+    return _("{winner}'s self-draw payments ({amounts}) are not a legal non-dealer tsumo")
 
 
 def _at(moment: Moment, *, dealer: int | None = None, honba: int | None = None) -> Moment:
@@ -204,17 +265,27 @@ def _dealer_text(sheet: Sheet, moment: Moment, winner: int, seat: int, paid: dic
     if len(paid) != 3:
         amount = format_points(sum(paid.values()), sign=True)
         if winner == moment.dealer:
-            return f"{real} wins as the dealer of this hand, but {amount} is a non-dealer's ron payment"
-        return f"{amount} is a dealer's ron payment, but the dealer of this hand is {real}"
+            text = _("{dealer} wins as the dealer of this hand, but {amount} is a non-dealer's ron payment")
+        else:
+            text = _("{amount} is a dealer's ron payment, but the dealer of this hand is {dealer}")
+        return text.format(dealer=real, amount=amount)
     if winner == seat:
-        return f"{sheet.name(winner)} is paid as the dealer, but the dealer of this hand is {real}"
-    return f"the payments treat {sheet.name(seat)} as the dealer, but the dealer of this hand is {real}"
+        text = _("{player} is paid as the dealer, but the dealer of this hand is {dealer}")
+    else:
+        text = _("the payments treat {player} as the dealer, but the dealer of this hand is {dealer}")
+    return text.format(player=sheet.name(seat), dealer=real)
 
 
 def _honba_text(moment: Moment, honba_count: int, ruleset: Ruleset, ron: bool) -> str:
     each = ruleset.honba_ron if ron else ruleset.honba_tsumo_each
-    how = "the ron pays" if ron else "each player pays"
-    return (
-        f"the payments count {honba_count} honba, but {moment.honba} lie on the table: "
-        f"{how} {format_points(each)} per counter on top of the hand's value"
-    )
+    if ron:
+        text = _(
+            "the payments count {counted} honba, but {honba} lie on the table: the ron pays {each} per "
+            "counter on top of the hand's value"
+        )
+    else:
+        text = _(
+            "the payments count {counted} honba, but {honba} lie on the table: each player pays {each} per "
+            "counter on top of the hand's value"
+        )
+    return text.format(counted=honba_count, honba=moment.honba, each=format_points(each))

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from scoring.rules.i18n import _
 from scoring.rules.tiles import (
     COPIES_PER_KIND,
     EAST,
@@ -181,36 +182,43 @@ def parse_hand(data: Mapping[str, Any]) -> Hand:
     Fields other than those of a hand (``expected``, ``id``, ...) are ignored.
     """
     if not isinstance(data, Mapping):
-        raise HandInputError(f"hand: expected an object with the hand's fields, got {type(data).__name__}")
+        raise HandInputError(
+            _("hand: expected an object with the hand's fields, got {kind}").format(kind=type(data).__name__)
+        )
     if "concealed" not in data:
-        raise HandInputError("concealed: missing (the concealed tiles, winning tile included)")
+        raise HandInputError(_("concealed: missing (the concealed tiles, winning tile included)"))
     concealed = tuple(parse_tiles(data["concealed"], "concealed"))
     melds = _parse_melds(data.get("melds"))
     if "win_tile" not in data:
-        raise HandInputError("win_tile: missing")
+        raise HandInputError(_("win_tile: missing"))
     win_tile = parse_tile(data["win_tile"], "win_tile")
     if win_tile not in concealed:
         raise HandInputError(
-            f'win_tile: "{tile_str(win_tile)}" is not among the concealed tiles '
-            "(they include the winning tile)"
+            _('win_tile: "{tile}" is not among the concealed tiles (they include the winning tile)').format(
+                tile=tile_str(win_tile)
+            )
         )
     win = data.get("win")
     if win not in ("ron", "tsumo"):
-        raise HandInputError(f'win: expected "ron" or "tsumo", got {win!r}')
+        raise HandInputError(_('win: expected "ron" or "tsumo", got {value}').format(value=repr(win)))
     flags, flag_last_tile = _parse_flags(data.get("flags"))
     robbed_kong = data.get("robbed_kong")
     if robbed_kong is not None:
         if robbed_kong not in ("added", "concealed"):
-            raise HandInputError(f'robbed_kong: expected "added" or "concealed", got {robbed_kong!r}')
+            raise HandInputError(
+                _('robbed_kong: expected "added" or "concealed", got {value}').format(value=repr(robbed_kong))
+            )
         if "chankan" not in flags:
-            raise HandInputError("robbed_kong: only meaningful with the chankan flag (Robbing a Kong)")
+            raise HandInputError(_("robbed_kong: only meaningful with the chankan flag (Robbing a Kong)"))
     elif "chankan" in flags:
         robbed_kong = "added"
     last_tile = _parse_bool(data.get("last_tile", False), "last_tile") or flag_last_tile
     if last_tile and "rinshan" not in flags:
         raise HandInputError(
-            "last_tile: marks a win on a replacement tile that is also the last tile, so it needs the "
-            "rinshan flag (for a self-draw of the last tile of the live wall set haitei)"
+            _(
+                "last_tile: marks a win on a replacement tile that is also the last tile, so it needs the "
+                "rinshan flag (for a self-draw of the last tile of the live wall set haitei)"
+            )
         )
     hand = Hand(
         concealed=concealed,
@@ -236,32 +244,47 @@ def _parse_melds(value: object) -> tuple[DeclaredMeld, ...]:
     if value is None:
         return ()
     if not isinstance(value, Sequence) or isinstance(value, str):
-        raise HandInputError(f"melds: expected a list of groups, got {value!r}")
+        raise HandInputError(_("melds: expected a list of groups, got {value}").format(value=repr(value)))
     melds: list[DeclaredMeld] = []
     for index, item in enumerate(value):
         where = f"melds[{index}]"
         if not isinstance(item, Mapping):
-            raise HandInputError(f'{where}: expected {{"type": ..., "tiles": ...}}, got {item!r}')
+            raise HandInputError(
+                _("{field}: expected {shape}, got {value}").format(
+                    field=where, shape='{"type": ..., "tiles": ...}', value=repr(item)
+                )
+            )
         kind = item.get("type")
         if not isinstance(kind, str) or kind not in MELD_TYPES:
-            raise HandInputError(f"{where}.type: {kind!r} is not one of {', '.join(MELD_TYPES)}")
+            raise HandInputError(
+                _("{field}.type: {value} is not one of {types}").format(
+                    field=where, value=repr(kind), types=", ".join(MELD_TYPES)
+                )
+            )
         text = item.get("tiles")
         tiles = tuple(sorted(parse_tiles(text, f"{where}.tiles")))
         size = MELD_TYPES[kind]
         if len(tiles) != size:
-            raise HandInputError(f'{where}.tiles: a {kind} has {size} tiles, "{text}" has {len(tiles)}')
+            raise HandInputError(
+                _('{field}.tiles: a {type} has {size} tiles, "{tiles}" has {count}').format(
+                    field=where, type=kind, size=size, tiles=text, count=len(tiles)
+                )
+            )
         if kind == "chi":
             low = tiles[0]
             if low >= EAST or low % 9 > 6 or tiles != (low, low + 1, low + 2):
                 raise HandInputError(
-                    f'{where}.tiles: "{text}" is not a chow '
-                    "(three consecutive tiles of one suit, WRCR 2015 §5.2)"
+                    _(
+                        '{field}.tiles: "{tiles}" is not a chow (three consecutive tiles of one suit, '
+                        "WRCR 2015 §5.2)"
+                    ).format(field=where, tiles=text)
                 )
         elif len(set(tiles)) != 1:
-            group = "pung" if kind == "pon" else "kong"
-            raise HandInputError(
-                f'{where}.tiles: "{text}" is not a {group} (identical tiles, WRCR 2015 §5.2)'
-            )
+            if kind == "pon":
+                problem = _('{field}.tiles: "{tiles}" is not a pung (identical tiles, WRCR 2015 §5.2)')
+            else:
+                problem = _('{field}.tiles: "{tiles}" is not a kong (identical tiles, WRCR 2015 §5.2)')
+            raise HandInputError(problem.format(field=where, tiles=text))
         melds.append(DeclaredMeld(kind, tiles))
     return tuple(melds)
 
@@ -271,7 +294,9 @@ def _parse_flags(value: object) -> tuple[frozenset[str], bool]:
     if value is None:
         return frozenset(), False
     if not isinstance(value, Mapping):
-        raise HandInputError(f"flags: expected an object of true/false flags, got {value!r}")
+        raise HandInputError(
+            _("flags: expected an object of true/false flags, got {value}").format(value=repr(value))
+        )
     flags: set[str] = set()
     last_tile = False
     for name, set_ in value.items():
@@ -279,7 +304,11 @@ def _parse_flags(value: object) -> tuple[frozenset[str], bool]:
             last_tile = _parse_bool(set_, "flags.last_tile")
             continue
         if name not in FLAGS:
-            raise HandInputError(f"flags: {name!r} is not a flag (flags: {', '.join(FLAGS)})")
+            raise HandInputError(
+                _("flags: {name} is not a flag (flags: {flags})").format(
+                    name=repr(name), flags=", ".join(FLAGS)
+                )
+            )
         if _parse_bool(set_, f"flags.{name}"):
             flags.add(name)
     return frozenset(flags), last_tile
@@ -287,7 +316,9 @@ def _parse_flags(value: object) -> tuple[frozenset[str], bool]:
 
 def _parse_bool(value: object, where: str) -> bool:
     if not isinstance(value, bool):
-        raise HandInputError(f"{where}: expected true or false, got {value!r}")
+        raise HandInputError(
+            _("{field}: expected true or false, got {value}").format(field=where, value=repr(value))
+        )
     return value
 
 
@@ -295,7 +326,9 @@ def _parse_wind(value: object, where: str) -> int:
     code = value.upper() if isinstance(value, str) else value
     code = _WIND_WORDS.get(code, code) if isinstance(code, str) else code
     if not isinstance(code, str) or code not in _WINDS:
-        raise HandInputError(f'{where}: expected "E", "S", "W" or "N", got {value!r}')
+        raise HandInputError(
+            _('{field}: expected "E", "S", "W" or "N", got {value}').format(field=where, value=repr(value))
+        )
     return _WINDS[code]
 
 
@@ -305,7 +338,11 @@ def _parse_indicators(value: object, where: str) -> tuple[int, ...]:
     if isinstance(value, str):
         return tuple(parse_tiles(value, where))
     if not isinstance(value, Sequence):
-        raise HandInputError(f'{where}: expected a list of tiles such as ["3p", "1z"], got {value!r}')
+        raise HandInputError(
+            _('{field}: expected a list of tiles such as ["3p", "1z"], got {value}').format(
+                field=where, value=repr(value)
+            )
+        )
     tiles: list[int] = []
     for index, item in enumerate(value):
         tiles.extend(parse_tiles(item, f"{where}[{index}]"))
@@ -319,7 +356,9 @@ def _parse_liability(value: object) -> str | None:
     name = value.get("yaku") if isinstance(value, Mapping) else value
     if not isinstance(name, str):
         raise HandInputError(
-            f'liability: expected {{"yaku": "Big Three Dragons" or "Big Four Winds"}}, got {value!r}'
+            _("liability: expected {shape}, got {value}").format(
+                shape='{"yaku": "Big Three Dragons" or "Big Four Winds"}', value=repr(value)
+            )
         )
     key = name.strip().lower()
     if key in _LIABILITY_ALIASES:
@@ -327,13 +366,19 @@ def _parse_liability(value: object) -> str | None:
     if key in _NO_LIABILITY:
         return name.strip()
     raise HandInputError(
-        f"liability: {name!r} is not a yaku (liability is for Big Three Dragons or Big Four Winds)"
+        _("liability: {name} is not a yaku (liability is for Big Three Dragons or Big Four Winds)").format(
+            name=repr(name)
+        )
     )
 
 
 def _parse_count(value: object, where: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise HandInputError(f"{where}: expected a whole number, 0 or more, got {value!r}")
+        raise HandInputError(
+            _("{field}: expected a whole number, 0 or more, got {value}").format(
+                field=where, value=repr(value)
+            )
+        )
     return value
 
 
@@ -342,9 +387,11 @@ def _check_tile_counts(hand: Hand) -> None:
     if total != _WIN_TILES:
         kongs = sum(meld.is_kong for meld in hand.melds)
         raise HandInputError(
-            f"concealed: {len(hand.concealed)} concealed tiles and {len(hand.melds)} declared groups "
-            f"({kongs} kongs) do not make a winning hand: it has {_WIN_TILES} tiles plus one per kong "
-            "(four groups and a pair, WRCR 2015 §5.2)"
+            _(
+                "concealed: {concealed} concealed tiles and {melds} declared groups ({kongs} kongs) do not "
+                "make a winning hand: it has {tiles} tiles plus one per kong (four groups and a pair, "
+                "WRCR 2015 §5.2)"
+            ).format(concealed=len(hand.concealed), melds=len(hand.melds), kongs=kongs, tiles=_WIN_TILES)
         )
     counts = Counter(hand.concealed)
     for meld in hand.melds:
@@ -352,6 +399,8 @@ def _check_tile_counts(hand: Hand) -> None:
     for kind, count in sorted(counts.items()):
         if count > COPIES_PER_KIND:
             raise HandInputError(
-                f"concealed: {count} tiles {tile_str(kind)} between the concealed tiles and the melds; "
-                "a set has four of each tile (WRCR 2015 §3)"
+                _(
+                    "concealed: {count} tiles {tile} between the concealed tiles and the melds; a set has "
+                    "four of each tile (WRCR 2015 §3)"
+                ).format(count=count, tile=tile_str(kind))
             )

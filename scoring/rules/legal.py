@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from scoring.rules.i18n import _
 from scoring.rules.payments import (
     BAIMAN,
     HANEMAN,
@@ -49,21 +50,21 @@ def han_fu_problem(han: int, fu: int | None, *, tsumo: bool) -> str | None:
     Pairs (2 han), and 3 han or more on a self-draw (Seven Pairs + Fully Concealed Hand).
     """
     if han < 1:
-        return "a win has at least 1 han"
+        return _("a win has at least 1 han")
     if han >= 5:
         return None
     if fu is None:
-        return f"a {han} han hand needs its fu"
+        return _("a {han} han hand needs its fu").format(han=han)
     if fu not in LEGAL_FU:
-        return f"{fu} fu does not exist (fu are 20, 25 or 30 to 110 in steps of 10)"
+        return _("{fu} fu does not exist (fu are 20, 25 or 30 to 110 in steps of 10)").format(fu=fu)
     if fu == 20 and not tsumo:
-        return "20 fu is only a pinfu self-draw; a win on a discard has at least 30 fu"
+        return _("20 fu is only a pinfu self-draw; a win on a discard has at least 30 fu")
     if fu == 20 and han < 2:
-        return "a 20 fu self-draw is pinfu with Fully Concealed Hand, so it has at least 2 han"
+        return _("a 20 fu self-draw is pinfu with Fully Concealed Hand, so it has at least 2 han")
     if fu == 25 and han < 2:
-        return "25 fu is Seven Pairs, which has at least 2 han"
+        return _("25 fu is Seven Pairs, which has at least 2 han")
     if fu == 25 and tsumo and han < 3:
-        return "a Seven Pairs self-draw also has Fully Concealed Hand, so it has at least 3 han"
+        return _("a Seven Pairs self-draw also has Fully Concealed Hand, so it has at least 3 han")
     return None
 
 

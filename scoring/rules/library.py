@@ -81,6 +81,7 @@ from scoring.rules.hand_input import (
     THIRTEEN_ORPHANS,
     Hand,
 )
+from scoring.rules.i18n import _, gettext_noop
 from scoring.rules.ruleset import Ruleset
 
 __all__ = [
@@ -167,11 +168,14 @@ _YAKU_NAMES: dict[int, str] = {
     DaiSuushii.yaku_id: BIG_FOUR_WINDS,
 }
 
-NOT_COMPLETE = (
+# Marked for the catalogues here, translated where they are given (library_error, wrcr.score_hand).
+NOT_COMPLETE = gettext_noop(
     "not a winning hand: the tiles do not form four groups and a pair, seven different pairs "
     "or Thirteen Orphans (WRCR 2015 §5.2)"
 )
-NO_YAKU = "no yaku: a winning hand needs at least one yaku, and dora are not yaku (WRCR 2015 §5.2, §6.1)"
+NO_YAKU = gettext_noop(
+    "no yaku: a winning hand needs at least one yaku, and dora are not yaku (WRCR 2015 §5.2, §6.1)"
+)
 
 
 def run_library(hand: Hand, ruleset: Ruleset, *, renhou: bool) -> HandResponse:
@@ -269,10 +273,10 @@ def yaku_han(yaku: Yaku, is_open: bool) -> int:
 
 def library_error(error: str) -> str:
     if error == HandCalculator.ERR_HAND_NOT_WINNING:
-        return NOT_COMPLETE
+        return _(NOT_COMPLETE)
     if error == HandCalculator.ERR_NO_YAKU:
-        return NO_YAKU
-    return f"the situation flags contradict each other ({error.replace('_', ' ')})"
+        return _(NO_YAKU)
+    return _("the situation flags contradict each other ({error})").format(error=error.replace("_", " "))
 
 
 def wrcr_name(yaku: Yaku) -> str | None:

@@ -32,6 +32,7 @@ from scoring.rules.explain import (
     noten_riichi_error,
 )
 from scoring.rules.hands import evaluate_hand
+from scoring.rules.i18n import _, gettext_noop
 from scoring.rules.legal import CHOMBO, DRAW, MULTIPLE_RON, RON, TSUMO, HandOutcome, Moment
 from scoring.rules.payments import YAKUMAN, basic_points, format_points, ron_value, tsumo_values, win_payments
 from scoring.rules.ruleset import Ruleset
@@ -234,7 +235,7 @@ def replay(sheet: Mapping[str, Any], ruleset: Ruleset | None = None) -> Verdict:
         return Verdict.refused(errors)
     hands = sheet.get("hands")
     if not isinstance(hands, list):
-        return Verdict.refused([*errors, sheet_error(RULE_FORMAT, "the sheet needs a list of hands")])
+        return Verdict.refused([*errors, sheet_error(RULE_FORMAT, _("the sheet needs a list of hands"))])
     start = parsed.ruleset.starting_points
     root = _Node(HandState(0, 0, 0, (start, start, start, start)), None, None, None, frozenset(), (), 0)
     paths = [root]
@@ -288,7 +289,7 @@ def _hand_outcomes(
     sheet: Sheet, number: int, hand: object, state: HandState
 ) -> list[tuple[HandOutcome, list[Error], frozenset[int]]]:
     if not isinstance(hand, dict):
-        error = hand_error(number, state, RULE_FORMAT, "a hand is a JSON object")
+        error = hand_error(number, state, RULE_FORMAT, _("a hand is a JSON object"))
         return [(unreadable(), [error], frozenset())]
     riichi, errors = seat_set(sheet, number, state, hand.get("riichi", []), "riichi")
     if "result" in hand:
@@ -298,7 +299,7 @@ def _hand_outcomes(
         return [(outcome, errors, riichi)]
     if "deltas" in hand:
         return _deltas_outcomes(sheet, number, hand, state, riichi, errors)
-    errors.append(hand_error(number, state, RULE_FORMAT, "a hand needs a result or the four deltas"))
+    errors.append(hand_error(number, state, RULE_FORMAT, _("a hand needs a result or the four deltas")))
     return [(unreadable(), errors, riichi)]
 
 
@@ -327,9 +328,8 @@ def _outcome(
     if result == CHOMBO:
         offenders = hand.get("offender", hand.get("offenders"))
         return _chombo(sheet, number, offenders, state, errors)
-    errors.append(
-        hand_error(number, state, RULE_FORMAT, f"unknown result {result!r} (ron, tsumo, draw or chombo)")
-    )
+    text = _("unknown result {result} (ron, tsumo, draw or chombo)").format(result=repr(result))
+    errors.append(hand_error(number, state, RULE_FORMAT, text))
     return unreadable()
 
 
@@ -381,12 +381,14 @@ def _bad_win(
     sheet: Sheet, number: int, hand: dict[str, Any], state: HandState, tsumo: bool, errors: list[Error]
 ) -> HandOutcome:
     """The errors of a win whose winner or discarder is missing or unknown."""
-    winner = player_seat(sheet, number, state, hand.get("winner"), "winner", errors)
+    winner = player_seat(sheet, number, state, hand.get("winner"), _("winner"), errors)
     loser = (
-        None if tsumo else player_seat(sheet, number, state, hand.get("loser"), "discarder (loser)", errors)
+        None
+        if tsumo
+        else player_seat(sheet, number, state, hand.get("loser"), _("discarder (loser)"), errors)
     )
     if winner is not None and winner == loser:
-        text = f"{sheet.name(winner)} cannot win on his own discard"
+        text = _("{player} cannot win on his own discard").format(player=sheet.name(winner))
         errors.append(hand_error(number, state, RULE_FORMAT, text))
     return unreadable()
 
@@ -451,21 +453,23 @@ def _win_value(
         if hand.get("han") is None and not hand.get("yakuman"):
             value = evaluated
     if value is None:
-        errors.append(
-            hand_error(
-                number, state, RULE_FORMAT, "a win needs whole numbers han and fu, or a count of yakuman"
-            )
-        )
+        text = _("a win needs whole numbers han and fu, or a count of yakuman")
+        errors.append(hand_error(number, state, RULE_FORMAT, text))
         return 0
     problem = None if value.yakuman else legal.han_fu_problem(value.han, value.fu, tsumo=tsumo)
     if problem:
-        kind = "self-draw" if tsumo else "ron"
-        fu_text = f" {value.fu} fu" if value.fu is not None else ""
-        errors.append(
-            hand_error(
-                number, state, RULE_HAN_FU, f"{value.han} han{fu_text} is not a legal {kind}: {problem}"
+        if value.fu is None:
+            text = (
+                _("{han} han is not a legal self-draw: {problem}")
+                if tsumo
+                else _("{han} han is not a legal ron: {problem}")
             )
-        )
+        elif tsumo:
+            text = _("{han} han {fu} fu is not a legal self-draw: {problem}")
+        else:
+            text = _("{han} han {fu} fu is not a legal ron: {problem}")
+        text = text.format(han=value.han, fu=value.fu, problem=problem)
+        errors.append(hand_error(number, state, RULE_HAN_FU, text))
     return value.basic(sheet.ruleset)
 
 
@@ -482,19 +486,16 @@ def _liable(
     """The seat paying under liability (WRCR 2015 §6.2), or None."""
     if hand.get("liable") is None:
         return None
-    liable = player_seat(sheet, number, state, hand["liable"], "liable player", errors)
+    liable = player_seat(sheet, number, state, hand["liable"], _("liable player"), errors)
     if liable is None:
         return None
     if not sheet.ruleset.liability:
-        errors.append(
-            hand_error(
-                number, state, RULE_LIABILITY, f"the {sheet.ruleset.name} rules have no liability payment"
-            )
-        )
+        text = _("the {ruleset} rules have no liability payment").format(ruleset=sheet.ruleset.name)
+        errors.append(hand_error(number, state, RULE_LIABILITY, text))
         return None
     if liable == winner:
         errors.append(
-            hand_error(number, state, RULE_LIABILITY, "the winner cannot be liable for his own hand")
+            hand_error(number, state, RULE_LIABILITY, _("the winner cannot be liable for his own hand"))
         )
         return None
     if basic < basic_points(0, 0, sheet.ruleset, 1):
@@ -503,7 +504,7 @@ def _liable(
                 number,
                 state,
                 RULE_LIABILITY,
-                "liability applies only to Big Three Dragons and Big Four Winds, which are yakuman",
+                _("liability applies only to Big Three Dragons and Big Four Winds, which are yakuman"),
             )
         )
         return None
@@ -528,7 +529,7 @@ def _evaluate_tiles(
     None when the tiles are not a winning hand."""
     tiles = hand["tiles"]
     if not isinstance(tiles, dict):
-        errors.append(hand_error(number, state, RULE_FORMAT, "tiles is a hand object"))
+        errors.append(hand_error(number, state, RULE_FORMAT, _("tiles is a hand object")))
         return None
     situation = dict(tiles)
     situation["win"] = TSUMO if tsumo else RON
@@ -543,30 +544,30 @@ def _evaluate_tiles(
     try:
         result = evaluate_hand(situation, sheet.ruleset)
     except ValueError as problem:
-        errors.append(hand_error(number, state, RULE_FORMAT, f"the tiles do not describe a hand: {problem}"))
+        text = _("the tiles do not describe a hand: {problem}").format(problem=problem)
+        errors.append(hand_error(number, state, RULE_FORMAT, text))
         return None
     if not result.get("valid"):
-        reason = f" ({result['reason']})" if result.get("reason") else ""
-        text = f"the tiles of {sheet.name(winner)} are not a winning hand{reason}"
+        text = _("the tiles of {player} are not a winning hand ({reason})")
+        if not result.get("reason"):
+            text = _("the tiles of {player} are not a winning hand")
+        text = text.format(player=sheet.name(winner), reason=result.get("reason"))
         errors.append(hand_error(number, state, RULE_TILES, text))
         return None
     basic = int(result.get("basic_points") or 0)
     if result.get("limit") == "yakuman":
-        evaluated, text = Value(0, None, max(1, basic // YAKUMAN)), "a yakuman"
+        evaluated, text = Value(0, None, max(1, basic // YAKUMAN)), _("a yakuman")
     elif result.get("han") is None:
-        evaluated, text = Value(5, None), str(result.get("limit") or "a limit hand")
+        evaluated, text = Value(5, None), str(result.get("limit") or _("a limit hand"))
     else:
         evaluated, text = (
             Value(int(result["han"]), int(result["fu"])),
-            f"{result['han']} han {result['fu']} fu",
+            _("{han} han {fu} fu").format(han=result["han"], fu=result["fu"]),
         )
     if claimed is not None and claimed.basic(sheet.ruleset) != basic:
-        yaku = ", ".join(str(name) for name, _ in result.get("yaku", []))
-        errors.append(
-            hand_error(
-                number, state, RULE_TILES, f"the tiles score {text} ({yaku}), not the value on the sheet"
-            )
-        )
+        yaku = ", ".join(str(name) for name, _han in result.get("yaku", []))
+        text = _("the tiles score {value} ({yaku}), not the value on the sheet").format(value=text, yaku=yaku)
+        errors.append(hand_error(number, state, RULE_TILES, text))
     return evaluated
 
 
@@ -580,7 +581,7 @@ def _multiple_ron(
 ) -> HandOutcome:
     """Several winners on one discard:
     ``{"result": "ron", "loser": ..., "wins": [{"winner": ..., "han": ..., "fu": ...}, ...]}``."""
-    loser = player_seat(sheet, number, state, hand.get("loser"), "discarder (loser)", errors)
+    loser = player_seat(sheet, number, state, hand.get("loser"), _("discarder (loser)"), errors)
     wins = hand["wins"]
     if (
         loser is None
@@ -590,20 +591,17 @@ def _multiple_ron(
     ):
         if loser is not None:
             errors.append(
-                hand_error(number, state, RULE_FORMAT, "wins is a list of {winner, han, fu} objects")
+                hand_error(number, state, RULE_FORMAT, _("wins is a list of {winner, han, fu} objects"))
             )
         return unreadable()
     values: dict[int, int] = {}
     for win in wins:
-        winner = player_seat(sheet, number, state, win.get("winner"), "winner", errors)
+        winner = player_seat(sheet, number, state, win.get("winner"), _("winner"), errors)
         if winner is None:
             continue
         if winner == loser or winner in values:
-            errors.append(
-                hand_error(
-                    number, state, RULE_FORMAT, f"{sheet.name(winner)} cannot win twice or on his own discard"
-                )
-            )
+            text = _("{player} cannot win twice or on his own discard").format(player=sheet.name(winner))
+            errors.append(hand_error(number, state, RULE_FORMAT, text))
             continue
         basic = _win_value(sheet, number, win, state, riichi, winner, False, errors)
         values[winner] = basic
@@ -616,9 +614,12 @@ def _multiple_ron(
                 number,
                 state,
                 RULE_HEAD_BUMP,
-                f"{sheet.names(sorted(values))} won on the same discard, but under {sheet.ruleset.name} "
-                "only the "
-                f"player closest to the discarder in turn order wins: {sheet.name(taker)} (head bump)",
+                _(
+                    "{players} won on the same discard, but under {ruleset} only the player closest to the "
+                    "discarder in turn order wins: {taker} (head bump)"
+                ).format(
+                    players=sheet.names(sorted(values)), ruleset=sheet.ruleset.name, taker=sheet.name(taker)
+                ),
             )
         )
         values = {taker: values[taker]}
@@ -671,8 +672,11 @@ def _check_written_deltas(
                 number,
                 state,
                 RULE_PAYMENT,
-                f"the sheet writes {changes_text(sheet, written)} but this {outcome.kind} gives "
-                f"{changes_text(sheet, outcome.changes)}",
+                _("the sheet writes {written} but this {result} gives {changes}").format(
+                    written=changes_text(sheet, written),
+                    result=_(outcome.kind),
+                    changes=changes_text(sheet, outcome.changes),
+                ),
             )
         )
 
@@ -716,9 +720,10 @@ def _deltas_outcomes(
                     number,
                     state,
                     RULE_CHOMBO,
-                    "no points changed although riichi was declared: that is a chombo re-deal; name the "
-                    f'offender ("chombo": [...]) so the {sheet.ruleset.chombo_penalty} point penalty '
-                    "is applied",
+                    _(
+                        "no points changed although riichi was declared: that is a chombo re-deal; name the "
+                        'offender ("chombo": [...]) so the {penalty} point penalty is applied'
+                    ).format(penalty=sheet.ruleset.chombo_penalty),
                 )
             )
         outcomes.append((reading, more, riichi))
@@ -830,8 +835,10 @@ def _end_errors(sheet: Sheet, raw: Mapping[str, Any], state: HandState, final: d
         errors.append(
             sheet_error(
                 RULE_NOT_FINISHED,
-                f"the sheet stops before the end of the hanchan ({state.label()}, {state.honba} honba is "
-                "still to be played) but does not say the time limit ended it",
+                _(
+                    "the sheet stops before the end of the hanchan ({round}, {honba} honba is still to be "
+                    "played) but does not say the time limit ended it"
+                ).format(round=state.round_name(), honba=state.honba),
             )
         )
     sticks_left = raw.get("riichi_sticks_left")
@@ -839,7 +846,9 @@ def _end_errors(sheet: Sheet, raw: Mapping[str, Any], state: HandState, final: d
         errors.append(
             sheet_error(
                 RULE_STICKS_LEFT,
-                f"the sheet leaves {sticks_left} riichi sticks on the table, the hands leave {state.sticks}",
+                _("the sheet leaves {written} riichi sticks on the table, the hands leave {sticks}").format(
+                    written=sticks_left, sticks=state.sticks
+                ),
             )
         )
     written = raw.get("final_points")
@@ -850,20 +859,21 @@ def _end_errors(sheet: Sheet, raw: Mapping[str, Any], state: HandState, final: d
             errors.append(
                 sheet_error(
                     RULE_RANGE,
-                    f"{player} ends with {format_points(points)} by the hands, beyond ten times the table's "
-                    f"points ({format_points(limit)}) either way",
+                    _(
+                        "{player} ends with {points} by the hands, beyond ten times the table's points "
+                        "({limit}) either way"
+                    ).format(player=player, points=format_points(points), limit=format_points(limit)),
                 )
             )
         return errors
     if written == final and sum(state.points) == sum(final.values()) and not errors:
         return _final_points_errors(written, state.sticks, sheet.ruleset)
     if not isinstance(written, dict):
-        return [*errors, sheet_error(RULE_FORMAT, "final_points maps each player to his points")]
+        return [*errors, sheet_error(RULE_FORMAT, _("final_points maps each player to his points"))]
     unknown = sorted(set(written) - set(final))
     if unknown:
-        errors.append(
-            sheet_error(RULE_PLAYER, f"final points of unknown player(s) {', '.join(map(repr, unknown))}")
-        )
+        text = _("final points of unknown player(s) {names}").format(names=", ".join(map(repr, unknown)))
+        errors.append(sheet_error(RULE_PLAYER, text))
     errors.extend(
         _final_points_errors(written, sticks_left if is_int(sticks_left) else state.sticks, sheet.ruleset)
     )
@@ -873,11 +883,14 @@ def _end_errors(sheet: Sheet, raw: Mapping[str, Any], state: HandState, final: d
             errors.append(
                 sheet_error(
                     RULE_FINAL_POINTS,
-                    f"{player} ends with {format_points(points)} by the hands, the sheet says {shown}",
+                    _("{player} ends with {points} by the hands, the sheet says {shown}").format(
+                        player=player, points=format_points(points), shown=shown
+                    ),
                 )
             )
         elif player not in written:
-            errors.append(sheet_error(RULE_FINAL_POINTS, f"the final points of {player} are missing"))
+            text = _("the final points of {player} are missing").format(player=player)
+            errors.append(sheet_error(RULE_FINAL_POINTS, text))
     return errors
 
 
@@ -894,6 +907,15 @@ def _final_points_errors(
 # ---------------------------------------------------------------------------------------------------
 # The final-points form
 
+
+# The results as messages name them ("this ron gives ..."), translated when shown.
+RESULT_NAMES = (
+    gettext_noop("ron"),
+    gettext_noop("multiple ron"),
+    gettext_noop("tsumo"),
+    gettext_noop("draw"),
+    gettext_noop("chombo"),
+)
 
 RULE_FINAL_FORMAT = "format"
 RULE_FINAL_PLAYERS = "players"
@@ -918,29 +940,32 @@ def check_final(sheet: Mapping[str, Any], ruleset: Ruleset) -> Verdict:
     if not isinstance(points, dict):
         errors.append(
             Error(
-                None, RULE_FINAL_FORMAT, "final_points must map each player's name to points", "final_points"
+                None,
+                RULE_FINAL_FORMAT,
+                _("final_points must map each player's name to points"),
+                "final_points",
             )
         )
     else:
         unknown = sorted(set(points) - set(names))
         missing = [name for name in names if name not in points]
         for name in unknown:
-            errors.append(Error(None, RULE_FINAL_PLAYERS, f"{name} is not at this table", "final_points"))
+            text = _("{player} is not at this table").format(player=name)
+            errors.append(Error(None, RULE_FINAL_PLAYERS, text, "final_points"))
         for name in missing:
-            errors.append(
-                Error(None, RULE_FINAL_PLAYERS, f"final points of {name} are missing", "final_points")
-            )
+            text = _("final points of {player} are missing").format(player=name)
+            errors.append(Error(None, RULE_FINAL_PLAYERS, text, "final_points"))
     if not is_int(sticks) or sticks < 0:
         errors.append(
             Error(
                 None,
                 RULE_FINAL_FORMAT,
-                "riichi_sticks_left must be a whole number, 0 or more",
+                _("riichi_sticks_left must be a whole number, 0 or more"),
                 "riichi_sticks_left",
             )
         )
     if not isinstance(chombo, list) or any(name not in names for name in chombo):
-        errors.append(Error(None, RULE_FINAL_PLAYERS, "chombo must list players of this table", "chombo"))
+        errors.append(Error(None, RULE_FINAL_PLAYERS, _("chombo must list players of this table"), "chombo"))
     if errors:
         return Verdict.refused(errors)
     assert isinstance(points, dict) and is_int(sticks) and isinstance(chombo, list)

@@ -17,6 +17,8 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
+from scoring.rules.i18n import _
+
 DEFAULT_RULESET = "WRC2015"
 
 
@@ -72,7 +74,9 @@ class Ruleset:
     def __post_init__(self) -> None:
         problems = _problems(self)
         if problems:
-            raise ValueError(f"ruleset {self.name!r}: " + "; ".join(problems))
+            raise ValueError(
+                _("ruleset {name}: {problems}").format(name=repr(self.name), problems="; ".join(problems))
+            )
 
     @classmethod
     def custom(cls, base: str = DEFAULT_RULESET, **overrides: Any) -> Ruleset:
@@ -81,7 +85,9 @@ class Ruleset:
         known = {f.name for f in dataclasses.fields(cls)}
         unknown = sorted(set(overrides) - known)
         if unknown:
-            raise ValueError(f"unknown ruleset fields: {', '.join(map(repr, unknown))}")
+            raise ValueError(
+                _("unknown ruleset fields: {fields}").format(fields=", ".join(map(repr, unknown)))
+            )
         preset = get_ruleset(base)
         overrides.setdefault("name", f"{preset.name} (custom)")
         if "uma" in overrides:
@@ -101,7 +107,7 @@ class Ruleset:
         known = {f.name for f in dataclasses.fields(cls)}
         unknown = sorted(set(data) - known - {"base"})
         if unknown:
-            raise ValueError(f"unknown ruleset fields: {', '.join(unknown)}")
+            raise ValueError(_("unknown ruleset fields: {fields}").format(fields=", ".join(unknown)))
         base_name = data.get("base") or (data.get("name") if data.get("name") in PRESETS else DEFAULT_RULESET)
         base = get_ruleset(str(base_name))
         fields = {key: value for key, value in data.items() if key != "base"}
@@ -113,7 +119,9 @@ class Ruleset:
 def _uma(value: Any) -> tuple[int, int, int, int]:
     items = tuple(value)
     if len(items) != 4 or not all(isinstance(item, int) and not isinstance(item, bool) for item in items):
-        raise ValueError(f"uma must be four integers (thousands of points), got {value!r}")
+        raise ValueError(
+            _("uma must be four integers (thousands of points), got {value}").format(value=repr(value))
+        )
     return (items[0], items[1], items[2], items[3])
 
 
@@ -170,29 +178,39 @@ def _problems(ruleset: Ruleset) -> list[str]:
         value = getattr(ruleset, field)
         low, high = BOUNDS[field]
         if not isinstance(value, int) or isinstance(value, bool):
-            problems.append(f"{field} must be a whole number")
+            problems.append(_("{field} must be a whole number").format(field=field))
         elif not low <= value <= high:
-            problems.append(f"{field} must be from {low:,} to {high:,}, not {value:,}")
+            problems.append(
+                _("{field} must be from {low} to {high}, not {value}").format(
+                    field=field, low=f"{low:,}", high=f"{high:,}", value=f"{value:,}"
+                )
+            )
     for field in _BOOL_FIELDS:
         if not isinstance(getattr(ruleset, field), bool):
-            problems.append(f"{field} must be true or false")
+            problems.append(_("{field} must be true or false").format(field=field))
     for field, limit in TEXT_LIMITS.items():
         text = getattr(ruleset, field)
         if not isinstance(text, str):
-            problems.append(f"{field} must be a text")
+            problems.append(_("{field} must be a text").format(field=field))
         elif len(text) > limit or any(ord(char) < 32 or ord(char) == 127 for char in text):
-            problems.append(f"{field} must be one line of printable text, at most {limit} characters")
+            problems.append(
+                _("{field} must be one line of printable text, at most {limit} characters").format(
+                    field=field, limit=limit
+                )
+            )
     if not isinstance(ruleset.uma, tuple) or len(ruleset.uma) != 4:
-        problems.append("uma must be four integers")
+        problems.append(_("uma must be four integers"))
     elif any(type(value) is not int or abs(value) > UMA_BOUND for value in ruleset.uma):
-        problems.append(f"uma must be four whole numbers from -{UMA_BOUND} to {UMA_BOUND} (thousands)")
+        problems.append(
+            _("uma must be four whole numbers from -{bound} to {bound} (thousands)").format(bound=UMA_BOUND)
+        )
     for field in ("starting_points", "riichi_stick", "honba_ron", "honba_tsumo_each"):
         value = getattr(ruleset, field)
         if isinstance(value, int) and value % 100:
-            problems.append(f"{field} must be a multiple of 100")
+            problems.append(_("{field} must be a multiple of 100").format(field=field))
     if isinstance(ruleset.noten_total, int) and ruleset.noten_total % 300:
         # Shared by 1, 2 or 3 players on either side (WRCR 2015 §5.7.2), so it must divide by 1, 2 and 3.
-        problems.append("noten_total must be a multiple of 300")
+        problems.append(_("noten_total must be a multiple of 300"))
     return problems
 
 
@@ -227,4 +245,6 @@ def get_ruleset(name: str = DEFAULT_RULESET) -> Ruleset:
     for key, preset in PRESETS.items():
         if key.lower() == name.lower():
             return preset
-    raise ValueError(f"unknown ruleset {name!r}; presets: {', '.join(PRESETS)}")
+    raise ValueError(
+        _("unknown ruleset {name}; presets: {presets}").format(name=repr(name), presets=", ".join(PRESETS))
+    )

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from decimal import ROUND_FLOOR, Decimal
 from fractions import Fraction
 
+from scoring.rules.i18n import _, ngettext
 from scoring.rules.payments import format_points
 from scoring.rules.ruleset import Ruleset
 
@@ -58,40 +59,49 @@ def check_final_points(
     for player, value in points.items():
         if not isinstance(value, int) or isinstance(value, bool):
             errors.append(
-                _error("final-points (WRCR 2015 §5.9)", f"final points of {player} must be a whole number")
+                _error(
+                    "final-points (WRCR 2015 §5.9)",
+                    _("final points of {player} must be a whole number").format(player=player),
+                )
             )
         elif abs(value) > limit:
             errors.append(
                 _error(
                     RULE_RANGE,
-                    f"final points of {player} ({format_points(value)}) are beyond ten times the table's "
-                    f"points ({format_points(limit)}) either way",
+                    _(
+                        "final points of {player} ({points}) are beyond ten times the table's points "
+                        "({limit}) either way"
+                    ).format(player=player, points=format_points(value), limit=format_points(limit)),
                 )
             )
         elif value % 100:
             errors.append(
                 _error(
                     "points-multiple (WRCR 2015 §6.1)",
-                    f"final points of {player} ({format_points(value)}) are not a multiple of 100",
+                    _("final points of {player} ({points}) are not a multiple of 100").format(
+                        player=player, points=format_points(value)
+                    ),
                 )
             )
     if len(points) != 4:
-        errors.append(_error("final-points (WRCR 2015 §5.9)", f"a table has 4 players, not {len(points)}"))
+        text = _("a table has 4 players, not {count}").format(count=len(points))
+        errors.append(_error("final-points (WRCR 2015 §5.9)", text))
     if errors:
         return errors
     total = sum(points.values())
     if total != expected:
-        why = ""
+        text = _("final points add up to {total}, not {expected}")
         if sticks_left:
-            plural = "s" if sticks_left != 1 else ""
-            start = format_points(4 * ruleset.starting_points)
-            why = f" ({start} less {sticks_left} riichi stick{plural} left)"
-        errors.append(
-            _error(
-                "points-total (WRCR 2015 §5.7.4, §5.9)",
-                f"final points add up to {format_points(total)}, not {format_points(expected)}{why}",
+            text = ngettext(
+                "final points add up to {total}, not {expected} ({start} less {sticks} riichi stick left)",
+                "final points add up to {total}, not {expected} ({start} less {sticks} riichi sticks left)",
+                sticks_left,
             )
+        start = format_points(4 * ruleset.starting_points)
+        text = text.format(
+            total=format_points(total), expected=format_points(expected), start=start, sticks=sticks_left
         )
+        errors.append(_error("points-total (WRCR 2015 §5.7.4, §5.9)", text))
     return errors
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple, TypeGuard
 
 from scoring.rules import legal
+from scoring.rules.i18n import _, gettext_noop
 from scoring.rules.legal import HandOutcome
 from scoring.rules.payments import basic_points
 from scoring.rules.ruleset import DEFAULT_RULESET, Ruleset, get_ruleset
@@ -28,6 +29,8 @@ END_ROUND_INDEX = 8
 UNREADABLE = "unreadable"
 _NOBODY: frozenset[int] = frozenset()
 ROUND_LABELS = tuple(f"{wind} {number}" for wind in ROUND_WINDS for number in range(1, 5))
+# The winds as messages name them, translated when shown (ROUND_LABELS stay English: they are data).
+WIND_NAMES = (gettext_noop("East"), gettext_noop("South"), gettext_noop("West"), gettext_noop("North"))
 
 RULE_FORMAT = "sheet-format"
 RULE_PLAYER = "unknown-player"
@@ -93,6 +96,16 @@ class HandState(NamedTuple):
         """East 1 to South 4; hands after the end are labelled on as West 1 and so on."""
         return ROUND_LABELS[self.round_index % 16]
 
+    def round_name(self) -> str:
+        """``label`` in the reader's language, for messages."""
+        return round_name(self.round_index)
+
+
+def round_name(round_index: int) -> str:
+    """East 1 to South 4 (and on) in the reader's language: the wind of the round and the dealer's turn."""
+    wind = _(WIND_NAMES[round_index // 4 % 4])
+    return _("{wind} {number}").format(wind=wind, number=round_index % 4 + 1)
+
 
 class Sheet(NamedTuple):
     """What the replay needs of a sheet besides its hands."""
@@ -112,16 +125,18 @@ class Sheet(NamedTuple):
 def join(names: Sequence[str]) -> str:
     if len(names) <= 1:
         return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    return _("{names} and {last}").format(names=_(", ").join(names[:-1]), last=names[-1])
 
 
 def _prefix(number: int, state: HandState) -> str:
-    return f"hand {number} ({state.label()}, {state.honba} honba)"
+    return _("hand {number} ({round}, {honba} honba)").format(
+        number=number, round=state.round_name(), honba=state.honba
+    )
 
 
 def hand_error(number: int, state: HandState, rule: str, text: str) -> Error:
     """An error of hand ``number``, its message located: "hand 3 (East 2, 1 honba): ..."."""
-    return Error(number, rule, f"{_prefix(number, state)}: {text}")
+    return Error(number, rule, _("{hand}: {problem}").format(hand=_prefix(number, state), problem=text))
 
 
 def sheet_error(rule: str, message: str) -> Error:
@@ -135,7 +150,7 @@ def is_int(value: object) -> TypeGuard[int]:
 
 def read_sheet(sheet: Mapping[str, Any], ruleset: Ruleset | None) -> tuple[Sheet | None, list[Error]]:
     if not isinstance(sheet, Mapping):
-        return None, [sheet_error(RULE_FORMAT, "a sheet is a JSON object")]
+        return None, [sheet_error(RULE_FORMAT, _("a sheet is a JSON object"))]
     players = sheet.get("players")
     if (
         not isinstance(players, list)
@@ -143,7 +158,7 @@ def read_sheet(sheet: Mapping[str, Any], ruleset: Ruleset | None) -> tuple[Sheet
         or not all(isinstance(player, str) and player for player in players)
         or len(set(players)) != 4
     ):
-        return None, [sheet_error(RULE_FORMAT, "a sheet names 4 different players in starting seat order")]
+        return None, [sheet_error(RULE_FORMAT, _("a sheet names 4 different players in starting seat order"))]
     if ruleset is None:
         try:
             ruleset = sheet_ruleset(sheet.get("ruleset", DEFAULT_RULESET))
@@ -159,7 +174,7 @@ def sheet_ruleset(value: object) -> Ruleset:
         return get_ruleset(value)
     if isinstance(value, dict):
         return Ruleset.from_dict(value)
-    raise ValueError("the ruleset is a preset name or a ruleset object")
+    raise ValueError(_("the ruleset is a preset name or a ruleset object"))
 
 
 def unreadable() -> HandOutcome:
@@ -177,11 +192,12 @@ def player_seat(
     seat = seat_of(sheet, name)
     if seat is None:
         if name is None:
-            errors.append(hand_error(number, state, RULE_FORMAT, f"the {role} is missing"))
-        else:
             errors.append(
-                hand_error(number, state, RULE_PLAYER, f"the {role} {name!r} is not a player of this table")
+                hand_error(number, state, RULE_FORMAT, _("the {role} is missing").format(role=role))
             )
+        else:
+            text = _("the {role} {name} is not a player of this table").format(role=role, name=repr(name))
+            errors.append(hand_error(number, state, RULE_PLAYER, text))
     return seat
 
 
@@ -197,9 +213,12 @@ def seat_set(
         except (KeyError, TypeError):
             pass
     if not isinstance(names, list):
-        errors.append(hand_error(number, state, RULE_FORMAT, f"{role} is a list of players"))
+        errors.append(
+            hand_error(number, state, RULE_FORMAT, _("{role} is a list of players").format(role=role))
+        )
         return frozenset(), errors
-    seats = [player_seat(sheet, number, state, name, f"{role} player", errors) for name in names]
+    role_player = _("{role} player").format(role=role)
+    seats = [player_seat(sheet, number, state, name, role_player, errors) for name in names]
     return frozenset(seat for seat in seats if seat is not None), errors
 
 
@@ -257,18 +276,17 @@ def _read_bad_deltas(
     """The errors of deltas that are not four multiples of 100; the deltas when they can still be used."""
     if not isinstance(deltas, dict) or set(deltas) != set(sheet.players):
         unknown = sorted(set(deltas) - set(sheet.players)) if isinstance(deltas, dict) else []
-        text = f"unknown player(s) {', '.join(map(repr, unknown))} in deltas" if unknown else ""
+        text = _("unknown player(s) {names} in deltas").format(names=", ".join(map(repr, unknown)))
         rule = RULE_PLAYER if unknown else RULE_FORMAT
-        errors.append(
-            hand_error(number, state, rule, text or "deltas give the change of each of the 4 players")
-        )
+        if not unknown:
+            text = _("deltas give the change of each of the 4 players")
+        errors.append(hand_error(number, state, rule, text))
         return None
     values = [deltas[player] for player in sheet.players]
     if not all(is_int(value) for value in values):
-        errors.append(hand_error(number, state, RULE_FORMAT, "deltas are whole numbers of points"))
+        errors.append(hand_error(number, state, RULE_FORMAT, _("deltas are whole numbers of points")))
         return None
     odd = [player for player, value in zip(sheet.players, values, strict=True) if value % 100]
-    errors.append(
-        hand_error(number, state, RULE_MULTIPLE, f"the change of {join(odd)} is not a multiple of 100")
-    )
+    text = _("the change of {players} is not a multiple of 100").format(players=join(odd))
+    errors.append(hand_error(number, state, RULE_MULTIPLE, text))
     return as_changes(values)

@@ -40,10 +40,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from scoring.rules.i18n import _, gettext_noop
 from scoring.rules.legal import stick_taker
 from scoring.rules.replay import replay
 from scoring.rules.ruleset import Ruleset
-from scoring.rules.sheet import ROUND_WINDS
+from scoring.rules.sheet import ROUND_WINDS, round_name
 from tournament.inputs import read_json
 from tournament.refusal import Problem, Refusal
 
@@ -58,7 +59,8 @@ RULE_PLAYERS = "game-log-players"
 RULE_SCORES = "game-log-scores"
 RULE_SEAT_ORDER = "game-log-seat-order (WRCR 2015 §4.2)"
 # The sheet page's opt-in to the log's seats (the API's ``reseat_winds``), named by the refusal above.
-RESEAT_LABEL = "The table sat as in the log: re-seat the winds"
+# Marked here, translated where shown (the form's label, the page, the refusal).
+RESEAT_LABEL = gettext_noop("The table sat as in the log: re-seat the winds")
 
 # The tournament's rules a finding cites.
 RULE_RED_FIVES = "no-red-fives (WRCR 2015 §3.3, §6.4)"
@@ -82,11 +84,11 @@ ALL_TENPAI = "全員聴牌"
 ALL_NOTEN = "全員不聴"
 NAGASHI = "流し満貫"
 ABORTIVE = {
-    "九種九牌": "nine different terminals and honours",
-    "四家立直": "four riichi",
-    "三家和了": "three players winning on one discard",
-    "四槓散了": "four kongs by several players",
-    "四風連打": "four identical winds discarded",
+    "九種九牌": gettext_noop("nine different terminals and honours"),
+    "四家立直": gettext_noop("four riichi"),
+    "三家和了": gettext_noop("three players winning on one discard"),
+    "四槓散了": gettext_noop("four kongs by several players"),
+    "四風連打": gettext_noop("four identical winds discarded"),
 }
 RIICHI_STAKE = 1000
 
@@ -174,6 +176,14 @@ def hand_label(round_index: int, honba: int) -> str:
     return f"{ROUND_WINDS[round_index // 4 % 4]} {round_index % 4 + 1}, {honba} honba"
 
 
+def hand_name(number: int, round_index: int, honba: int) -> str:
+    """A hand as the refusals name it, in the reader's language: "hand 3 (East 2, 1 honba)". (The label
+    of a finding, ``hand_label``, stays English: it is stored with the sheet version.)"""
+    return _("hand {number} ({round}, {honba} honba)").format(
+        number=number, round=round_name(round_index), honba=honba
+    )
+
+
 def _four(values: Sequence[_T]) -> tuple[_T, _T, _T, _T]:
     return values[0], values[1], values[2], values[3]
 
@@ -187,16 +197,17 @@ class _HandReader:
 
     def __init__(self, number: int, raw: object) -> None:
         self.number = number
-        self.where = f"hand {number}"
+        self.where = _("hand {number}").format(number=number)
         self.field = f"log[{number - 1}]"
         if not isinstance(raw, list) or len(raw) != 17:
             raise self.refuse(
-                "", "a hand is a list of 17 items: header, points, dora, ura-dora, 3 per seat, result"
+                "", _("a hand is a list of 17 items: header, points, dora, ura-dora, 3 per seat, result")
             )
         self.raw = raw
 
     def refuse(self, field: str, message: str) -> Refusal:
-        return _refuse(f"{self.field}{field}", f"{self.where}: {message}", hand=self.number)
+        located = _("{hand}: {problem}").format(hand=self.where, problem=message)
+        return _refuse(f"{self.field}{field}", located, hand=self.number)
 
     def ints(self, index: int, what: str, count: int | None = None) -> list[int]:
         value = self.raw[index]
@@ -206,25 +217,28 @@ class _HandReader:
             or (count is not None and len(value) != count)
             or not all(type(item) is int and -10_000_000 < item < 10_000_000 for item in value)
         ):
-            size = f"{count} " if count is not None else ""
-            raise self.refuse(f"[{index}]", f"{what} must be a list of {size}whole numbers")
+            if count is None:
+                problem = _("{what} must be a list of whole numbers").format(what=what)
+            else:
+                problem = _("{what} must be a list of {count} whole numbers").format(what=what, count=count)
+            raise self.refuse(f"[{index}]", problem)
         return value
 
     def read(self, previous: LogHand | None) -> LogHand:
-        round_index, honba, sticks = self.ints(0, "the header [round, honba, riichi sticks]", 3)
+        round_index, honba, sticks = self.ints(0, _("the header [round, honba, riichi sticks]"), 3)
         if not (0 <= round_index < 16 and 0 <= honba < 100 and 0 <= sticks < 100):
-            raise self.refuse("[0]", "the round is 0 to 15, honba and riichi sticks 0 to 99")
-        self.where = f"hand {self.number} ({hand_label(round_index, honba)})"
-        start = _four(self.ints(1, "the points at the start", 4))
-        for index in (2, 3):
-            self.ints(index, "the dora indicators" if index == 2 else "the ura-dora indicators")
+            raise self.refuse("[0]", _("the round is 0 to 15, honba and riichi sticks 0 to 99"))
+        self.where = hand_name(self.number, round_index, honba)
+        start = _four(self.ints(1, _("the points at the start"), 4))
+        self.ints(2, _("the dora indicators"))
+        self.ints(3, _("the ura-dora indicators"))
         discards = [self.moves(6 + 3 * seat, seat) for seat in range(4)]
         for seat in range(4):
             self.moves(4 + 3 * seat, seat)
             self.moves(5 + 3 * seat, seat)
         result = self.raw[16]
         if not isinstance(result, list) or not result or not isinstance(result[0], str):
-            raise self.refuse("[16]", "the result must be a list starting with its name (和了, 流局, ...)")
+            raise self.refuse("[16]", _("the result must be a list starting with its name (和了, 流局, ...)"))
         declared = {seat for seat in range(4) if any(_is_riichi(move) for move in discards[seat])}
         if result[0] == WIN:
             wins = self.wins(result)
@@ -236,15 +250,15 @@ class _HandReader:
             draw = None
         else:
             if result[0] not in (EXHAUSTIVE, ALL_TENPAI, ALL_NOTEN, NAGASHI, *ABORTIVE):
-                raise self.refuse("[16][0]", f"{result[0][:MAX_TEXT]!r} is no result of the format")
+                problem = _("{name} is no result of the format").format(name=repr(result[0][:MAX_TEXT]))
+                raise self.refuse("[16][0]", problem)
             if len(result) > 2:
-                raise self.refuse("[16]", "a draw's result is its name and the four changes")
+                raise self.refuse("[16]", _("a draw's result is its name and the four changes"))
             changes = _four(self.changes(result[1] if len(result) > 1 else [0, 0, 0, 0], "[16][1]"))
             wins, draw = (), result[0]
         if sum(changes) != RIICHI_STAKE * ((sticks + len(declared)) if wins else 0):
-            raise self.refuse(
-                "[16]", f"the changes {list(changes)} do not add up to the riichi sticks collected"
-            )
+            problem = _("the changes {changes} do not add up to the riichi sticks collected")
+            raise self.refuse("[16]", problem.format(changes=list(changes)))
         hand = LogHand(
             self.number, round_index, honba, sticks, start, frozenset(declared), wins, draw, changes
         )
@@ -255,12 +269,12 @@ class _HandReader:
     def moves(self, index: int, seat: int) -> list[int | str]:
         value = self.raw[index]
         if not isinstance(value, list) or len(value) > MAX_ITEMS:
-            raise self.refuse(f"[{index}]", f"the tiles of seat {seat} must be a list of at most {MAX_ITEMS}")
+            problem = _("the tiles of seat {seat} must be a list of at most {count}")
+            raise self.refuse(f"[{index}]", problem.format(seat=seat, count=MAX_ITEMS))
         for move in value:
             if not (type(move) is int or (isinstance(move, str) and len(move) <= 12)):
-                raise self.refuse(
-                    f"[{index}]", f"seat {seat} has a move {str(move)[:MAX_TEXT]!r} that is no tile"
-                )
+                problem = _("seat {seat} has a move {move} that is no tile")
+                raise self.refuse(f"[{index}]", problem.format(seat=seat, move=repr(str(move)[:MAX_TEXT])))
         return value
 
     def changes(self, value: object, field: str) -> list[int]:
@@ -269,14 +283,18 @@ class _HandReader:
             or len(value) != 4
             or not all(type(v) is int and abs(v) < 1_000_000 for v in value)
         ):
-            raise self.refuse(field, "the changes are 4 whole numbers of points")
+            raise self.refuse(field, _("the changes are 4 whole numbers of points"))
         if any(v % 100 for v in value):
-            raise self.refuse(field, f"the changes {value} are not multiples of 100")
+            raise self.refuse(
+                field, _("the changes {changes} are not multiples of 100").format(changes=value)
+            )
         return value
 
     def wins(self, result: list[Any]) -> tuple[Win, ...]:
         if len(result) not in (3, 5, 7):
-            raise self.refuse("[16]", "a win's result is 和了 and, per winner, the changes and the details")
+            raise self.refuse(
+                "[16]", _("a win's result is 和了 and, per winner, the changes and the details")
+            )
         wins = []
         for position in range(1, len(result), 2):
             changes = _four(self.changes(result[position], f"[16][{position}]"))
@@ -285,7 +303,7 @@ class _HandReader:
         if len(wins) > 1 and (
             None in discarders or len(discarders) != 1 or len({w.winner for w in wins}) != len(wins)
         ):
-            raise self.refuse("[16]", "several winners are several players winning on one discard")
+            raise self.refuse("[16]", _("several winners are several players winning on one discard"))
         return tuple(wins)
 
     def win(self, details: object, changes: tuple[int, int, int, int], field: str) -> Win:
@@ -295,11 +313,12 @@ class _HandReader:
             or not all(type(seat) is int and 0 <= seat < 4 for seat in details[:3])
             or not all(isinstance(text, str) and len(text) <= MAX_TEXT for text in details[3:])
         ):
-            raise self.refuse(field, "a win's details are [winner, from, liable, value text, yaku, ...]")
+            raise self.refuse(field, _("a win's details are [winner, from, liable, value text, yaku, ...]"))
         winner, source, liable = details[0], details[1], details[2]
         value = _VALUE_TEXT.fullmatch(details[3])
         if value is None:
-            raise self.refuse(f"{field}[3]", f"the value text {details[3]!r} is not like '30符2飜2000点'")
+            problem = _("the value text {text} is not like '30符2飜2000点'").format(text=repr(details[3]))
+            raise self.refuse(f"{field}[3]", problem)
         han = yakuman = red = 0
         for text in details[4:]:
             counted, limit = _YAKU_HAN.fullmatch(text), _YAKUMAN.fullmatch(text)
@@ -310,11 +329,17 @@ class _HandReader:
             elif limit is not None:
                 yakuman += int(limit.group(1) or 1)
             else:
-                raise self.refuse(field, f"the yaku {text!r} is not like '立直(1飜)' or '大三元(役満)'")
+                problem = _("the yaku {yaku} is not like '立直(1飜)' or '大三元(役満)'").format(
+                    yaku=repr(text)
+                )
+                raise self.refuse(field, problem)
         if han == 0 and yakuman == 0:
-            raise self.refuse(field, "a win needs its yaku")
+            raise self.refuse(field, _("a win needs its yaku"))
         if value.group(2) is not None and not yakuman and int(value.group(2)) != han:
-            raise self.refuse(f"{field}[3]", f"the value text gives {value.group(2)} han, the yaku {han}")
+            problem = _("the value text gives {text} han, the yaku {han}").format(
+                text=value.group(2), han=han
+            )
+            raise self.refuse(f"{field}[3]", problem)
         return Win(
             winner,
             None if source == winner else source,
@@ -331,14 +356,15 @@ class _HandReader:
         if hand.start != previous.end:
             raise self.refuse(
                 "[1]",
-                f"the points at the start {list(hand.start)} are not those the previous hand left "
-                f"{list(previous.end)} (its changes less 1,000 per riichi declared)",
+                _(
+                    "the points at the start {start} are not those the previous hand left {end} (its "
+                    "changes less 1,000 per riichi declared)"
+                ).format(start=list(hand.start), end=list(previous.end)),
             )
         sticks = 0 if previous.wins else previous.sticks + len(previous.riichi)
         if hand.sticks != sticks:
-            raise self.refuse(
-                "[0]", f"{hand.sticks} riichi sticks on the table; the previous hand left {sticks}"
-            )
+            problem = _("{sticks} riichi sticks on the table; the previous hand left {left}")
+            raise self.refuse("[0]", problem.format(sticks=hand.sticks, left=sticks))
 
 
 def _is_riichi(move: object) -> bool:
@@ -349,22 +375,26 @@ def read_log(raw: bytes | str) -> GameLog:
     """The log read and checked, or a ``Refusal`` naming the field (and the hand) that cannot be read."""
     data = read_json(raw, max_bytes=MAX_LOG_BYTES, max_depth=MAX_LOG_DEPTH, field="log")
     if not isinstance(data, dict):
-        raise _refuse("log", "a game log is a JSON object with 'name' and 'log'")
+        raise _refuse("log", _("a game log is a JSON object with 'name' and 'log'"))
     names = data.get("name")
     if not isinstance(names, list) or not all(
         isinstance(name, str) and 0 < len(name) <= MAX_TEXT for name in names
     ):
-        raise _refuse("name", f"'name' lists the players' names (1 to {MAX_TEXT} characters)")
+        raise _refuse(
+            "name", _("'name' lists the players' names (1 to {limit} characters)").format(limit=MAX_TEXT)
+        )
     if len(names) != 4 or (len(names) == 4 and not names[3]):
         # Three-player logs (sanma) have no place at a four-player table (WRCR 2015 §4.4).
-        raise _refuse("name", f"the log is of a {len([n for n in names if n])}-player game; a table seats 4")
+        problem = _("the log is of a {count}-player game; a table seats 4")
+        raise _refuse("name", problem.format(count=len([n for n in names if n])))
     if len(set(names)) != 4:
-        raise _refuse("name", "the log names the same player twice")
+        raise _refuse("name", _("the log names the same player twice"))
     hands_raw = data.get("log")
     if not isinstance(hands_raw, list) or not hands_raw:
-        raise _refuse("log", "'log' lists the hands")
+        raise _refuse("log", _("'log' lists the hands"))
     if len(hands_raw) > MAX_HANDS:
-        raise _refuse("log", f"the log has {len(hands_raw)} hands; a hanchan has at most {MAX_HANDS}")
+        problem = _("the log has {count} hands; a hanchan has at most {limit}")
+        raise _refuse("log", problem.format(count=len(hands_raw), limit=MAX_HANDS))
     hands: list[LogHand] = []
     for number, raw_hand in enumerate(hands_raw, 1):
         hands.append(_HandReader(number, raw_hand).read(hands[-1] if hands else None))
@@ -376,7 +406,7 @@ def _final_points(sc: object, last: LogHand) -> tuple[int, int, int, int] | None
     if sc is None:
         return None
     if not isinstance(sc, list) or len(sc) != 8 or not all(type(points) is int for points in sc[::2]):
-        raise _refuse("sc", "'sc' gives each player's final points and placement score")
+        raise _refuse("sc", _("'sc' gives each player's final points and placement score"))
     points = [int(value) for value in sc[::2]]
     # Written in hundreds (tenhou's own logs) or in full points (converters).
     total = sum(last.end) + (RIICHI_STAKE * (last.sticks + len(last.riichi)) if not last.wins else 0)
@@ -387,7 +417,9 @@ def _final_points(sc: object, last: LogHand) -> tuple[int, int, int, int] | None
     if any(left) and sorted(left) != [0, 0, 0, total - sum(last.end)]:
         raise _refuse(
             "sc",
-            f"the final points {points} are not those the last hand left {list(last.end)}",
+            _("the final points {points} are not those the last hand left {end}").format(
+                points=points, end=list(last.end)
+            ),
             rule=RULE_SCORES,
         )
     return _four(points)
@@ -421,12 +453,16 @@ def match_players(
         )
     ):
         raise _refuse(
-            "mapping", "the mapping gives at most 4 log names, each with a player's name", rule=RULE_PLAYERS
+            "mapping",
+            _("the mapping gives at most 4 log names, each with a player's name"),
+            rule=RULE_PLAYERS,
         )
     unknown = sorted(set(mapping) - set(log_names))
     if unknown:
         raise _refuse(
-            "mapping", f"{', '.join(map(repr, unknown))} is no player of the log", rule=RULE_PLAYERS
+            "mapping",
+            _("{names} is no player of the log").format(names=", ".join(map(repr, unknown))),
+            rule=RULE_PLAYERS,
         )
     by_fold = {fold(name): name for name in seated}
     players: list[str] = []
@@ -436,21 +472,25 @@ def match_players(
         if player is None:
             raise _refuse(
                 "mapping",
-                f"the log's player {log_name!r} matches nobody at the table ({', '.join(seated)}); "
-                f"map the log's names to the table's players",
+                _(
+                    "the log's player {name} matches nobody at the table ({seated}); map the log's names to "
+                    "the table's players"
+                ).format(name=repr(log_name), seated=", ".join(seated)),
                 rule=RULE_PLAYERS,
             )
         players.append(player)
     if len(set(players)) != 4:
         raise _refuse(
-            "mapping", "two of the log's players are mapped to one player of the table", rule=RULE_PLAYERS
+            "mapping", _("two of the log's players are mapped to one player of the table"), rule=RULE_PLAYERS
         )
     if players != list(seated) and not reseat:
         raise _refuse(
             "reseat_winds",
-            f"the log seats {', '.join(players)} as East, South, West, North; the table seats "
-            f"{', '.join(seated)} (seat winds, WRCR 2015 §4.2). If the table sat as in the log, a head "
-            f'referee accepts the log\'s seats: tick "{RESEAT_LABEL}" (in the API, "reseat_winds": true)',
+            _(
+                "the log seats {players} as East, South, West, North; the table seats {seated} (seat "
+                "winds, WRCR 2015 §4.2). If the table sat as in the log, a head referee accepts the log's "
+                'seats: tick "{label}" (in the API, "reseat_winds": true)'
+            ).format(players=", ".join(players), seated=", ".join(seated), label=_(RESEAT_LABEL)),
             rule=RULE_SEAT_ORDER,
         )
     return _four(players)
@@ -469,8 +509,10 @@ def log_sheet(log: GameLog, players: Sequence[str], ruleset: Ruleset) -> LogShee
                     hand.number,
                     hand.label,
                     RULE_WEST,
-                    "the online game went on into the West round; the hanchan ends after South 4 and this "
-                    "hand and those after it are left off the sheet",
+                    _(
+                        "the online game went on into the West round; the hanchan ends after South 4 and "
+                        "this hand and those after it are left off the sheet"
+                    ),
                 )
             )
             break
@@ -492,15 +534,19 @@ def _entry(
         if hand.draw in ABORTIVE:
             note(
                 RULE_ABORTIVE,
-                f"abortive draw ({ABORTIVE[hand.draw]}): the tournament plays none; entered as a draw "
-                f"without payments where the dealer keeps the deal, as the online game went on",
+                _(
+                    "abortive draw ({kind}): the tournament plays none; entered as a draw without payments "
+                    "where the dealer keeps the deal, as the online game went on"
+                ).format(kind=_(ABORTIVE[hand.draw])),
             )
             return {"result": "draw", "tenpai": list(players), "riichi": riichi}
         if hand.draw == NAGASHI:
             note(
                 RULE_NAGASHI,
-                "nagashi mangan: the tournament pays only noten payments at an exhaustive draw; entered "
-                "as the log's point changes",
+                _(
+                    "nagashi mangan: the tournament pays only noten payments at an exhaustive draw; "
+                    "entered as the log's point changes"
+                ),
             )
             return _deltas(hand, players)
         if hand.draw == ALL_TENPAI:
@@ -515,8 +561,10 @@ def _entry(
         if win.red_fives:
             note(
                 RULE_RED_FIVES,
-                f"{players[win.winner]}'s hand counts {win.red_fives} han of red fives; the tournament "
-                f"plays without red fives (the han are entered as the log scored them)",
+                _(
+                    "{player}'s hand counts {han} han of red fives; the tournament plays without red "
+                    "fives (the han are entered as the log scored them)"
+                ).format(player=players[win.winner], han=win.red_fives),
             )
     wins = hand.wins
     if len(wins) > 1 and not ruleset.multiple_ron:
@@ -526,8 +574,12 @@ def _entry(
         others = [players[win.winner] for win in wins if win.winner != first]
         note(
             RULE_HEAD_BUMP,
-            f"{len(wins)} players won on {players[discarder]}'s discard; only the player closest to the "
-            f"discarder wins: {players[first]} is entered, {', '.join(others)} not",
+            _(
+                "{count} players won on {discarder}'s discard; only the player closest to the discarder "
+                "wins: {first} is entered, {others} not"
+            ).format(
+                count=len(wins), discarder=players[discarder], first=players[first], others=", ".join(others)
+            ),
         )
         wins = tuple(win for win in wins if win.winner == first)
     if len(wins) > 1:
@@ -549,8 +601,10 @@ def _entry(
     elif win.liable is not None:
         note(
             RULE_LIABILITY,
-            f"the log makes {players[win.liable]} liable for {players[win.winner]}'s yakuman; the "
-            f"tournament's rules ({ruleset.name}) have no liability payment: entered without it",
+            _(
+                "the log makes {liable} liable for {winner}'s yakuman; the tournament's rules ({ruleset}) "
+                "have no liability payment: entered without it"
+            ).format(liable=players[win.liable], winner=players[win.winner], ruleset=ruleset.name),
         )
     return {**_value(entry, win), "riichi": riichi}
 
@@ -593,8 +647,9 @@ def _compare(
                 None,
                 "",
                 RULE_START,
-                f"the online game started at {played[0].start[0]:,} points each, the tournament starts at "
-                f"{ruleset.starting_points:,}",
+                _("the online game started at {points} points each, the tournament starts at {start}").format(
+                    points=f"{played[0].start[0]:,}", start=f"{ruleset.starting_points:,}"
+                ),
             )
         )
     replayed = verdict.hands or ()
@@ -610,13 +665,7 @@ def _compare(
                     hand.number,
                     hand.label,
                     RULE_KIRIAGE if kiriage else RULE_PAYMENT,
-                    (
-                        "4 han 30 fu and 3 han 60 fu are a mangan for the tournament (kiriage); "
-                        if kiriage
-                        else ""
-                    )
-                    + f"the log changed the points by {_signed(expected)}, the tournament's rules by "
-                    f"{_signed(got)}",
+                    _payment_finding(kiriage).format(log=_signed(expected), rules=_signed(got)),
                 )
             )
     if verdict.finished is False:
@@ -625,8 +674,10 @@ def _compare(
                 None,
                 "",
                 RULE_UNFINISHED,
-                "the log ends before the hanchan is over: it ends after South 4 (§5.8), and a player "
-                "below zero does not end it (§6.1)",
+                _(
+                    "the log ends before the hanchan is over: it ends after South 4 (§5.8), and a player "
+                    "below zero does not end it (§6.1)"
+                ),
             )
         )
     last = played[-1]
@@ -637,8 +688,10 @@ def _compare(
                 None,
                 "",
                 RULE_STICKS_LEFT,
-                f"the online game gave the {left} riichi stick(s) left at the end to a player; the "
-                "tournament leaves them to nobody",
+                _(
+                    "the online game gave the {count} riichi stick(s) left at the end to a player; the "
+                    "tournament leaves them to nobody"
+                ).format(count=left),
             )
         )
     if same and verdict.valid and len(played) == len(log.hands):
@@ -650,10 +703,21 @@ def _compare(
                 None,
                 "",
                 RULE_FINAL,
-                "the sheet's final points are those the tournament's rules give, not the log's "
-                f"({', '.join(f'{p} {v:,}' for p, v in zip(players, last.end, strict=True))})",
+                _(
+                    "the sheet's final points are those the tournament's rules give, not the log's ({points})"
+                ).format(points=", ".join(f"{p} {v:,}" for p, v in zip(players, last.end, strict=True))),
             )
         )
+
+
+def _payment_finding(kiriage: bool) -> str:
+    """A hand the tournament's rules score otherwise than the log, the kiriage named when it is why."""
+    if kiriage:
+        return _(
+            "4 han 30 fu and 3 han 60 fu are a mangan for the tournament (kiriage); the log changed the "
+            "points by {log}, the tournament's rules by {rules}"
+        )
+    return _("the log changed the points by {log}, the tournament's rules by {rules}")
 
 
 def _signed(values: Sequence[int]) -> str:

@@ -15,6 +15,8 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import NoReturn
 
+from scoring.rules.i18n import _
+
 # Suit letter -> (index of its tile 1, highest number).
 SUITS: dict[str, tuple[int, int]] = {"m": (0, 9), "p": (9, 9), "s": (18, 9), "z": (27, 7)}
 TILE_KINDS = 34
@@ -41,7 +43,11 @@ class HandInputError(ValueError):
 def parse_tiles(text: object, field: str) -> list[int]:
     """The tile kinds written in ``text``, in order. ``field`` names the input in error messages."""
     if not isinstance(text, str):
-        raise HandInputError(f'{field}: expected a tile string such as "123m11z", got {text!r}')
+        raise HandInputError(
+            _('{field}: expected a tile string such as "123m11z", got {value}').format(
+                field=field, value=repr(text)
+            )
+        )
     kinds = _kinds(text)
     if kinds is None:
         _raise_notation_error(text, field)
@@ -62,22 +68,36 @@ def _kinds(text: str) -> tuple[int, ...] | None:
 def _raise_notation_error(text: str, field: str) -> NoReturn:
     compact = "".join(text.split())
     if not compact:
-        raise HandInputError(f"{field}: no tiles")
+        raise HandInputError(_("{field}: no tiles").format(field=field))
     for group in _GROUP.findall(compact):
         suit = group[-1]
         numbers = group[:-1]
         if suit not in SUITS or any(number not in "0123456789" for number in numbers):
-            raise HandInputError(f'{field}: "{group}" is not a tile (write digits followed by m, p, s or z)')
+            raise HandInputError(
+                _('{field}: "{group}" is not a tile (write digits followed by m, p, s or z)').format(
+                    field=field, group=group
+                )
+            )
         if not numbers:
-            raise HandInputError(f'{field}: "{group}" is not a tile (no number before the suit letter)')
+            raise HandInputError(
+                _('{field}: "{group}" is not a tile (no number before the suit letter)').format(
+                    field=field, group=group
+                )
+            )
         for number in numbers:
             if number == "0" and suit != "z":
                 raise HandInputError(
-                    f'{field}: "0{suit}" is not a tile '
-                    f"(red fives are not used, WRCR 2015 §3.3: write 5{suit})"
+                    _(
+                        '{field}: "0{suit}" is not a tile (red fives are not used, WRCR 2015 §3.3: '
+                        "write 5{suit})"
+                    ).format(field=field, suit=suit)
                 )
             if not 1 <= int(number) <= SUITS[suit][1]:
-                raise HandInputError(f'{field}: "{number}{suit}" is not a tile ({_range_of(suit)})')
+                raise HandInputError(
+                    _('{field}: "{tile}" is not a tile ({range})').format(
+                        field=field, tile=number + suit, range=_range_of(suit)
+                    )
+                )
     raise AssertionError(f"unreachable: {text!r} is well formed")
 
 
@@ -85,7 +105,11 @@ def parse_tile(text: object, field: str) -> int:
     """The one tile written in ``text``."""
     tiles = parse_tiles(text, field)
     if len(tiles) != 1:
-        raise HandInputError(f'{field}: "{text}" is {len(tiles)} tiles, expected one')
+        raise HandInputError(
+            _('{field}: "{tiles}" is {count} tiles, expected one').format(
+                field=field, tiles=text, count=len(tiles)
+            )
+        )
     return tiles[0]
 
 
@@ -129,4 +153,4 @@ def _suit_of(kind: int) -> tuple[str, tuple[int, int]]:
 
 
 def _range_of(suit: str) -> str:
-    return "honours are 1z-7z" if suit == "z" else f"suit tiles are 1{suit}-9{suit}"
+    return _("honours are 1z-7z") if suit == "z" else _("suit tiles are 1{suit}-9{suit}").format(suit=suit)

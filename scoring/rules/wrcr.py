@@ -28,6 +28,7 @@ from scoring.rules.hand_input import (
     YAKU_ORDER,
     Hand,
 )
+from scoring.rules.i18n import _
 from scoring.rules.library import (
     DORA_ID,
     ERR_NO_YAKU,
@@ -106,15 +107,19 @@ def score_hand(hand: Hand, ruleset: Ruleset | None = None) -> HandResult:
         if not (kokushi and ruleset.kokushi_robs_concealed_kong):
             if ruleset.kokushi_robs_concealed_kong:
                 return HandResult.invalid(
-                    "a concealed kong can only be robbed to win on Thirteen Orphans "
-                    "(WRCR 2015 §5.4.8, §6.5.1)"
+                    _(
+                        "a concealed kong can only be robbed to win on Thirteen Orphans "
+                        "(WRCR 2015 §5.4.8, §6.5.1)"
+                    )
                 )
-            return HandResult.invalid(f"a concealed kong cannot be robbed under {ruleset.name}")
+            return HandResult.invalid(
+                _("a concealed kong cannot be robbed under {ruleset}").format(ruleset=ruleset.name)
+            )
 
     if response.error:  # no yaku
         if renho_mangan:
             return _blessing_of_man(hand, ruleset)
-        return HandResult.invalid(NO_YAKU)
+        return HandResult.invalid(_(NO_YAKU))
 
     yakuman = sum(1 for yaku in library_yaku if yaku.is_yakuman)
     yaku_list: list[tuple[str, int | None]]
@@ -192,11 +197,11 @@ def _situation_problem(hand: Hand) -> str | None:
     flags = hand.flags
     riichi = "riichi" in flags or "double_riichi" in flags
     if riichi and hand.is_open:
-        return "Riichi needs a closed hand; only a concealed kong keeps it closed (WRCR 2015 §6.5.1)"
+        return _("Riichi needs a closed hand; only a concealed kong keeps it closed (WRCR 2015 §6.5.1)")
     if "ippatsu" in flags and not riichi:
-        return "Ippatsu needs Riichi or Double Riichi (WRCR 2015 §6.5.1)"
+        return _("Ippatsu needs Riichi or Double Riichi (WRCR 2015 §6.5.1)")
     if "ippatsu" in flags and "rinshan" in flags:
-        return (
+        return _(
             "a kong declaration interrupts the round and makes Ippatsu invalid, so Ippatsu cannot come with "
             "After a Kong (WRCR 2015 §6.5.1)"
         )
@@ -207,7 +212,9 @@ def _situation_problem(hand: Hand) -> str | None:
             ("renhou", BLESSING_OF_MAN, "§6.5.4"),
         ):
             if flag in flags:
-                return f"{name} is not a win by self-draw (WRCR 2015 {section})"
+                return _("{yaku} is not a win by self-draw (WRCR 2015 {section})").format(
+                    yaku=name, section=section
+                )
     else:
         for flag, name, section in (
             ("haitei", "Last Tile Draw", "§6.5.1"),
@@ -216,15 +223,17 @@ def _situation_problem(hand: Hand) -> str | None:
             ("chiihou", "Blessing of Earth", "§6.5.6"),
         ):
             if flag in flags:
-                return f"{name} is a win by self-draw, not on a discard (WRCR 2015 {section})"
+                return _("{yaku} is a win by self-draw, not on a discard (WRCR 2015 {section})").format(
+                    yaku=name, section=section
+                )
     if "rinshan" in flags and not any(meld.is_kong for meld in hand.melds):
-        return (
+        return _(
             "After a Kong is a win on the replacement tile of the winner's own kong, and the hand has none "
             "(WRCR 2015 §6.5.1)"
         )
     if "chankan" in flags:
         if "houtei" in flags:
-            return (
+            return _(
                 "a robbed tile is not the discard after the last tile: Robbing a Kong excludes "
                 "Last Tile Claim (WRCR 2015 §6.5.1)"
             )
@@ -232,10 +241,10 @@ def _situation_problem(hand: Hand) -> str | None:
             meld.tiles.count(hand.win_tile) for meld in hand.melds
         )
         if held != 1:
-            return (
-                f"Robbing a Kong: the other three {tile_str(hand.win_tile)} are in the robbed kong, so the "
-                "hand cannot hold another (WRCR 2015 §6.5.1)"
-            )
+            return _(
+                "Robbing a Kong: the other three {tile} are in the robbed kong, so the hand cannot hold "
+                "another (WRCR 2015 §6.5.1)"
+            ).format(tile=tile_str(hand.win_tile))
     for flag, name, section, dealer in (
         ("tenhou", "Blessing of Heaven", "§6.5.6", True),
         ("chiihou", "Blessing of Earth", "§6.5.6", False),
@@ -244,16 +253,19 @@ def _situation_problem(hand: Hand) -> str | None:
         if flag not in flags:
             continue
         if hand.dealer != dealer:
-            who = "East" if dealer else "a player other than East"
-            return f"{name} is a win by {who} (WRCR 2015 {section})"
+            if dealer:
+                text = _("{yaku} is a win by East (WRCR 2015 {section})")
+            else:
+                text = _("{yaku} is a win by a player other than East (WRCR 2015 {section})")
+            return text.format(yaku=name, section=section)
         if hand.melds:
-            return (
-                f"{name} needs a closed hand without declared groups, concealed kongs included "
-                f"(WRCR 2015 {section})"
-            )
+            return _(
+                "{yaku} needs a closed hand without declared groups, concealed kongs included "
+                "(WRCR 2015 {section})"
+            ).format(yaku=name, section=section)
         if riichi:
-            return (
-                f"{name} is won before the player's first discard, so no riichi can have been declared "
-                f"(WRCR 2015 {section})"
-            )
+            return _(
+                "{yaku} is won before the player's first discard, so no riichi can have been declared "
+                "(WRCR 2015 {section})"
+            ).format(yaku=name, section=section)
     return None
