@@ -19,11 +19,15 @@ $(VENV)/.installed: requirements.txt | $(BIN)/python
 	$(BIN)/pip install -q -r requirements.txt
 	touch $@
 
+# PyICU (requirements-dev.txt) builds against Debian's libicu-dev: scripts/ensure-packages.sh first.
 $(VENV)/.installed-dev: requirements-dev.txt $(VENV)/.installed
+	scripts/ensure-packages.sh
 	$(BIN)/pip install -q -r requirements-dev.txt
 	touch $@
 
+# The PDF fonts of every script, when this machine can install them (README, Languages); never required.
 run: $(VENV)/.installed
+	-STRICT=0 scripts/ensure-packages.sh
 	$(BIN)/python manage.py migrate --noinput -v 0
 	$(BIN)/python manage.py load_demo
 	@echo "Serving on http://$(HOST):$(PORT)/  (admin: http://$(HOST):$(PORT)/admin/, health: http://$(HOST):$(PORT)/healthz)"

@@ -2,8 +2,11 @@
 # Make sure the services the test suite talks to are up: PostgreSQL on 127.0.0.1:5432 and Redis on
 # 127.0.0.1:6379. Starts them when installed but stopped; installs them from Debian's packages when
 # missing. With WITH_BROWSER=1 it also installs Debian's chromium and chromium-driver, and zbar-tools
-# (zbarimg), which the tests use to read back the QR codes the product draws.
+# (zbarimg), which the tests use to read back the QR codes the product draws. First, the Debian packages of
+# the product's languages (scripts/ensure-packages.sh: gettext, the PDF fonts, ICU).
 set -euo pipefail
+
+"$(dirname "$0")/ensure-packages.sh"
 
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi

@@ -75,6 +75,11 @@ class Tournament(models.Model):
     venue = models.CharField(max_length=200, blank=True)
     # Every time the pages, the clock, the PDFs and the exports show is in the venue's time zone.
     time_zone = models.CharField("Venue time zone", max_length=64, default=default_time_zone)
+    # The language of the tournament's pages for a reader who chose none and whose browser asks for none
+    # of the product's languages (blank: the site's LANGUAGE_CODE; README, Languages).
+    language = models.CharField(
+        "Default language", max_length=8, blank=True, default="", choices=settings.LANGUAGES
+    )
     ruleset_preset = models.CharField(max_length=16, choices=Preset.choices, default=Preset.WRC2015)
     # Custom rules: fields of scoring.rules.ruleset.Ruleset replaced on top of the preset.
     ruleset_overrides = models.JSONField(default=dict, blank=True)
@@ -230,6 +235,7 @@ TOURNAMENT_FIELDS = (
     "ends_on",
     "venue",
     "time_zone",
+    "language",
     "ruleset_preset",
     "ruleset_overrides",
     "hanchan_count",

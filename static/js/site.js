@@ -321,7 +321,20 @@
     });
   };
 
+  /* The language switcher: a plain form that works without JavaScript (choose, then the button); with
+     JavaScript, choosing is enough. */
+  function setupLanguageSwitcher() {
+    for (const form of document.querySelectorAll("[data-language-form]")) {
+      const select = form.querySelector("[data-language-select]");
+      const button = form.querySelector("[data-language-submit]");
+      if (!select || !button) continue;
+      button.hidden = true;
+      select.addEventListener("change", () => form.submit());
+    }
+  }
+
   document.addEventListener("DOMContentLoaded", () => {
+    setupLanguageSwitcher();
     setupSoundToggles();
     setupClock();
     setupFilters();

@@ -7,10 +7,12 @@ import hashlib
 import json
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified, JsonResponse
 from django.shortcuts import get_object_or_404, render
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation.trans_real import parse_accept_lang_header
 
 from tournament import access, services
 from tournament.collation import name_key
@@ -30,9 +32,31 @@ def access_tournament(request: HttpRequest, slug: str, minimum: str | None = Non
     if not access.can_view(request.user, tournament):
         raise Http404("No such tournament")
     timezone.activate(tournament.zone())  # the venue's time, until the request ends (the middleware)
+    if tournament.language and not reader_chose_language(request):
+        translation.activate(tournament.language)  # LocaleMiddleware activates afresh on each request
+        request.LANGUAGE_CODE = tournament.language
     if minimum is not None and not access.has_role(request.user, tournament, minimum):
         raise PermissionDenied(f"This page is for the {Role(minimum).label.lower()}s of {tournament.name}.")
     return tournament
+
+
+def supported_language(code: str) -> str | None:
+    """The product's language for ``code`` (``ja-JP`` -> ``ja``, ``zh-CN`` -> ``zh-hans``), or None."""
+    try:
+        return translation.get_supported_language_variant(code)
+    except LookupError:
+        return None
+
+
+def reader_chose_language(request: HttpRequest) -> bool:
+    """Whether the reader's language comes from the reader: the switcher's cookie, or the browser's
+    Accept-Language naming one of the product's languages. A tournament's default language applies only
+    when neither does (README, Languages)."""
+    cookie = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, "")
+    if cookie and supported_language(cookie):
+        return True
+    accepted = parse_accept_lang_header(request.headers.get("Accept-Language", ""))
+    return any(code != "*" and supported_language(code) for code, _quality in accepted)
 
 
 def clock_payload(round_: Round | None) -> dict[str, Any]:
