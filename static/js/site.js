@@ -22,13 +22,29 @@
     return (n > 0 ? "+" : "") + n.toLocaleString("en-US");
   };
 
-  /* Case- and accent-insensitive text for name searches ("chloe" finds "Chloé"). */
+  /* Latin letters whose mark is part of the letter (no combining accent to strip): as tournament.names. */
+  const LETTERS = { ł: "l", ø: "o", đ: "d", ð: "d", ħ: "h", ı: "i", ß: "ss", æ: "ae", œ: "oe", þ: "th" };
+
+  /* Case- and accent-insensitive text for name searches ("chloe" finds "Chloé", "lukasz" Łukasz). */
   Riichi.fold = function (text) {
     return String(text || "")
-      .normalize("NFD")
+      .normalize("NFKD")
       .replace(/[\u0300-\u036f]/g, "")
       .toLowerCase()
+      .replace(/[łøđðħıßæœþ]/g, (letter) => LETTERS[letter])
+      .normalize("NFC")
       .trim();
+  };
+
+  /* A standings row's name as the reader sees it: the page's "shown-names" (the players whose name this
+     reader's language shows in its own script, tournament.views.base.shown_names), else the Latin name. */
+  let shownNames = null;
+  Riichi.shownName = function (row) {
+    if (shownNames === null) {
+      const data = document.getElementById("shown-names");
+      shownNames = data ? JSON.parse(data.textContent) : {};
+    }
+    return shownNames[row.player] || row.name;
   };
 
   Riichi.debounce = function (fn, ms) {
@@ -277,7 +293,7 @@
       const apply = () => {
         const query = Riichi.fold(input.value);
         for (const item of items()) {
-          item.hidden = query !== "" && !Riichi.fold(item.dataset.name).includes(query);
+          item.hidden = query !== "" && !Riichi.fold(item.dataset.names || item.dataset.name).includes(query);
         }
       };
       input.addEventListener("input", apply);

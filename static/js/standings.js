@@ -47,12 +47,13 @@
         {
           "data-player": row.player,
           "data-name": row.name,
+          "data-names": row.name + " " + R.shownName(row),
           className: (mine ? "me" : "") + (changed ? " changed" : ""),
         },
         [
           R.el("td", { className: "num rank", text: row.rank }),
           R.el("td", {}, [
-            R.el("a", { href: base + row.player + "/", text: row.name }),
+            R.el("a", { href: base + row.player + "/", text: R.shownName(row) }),
             R.el("span", {
               className: "narrow-only",
               text: row.played + " played" + (row.penalties !== "0" ? " · penalties −" + row.penalties : ""),
@@ -68,7 +69,7 @@
               type: "button",
               className: "star",
               "aria-pressed": mine ? "true" : "false",
-              "aria-label": "This is me: " + row.name,
+              "aria-label": "This is me: " + R.shownName(row),
               text: mine ? "★" : "☆",
             }),
           ),
@@ -77,8 +78,8 @@
     }
 
     function unrankedRow(row, base) {
-      return R.el("tr", { "data-player": row.player, "data-name": row.name }, [
-        R.el("td", {}, R.el("a", { href: base + row.player + "/", text: row.name })),
+      return R.el("tr", { "data-player": row.player, "data-name": row.name, "data-names": row.name + " " + R.shownName(row) }, [
+        R.el("td", {}, R.el("a", { href: base + row.player + "/", text: R.shownName(row) })),
         R.el("td", { text: row.note || "" }),
         R.el("td", { className: "num", text: row.total }),
         R.el("td", { className: "num", text: row.played }),
@@ -110,7 +111,7 @@
     function applySearch() {
       const query = R.fold(search.value);
       for (const tr of root.querySelectorAll("tr[data-name]")) {
-        tr.hidden = query !== "" && !R.fold(tr.dataset.name).includes(query);
+        tr.hidden = query !== "" && !R.fold(tr.dataset.names || tr.dataset.name).includes(query);
       }
     }
 
@@ -276,7 +277,7 @@
           rows.map((row) =>
             R.el("tr", { [key]: row.name }, [
               R.el("td", { className: "num rank", text: row.rank }),
-              R.el("td", { className: "name", text: row.name }),
+              R.el("td", { className: "name", text: R.shownName(row) }),
               R.el("td", { className: "num total" + (isNegative(row.total) ? " negative" : ""), text: row.total }),
               R.el("td", { className: "num played", text: row.played }),
             ]),

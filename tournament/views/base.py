@@ -17,6 +17,7 @@ from django.utils.translation.trans_real import parse_accept_lang_header
 from tournament import access, services
 from tournament.collation import name_key
 from tournament.models import Player, Round, StaffRole, Tournament
+from tournament.names import fold, shown_name
 from tournament.participation import LABELS
 from tournament.participation_db import tournament_states
 from tournament.presentation import format_seconds
@@ -114,15 +115,34 @@ def add_refusal(form: Any, error: Refusal | ValidationError) -> None:
 
 
 def players_in_order(tournament: Tournament) -> list[Player]:
-    """The players, then the substitutes, each by name in the Unicode collation order, each with its
-    state in the tournament now (``state``, ``state_label``: tournament.participation)."""
+    """The players, then the substitutes, each by the name the reader sees in the collation of the
+    reader's language (tournament.collation), each with its state in the tournament now (``state``,
+    ``state_label``: tournament.participation) and the folded text a name search compares (``search``:
+    both names, tournament.names)."""
+    language = translation.get_language() or ""
     states = tournament_states(tournament)
-    players = sorted(tournament.players.all(), key=lambda p: (p.is_substitute, name_key(p.name)))
+    players = list(tournament.players.all())
+    for player in players:
+        player.shown_name = shown_name(player.name, player.native_name, language)  # type: ignore[attr-defined]
+        player.search = fold(f"{player.name} {player.native_name}")  # type: ignore[attr-defined]
+    players.sort(key=lambda p: (p.is_substitute, name_key(p.shown_name, language)))  # type: ignore[attr-defined]
     for player in players:
         state = states.get(player.pk)
         player.state = str(state) if state else ""  # type: ignore[attr-defined]
         player.state_label = LABELS[state] if state else ""  # type: ignore[attr-defined]
     return players
+
+
+def shown_names(tournament: Tournament) -> dict[int, str]:
+    """Each player of the tournament whose name the reader sees in its own script (the reader's language
+    reads it: tournament.names.shown_name), by id; the others are seen by their Latin name."""
+    language = translation.get_language() or ""
+    natives = Player.objects.filter(tournament=tournament).exclude(native_name="")
+    shown = {}
+    for pk, name, native in natives.values_list("pk", "name", "native_name"):
+        if (seen := shown_name(name, native, language)) != name:
+            shown[pk] = seen
+    return shown
 
 
 def refusal_response(refusal: Refusal) -> JsonResponse:
