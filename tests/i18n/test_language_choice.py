@@ -35,6 +35,15 @@ def test_every_page_has_the_switcher_and_says_its_language(tournament: Tournamen
 
 
 @pytest.mark.django_db
+def test_the_switcher_names_each_language_in_itself_whatever_the_page_language() -> None:
+    page = Client(headers={"Accept-Language": "ja"}).get("/").content.decode()
+    assert '<html lang="ja">' in page
+    assert '<option value="en" lang="en">English</option>' in page
+    assert '<option value="ru" lang="ru">Русский</option>' in page
+    assert '<option value="ja" lang="ja" selected>日本語</option>' in page
+
+
+@pytest.mark.django_db
 def test_the_switcher_remembers_the_choice_in_the_language_cookie(tournament: Tournament) -> None:
     client = Client()
     home = f"/t/{tournament.slug}/"

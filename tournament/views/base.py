@@ -9,9 +9,11 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.serializers.json import DjangoJSONEncoder
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone, translation
+from django.utils.translation import gettext
 from django.utils.translation.trans_real import parse_accept_lang_header
 
 from tournament import access, services
@@ -129,7 +131,7 @@ def players_in_order(tournament: Tournament) -> list[Player]:
     for player in players:
         state = states.get(player.pk)
         player.state = str(state) if state else ""  # type: ignore[attr-defined]
-        player.state_label = LABELS[state] if state else ""  # type: ignore[attr-defined]
+        player.state_label = gettext(LABELS[state]) if state else ""  # type: ignore[attr-defined]
     return players
 
 
@@ -152,7 +154,7 @@ def refusal_response(refusal: Refusal) -> JsonResponse:
 
 def json_with_etag(request: HttpRequest, payload: dict[str, Any]) -> HttpResponse:
     """JSON that pollers revalidate cheaply: an unchanged payload answers 304 Not Modified."""
-    body = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+    body = json.dumps(payload, separators=(",", ":"), ensure_ascii=False, cls=DjangoJSONEncoder)
     etag = '"' + hashlib.sha256(body.encode()).hexdigest()[:32] + '"'
     if request.headers.get("If-None-Match") == etag:
         response: HttpResponse = HttpResponseNotModified()
