@@ -5,6 +5,21 @@
   "use strict";
 
   const Riichi = (window.Riichi = window.Riichi || {});
+  document.documentElement.classList.add("js");
+
+  /* The words of the scripts in the page's language: Django's JavaScript catalogue (/jsi18n/, loaded
+     before this file) defines gettext, ngettext and interpolate; without it (a copy kept offline) the
+     words stay English. */
+  if (typeof window.gettext !== "function") {
+    window.gettext = (text) => text;
+    window.pgettext = (context, text) => text;
+    window.ngettext = (one, many, count) => (count === 1 ? one : many);
+    window.interpolate = (format, values, named) =>
+      named
+        ? format.replace(/%\((\w+)\)s/g, (match, name) => String(values[name]))
+        : format.replace(/%s/g, () => String(values.shift()));
+  }
+  const language = document.documentElement.lang || "en";
 
   Riichi.csrfToken = function () {
     const input = document.querySelector("input[name=csrfmiddlewaretoken]");
@@ -14,12 +29,12 @@
   };
 
   Riichi.points = function (value) {
-    return Number(value).toLocaleString("en-US");
+    return Number(value).toLocaleString(language);
   };
 
   Riichi.signed = function (value) {
     const n = Number(value);
-    return (n > 0 ? "+" : "") + n.toLocaleString("en-US");
+    return (n > 0 ? "+" : "") + n.toLocaleString(language);
   };
 
   /* Latin letters whose mark is part of the letter (no combining accent to strip): as tournament.names. */
@@ -165,7 +180,7 @@
       const show = () => {
         const on = soundWanted();
         button.setAttribute("aria-pressed", on ? "true" : "false");
-        button.textContent = on ? "Gong on" : "Gong off";
+        button.textContent = on ? gettext("Gong on") : gettext("Gong off");
       };
       show();
       button.addEventListener("click", () => {
@@ -177,7 +192,7 @@
         }
         for (const other of document.querySelectorAll("[data-sound-toggle]")) {
           other.setAttribute("aria-pressed", on ? "true" : "false");
-          other.textContent = on ? "Gong on" : "Gong off";
+          other.textContent = on ? gettext("Gong on") : gettext("Gong off");
         }
         if (on) Riichi.gong(1);
       });
@@ -196,10 +211,10 @@
   };
 
   const STATE_WORDS = {
-    stopped: "not started",
-    running: "left",
-    paused: "paused",
-    over: "time is up",
+    stopped: gettext("not started"),
+    running: pgettext("time on the clock", "left"),
+    paused: gettext("paused"),
+    over: gettext("time is up"),
     none: "",
   };
 

@@ -16,10 +16,13 @@ from django.utils.translation import to_locale
 
 LOCALE = Path(settings.BASE_DIR) / "locale"
 LANGUAGES = [code for code, _name in settings.LANGUAGES]
+# The pages' words (django) and their scripts' (djangojs, served by /jsi18n/).
+DOMAINS = ("django", "djangojs")
+CATALOGUES = [(code, domain) for code in LANGUAGES for domain in DOMAINS]
 
 
-def catalogue(code: str) -> Path:
-    return LOCALE / to_locale(code) / "LC_MESSAGES" / "django.po"
+def catalogue(code: str, domain: str) -> Path:
+    return LOCALE / to_locale(code) / "LC_MESSAGES" / f"{domain}.po"
 
 
 def problems(po: polib.POFile) -> list[str]:
@@ -41,9 +44,9 @@ def problems(po: polib.POFile) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("code", LANGUAGES)
-def test_every_language_has_a_complete_catalogue(code: str) -> None:
-    path = catalogue(code)
+@pytest.mark.parametrize(("code", "domain"), CATALOGUES)
+def test_every_language_has_a_complete_catalogue(code: str, domain: str) -> None:
+    path = catalogue(code, domain)
     assert path.is_file(), (
         f"{path} is missing: manage.py makemessages -l {to_locale(code)} (README, Languages)"
     )
@@ -52,9 +55,12 @@ def test_every_language_has_a_complete_catalogue(code: str) -> None:
     assert problems(po) == []
 
 
-def test_every_catalogue_has_the_same_messages() -> None:
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_every_catalogue_has_the_same_messages(domain: str) -> None:
     """A message marked since the last makemessages of one language only would be English elsewhere."""
-    ids = {code: {(e.msgctxt, e.msgid) for e in polib.pofile(str(catalogue(code)))} for code in LANGUAGES}
+    ids = {
+        code: {(e.msgctxt, e.msgid) for e in polib.pofile(str(catalogue(code, domain)))} for code in LANGUAGES
+    }
     english = ids["en"]
     for code, found in ids.items():
         assert found == english, (code, sorted(found ^ english)[:5])
@@ -78,10 +84,10 @@ def test_the_check_catches_untranslated_and_fuzzy_entries() -> None:
 @pytest.mark.skipif(
     shutil.which("msgfmt") is None, reason="gettext is not installed (scripts/ensure-packages.sh)"
 )
-@pytest.mark.parametrize("code", LANGUAGES)
-def test_the_compiled_catalogue_is_up_to_date(code: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize(("code", "domain"), CATALOGUES)
+def test_the_compiled_catalogue_is_up_to_date(code: str, domain: str, tmp_path: Path) -> None:
     """The committed .mo holds exactly what msgfmt makes of the .po (compilemessages after each edit)."""
-    po = catalogue(code)
+    po = catalogue(code, domain)
     fresh = tmp_path / "django.mo"
     subprocess.run(["msgfmt", "--check", "-o", str(fresh), str(po)], check=True)
     with po.with_suffix(".mo").open("rb") as committed, fresh.open("rb") as compiled:
