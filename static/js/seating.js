@@ -21,7 +21,9 @@
       result.replaceChildren();
       if (!query) return;
       const exact = seats.filter((li) => R.fold(li.dataset.seatName) === query);
-      const matches = exact.length ? exact : seats.filter((li) => R.fold(li.dataset.seatName).includes(query));
+      const matches = exact.length
+        ? exact
+        : seats.filter((li) => R.fold(li.dataset.names || li.dataset.seatName).includes(query));
       if (matches.length === 1) {
         const li = matches[0];
         const card = li.closest("[data-table]");

@@ -36,22 +36,64 @@ POINTS = [41000, 33000, 26000, 20000]
 LANGUAGES = {
     "en": (
         "en-GB",
-        {"home": "Next hanchan", "standings": "Standings", "player": "Rank", "projector": "Live"},
+        {
+            "seating": "Find my table",
+            "home": "Next hanchan",
+            "standings": "Standings",
+            "player": "Rank",
+            "projector": "Live",
+        },
     ),
-    "ja": ("ja-JP", {"home": "次の半荘", "standings": "順位", "player": "順位", "projector": "順位表"}),
+    "ja": (
+        "ja-JP",
+        {
+            "seating": "自分の卓を探す",
+            "home": "次の半荘",
+            "standings": "順位",
+            "player": "順位",
+            "projector": "順位表",
+        },
+    ),
     "ru": (
         "ru-RU",
-        {"home": "Следующий ханчан", "standings": "Таблица", "player": "Место", "projector": "Игрок"},
+        {
+            "seating": "Найти мой стол",
+            "home": "Следующий ханчан",
+            "standings": "Таблица",
+            "player": "Место",
+            "projector": "Игрок",
+        },
     ),
     "fr": (
         "fr-FR",
-        {"home": "Prochain hanchan", "standings": "Classement", "player": "Rang", "projector": "Joueur"},
+        {
+            "seating": "Trouver ma table",
+            "home": "Prochain hanchan",
+            "standings": "Classement",
+            "player": "Rang",
+            "projector": "Joueur",
+        },
     ),
     "de": (
         "de-DE",
-        {"home": "Nächste Hanchan", "standings": "Rangliste", "player": "Rang", "projector": "Spieler"},
+        {
+            "seating": "Meinen Tisch finden",
+            "home": "Nächste Hanchan",
+            "standings": "Rangliste",
+            "player": "Rang",
+            "projector": "Spieler",
+        },
     ),
-    "zh-hans": ("zh-CN", {"home": "下一个半庄", "standings": "排名", "player": "顺位", "projector": "选手"}),
+    "zh-hans": (
+        "zh-CN",
+        {
+            "seating": "查找我的牌桌",
+            "home": "下一个半庄",
+            "standings": "排名",
+            "player": "顺位",
+            "projector": "选手",
+        },
+    ),
 }
 # The name of Taro Sato as each language's reader sees it.
 SATO = {"ja": "佐藤 太郎", "zh-hans": "佐藤 太郎"}
@@ -95,6 +137,7 @@ def test_the_main_pages_in_each_language(new_context: Any, live_server: Any, spr
     pages = {
         "home": "/t/spring-open/",
         "standings": "/t/spring-open/standings/",
+        "seating": "/t/spring-open/seating/1/",
         "player": f"/t/spring-open/players/{sato.pk}/",
         "projector": "/t/spring-open/projector/",
     }
@@ -111,7 +154,7 @@ def test_the_main_pages_in_each_language(new_context: Any, live_server: Any, spr
             assert page.locator("html").get_attribute("lang") == language
             text = page.locator("body").inner_text()
             assert words[name].lower() in text.lower(), (language, name)  # headings may be upper-cased
-            if name in {"player", "standings"}:
+            if name in {"player", "standings", "seating"}:
                 assert SATO.get(language, "Taro Sato") in text, (language, name)
             page.wait_for_timeout(300)  # the live scripts' first paint
             page.screenshot(path=str(SHOTS / f"{language}-{name}.png"), full_page=name != "projector")

@@ -32,6 +32,7 @@ CHECKED = [
     "tournament/players.html",
     "tournament/projector.html",
     "tournament/player_login.html",
+    "tournament/seating.html",
 ]
 
 VISIBLE_ATTRIBUTES = {"title", "placeholder", "aria-label", "alt"}
