@@ -45,6 +45,10 @@ from tournament.api import (
     StaffViewSet,
     TableViewSet,
     TournamentViewSet,
+    phase_call_up_view,
+    phase_cut_view,
+    phase_seat_by_rank_view,
+    phases_view,
 )
 from tournament.inputs import RULE_SIZE, encodable
 from tournament.refusal import Refusal
@@ -297,6 +301,18 @@ urlpatterns = [
         "redoc/",
         SpectacularRedocView.as_view(url_name="api:schema", template_name="api/redoc.html"),
         name="redoc",
+    ),
+    path("tournaments/<int:tournament_pk>/phases/", phases_view, name="phases"),
+    path("tournaments/<int:tournament_pk>/phases/<int:number>/cut/", phase_cut_view, name="phase-cut"),
+    path(
+        "tournaments/<int:tournament_pk>/phases/<int:number>/call-up/",
+        phase_call_up_view,
+        name="phase-call-up",
+    ),
+    path(
+        "tournaments/<int:tournament_pk>/phases/<int:number>/seat-by-rank/",
+        phase_seat_by_rank_view,
+        name="phase-seat-by-rank",
     ),
     path("tables/<int:table_pk>/sheet/", sheets.sheet_view, name="sheet"),
     path("tables/<int:table_pk>/sheet/check/", sheets.check_view, name="sheet-check"),

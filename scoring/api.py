@@ -204,7 +204,8 @@ class SheetViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
         return Response(services.check_entry(self.table, serializer.validated_data["entry"]).as_json())
 
     @extend_schema(
-        summary="A draft sheet read from an online game's log (tenhou.net/6 JSON), with findings (referee)",
+        summary="A draft sheet read from an online game's log (tenhou.net/6 JSON), with findings (referee; "
+        "re-seating the winds as the log sat: head referee)",
         request=SheetFromLogSerializer,
         responses={201: SheetSerializer, 200: SheetSerializer, 409: CONFLICT},
     )
@@ -213,6 +214,8 @@ class SheetViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
         serializer = SheetFromLogSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
+        if data["reseat_winds"]:
+            self.require(Role.HEAD_REFEREE)
         log = data["log"]
         _, findings = services.sheet_from_log(
             self.table,
@@ -220,6 +223,7 @@ class SheetViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
             request.user,
             mapping=data["mapping"],
             expected_version=data["expected_version"],
+            reseat_winds=data["reseat_winds"],
         )
         body = {"sheet": SheetSerializer(self.sheet()).data, "findings": [f.as_json() for f in findings]}
         created = data["expected_version"] is None

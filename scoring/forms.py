@@ -7,7 +7,7 @@ from typing import Any
 
 from django import forms
 
-from scoring.rules.tenhou import MAX_LOG_BYTES
+from scoring.rules.tenhou import MAX_LOG_BYTES, RESEAT_LABEL
 from tournament.forms import BoundedJSONField
 
 
@@ -74,6 +74,8 @@ class GameLogForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 2, "maxlength": 1000}),
     )
     expected_version = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+    # The table sat as in the log, not as seated here: its winds become the log's (a head referee).
+    reseat_winds = forms.BooleanField(required=False, label=RESEAT_LABEL)
 
     def clean_mapping(self) -> dict[str, str]:
         mapping: dict[str, str] = {}

@@ -112,6 +112,10 @@ class SheetVersion(models.Model):
     reason = models.TextField(blank=True)
     # The player who saved, submitted or disputed this version (players' entry), when no referee did.
     player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    # A version read from an online game's log (``scoring.services.sheet_from_log``): where the online
+    # game's rules differ from the tournament's, hand by hand (``scoring.rules.tenhou.Finding.as_json``),
+    # an empty list when nowhere; None for a version entered by hand.
+    findings = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["sheet", "at", "pk"]

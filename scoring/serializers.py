@@ -10,6 +10,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from scoring import services
 from scoring.models import ScoreSheet, SheetConfirmation, SheetVersion
 
 ENTRY_HELP = (
@@ -49,6 +50,12 @@ class SheetFromLogSerializer(serializers.Serializer[Any]):
         allow_null=True,
         default=None,
         help_text="The version of the table's draft to replace; left out when the table has no sheet yet.",
+    )
+    reseat_winds = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="true: the table sat as in the log, whose seats differ from the table's winds; the four "
+        "players' winds become the log's (a head referee; refused once the sheet is signed).",
     )
 
 
@@ -96,7 +103,18 @@ class SheetVersionSerializer(serializers.ModelSerializer[SheetVersion]):
 
     class Meta:
         model = SheetVersion
-        fields = ("version", "action", "status", "entry", "replay", "content_hash", "author", "at", "reason")
+        fields = (
+            "version",
+            "action",
+            "status",
+            "entry",
+            "replay",
+            "content_hash",
+            "author",
+            "at",
+            "reason",
+            "findings",
+        )
         read_only_fields = fields
 
     def get_author(self, version: SheetVersion) -> str | None:
@@ -131,12 +149,15 @@ class PublicSheetSerializer(serializers.ModelSerializer[ScoreSheet]):
 
 
 class SheetSerializer(PublicSheetSerializer):
-    """A sheet as the tournament's staff see it: who did what, and every version (``history``)."""
+    """A sheet as the tournament's staff see it: who did what, every version (``history``), and the
+    findings of the game log its current version was read from (``findings``; null when entered by
+    hand)."""
 
     created_by = serializers.SerializerMethodField()
     submitted_by = serializers.SerializerMethodField()
     signed_by = serializers.SerializerMethodField()
     history = SheetVersionSerializer(source="versions", many=True, read_only=True)
+    findings = serializers.SerializerMethodField()
 
     class Meta(PublicSheetSerializer.Meta):
         fields = (
@@ -147,6 +168,7 @@ class SheetSerializer(PublicSheetSerializer):
             "submitted_by",
             "submitted_at",
             "signed_by",
+            "findings",
             "history",
         )
         read_only_fields = fields
@@ -159,6 +181,9 @@ class SheetSerializer(PublicSheetSerializer):
 
     def get_signed_by(self, sheet: ScoreSheet) -> str | None:
         return username(sheet.signed_by)
+
+    def get_findings(self, sheet: ScoreSheet) -> list[dict[str, Any]] | None:
+        return services.log_findings(sheet)
 
 
 class AnswerSheetSerializer(serializers.Serializer[Any]):

@@ -28,17 +28,18 @@ from typing import Any
 from celery import shared_task
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from penalties import services as penalties
 from scoring.models import ScoreSheet, SeatResult, SheetConfirmation, SheetVersion, SubmissionKey
 from scoring.rules import tenhou
 from scoring.rules.replay import Error, Verdict, check_final, replay
-from tournament import access
+from tournament import access, live
 from tournament.inputs import RULE_PRINTABLE, json_control_problem, require_printable
 from tournament.models import Player, Seat, StaffRole, Table
 from tournament.refusal import CONFLICT, INVALID, Problem, Refusal
-from tournament.services import participation
+from tournament.services import audit, participation
 from tournament.standings_db import forget_live, schedule_standings_refresh
 
 Role = StaffRole.Role
@@ -132,9 +133,11 @@ def _record(
     reason: str = "",
     *,
     player: Player | None = None,
+    findings: list[dict[str, Any]] | None = None,
 ) -> None:
     """The sheet's state as one more entry of its history: by a user (staff), or by a seated ``player``
-    (``user`` None), or by the table as a whole (both None)."""
+    (``user`` None), or by the table as a whole (both None); ``findings``, a new version's game-log
+    findings."""
     SheetVersion.objects.create(
         sheet=sheet,
         version=sheet.version,
@@ -146,7 +149,22 @@ def _record(
         author=user,
         player=player,
         reason=reason,
+        findings=findings,
     )
+
+
+def log_findings(sheet: ScoreSheet) -> list[dict[str, Any]] | None:
+    """The findings of the game log the sheet's current version was read from (``Finding.as_json``
+    each; empty when the log's game was scored as the tournament scores it), or None when that version
+    was entered by hand. They belong to the entry that began the version: signing or disputing it keeps
+    them, a new version leaves them in the history."""
+    findings: list[dict[str, Any]] | None = (
+        SheetVersion.objects.filter(sheet=sheet, version=sheet.version)
+        .order_by("pk")
+        .values_list("findings", flat=True)
+        .first()
+    )
+    return findings
 
 
 def _lock_table(table: Table) -> Table:
@@ -199,9 +217,15 @@ def _write_entry(
     expected_version: int | None,
     user: AbstractBaseUser | None = None,
     player: Player | None = None,
+    findings: list[dict[str, Any]] | None = None,
 ) -> ScoreSheet:
     """Store a checked entry: a new sheet (``expected_version`` None) or the next version of the draft or
     submitted one, by a referee (``user``) or a seated ``player``, with its line in the history.
+
+    ``findings``: those of the game log the entry was read from. A next version that scores every hand
+    as the previous one did (the same replay: a draft read from a log, submitted as read, whatever the
+    sheet editor rewrote of the entry's form, such as a default it leaves out) keeps that version's
+    findings: they are still about this sheet.
 
     A second sheet for a table, or a version other than the latest, is refused with 409: of two
     simultaneous submissions, exactly one is stored."""
@@ -239,13 +263,15 @@ def _write_entry(
                 f"the sheet changed (now version {sheet.version}, you edited version "
                 f"{expected_version}); reload it"
             )
+        if findings is None and replayed == sheet.replay:
+            findings = log_findings(sheet)
         sheet.entry, sheet.replay, sheet.form, sheet.status = entry, replayed, entry["form"], status
         sheet.version += 1
         action = SheetVersion.Action.SUBMITTED if submit else SheetVersion.Action.UPDATED
     if submit:
         sheet.submitted_by, sheet.submitted_by_player, sheet.submitted_at = user, player, timezone.now()
     sheet.save()
-    _record(sheet, action, user, seats, player=player)
+    _record(sheet, action, user, seats, player=player, findings=findings)
     transaction.on_commit(lambda: forget_live(table.round.tournament_id))  # a table is no longer empty
     return sheet
 
@@ -258,18 +284,77 @@ def sheet_from_log(
     *,
     mapping: dict[str, str] | None = None,
     expected_version: int | None = None,
+    reseat_winds: bool = False,
 ) -> tuple[ScoreSheet, tuple[tenhou.Finding, ...]]:
     """A draft sheet read from an online game's log (tenhou.net/6 JSON, ``scoring.rules.tenhou``): the
     log's players mapped to the seated four (``mapping``: log name -> player name, where the names
-    differ), saved by ``save_sheet`` as a draft (checked by the rules engine; nothing is signed), with
-    the findings where the online game's rules differ from the tournament's."""
-    access.require_role(user, table.round.tournament, Role.REFEREE)
+    differ), checked by the rules engine as any sheet and saved as a draft (nothing is signed), with the
+    findings where the online game's rules differ from the tournament's, stored with the version.
+
+    The log's seats must be the table's winds, unless ``reseat_winds``: the table sat as in the log (an
+    online client draws the seats), and a head referee re-seats its four players' winds as the log's, in
+    this transaction (``_reseat_as_log``)."""
+    access.require_role(user, table.round.tournament, Role.HEAD_REFEREE if reseat_winds else Role.REFEREE)
+    table = _lock_table(table)
     seats = seated_players(table)
     read = tenhou.read_log(log)
-    players = tenhou.match_players(read.names, [seat.player.name for seat in seats], mapping)
+    seated = [seat.player.name for seat in seats]
+    players = tenhou.match_players(read.names, seated, mapping, reseat=reseat_winds)
+    if reseat_winds and list(players) != seated:
+        seats = _reseat_as_log(table, seats, players, user)
     converted = tenhou.log_sheet(read, players, table.round.tournament.ruleset())
-    sheet = save_sheet(table, converted.entry, user, expected_version=expected_version)
+    replayed = _checked(table, converted.entry, seats, complete=False).as_json()
+    sheet = _write_entry(
+        table,
+        converted.entry,
+        replayed,
+        seats,
+        submit=False,
+        expected_version=expected_version,
+        user=user,
+        findings=[finding.as_json() for finding in converted.findings],
+    )
     return sheet, converted.findings
+
+
+def _reseat_as_log(
+    table: Table, seats: Sequence[Seat], players: Sequence[str], user: AbstractBaseUser
+) -> list[Seat]:
+    """The table's four seats given the winds of the log (``players``: East, South, West, North by name;
+    the same four players, only their winds change, each keeping whom they replace), with an audit
+    entry naming each moved player's old and new wind. Refused once the table's sheet is signed: its
+    results belong to the seats it was signed with (a correction changes it). The new seats, East
+    first."""
+    sheet = ScoreSheet.objects.filter(table=table).only("status").first()
+    if sheet is not None and sheet.is_signed:
+        raise _refusal(
+            "reseat_winds",
+            "signed-sheets-are-locked (WRCR 2015 §8.2)",
+            f"table {table.number}'s sheet is signed with its seats; it is not re-seated",
+            status=CONFLICT,
+        )
+    by_name = {seat.player.name: seat for seat in seats}  # the log's four are these (match_players)
+    winds = dict(Seat.Wind.choices)
+    before = {name: winds[seat.wind] for name, seat in by_name.items()}
+    moved = [by_name[name] for name in players]
+    # Out of the way first: the database holds one seat per wind at a table at every moment.
+    Seat.objects.filter(pk__in=[seat.pk for seat in moved]).update(wind=F("wind") + len(moved))
+    for wind, seat in enumerate(moved):
+        seat.wind = wind
+    Seat.objects.bulk_update(moved, ["wind"])
+    audit.record(
+        table.round.tournament,
+        user,
+        "seating.reseat_winds",
+        f"hanchan {table.round.number}, table {table.number}, as the game log sat",
+        {
+            name: [before[name], winds[seat.wind]]
+            for name, seat in zip(players, moved, strict=True)
+            if before[name] != winds[seat.wind]
+        },
+    )
+    live.announce_on_commit(table.round.tournament_id, "seating")  # seating pages and projectors reload
+    return moved
 
 
 # An ``Idempotency-Key``: 16 to 64 letters, digits, ``-`` or ``_`` (a UUID fits).

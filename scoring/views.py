@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from scoring import services
 from scoring.forms import AnswerForm, CorrectionForm, GameLogForm, SheetForm, SignForm
 from scoring.models import ScoreSheet
+from scoring.rules.tenhou import RESEAT_LABEL
 from tournament import access
 from tournament import services as tournament_services
 from tournament.inputs import read_json
@@ -62,7 +63,6 @@ def _sheet_page(
     correcting: bool = False,
     correction_form: CorrectionForm | None = None,
     status: int = 200,
-    log_findings: list[dict[str, Any]] | None = None,
 ) -> HttpResponse:
     sheet = _sheet_of(table)
     seats = list(table.seats.select_related("player", "replaces").order_by("wind"))
@@ -97,7 +97,10 @@ def _sheet_page(
                 "user": f"player-{player.pk}" if player else request.user.get_username(),
             },
             "correction_form": correction_form,
-            "log_findings": log_findings,
+            # the findings of the game log the current version was read from (None: entered by hand)
+            "log_findings": services.log_findings(sheet) if sheet and not correcting else None,
+            "may_reseat": access.has_role(request.user, tournament, Role.HEAD_REFEREE),
+            "reseat_label": RESEAT_LABEL,
             "sign_form": SignForm(initial={"expected_version": sheet.version}) if sheet else None,
             "versions": sheet.versions.select_related("author").order_by("-at", "-pk") if sheet else [],
             "hands": _hands(sheet, seats) if sheet and not editable else [],
@@ -266,7 +269,9 @@ def sheet(request: HttpRequest, slug: str, round_number: int, table_number: int)
 @login_required
 @require_POST
 def from_log(request: HttpRequest, slug: str, round_number: int, table_number: int) -> HttpResponse:
-    """A draft sheet read from an online game's log, shown with the findings beside it (not signed)."""
+    """A draft sheet read from an online game's log (not signed); the sheet page shows the findings beside
+    it for as long as that version is the current one. With ``reseat_winds`` (a head referee) the table's
+    winds become the log's."""
     tournament = access_tournament(request, slug, Role.REFEREE)
     table = _table(tournament, round_number, table_number)
     form = GameLogForm(request.POST, request.FILES)
@@ -280,11 +285,19 @@ def from_log(request: HttpRequest, slug: str, round_number: int, table_number: i
             request.user,
             mapping=form.cleaned_data["mapping"],
             expected_version=form.cleaned_data["expected_version"],
+            reseat_winds=form.cleaned_data["reseat_winds"],
         )
     except Refusal as refused:
         return _sheet_page(request, tournament, table, errors=refused.as_dicts(), status=refused.status)
-    messages.success(request, f"Draft read from the game log (version {saved.version}): check it, submit it.")
-    return _sheet_page(request, tournament, table, log_findings=[finding.as_json() for finding in findings])
+    reseated = " The table's winds are as in the log." if form.cleaned_data["reseat_winds"] else ""
+    messages.success(
+        request,
+        f"Draft read from the game log (version {saved.version}, {len(findings)} finding"
+        f"{'' if len(findings) == 1 else 's'}): check it, submit it.{reseated}",
+    )
+    return redirect(
+        "scoring:sheet", slug=tournament.slug, round_number=round_number, table_number=table_number
+    )
 
 
 @login_required

@@ -31,18 +31,22 @@ from tournament import access, services
 from tournament.models import Player, Round, SeatingJob, StaffRole, Table, Tournament
 from tournament.names import matches
 from tournament.participation_db import tournament_states
+from tournament.phases import PhasePlan
 from tournament.refusal import Problem, Refusal
 from tournament.registration import ImportPreview
 from tournament.serializers import (
     AbsenceSerializer,
+    CallUpSerializer,
     ChangeRoleSerializer,
     CheckInPlanQuerySerializer,
     CheckInPlanSerializer,
     ClockActionSerializer,
+    CutSerializer,
     ExtraTimeSerializer,
     GrantRoleSerializer,
     InvitedStaffSerializer,
     InviteStaffSerializer,
+    PhasesSerializer,
     PlayerFileSerializer,
     PlayerImportSerializer,
     PlayerSerializer,
@@ -53,6 +57,7 @@ from tournament.serializers import (
     RoundSerializer,
     SeatingJobSerializer,
     SeatingRequestSerializer,
+    SetPhasesSerializer,
     StaffRoleSerializer,
     StandingsSerializer,
     SubstituteSerializer,
@@ -64,7 +69,7 @@ from tournament.serializers import (
     WithdrawalSerializer,
     WithdrawSerializer,
 )
-from tournament.standings_db import cached_standings, public_cutoff, remember_live
+from tournament.standings_db import cached_phases, cached_standings, public_cutoff, remember_live
 from tournament.statistics_db import statistics_of
 from tournament.teams_db import cached_team_standings
 
@@ -712,3 +717,86 @@ class SeatingJobViewSet(TournamentScopedViewSet):
         self.require(Role.ORGANISER)
         job = services.apply_seating(self.get_object(), request.user)
         return Response(SeatingJobSerializer(job).data)
+
+
+# -- Phases ----------------------------------------------------------------------------------------------
+
+
+@extend_schema(tags=["phases"])
+class PhaseViewSet(TournamentScopedViewSet):
+    """The phases of a tournament (``tournament.phases``): qualifying, cuts, semifinal and final."""
+
+    serializer_class = PhasesSerializer
+    pagination_class = None
+
+    def phases(self) -> Response:
+        staff = access.has_role(self.request.user, self.tournament, Role.REFEREE)
+        up_to = None if staff else public_cutoff(self.tournament)
+        self.tournament.refresh_from_db(fields=["standings_version", "hanchan_count"])
+        return Response(cached_phases(self.tournament, up_to))
+
+    @extend_schema(
+        summary="The phases, each with its players after the cut and its standings",
+        responses=PhasesSerializer,
+    )
+    def list(self, request: Request, tournament_pk: int) -> Response:
+        return self.phases()
+
+    @extend_schema(
+        summary="Set every phase at once; the tournament's hanchan count becomes their sum (organiser)",
+        request=SetPhasesSerializer,
+        responses={200: PhasesSerializer},
+    )
+    def put(self, request: Request, tournament_pk: int) -> Response:
+        self.require(Role.ORGANISER)
+        serializer = SetPhasesSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        plans = [PhasePlan(**plan) for plan in serializer.validated_data["phases"]]
+        services.set_phases(self.tournament, request.user, plans)
+        return self.phases()
+
+    @extend_schema(
+        summary="Make the cut into this phase from the previous phase's standings (organiser)",
+        request=CutSerializer,
+        responses={200: PhasesSerializer},
+    )
+    def cut(self, request: Request, tournament_pk: int, number: int) -> Response:
+        self.require(Role.ORGANISER)
+        serializer = CutSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.make_cut(
+            self.tournament, int(number), request.user, chosen=serializer.validated_data["chosen"]
+        )
+        return self.phases()
+
+    @extend_schema(
+        summary="A player leaves this phase before it starts: the next in line takes the place (organiser)",
+        request=CallUpSerializer,
+        responses={200: PhasesSerializer},
+    )
+    def call_up(self, request: Request, tournament_pk: int, number: int) -> Response:
+        self.require(Role.ORGANISER)
+        serializer = CallUpSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        leaver = self.tournament.players.filter(pk=serializer.validated_data["player"]).first()
+        if leaver is None:
+            raise Refusal("player", "phase-member", "player: no such player in this tournament", status=404)
+        services.call_up(self.tournament, int(number), leaver, request.user)
+        return self.phases()
+
+    @extend_schema(
+        summary="Seat every hanchan of this phase at fixed tables by rank (organiser)",
+        request=None,
+        responses={200: PhasesSerializer},
+    )
+    def seat_by_rank(self, request: Request, tournament_pk: int, number: int) -> Response:
+        self.require(Role.ORGANISER)
+        services.seat_by_rank(self.tournament, int(number), request.user)
+        return self.phases()
+
+
+# The routes, mapped by hand: the phases are set all at once (PUT on the list).
+phases_view = PhaseViewSet.as_view({"get": "list", "put": "put"})
+phase_cut_view = PhaseViewSet.as_view({"post": "cut"})
+phase_call_up_view = PhaseViewSet.as_view({"post": "call_up"})
+phase_seat_by_rank_view = PhaseViewSet.as_view({"post": "seat_by_rank"})

@@ -14,6 +14,7 @@ from tournament.inputs import control_problem, read_json
 from tournament.models import (
     TOURNAMENT_FIELDS,
     Absence,
+    Phase,
     Player,
     Round,
     StaffRole,
@@ -361,3 +362,53 @@ class InviteStaffForm(forms.Form):
 
     def clean_username(self) -> str:
         return printable_line(self.cleaned_data["username"])
+
+
+class PhaseForm(forms.Form):
+    """One row of the phases page: a phase (``tournament.phases.PhasePlan``); a row left without a name
+    is no phase."""
+
+    name = forms.CharField(
+        max_length=80, required=False, widget=forms.TextInput(attrs={"placeholder": "e.g. Semifinal"})
+    )
+    hanchan = forms.IntegerField(min_value=1, max_value=40, required=False)
+    seating = forms.ChoiceField(choices=Phase.Seating.choices, initial=Phase.Seating.OPTIMISED)
+    carry_over = forms.ChoiceField(
+        label="Carry-over", choices=Phase.CarryOver.choices, initial=Phase.CarryOver.KEEP
+    )
+    advance = forms.IntegerField(
+        label="Players kept by the cut",
+        min_value=4,
+        max_value=10_000,
+        required=False,
+        help_text="A multiple of 4; empty for the first phase.",
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("name") and not data.get("hanchan"):
+            self.add_error("hanchan", "How many hanchan this phase has (1 to 40).")
+        return data
+
+
+PhaseFormSet = forms.formset_factory(PhaseForm, extra=0, max_num=6, absolute_max=6, validate_max=True)
+
+
+class CutForm(forms.Form):
+    phase = forms.IntegerField(min_value=2, max_value=6, widget=forms.HiddenInput)
+    chosen = forms.TypedMultipleChoiceField(
+        coerce=int, required=False, widget=forms.CheckboxSelectMultiple, label="Who advances"
+    )
+
+    def __init__(self, tied: list[tuple[int, str]], *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["chosen"].choices = tied
+
+
+class CallUpForm(forms.Form):
+    phase = forms.IntegerField(min_value=2, max_value=6, widget=forms.HiddenInput)
+    player = forms.TypedChoiceField(coerce=int, label="The player who leaves")
+
+    def __init__(self, members: list[tuple[int, str]], *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = members

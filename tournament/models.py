@@ -19,6 +19,7 @@ from django_countries.fields import CountryField
 
 from scoring.rules.ruleset import Ruleset, get_ruleset
 from tournament.clock import Clock
+from tournament.phases import PhasePlan
 from tournament.standings import tie_breaks_problem
 from tournament.teams import BEST_RULES, MAX_BEST_N, TeamRule
 
@@ -314,6 +315,72 @@ class Player(models.Model):
         return not self.is_substitute and not self.disqualified
 
 
+class Phase(models.Model):
+    """One phase of a tournament in phases (``tournament.phases``): its hanchan, seating method, and from
+    the second on the cut before it and the carry-over into it. A tournament without phases is one."""
+
+    class Seating(models.TextChoices):  # the values of tournament.phases.SEATINGS
+        OPTIMISED = "optimised", "The optimised schedule"
+        SWISS = "swiss", "Swiss, from the standings"
+        BY_RANK = "by_rank", "Fixed tables by rank (best four at table 1)"
+
+    class CarryOver(models.TextChoices):  # the values of tournament.phases.CARRY_OVERS
+        KEEP = "keep", "Keep the total"
+        HALVE = "halve", "Halve the total"
+        RESET = "reset", "Reset to zero"
+        RANK = "rank", "Reset to zero, the rank breaking ties"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="phases")
+    number = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=80)
+    hanchan = models.PositiveSmallIntegerField(validators=[MinValueValidator(1), MaxValueValidator(40)])
+    seating = models.CharField(max_length=16, choices=Seating.choices, default=Seating.OPTIMISED)
+    carry_over = models.CharField(max_length=16, choices=CarryOver.choices, default=CarryOver.KEEP)
+    # How many players the cut before this phase keeps (none for the first phase).
+    advance = models.PositiveSmallIntegerField(null=True, blank=True)
+    cut_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="unique_phase_number")]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} - {self.name}"
+
+    def plan(self) -> PhasePlan:
+        return PhasePlan(
+            name=self.name,
+            hanchan=self.hanchan,
+            seating=self.seating,  # type: ignore[arg-type]
+            carry_over=self.carry_over,  # type: ignore[arg-type]
+            advance=self.advance,
+        )
+
+
+class PhaseEntry(models.Model):
+    """A player of a phase after its cut: the rank they brought (``seed``), and, for a player called up,
+    whom they replace; a player who leaves before the phase starts is marked, not deleted."""
+
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="phase_entries")
+    seed = models.PositiveSmallIntegerField()
+    replaces = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="replaced_in_phases"
+    )
+    left_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["phase", "seed", "left_at"]
+        constraints = [models.UniqueConstraint(fields=["phase", "player"], name="one_entry_per_phase")]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.phase.name} (seed {self.seed})"
+
+    @property
+    def active(self) -> bool:
+        return self.left_at is None
+
+
 class Round(models.Model):
     """One hanchan of the tournament, played at the same time at every table."""
 
@@ -326,6 +393,7 @@ class Round(models.Model):
     class Mode(models.TextChoices):
         GENERATED = "generated", "Generated schedule"
         SWISS = "swiss", "Swiss (by standings)"
+        BY_RANK = "by_rank", "Fixed tables by rank"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="rounds")
     number = models.PositiveSmallIntegerField()

@@ -17,6 +17,8 @@ The rules, as the product applies them:
 * **Sitting out.** When the field is not a multiple of four and the organiser prefers it to
   substitutes, the last players to check in sit out the hanchan seated so: no penalty (it is not their
   absence).
+* **Out at a cut.** In a tournament in phases (``tournament.phases``), a player the cut leaves out of a
+  phase, or who leaves it, plays no more: the hanchan of that phase and later are not missed.
 * **Ranked.** Substitutes (§7.2) and disqualified players (§7.1) are not ranked, nor are players who did
   not start. A player who withdrew is ranked with the penalties of the hanchan they missed, or not ranked
   at all, as the tournament chooses (``withdrawn_ranking``).
@@ -43,6 +45,7 @@ class State(StrEnum):
     DISQUALIFIED = "disqualified"
     DID_NOT_START = "did_not_start"
     SUBSTITUTE = "substitute"
+    OUT = "out"  # left out of the current phase by its cut (tournament.phases)
 
 
 LABELS = {
@@ -54,6 +57,7 @@ LABELS = {
     State.DISQUALIFIED: gettext_noop("Disqualified"),
     State.DID_NOT_START: gettext_noop("Did not start"),
     State.SUBSTITUTE: gettext_noop("Substitute"),
+    State.OUT: gettext_noop("Out at the cut"),
 }
 
 
@@ -77,6 +81,9 @@ class Facts:
     scheduled: frozenset[int] = frozenset()
     # Hanchan the player sits out by the organiser's choice (a field not a multiple of four): no penalty.
     excused: frozenset[int] = frozenset()
+    # The first hanchan of the phase a cut left the player out of (tournament.phases): none after it is
+    # missed.
+    out_from: int | None = None
 
 
 def in_field(facts: Facts) -> bool:
@@ -91,6 +98,7 @@ def missed(facts: Facts, number: int) -> bool:
         and not facts.disqualified
         and number not in facts.seated
         and number not in facts.excused
+        and (facts.out_from is None or number < facts.out_from)
     )
 
 
@@ -114,6 +122,8 @@ def state(facts: Facts, *, current: int | None, started: bool, current_seated: b
         return State.DID_NOT_START if started else State.REGISTERED
     if current is not None and current in facts.seated:
         return State.PLAYING
+    if facts.out_from is not None and (current is None or current >= facts.out_from):
+        return State.OUT
     if started and current_seated and current is not None and current not in facts.seated:
         return State.ABSENT
     return State.CHECKED_IN if facts.checked_in else State.REGISTERED

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 from django.db.models import Q
 
-from tournament import participation
+from tournament import participation, phases_db
 from tournament.models import Absence, Player, Round, Seat, Tournament
 from tournament.participation import Facts
 
 
 def facts_of(
-    player: Player, seated: frozenset[int], scheduled: frozenset[int], excused: frozenset[int] = frozenset()
+    player: Player,
+    seated: frozenset[int],
+    scheduled: frozenset[int],
+    excused: frozenset[int] = frozenset(),
+    out_from: int | None = None,
 ) -> Facts:
     withdrawn = player.status == Player.Status.WITHDRAWN
     return Facts(
@@ -22,6 +26,7 @@ def facts_of(
         seated=seated,
         scheduled=scheduled,
         excused=excused,
+        out_from=out_from,
     )
 
 
@@ -64,10 +69,16 @@ def tournament_facts(tournament_id: int) -> dict[int, Facts]:
     players = Player.objects.filter(tournament_id=tournament_id).only(
         "pk", "status", "is_substitute", "disqualified", "withdrawn_from", "checked_in_at"
     )
+    players = list(players)
+    out = phases_db.out_from(tournament_id, [player.pk for player in players])
     none: frozenset[int] = frozenset()
     return {
         player.pk: facts_of(
-            player, seated.get(player.pk, none), scheduled.get(player.pk, none), excused.get(player.pk, none)
+            player,
+            seated.get(player.pk, none),
+            scheduled.get(player.pk, none),
+            excused.get(player.pk, none),
+            out.get(player.pk),
         )
         for player in players
     }
@@ -76,9 +87,14 @@ def tournament_facts(tournament_id: int) -> dict[int, Facts]:
 def player_facts(player: Player) -> Facts:
     seated, scheduled = seated_hanchan(player.tournament_id, [player.pk])
     excused = sitting_out(player.tournament_id, [player.pk])
+    out = phases_db.out_from(player.tournament_id, [player.pk])
     none: frozenset[int] = frozenset()
     return facts_of(
-        player, seated.get(player.pk, none), scheduled.get(player.pk, none), excused.get(player.pk, none)
+        player,
+        seated.get(player.pk, none),
+        scheduled.get(player.pk, none),
+        excused.get(player.pk, none),
+        out.get(player.pk),
     )
 
 

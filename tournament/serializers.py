@@ -18,6 +18,7 @@ from tournament.inputs import RULE_PRINTABLE, control_problem
 from tournament.models import (
     TOURNAMENT_FIELDS,
     Absence,
+    Phase,
     Player,
     Round,
     Seat,
@@ -549,3 +550,65 @@ class TeamStandingsSerializer(serializers.Serializer[Any]):
 
 class RevealSerializer(serializers.Serializer[Any]):
     revealed = serializers.BooleanField(default=True, help_text="false: hide the last hanchan again.")
+
+
+class PhasePlanSerializer(serializers.Serializer[Any]):
+    """One phase (``tournament.phases.PhasePlan``); ``advance`` and ``carry_over`` from the second on."""
+
+    name = serializers.CharField(max_length=80)
+    hanchan = serializers.IntegerField(min_value=1, max_value=40)
+    seating = serializers.ChoiceField(choices=Phase.Seating.choices, default=Phase.Seating.OPTIMISED)
+    carry_over = serializers.ChoiceField(choices=Phase.CarryOver.choices, default=Phase.CarryOver.KEEP)
+    advance = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        min_value=4,
+        max_value=10_000,
+        help_text="How many players the cut before this phase keeps (a multiple of 4); none for the first.",
+    )
+
+
+class SetPhasesSerializer(serializers.Serializer[Any]):
+    phases = PhasePlanSerializer(many=True, max_length=6, help_text="Every phase in order; [] for one phase.")
+
+
+class PhaseEntrySerializer(serializers.Serializer[Any]):
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    seed = serializers.IntegerField(help_text="The rank brought from the previous phase (1 the best).")
+    replaces = serializers.CharField(allow_null=True, help_text="Called up in place of this player.")
+    left = serializers.BooleanField(help_text="Left the phase before it started; ranked in the one before.")
+
+
+class PhaseSerializer(serializers.Serializer[Any]):
+    number = serializers.IntegerField()
+    name = serializers.CharField()
+    first_hanchan = serializers.IntegerField()
+    last_hanchan = serializers.IntegerField()
+    seating = serializers.CharField()
+    carry_over = serializers.CharField(allow_null=True)
+    advance = serializers.IntegerField(allow_null=True)
+    cut_at = serializers.DateTimeField(allow_null=True)
+    reached = serializers.BooleanField(help_text="The cut into it is made (always, for the first phase).")
+    entries = PhaseEntrySerializer(many=True)
+    standings = serializers.ListField(child=serializers.DictField(), help_text="Rows as in the standings.")
+
+
+class PhasesSerializer(serializers.Serializer[Any]):
+    phases = PhaseSerializer(many=True)
+    as_of = serializers.IntegerField(allow_null=True)
+
+
+class CutSerializer(serializers.Serializer[Any]):
+    chosen = serializers.ListField(
+        child=serializers.IntegerField(min_value=1),
+        max_length=1000,
+        required=False,
+        default=list,
+        help_text="Players equal across the line after every tie-break: the ones who advance.",
+    )
+
+
+class CallUpSerializer(serializers.Serializer[Any]):
+    player = serializers.IntegerField(min_value=1, help_text="The player who leaves the phase.")

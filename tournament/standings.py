@@ -27,7 +27,7 @@ counts from the first.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from itertools import groupby
@@ -37,6 +37,9 @@ from typing import Literal
 from tournament.collation import name_key
 
 TieBreak = Literal["most_firsts", "best_hanchan", "best_placements", "head_to_head"]
+# The rank carried over from a previous phase (carry-over "rank", ``tournament.phases``): applied
+# before the tournament's tie-breaks; not one an organiser lists.
+Seed = Literal["seed"]
 TIE_BREAKS: tuple[TieBreak, ...] = ("most_firsts", "best_hanchan", "best_placements", "head_to_head")
 MAX_TIE_BREAKS = 5
 ZERO = Decimal(0)
@@ -104,6 +107,9 @@ class StandingRow:
     by_round: dict[int, HanchanResult] = field(default_factory=dict)
     penalties_by_round: dict[int | None, Decimal] = field(default_factory=dict)
     rank_history: list[int | None] = field(default_factory=list)
+    carried: Decimal = ZERO  # the score carried over from the previous phase (tournament.phases)
+    seed: int | None = None  # the rank carried over from the previous phase, ahead of the tie-breaks
+    phase: int = 1  # the last phase the player reached (tournament.phases)
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,8 +153,10 @@ def _head_to_head(group: Sequence[_Tally], upto: int) -> list[Decimal]:
     return totals
 
 
-def _values(step: TieBreak, group: Sequence[_Tally], upto: int) -> list[tuple[Decimal | int, ...]]:
+def _values(step: TieBreak | Seed, group: Sequence[_Tally], upto: int) -> list[tuple[Decimal | int, ...]]:
     """The figure each member of an equal group is compared by (higher is better)."""
+    if step == "seed":
+        return [(-(t.row.seed if t.row.seed is not None else 1_000_000),) for t in group]
     if step == "most_firsts":
         return [(t.places[0],) for t in group]
     if step == "best_placements":
@@ -160,7 +168,7 @@ def _values(step: TieBreak, group: Sequence[_Tally], upto: int) -> list[tuple[De
     return [() for _ in group]  # not a tie-break (the settings refuse one): it separates no one
 
 
-def _split(group: list[_Tally], steps: Sequence[TieBreak], upto: int) -> list[list[_Tally]]:
+def _split(group: list[_Tally], steps: Sequence[TieBreak | Seed], upto: int) -> list[list[_Tally]]:
     """An equal group in order, as groups still equal after the tie-breaks ``steps``."""
     if len(group) < 2 or not steps:
         return [group]
@@ -175,7 +183,9 @@ def _split(group: list[_Tally], steps: Sequence[TieBreak], upto: int) -> list[li
     return [part for equal in parts for part in _split(equal, steps[1:], upto)]
 
 
-def _ranked(tallies: list[_Tally], tie_breaks: Sequence[TieBreak], upto: int) -> list[tuple[_Tally, int]]:
+def _ranked(
+    tallies: list[_Tally], tie_breaks: Sequence[TieBreak | Seed], upto: int
+) -> list[tuple[_Tally, int]]:
     """The tallies in ranking order with their ranks: higher total first, then the tie-breaks in order;
     those still equal share the rank. Equal players keep the order they are given in."""
     ranked: list[tuple[_Tally, int]] = []
@@ -194,8 +204,31 @@ def compute_standings(
     *,
     tie_breaks: Sequence[TieBreak] = (),
     rounds: int | None = None,
+    first_round: int = 1,
+    carried: Mapping[Hashable, Decimal] | None = None,
+    seeds: Mapping[Hashable, int] | None = None,
+    seeds_break_ties: bool = False,
 ) -> Standings:
-    rows = {e.id: StandingRow(player=e.id, name=e.name, ranked=e.ranked, note=e.note) for e in entrants}
+    """The standings of ``entrants`` from their results and penalties.
+
+    For one phase of a tournament (``tournament.phases``): ``first_round`` is its first hanchan (the
+    rank history starts there), ``carried`` the score each player brings from the previous phase,
+    ``seeds`` the rank each brings, which separates equal totals before the tie-breaks when
+    ``seeds_break_ties``."""
+    carried = carried or {}
+    rows = {
+        e.id: StandingRow(
+            player=e.id,
+            name=e.name,
+            ranked=e.ranked,
+            note=e.note,
+            carried=carried.get(e.id, ZERO),
+            seed=seeds.get(e.id) if seeds else None,
+        )
+        for e in entrants
+    }
+    seed_step: tuple[Seed, ...] = ("seed",) if seeds and seeds_break_ties else ()
+    steps: tuple[TieBreak | Seed, ...] = (*seed_step, *tie_breaks)
     last_round = rounds or 0
     for result in results:
         row = rows[result.player]
@@ -215,25 +248,27 @@ def compute_standings(
         by_round = row.penalties_by_round
         by_round[penalty.round] = by_round.get(penalty.round, ZERO) + penalty.points
     for row in rows.values():
-        row.total = row.hanchan_total - row.penalty_total
+        row.total = row.carried + row.hanchan_total - row.penalty_total
 
     by_name = sorted((r for r in rows.values() if r.ranked), key=lambda r: name_key(r.name))
     tallies = [
         _Tally(row, row.total, row.places, row.best if row.best is not None else NO_SCORE) for row in by_name
     ]
     ranked = []
-    for tally, rank in _ranked(tallies, tie_breaks, last_round):
+    for tally, rank in _ranked(tallies, steps, last_round):
         tally.row.rank = rank
         ranked.append(tally.row)
-    _rank_history(ranked, last_round, tie_breaks)
+    _rank_history(ranked, first_round, last_round, steps)
     unranked = sorted((r for r in rows.values() if not r.ranked), key=lambda r: name_key(r.name))
     return Standings(rows=ranked + unranked, rounds=last_round)
 
 
-def _rank_history(ranked: list[StandingRow], last_round: int, tie_breaks: Sequence[TieBreak]) -> None:
-    """Each ranked player's rank after every round, from the running figures."""
-    tallies = [_Tally(row, -row.penalties_by_round.get(None, ZERO)) for row in ranked]
-    for round_number in range(1, last_round + 1):
+def _rank_history(
+    ranked: list[StandingRow], first_round: int, last_round: int, steps: Sequence[TieBreak | Seed]
+) -> None:
+    """Each ranked player's rank after every round from ``first_round``, from the running figures."""
+    tallies = [_Tally(row, row.carried - row.penalties_by_round.get(None, ZERO)) for row in ranked]
+    for round_number in range(first_round, last_round + 1):
         for tally in tallies:
             row = tally.row
             result = row.by_round.get(round_number)
@@ -246,5 +281,5 @@ def _rank_history(ranked: list[StandingRow], last_round: int, tie_breaks: Sequen
             penalty = row.penalties_by_round.get(round_number)
             if penalty:
                 tally.total -= penalty
-        for tally, rank in _ranked(tallies, tie_breaks, round_number):
+        for tally, rank in _ranked(tallies, steps, round_number):
             tally.row.rank_history.append(rank)

@@ -24,16 +24,17 @@ from django.db.models import Count, F, Q, QuerySet
 from penalties.models import Penalty
 from scoring.models import ScoreSheet, SeatResult
 from scoring.rules.scores import format_score
-from tournament import live, participation
+from tournament import live, participation, phases_db
 from tournament.models import Player, Round, Tournament
 from tournament.participation_db import tournament_facts
+from tournament.phases import PhasedStandings, phased_standings
 from tournament.standings import Entrant, HanchanResult, PenaltyEntry, Standings, compute_standings
 
 CACHE_SECONDS = 24 * 3600
 
 
 def cache_key(tournament_id: int, standings_version: int) -> str:
-    return f"standings:v3:{tournament_id}:{standings_version}"
+    return f"standings:v4:{tournament_id}:{standings_version}"
 
 
 def load_standings(tournament_id: int, up_to: int | None = None) -> Standings:
@@ -44,7 +45,18 @@ def load_standings(tournament_id: int, up_to: int | None = None) -> Standings:
 
 
 def _load(tournament_id: int, up_to: int | None = None) -> tuple[int, Standings]:
-    """The standings version, then the standings: at least as new as that version (read first)."""
+    """The standings version, then the standings: at least as new as that version (read first). In a
+    tournament in phases, the final ranking (``tournament.phases``)."""
+    version, standings, phased = _load_phased(tournament_id, up_to)
+    return version, phased.overall if phased is not None else standings
+
+
+def load_phases(tournament_id: int, up_to: int | None = None) -> PhasedStandings | None:
+    """The standings of each phase and the final ranking; None for a tournament in one phase."""
+    return _load_phased(tournament_id, up_to)[2]
+
+
+def _load_phased(tournament_id: int, up_to: int | None) -> tuple[int, Standings, PhasedStandings | None]:
     tournament = Tournament.objects.only("tie_breaks", "standings_version", "withdrawn_ranking").get(
         pk=tournament_id
     )
@@ -81,6 +93,13 @@ def _load(tournament_id: int, up_to: int | None = None) -> tuple[int, Standings]
         .values_list("player_id", "points", "round__number")
         .iterator(chunk_size=2000)
     ]
+    plans = phases_db.plans_of(tournament_id)
+    if len(plans) > 1:
+        members = phases_db.members_of(tournament_id)
+        phased = phased_standings(
+            entrants, results, penalties, plans, members, tie_breaks=tournament.tie_breaks, up_to=up_to
+        )
+        return tournament.standings_version, phased.overall, phased
     # The rank history runs to the last hanchan with a signed sheet.
     standings = compute_standings(
         entrants,
@@ -89,7 +108,7 @@ def _load(tournament_id: int, up_to: int | None = None) -> tuple[int, Standings]
         tie_breaks=tournament.tie_breaks,
         rounds=up_to if up_to is not None else None,
     )
-    return tournament.standings_version, standings
+    return tournament.standings_version, standings, None
 
 
 def signed_results(tournament_id: int, up_to: int | None) -> QuerySet[SeatResult]:
@@ -166,17 +185,19 @@ def serialize(standings: Standings) -> dict[str, Any]:
                     for n, r in sorted(row.by_round.items())
                 },
                 "rank_history": row.rank_history,
+                "phase": row.phase,
+                "carried": format_score(row.carried),
             }
             for row in standings.rows
         ],
     }
 
 
-SUMMARY_FIELDS = ("player", "name", "ranked", "note", "rank", "total", "penalties", "played")
+SUMMARY_FIELDS = ("player", "name", "ranked", "note", "rank", "total", "penalties", "played", "phase")
 
 
 def summary_key(tournament_id: int, standings_version: int) -> str:
-    return f"standings-summary:v3:{tournament_id}:{standings_version}"
+    return f"standings-summary:v4:{tournament_id}:{standings_version}"
 
 
 # What the live pages poll (the summary plus the tables still playing), computed once per change and
@@ -191,7 +212,7 @@ LIVE_PARTS = ("page", "api", "html")
 
 
 def live_key(tournament_id: int, part: str) -> str:
-    return f"standings-live:v3:{part}:{tournament_id}"
+    return f"standings-live:v4:{part}:{tournament_id}"
 
 
 def live_version_key(tournament_id: int) -> str:
@@ -274,7 +295,7 @@ def cached_summary(tournament: Tournament, up_to: int | None = None) -> dict[str
 def _cached_up_to(tournament: Tournament, up_to: int) -> tuple[dict[str, Any], dict[str, Any]]:
     """The standings after hanchan ``up_to``, under the tournament's standings version (so that no
     change is missed), computed once per version."""
-    key = f"standings-up-to:v1:{tournament.pk}:{tournament.standings_version}:{up_to}"
+    key = f"standings-up-to:v2:{tournament.pk}:{tournament.standings_version}:{up_to}"
     found = cache.get(key)
     if found is not None:
         return found  # type: ignore[no-any-return]
@@ -294,3 +315,56 @@ def schedule_standings_refresh(tournament_id: int) -> None:
     Tournament.objects.filter(pk=tournament_id).update(standings_version=F("standings_version") + 1)
     transaction.on_commit(lambda: refresh_standings(tournament_id), robust=True)
     live.announce_on_commit(tournament_id, "standings")
+
+
+def cached_phases(tournament: Tournament, up_to: int | None = None) -> dict[str, Any]:
+    """The phases of the tournament, each with its players after the cut and its own standings (a
+    tournament in one phase: no phases), under the tournament's standings version."""
+    key = f"phases:v1:{tournament.pk}:{tournament.standings_version}:{up_to}"
+    found = cache.get(key)
+    if found is not None:
+        return found  # type: ignore[no-any-return]
+    data = {"phases": _phases_data(tournament, up_to), "as_of": up_to}
+    cache.set(key, data, CACHE_SECONDS)
+    return data
+
+
+def _phases_data(tournament: Tournament, up_to: int | None) -> list[dict[str, Any]]:
+    phases = list(
+        tournament.phases.order_by("number").prefetch_related("entries__player", "entries__replaces")
+    )
+    if len(phases) < 2:
+        return []  # a tournament in one phase: its standings are the phase's
+    phased = load_phases(tournament.pk, up_to)
+    computed = {phase.number: phase for phase in phased.phases} if phased is not None else {}
+    first = 1
+    data = []
+    for phase in phases:
+        standing = computed.get(phase.number)
+        entries = sorted(phase.entries.all(), key=lambda e: (e.seed, e.left_at is not None))
+        data.append(
+            {
+                "number": phase.number,
+                "name": phase.name,
+                "first_hanchan": first,
+                "last_hanchan": first + phase.hanchan - 1,
+                "seating": phase.seating,
+                "carry_over": phase.carry_over if phase.number > 1 else None,
+                "advance": phase.advance,
+                "cut_at": phase.cut_at.isoformat() if phase.cut_at else None,
+                "reached": bool(standing and standing.reached),
+                "entries": [
+                    {
+                        "player": entry.player_id,
+                        "name": entry.player.name,
+                        "seed": entry.seed,
+                        "replaces": entry.replaces.name if entry.replaces else None,
+                        "left": entry.left_at is not None,
+                    }
+                    for entry in entries
+                ],
+                "standings": serialize(standing.standings)["rows"] if standing and standing.reached else [],
+            }
+        )
+        first += phase.hanchan
+    return data

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django.urls import include, path
 
-from tournament.views import clock, live, organiser, public, seating
+from tournament.views import clock, live, organiser, phases, public, seating
 
 app_name = "tournament"
 
@@ -45,6 +45,7 @@ tournament_patterns = [
     path("manage/check-in/many/", organiser.check_in_many, name="check_in_many"),
     path("manage/absences/", organiser.absences, name="absences"),
     path("manage/staff/", organiser.staff, name="staff"),
+    path("manage/phases/", phases.phases_page, name="phases"),
     path("manage/seating/", seating.seating_manage, name="seating_manage"),
     path("manage/seating/swiss/", seating.seat_swiss, name="seat_swiss"),
     path("manage/seating/<int:number>/publish/", seating.seating_publish, name="seating_publish"),

@@ -33,6 +33,8 @@ from exports.archive.fields import (
     FORMAT,
     JOB_FIELDS,
     PENALTY_FIELDS,
+    PHASE_ENTRY_FIELDS,
+    PHASE_FIELDS,
     PLAYER_FIELDS,
     RESULT_FIELDS,
     ROUND_FIELDS,
@@ -49,6 +51,8 @@ from scoring.models import ScoreSheet, SeatResult, SheetConfirmation, SheetVersi
 from tournament.models import (
     Absence,
     AuditEntry,
+    Phase,
+    PhaseEntry,
     Player,
     Round,
     Seat,
@@ -135,6 +139,7 @@ def build_archive(tournament: Tournament, progress: Progress = no_progress) -> d
         ),
         "players": [{**dumped(row, PLAYER_FIELDS), "user": username(row["user_id"])} for row in players],
         "rounds": rounds,
+        "phases": _phases(tournament, name_of),
         "absences": [
             {
                 "round": round_number[row["round_id"]],
@@ -173,6 +178,23 @@ def build_archive(tournament: Tournament, progress: Progress = no_progress) -> d
     }
     archive["users"] = username.listed()  # last: every user named above
     return archive
+
+
+def _phases(tournament: Tournament, name_of: dict[int, str]) -> list[dict[str, Any]]:
+    """The phases in order, each with its players after the cut in the order they entered it."""
+    entries: dict[int, list[dict[str, Any]]] = {}
+    for row in PhaseEntry.objects.filter(phase__tournament=tournament).order_by("pk").values():
+        entries.setdefault(row["phase_id"], []).append(
+            {
+                **dumped(row, PHASE_ENTRY_FIELDS),
+                "player": name_of[row["player_id"]],
+                "replaces": name_of.get(row["replaces_id"]),
+            }
+        )
+    return [
+        {**dumped(row, PHASE_FIELDS), "entries": entries.get(row["id"], [])}
+        for row in Phase.objects.filter(tournament=tournament).order_by("number").values()
+    ]
 
 
 def _rounds(

@@ -55,10 +55,25 @@ SHEET_FIELDS = (
     "disputed_at",
 )
 SHEET_USERS = ("created_by", "submitted_by", "signed_by")
-VERSION_FIELDS = ("version", "action", "status", "entry", "replay", "content_hash", "at", "reason")
+# ``findings``: a version read from an online game's log keeps the log's findings (null: entered by hand).
+VERSION_FIELDS = (
+    "version",
+    "action",
+    "status",
+    "entry",
+    "replay",
+    "content_hash",
+    "at",
+    "reason",
+    "findings",
+)
 # A seated player's answer to a version of a sheet the players entered (with ``player``, a name).
 CONFIRMATION_FIELDS = ("version", "decision", "reason", "at")
 RESULT_FIELDS = ("points", "rank", "uma", "score")
+# A tournament in phases (tournament.phases): each phase, and its players after the cut (``player`` and
+# ``replaces``: names).
+PHASE_FIELDS = ("number", "name", "hanchan", "seating", "carry_over", "advance", "cut_at")
+PHASE_ENTRY_FIELDS = ("seed", "left_at")
 JOB_FIELDS = (
     "requested_at",
     "from_round",
@@ -107,5 +122,6 @@ ADDED_FIELDS = {
     "team_ranking": "none",
     "team_best_n": None,
     "team_substitutes_count": False,
+    "findings": None,
 }
 USER_FIELDS = ("username", "first_name", "last_name")

@@ -29,6 +29,8 @@ from exports.archive.fields import (
     FORMAT,
     JOB_FIELDS,
     PENALTY_FIELDS,
+    PHASE_ENTRY_FIELDS,
+    PHASE_FIELDS,
     PLAYER_FIELDS,
     RESULT_FIELDS,
     ROUND_FIELDS,
@@ -43,6 +45,8 @@ from scoring.models import ScoreSheet, SeatResult, SheetConfirmation, SheetVersi
 from tournament.models import (
     Absence,
     AuditEntry,
+    Phase,
+    PhaseEntry,
     Player,
     Round,
     Seat,
@@ -51,6 +55,7 @@ from tournament.models import (
     Table,
     Tournament,
 )
+from tournament.phases import PhasePlan, plan_problem
 from tournament.refusal import Refusal
 from tournament.standings import tie_breaks_problem
 
@@ -248,6 +253,30 @@ def tournament_settings(data: dict[str, Any]) -> dict[str, Any]:
     if problem is not None:
         raise archive_refusal(f"tournament.tie_breaks: {problem}")
     return data
+
+
+def _check_phases(phases: Any, hanchan_count: int) -> None:
+    """An archive's phases as the organiser could have set them (``tournament.phases.plan_problem``)."""
+    if not phases:
+        return
+    try:
+        plans = [
+            PhasePlan(row["name"], row["hanchan"], row["seating"], row["carry_over"], row["advance"])
+            for row in phases
+        ]
+    except (KeyError, TypeError) as exc:
+        raise archive_refusal(
+            f"phases: each phase has name, hanchan, seating, carry_over and advance ({exc})"
+        ) from None
+    problem = plan_problem(plans)
+    if problem is None and sum(plan.hanchan for plan in plans) != hanchan_count:
+        raise archive_refusal(
+            f"phases: {sum(p.hanchan for p in plans)} hanchan in all, the tournament {hanchan_count}"
+        )
+    if problem is not None:
+        raise archive_refusal(problem.message)
+    if [row.get("number") for row in phases] != list(range(1, len(phases) + 1)):
+        raise archive_refusal("phases: numbered 1, 2, 3... in order")
 
 
 def _import(archive: dict[str, Any], slug: str | None) -> Tournament:
@@ -455,6 +484,23 @@ def _import(archive: dict[str, Any], slug: str | None) -> Tournament:
                 for row in archive["disqualifications"]
             ],
         )
+        # Archives written before phases have none (a tournament in one phase).
+        phases = archive.get("phases", [])
+        _check_phases(phases, tournament.hanchan_count)
+        for phase_row in phases:
+            phase = Phase.objects.create(tournament=tournament, **loaded(Phase, phase_row, PHASE_FIELDS))
+            insert(
+                PhaseEntry,
+                [
+                    {
+                        "phase_id": phase.pk,
+                        "player_id": player(row["player"]),
+                        "replaces_id": player(row["replaces"]),
+                        **loaded(PhaseEntry, row, PHASE_ENTRY_FIELDS),
+                    }
+                    for row in phase_row["entries"]
+                ],
+            )
         insert(
             AuditEntry,
             [

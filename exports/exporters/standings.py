@@ -1,4 +1,5 @@
-"""Standings: overall ranking with every hanchan's score, results by hanchan, and the penalties."""
+"""Standings: overall ranking with every hanchan's score, the teams and the phases (when the tournament
+has them), results by hanchan, and the penalties."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from exports.exporters.base import (
 from penalties.models import Penalty
 from scoring.rules.scores import format_score
 from tournament.models import Player, Seat, StaffRole, Tournament
-from tournament.standings_db import load_standings
+from tournament.standings_db import load_phases, load_standings
 from tournament.teams import TeamRow, compute_team_standings
 from tournament.teams_db import memberships
 
@@ -124,6 +125,27 @@ class StandingsExporter(ListExporter):
                     Column("Members (what each adds)", 60),
                 ],
                 (team_cells(row) for row in teams.rows),
+            )
+        phased = load_phases(tournament.pk)
+        if phased is not None:
+            yield Sheet(
+                "Phases",
+                [
+                    Column("Phase", 16),
+                    Column("Rank", 6),
+                    Column("Name", 28),
+                    Column("Seed", 6),
+                    Column("Carried", 9, SCORE_FORMAT),
+                    Column("Total", 9, SCORE_FORMAT),
+                    Column("Played", 7),
+                ],
+                (
+                    [phase.plan.name, row.rank, row.name, row.seed, row.carried, row.total, row.played]
+                    for phase in phased.phases
+                    if phase.reached
+                    for row in phase.standings.rows
+                    if row.ranked
+                ),
             )
         progress(0.6)
 

@@ -56,6 +56,9 @@ MAX_ITEMS = 64  # tiles, draws or discards of one seat; yaku of one win
 RULE_LOG = "game-log"
 RULE_PLAYERS = "game-log-players"
 RULE_SCORES = "game-log-scores"
+RULE_SEAT_ORDER = "game-log-seat-order (WRCR 2015 §4.2)"
+# The sheet page's opt-in to the log's seats (the API's ``reseat_winds``), named by the refusal above.
+RESEAT_LABEL = "The table sat as in the log: re-seat the winds"
 
 # The tournament's rules a finding cites.
 RULE_RED_FIVES = "no-red-fives (WRCR 2015 §3.3, §6.4)"
@@ -397,12 +400,17 @@ def fold(name: str) -> str:
 
 
 def match_players(
-    log_names: Sequence[str], seated: Sequence[str], mapping: Mapping[str, str] | None = None
+    log_names: Sequence[str],
+    seated: Sequence[str],
+    mapping: Mapping[str, str] | None = None,
+    *,
+    reseat: bool = False,
 ) -> tuple[str, str, str, str]:
     """The table's player in each seat of the log: by ``mapping`` (log name -> a seated player's name)
     where given, else by the same name without case and accents. Every log name must find a different
-    player, and the log's seat order must be the table's (the seat winds, WRCR 2015 §4.2): the sheet is
-    replayed with East first."""
+    player of the table. The log's seat order must be the table's (the seat winds, WRCR 2015 §4.2, East
+    first: the sheet is replayed in that order), unless ``reseat``: the referee accepts the log's seats,
+    and the table is re-seated as the log sat (``scoring.services.sheet_from_log``)."""
     mapping = mapping or {}
     if (
         not isinstance(mapping, Mapping)
@@ -437,12 +445,13 @@ def match_players(
         raise _refuse(
             "mapping", "two of the log's players are mapped to one player of the table", rule=RULE_PLAYERS
         )
-    if players != list(seated):
+    if players != list(seated) and not reseat:
         raise _refuse(
-            "mapping",
+            "reseat_winds",
             f"the log seats {', '.join(players)} as East, South, West, North; the table seats "
-            f"{', '.join(seated)} (seat winds, WRCR 2015 §4.2)",
-            rule=RULE_PLAYERS,
+            f"{', '.join(seated)} (seat winds, WRCR 2015 §4.2). If the table sat as in the log, a head "
+            f'referee accepts the log\'s seats: tick "{RESEAT_LABEL}" (in the API, "reseat_winds": true)',
+            rule=RULE_SEAT_ORDER,
         )
     return _four(players)
 

@@ -60,6 +60,7 @@
           R.el("td", { className: "num rank", text: row.rank }),
           R.el("td", {}, [
             R.el("a", { href: base + row.player + "/", text: R.shownName(row) }),
+            row.phase_name ? R.el("span", { className: "phase-tag", text: row.phase_name }) : null,
             R.el("span", {
               className: "narrow-only",
               text:
@@ -291,7 +292,10 @@
           rows.map((row) =>
             R.el("tr", { [key]: row.name }, [
               R.el("td", { className: "num rank", text: row.rank }),
-              R.el("td", { className: "name", text: R.shownName(row) }),
+              R.el("td", { className: "name" }, [
+                R.shownName(row),
+                row.phase_name ? R.el("span", { className: "phase-tag", text: row.phase_name }) : null,
+              ]),
               R.el("td", { className: "num total" + (isNegative(row.total) ? " negative" : ""), text: row.total }),
               R.el("td", { className: "num played", text: row.played }),
             ]),

@@ -10,6 +10,7 @@ import pytest
 
 from scoring.models import ScoreSheet
 from tests.api.conftest import World
+from tournament.models import AuditEntry
 
 TENHOU = Path(__file__).resolve().parent.parent / "data" / "tenhou"
 
@@ -46,3 +47,43 @@ def test_a_broken_log_is_refused_with_the_hand_and_the_field(world: World) -> No
     unmapped = world.client("referee").post(url, {"log": body(world)["log"]}, format="json")
     assert unmapped.status_code == 400 and unmapped.json()["errors"][0]["field"] == "mapping"
     assert not ScoreSheet.objects.filter(table_id=world.ids["t3"]).exists()
+
+
+@pytest.mark.django_db
+def test_the_sheet_answers_the_findings_of_its_current_version(world: World) -> None:
+    client = world.client("referee")
+    url = f"/api/tables/{world.ids['t3']}/sheet/from-log/"
+    answer = client.post(url, body(world), format="json").json()
+    sheet = client.get(f"/api/tables/{world.ids['t3']}/sheet/").json()
+    assert sheet["findings"] == answer["findings"] == answer["sheet"]["findings"]
+    assert [version["findings"] for version in sheet["history"]] == [answer["findings"]]
+    # A version entered by hand has none; the history keeps the log's.
+    entry = {"form": "final", "final_points": sheet["replay"]["final_points"], "riichi_sticks_left": 0}
+    put = client.put(
+        f"/api/tables/{world.ids['t3']}/sheet/", {"entry": entry, "expected_version": 1}, format="json"
+    )
+    assert put.status_code == 200, put.content
+    assert put.json()["findings"] is None
+    assert [version["findings"] for version in put.json()["history"]] == [answer["findings"], None]
+
+
+@pytest.mark.django_db
+def test_reseat_winds_accepts_the_logs_seats(world: World) -> None:
+    url = f"/api/tables/{world.ids['t3']}/sheet/from-log/"
+    names = world.names("t3")
+    swapped = body(world)
+    swapped["mapping"] = dict(
+        zip(swapped["log"]["name"], [names[1], names[0], names[2], names[3]], strict=True)
+    )
+    refused = world.client("head_referee").post(url, swapped, format="json")
+    assert refused.status_code == 400
+    [error] = refused.json()["errors"]
+    assert error["field"] == "reseat_winds" and '"reseat_winds": true' in error["message"]
+    as_referee = world.client("referee").post(url, {**swapped, "reseat_winds": True}, format="json")
+    assert as_referee.status_code == 403 and world.names("t3") == names
+    accepted = world.client("head_referee").post(url, {**swapped, "reseat_winds": True}, format="json")
+    assert accepted.status_code == 201, accepted.content
+    assert world.names("t3") == [names[1], names[0], names[2], names[3]]
+    assert AuditEntry.objects.filter(action="seating.reseat_winds").count() == 1
+    table = world.client("head_referee").get(f"/api/tables/{world.ids['t3']}/").json()
+    assert [seat["player"]["name"] for seat in table["seats"]][:2] == [names[1], names[0]]

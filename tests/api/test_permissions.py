@@ -70,6 +70,14 @@ def log_t3(world: World) -> dict[str, Any]:
     return {"log": log, "mapping": dict(zip(log["name"], world.names("t3"), strict=True))}
 
 
+def log_t3_reseated(world: World) -> dict[str, Any]:
+    """The same log with table 3's East and South swapped, accepting the log's seats: a head referee's."""
+    names = world.names("t3")
+    body = log_t3(world)
+    body["mapping"] = dict(zip(body["log"]["name"], [names[1], names[0], *names[2:]], strict=True))
+    return {**body, "reseat_winds": True}
+
+
 def check_t2(world: World) -> dict[str, Any]:
     return {"entry": final_entry(world.names("t2"))}
 
@@ -88,6 +96,12 @@ REVOKE = {"reason": "not his phone"}
 DISQUALIFY = {"player": "{dai}", "reason": "collusion"}
 
 ANYONE = (200, 200, 200, 200, 200, 200, 200)
+PHASES = {
+    "phases": [
+        {"name": "Qualifying", "hanchan": 1},
+        {"name": "Final", "hanchan": 1, "seating": "by_rank", "advance": 4},
+    ]
+}
 T = "/api/tournaments/{t}"
 PRIVATE = "/api/tournaments/{private}"
 
@@ -110,6 +124,12 @@ CASES: list[Case] = [
     Case(ANYONE,                              "GET",    T + "/team-standings/"),
     Case((401, 403, 403, 403, 200, 200, 403), "GET",    T + "/check-in-plan/"),
     Case((401, 403, 403, 403, 200, 200, 403), "GET",    T + "/statistics/"),
+    # Phases (the world has none: a cut, a call-up or a seating by rank finds no phase 2).
+    Case(ANYONE,                              "GET",    T + "/phases/"),
+    Case((401, 403, 403, 403, 200, 200, 403), "PUT",    T + "/phases/", PHASES),
+    Case((401, 403, 403, 403, 404, 404, 403), "POST",   T + "/phases/2/cut/", {"chosen": []}),
+    Case((401, 403, 403, 403, 404, 404, 403), "POST",   T + "/phases/2/call-up/", {"player": "{ana}"}),
+    Case((401, 403, 403, 403, 404, 404, 403), "POST",   T + "/phases/2/seat-by-rank/"),
     # Players.
     Case(ANYONE,                              "GET",    T + "/players/"),
     Case(ANYONE,                              "GET",    T + "/players/{ana}/"),
@@ -165,6 +185,7 @@ CASES: list[Case] = [
     Case((401, 403, 200, 200, 200, 200, 403), "PUT",    "/api/tables/{t2}/sheet/", sheet_t2_update),
     Case((401, 403, 200, 200, 200, 200, 403), "POST",   "/api/tables/{t2}/sheet/check/", check_t2),
     Case((401, 403, 201, 201, 201, 201, 403), "POST",   "/api/tables/{t3}/sheet/from-log/", log_t3),
+    Case((401, 403, 403, 201, 201, 201, 403), "POST",   "/api/tables/{t3}/sheet/from-log/", log_t3_reseated),
     Case((401, 403, 200, 200, 200, 200, 403), "POST",   "/api/tables/{t2}/sheet/sign/", {}),
     Case((401, 403, 403, 200, 200, 200, 403), "POST",   "/api/tables/{t1}/sheet/correct/", correct_t1),
     # Penalties and disqualifications.
@@ -181,6 +202,7 @@ CASES: list[Case] = [
     Case((404, 404, 200, 200, 200, 200, 404), "GET",    PRIVATE + "/rounds/"),
     Case((404, 404, 200, 200, 200, 200, 404), "GET",    PRIVATE + "/standings/"),
     Case((404, 404, 200, 200, 200, 200, 404), "GET",    PRIVATE + "/team-standings/"),
+    Case((404, 404, 200, 200, 200, 200, 404), "GET",    PRIVATE + "/phases/"),
     Case((404, 404, 200, 200, 200, 200, 404), "GET",    PRIVATE + "/penalties/"),
     Case((404, 404, 200, 200, 200, 200, 404), "GET",    "/api/tables/{private_table}/"),
     Case((401, 404, 403, 403, 201, 201, 404), "POST",   PRIVATE + "/players/", {"name": "New One"}),

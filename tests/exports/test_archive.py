@@ -18,6 +18,7 @@ from exports.archive.dump import export_archive
 from exports.archive.fields import FORMAT
 from exports.archive.load import import_archive
 from penalties.models import Disqualification, Penalty
+from scoring import services as sheets
 from scoring.models import ScoreSheet, SeatResult, SheetVersion
 from tests.conftest import make_players
 from tournament.models import Absence, Player, Round, Seat, SeatingJob, StaffRole, Table, Tournament
@@ -40,6 +41,20 @@ def counts(tournament: Tournament) -> dict[str, int]:
         "penalties": Penalty.objects.filter(tournament=tournament).count(),
         "disqualifications": Disqualification.objects.filter(player__tournament=tournament).count(),
     }
+
+
+TENHOU = Path(__file__).resolve().parent.parent / "data" / "tenhou"
+
+
+def read_a_log(tournament: Tournament) -> None:
+    """Hanchan 2, table 2's draft replaced by an online game's log that seated the table otherwise: a
+    head referee accepts its seats (the winds re-seated, audited); the version keeps the log's findings."""
+    table = Table.objects.get(round__tournament=tournament, round__number=2, number=2)
+    log = (TENHOU / "online-rules.json").read_bytes()
+    names = ["Łukasz Nowak", "Ben", "Dai", "Chloé Martin"]  # the log's East is the table's South
+    mapping = dict(zip(json.loads(log)["name"], names, strict=True))
+    head = get_user_model().objects.get(username="head")
+    sheets.sheet_from_log(table, log, head, mapping=mapping, expected_version=1, reseat_winds=True)
 
 
 def shift_primary_keys() -> None:
@@ -70,6 +85,7 @@ def test_the_archive_holds_everything_in_the_documented_format(played: Tournamen
         "penalties",
         "disqualifications",
         "audit",
+        "phases",
     }
     assert archive["tournament"]["slug"] == "test-open" and archive["tournament"]["starts_on"] == "2026-05-01"
     assert [u["username"] for u in archive["users"]] == ["ana", "head", "organiser", "referee"]
@@ -133,7 +149,14 @@ def test_export_flush_import_export_gives_the_same_bytes(
     played: Tournament, copy: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(archive_module, "COPY_ON_POSTGRESQL", copy)
+    read_a_log(played)
     data = export_archive(played)
+    archive = json.loads(data)
+    from_log = archive["rounds"][1]["tables"][1]
+    assert [seat["player"] for seat in from_log["seats"]] == ["Łukasz Nowak", "Ben", "Dai", "Chloé Martin"]
+    findings = [version["findings"] for version in from_log["score_sheet"]["versions"]]
+    assert findings[0] is None and {f["rule"] for f in findings[1]} >= {"kiriage (WRCR 2015 §6.1)"}
+    assert "seating.reseat_winds" in [entry["action"] for entry in archive["audit"]]
     before = counts(played)
     standings = serialize(load_standings(played.pk))
     call_command("flush", interactive=False, verbosity=0)

@@ -40,6 +40,7 @@ STAFF = [
     ("/t/{slug}/manage/seating/jobs/{job}/", "organiser"),
     ("/t/{slug}/manage/seating/jobs/{job}.json", "organiser"),
     ("/t/{slug}/manage/absences/", "organiser"),
+    ("/t/{slug}/manage/phases/", "organiser"),
     ("/t/{slug}/manage/staff/", "organiser"),
     ("/t/{slug}/manage/players/{ana}/", "organiser"),
     ("/t/{slug}/exports/print/score-sheets/1/", "referee"),
@@ -141,6 +142,7 @@ def test_staff_actions_refuse_the_wrong_roles(site: Site, user: str) -> None:
         (f"/t/{slug}/manage/players/import/", {}, "organiser"),
         (f"/t/{slug}/manage/check-in/many/", {}, "organiser"),
         (f"/t/{slug}/manage/seating/1/publish/", {"published": "on"}, "organiser"),
+        (f"/t/{slug}/manage/phases/", {"action": "seat_by_rank", "phase": "2"}, "organiser"),
         (f"/t/{slug}/manage/players/{site.player('Ana').pk}/", {"form": "edit"}, "organiser"),
     ]
     for address, data, minimum in actions:

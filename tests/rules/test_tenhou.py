@@ -16,6 +16,7 @@ from scoring.rules.replay import replay
 from scoring.rules.ruleset import get_ruleset
 from scoring.rules.tenhou import (
     MAX_HANDS,
+    RESEAT_LABEL,
     RULE_ABORTIVE,
     RULE_HEAD_BUMP,
     RULE_KIRIAGE,
@@ -191,6 +192,10 @@ def test_names_match_without_case_and_accents_or_by_the_mapping() -> None:
     with pytest.raises(Refusal) as caught:
         match_players(["Bén", "anA", "chochan", "dai-chi"], SEATED, MAPPING)
     assert "seat winds" in caught.value.message  # the log's East is the table's South
+    assert caught.value.field == "reseat_winds" and RESEAT_LABEL in caught.value.message
+    # Accepting the log's seats: each seat of the log gets its player, for the table to be re-seated.
+    reseated = match_players(["Bén", "anA", "chochan", "dai-chi"], SEATED, MAPPING, reseat=True)
+    assert reseated == (SEATED[1], SEATED[0], SEATED[2], SEATED[3])
     with pytest.raises(Refusal):
         match_players(["anA", "Bén", "chochan", "dai-chi"], SEATED, {"chochan": "Cho", "dai-chi": "Cho"})
     with pytest.raises(Refusal):

@@ -8,10 +8,12 @@ The verbs live in small modules by concern and are all importable from here:
 - ``absences``: a substitute for one hanchan, a withdrawal;
 - ``seating``: the seated field, generation in a Celery task, Swiss hanchan;
 - ``rounds``: the current hanchan, the clock, a table's extra minutes, finishing a hanchan;
-- ``staff``: granting and removing staff roles.
+- ``staff``: granting and removing staff roles;
+- ``phases``: the phases, the cut into a phase, calling up the next in line, seating a phase by rank.
 """
 
 from tournament.services.absences import plan_withdrawal, replace_with_substitute, withdraw_player
+from tournament.services.phases import call_up, make_cut, seat_by_rank, set_phases
 from tournament.services.registration import (
     CheckInPlan,
     check_in,
@@ -49,6 +51,7 @@ from tournament.services.tournaments import create_tournament, reveal_standings,
 __all__ = [
     "CheckInPlan",
     "apply_seating",
+    "call_up",
     "check_in",
     "check_in_many",
     "check_in_plan",
@@ -62,6 +65,7 @@ __all__ = [
     "has_played",
     "import_players",
     "invite_staff",
+    "make_cut",
     "operate_clock",
     "plan_withdrawal",
     "preview_player_file",
@@ -75,8 +79,10 @@ __all__ = [
     "requeue_stalled_seating_jobs",
     "reveal_standings",
     "run_seating_job",
+    "seat_by_rank",
     "seat_swiss_round",
     "seating_field",
+    "set_phases",
     "tables_of_referee",
     "update_player",
     "update_tournament",

@@ -17,7 +17,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from tournament import access, live, registration, seating
+from tournament import access, live, phases_db, registration, seating
 from tournament.models import Absence, Player, Round, Seat, SeatingJob, StaffRole, Table, Tournament
 from tournament.refusal import Refusal
 from tournament.services import audit, jobs
@@ -30,11 +30,15 @@ STARTED = [Round.Status.STARTED, Round.Status.FINISHED]
 PREFERENCES = ("substitutes", "sit_out")
 
 
-def seating_field(tournament: Tournament, prefer: str = "substitutes") -> list[Player]:
-    """Who is seated: the checked-in players (everyone registered while nobody has checked in), with
-    as many substitutes as complete the last table (WRCR 2015 §7.2: substitutes are never ranked). Once
-    check-in is in use, a substitute must have checked in too: only those present are seated. With
-    ``prefer`` "sit_out", no substitute: the last players to check in sit out (``sitting_out``)."""
+def seating_field(tournament: Tournament, prefer: str = "substitutes", hanchan: int = 1) -> list[Player]:
+    """Who is seated in ``hanchan``: the checked-in players (everyone registered while nobody has checked
+    in), with as many substitutes as complete the last table (WRCR 2015 §7.2: substitutes are never
+    ranked). Once check-in is in use, a substitute must have checked in too: only those present are
+    seated. With ``prefer`` "sit_out", no substitute: the last players to check in sit out
+    (``sitting_out``). In a phase after a cut (``tournament.phases``), the players the cut kept."""
+    span = phases_db.span_of(tournament.pk, tournament.hanchan_count, hanchan)
+    if span.members is not None:
+        return phase_field(tournament, span)
     field = _players_present(tournament)
     if prefer == "sit_out":
         out = {player.pk for player in sitting_out(tournament)}
@@ -55,6 +59,45 @@ def seating_field(tournament: Tournament, prefer: str = "substitutes") -> list[P
             "players sit out.",
         )
     return field + substitutes
+
+
+def seated_here(tournament: Tournament, number: int, field: str) -> phases_db.Span:
+    """The phase of hanchan ``number``, refused when the phase is seated by rank (the phases page does
+    that), not by the optimised schedule or Swiss."""
+    span = phases_db.span_of(tournament.pk, tournament.hanchan_count, number)
+    if span.seating == "by_rank":
+        raise Refusal(
+            field,
+            "phase-seating",
+            f"{field}: hanchan {number} is in {span.name}, seated by rank (the phases page)",
+        )
+    return span
+
+
+def phase_field(tournament: Tournament, span: phases_db.Span) -> list[Player]:
+    """The players of a phase after its cut who still play (neither withdrawn nor disqualified): whole
+    tables only, since no substitute is ranked in a phase's place (call up the next in line instead)."""
+    if not span.members:
+        raise Refusal(
+            "from_round",
+            "phase-cut",
+            f"{span.name}: make the cut into it first (the phases page)",
+            status=409,
+        )
+    players = list(
+        tournament.players.filter(pk__in=span.members, disqualified=False)
+        .exclude(status=Player.Status.WITHDRAWN)
+        .order_by("pk")
+    )
+    if len(players) % 4:
+        raise Refusal(
+            "players",
+            "phase-field",
+            f"{span.name}: {len(players)} players still play it, not whole tables; call up the next in "
+            "line in place of each player who left (the phases page)",
+            status=409,
+        )
+    return players
 
 
 def _players_present(tournament: Tournament) -> list[Player]:
@@ -95,14 +138,17 @@ def request_seating(
         raise Refusal("prefer", "full-tables", f"prefer: {prefer!r} is neither 'substitutes' nor 'sit_out'")
     if not 1 <= from_round <= tournament.hanchan_count:
         raise Refusal("from_round", "hanchan-range", f"from_round: 1 to {tournament.hanchan_count}")
-    started = tournament.rounds.filter(number__gte=from_round, status__in=STARTED).first()
+    span = seated_here(tournament, from_round, "from_round")
+    started = tournament.rounds.filter(
+        number__gte=from_round, number__lt=span.hanchan.stop, status__in=STARTED
+    ).first()
     if started is not None:
         raise Refusal(
             "from_round",
             "played-rounds-are-kept",
             f"from_round: hanchan {started.number} has started; re-seat from hanchan {started.number + 1}",
         )
-    seating_field(tournament, prefer)  # refuse at once when the field cannot fill its tables
+    seating_field(tournament, prefer, from_round)  # refuse at once when the field cannot fill its tables
     job = SeatingJob.objects.create(
         tournament=tournament,
         requested_by=user,
@@ -148,8 +194,10 @@ def run_seating_job(job_id: int, task_id: str | None = None) -> SeatingJob:
     tournament = job.tournament
     progress = jobs.progress_writer(SeatingJob, job.pk, attempt)
     try:
-        field = seating_field(tournament, job.prefer)
-        fixed = played_rounds(tournament, job.from_round)
+        # A tournament in phases: the schedule of the phase of ``from_round`` (tournament.phases).
+        span = phases_db.span_of(tournament.pk, tournament.hanchan_count, job.from_round)
+        field = seating_field(tournament, job.prefer, job.from_round)
+        fixed = played_rounds(tournament, job.from_round, first=span.hanchan.start)
         schedule = seating.generate(
             [
                 seating.PlayerInfo(
@@ -157,7 +205,7 @@ def run_seating_job(job_id: int, task_id: str | None = None) -> SeatingJob:
                 )
                 for p in field
             ],
-            tournament.hanchan_count,
+            len(span.hanchan),
             seed=job.seed,
             fixed_rounds=fixed,
             separate=separation_rule(tournament),
@@ -168,13 +216,18 @@ def run_seating_job(job_id: int, task_id: str | None = None) -> SeatingJob:
             schedule,
             n_players=len(field),
             name_of=lambda pk: names.get(pk, str(pk)),
-            field_changes=job.from_round > 1,  # the hanchan played may hold other players
+            field_changes=job.from_round > span.hanchan.start,  # the hanchan played may hold others
         )
-        later = schedule.as_lists()[job.from_round - 1 :]
+        later = schedule.as_lists()[job.from_round - span.hanchan.start :]
         with transaction.atomic():
             if not jobs.is_current(SeatingJob, job.pk, attempt):  # locked: one attempt stores
                 raise jobs.Superseded(f"seating job {job.pk}: attempt {attempt} was superseded")
-            if Seat.objects.filter(round__tournament=tournament, round__number__gte=job.from_round).exists():
+            seated = Seat.objects.filter(
+                round__tournament=tournament,
+                round__number__gte=job.from_round,
+                round__number__lt=span.hanchan.stop,
+            )
+            if seated.exists():
                 # A re-seating: a proposal, shown with what it changes, until the organiser confirms it.
                 before = current_report(tournament, names)
                 jobs.finish(
@@ -188,7 +241,7 @@ def run_seating_job(job_id: int, task_id: str | None = None) -> SeatingJob:
                     progress=1.0,
                 )
             else:
-                _apply(tournament, job.from_round, later, job.prefer)
+                _apply(tournament, job.from_round, later, job.prefer, span.members)
                 jobs.finish(
                     SeatingJob,
                     job.pk,
@@ -214,16 +267,17 @@ def separation_rule(tournament: Tournament) -> seating.SeparationRule | None:
     return seating.SeparationRule(**rule)
 
 
-def played_rounds(tournament: Tournament, before: int) -> list[list[list[int]]]:
-    """The seating of hanchan 1 to ``before - 1`` as the generator's fixed rounds (table order kept)."""
+def played_rounds(tournament: Tournament, before: int, *, first: int = 1) -> list[list[list[int]]]:
+    """The seating of hanchan ``first`` to ``before - 1`` as the generator's fixed rounds (table order
+    kept)."""
     rounds: list[list[list[int]]] = []
-    seats = Seat.objects.filter(round__tournament=tournament, round__number__lt=before).values_list(
-        "round__number", "table__number", "player_id"
-    )
+    seats = Seat.objects.filter(
+        round__tournament=tournament, round__number__gte=first, round__number__lt=before
+    ).values_list("round__number", "table__number", "player_id")
     by_round: dict[int, dict[int, list[int]]] = {}
     for round_number, table_number, player_id in seats.order_by("round__number", "table__number", "wind"):
         by_round.setdefault(round_number, {}).setdefault(table_number, []).append(player_id)
-    for round_number in range(1, before):
+    for round_number in range(first, before):
         tables = by_round.get(round_number)
         if not tables:
             raise Refusal(
@@ -245,17 +299,28 @@ def current_report(tournament: Tournament, names: dict[int, str]) -> dict[str, A
 
 
 def _apply(
-    tournament: Tournament, from_round: int, later: Sequence[Sequence[Sequence[int]]], prefer: str
+    tournament: Tournament,
+    from_round: int,
+    later: Sequence[Sequence[Sequence[int]]],
+    prefer: str,
+    members: list[int] | None = None,
 ) -> None:
     """Store hanchan ``from_round`` on, and make the absences of those hanchan agree with it: a withdrawn
     player is absent (withdrawn), a player sitting out by the organiser's choice sits out, and nothing
-    else is an absence there (a substitute placed in an old seat is gone with that seat)."""
+    else is an absence there (a substitute placed in an old seat is gone with that seat). In a phase
+    after a cut, only its ``members`` can be absent, and nobody sits out."""
     for offset, tables in enumerate(later):
         store_round(tournament, from_round + offset, tables, Round.Mode.GENERATED)
     numbers = range(from_round, from_round + len(later))
     Absence.objects.filter(round__tournament=tournament, round__number__in=numbers).delete()
-    out = {player.pk for player in sitting_out(tournament)} if prefer == "sit_out" else set()
+    out = (
+        {player.pk for player in sitting_out(tournament)}
+        if prefer == "sit_out" and members is None
+        else set()
+    )
     withdrawn = tournament.players.filter(status=Player.Status.WITHDRAWN, is_substitute=False)
+    if members is not None:
+        withdrawn = withdrawn.filter(pk__in=members)
     rounds = {r.number: r for r in tournament.rounds.filter(number__in=numbers)}
     records = [
         Absence(round=rounds[number], player=player, reason=Absence.Reason.WITHDRAWN)
@@ -284,20 +349,24 @@ def apply_seating(job: SeatingJob, user: AbstractBaseUser) -> SeatingJob:
     job = SeatingJob.objects.select_for_update().get(pk=job.pk)
     if not job.awaiting_confirmation:
         raise Refusal("job", "reseat-confirmation", "job: this seating is not waiting for a confirmation")
-    started = tournament.rounds.filter(number__gte=job.from_round, status__in=STARTED).first()
+    span = phases_db.span_of(tournament.pk, tournament.hanchan_count, job.from_round)
+    started = tournament.rounds.filter(
+        number__gte=job.from_round, number__lt=span.hanchan.stop, status__in=STARTED
+    ).first()
     if started is not None:
         raise Refusal("job", "played-rounds-are-kept", f"job: hanchan {started.number} has started since")
     proposed = {pk for table in job.proposal[0] for pk in table} if job.proposal else set()
-    if proposed != {player.pk for player in seating_field(tournament, job.prefer)}:
+    if proposed != {player.pk for player in seating_field(tournament, job.prefer, job.from_round)}:
         raise Refusal(
             "job",
             "field-changed",
             "job: the players present changed since this seating was made; generate again",
         )
-    _apply(tournament, job.from_round, job.proposal, job.prefer)
+    _apply(tournament, job.from_round, job.proposal, job.prefer, span.members)
     job.applied_at = timezone.now()
     job.save(update_fields=["applied_at"])
-    audit.record(tournament, user, "seating.apply", f"hanchan {job.from_round} to {tournament.hanchan_count}")
+    last = job.from_round + len(job.proposal) - 1
+    audit.record(tournament, user, "seating.apply", f"hanchan {job.from_round} to {last}")
     return job
 
 
@@ -327,7 +396,8 @@ def seat_swiss_round(tournament: Tournament, number: int, user: AbstractBaseUser
     existing = tournament.rounds.filter(number=number).first()
     if existing is not None and existing.has_started:
         raise Refusal("round", "played-rounds-are-kept", f"round: hanchan {number} has started")
-    field = {player.pk for player in seating_field(tournament)}
+    seated_here(tournament, number, "round")
+    field = {player.pk for player in seating_field(tournament, hanchan=number)}
     # Best first by overall score (signed sheets only); substitutes take the place their score gives them.
     order = [
         row.player for row in sorted(load_standings(tournament.pk).rows, key=lambda r: (-r.total, r.name))

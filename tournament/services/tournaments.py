@@ -54,6 +54,13 @@ def create_tournament(user: AbstractBaseUser, **fields: Any) -> Tournament:
 def update_tournament(tournament: Tournament, user: AbstractBaseUser, **fields: Any) -> Tournament:
     access.require_role(user, tournament, StaffRole.Role.ORGANISER)
     _checked_fields(fields)
+    phases = sum(tournament.phases.values_list("hanchan", flat=True))
+    if "hanchan_count" in fields and phases and fields["hanchan_count"] != phases:
+        raise Refusal(
+            "hanchan_count",
+            "phases",
+            f"hanchan_count: the phases have {phases} hanchan in all; change the phases instead",
+        )
     if "hanchan_count" in fields and tournament.rounds.filter(number__gt=fields["hanchan_count"]).exists():
         raise Refusal("hanchan_count", "seated-rounds", "hanchan_count: hanchan beyond it are already seated")
     for name, value in fields.items():

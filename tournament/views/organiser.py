@@ -104,6 +104,7 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
                 disputed=Count("tables", filter=Q(tables__sheet__status="disputed"), distinct=True),
             ),
             "job": tournament.seating_jobs.first(),
+            "phase_count": tournament.phases.count(),
         },
     )
 

@@ -20,7 +20,13 @@ from scoring.models import ScoreSheet
 from tournament import access, services
 from tournament.models import Absence, Player, Round, Seat, StaffRole, Table, Tournament
 from tournament.presentation import points_chart, rank_chart
-from tournament.standings_db import cached_standings, cached_summary, public_cutoff, remember_live
+from tournament.standings_db import (
+    cached_phases,
+    cached_standings,
+    cached_summary,
+    public_cutoff,
+    remember_live,
+)
 from tournament.statistics import player_statistics
 from tournament.statistics_db import signed_sheets
 from tournament.teams_db import cached_team_standings
@@ -100,6 +106,10 @@ def live_standings(tournament: Tournament, up_to: int | None = None) -> dict[str
             if sheet_status != ScoreSheet.Status.SIGNED:
                 pending.append({"table": number, "status": sheet_status or "none"})
     hiding = bool(tournament.hidden_hanchan and not tournament.standings_revealed)
+    # A tournament in phases: each ranked row names the last phase its player reached.
+    phase_names = dict(tournament.phases.values_list("number", "name"))
+    if len(phase_names) < 2:
+        phase_names = {}
     return {
         "rounds": data["rounds"],
         "as_of": up_to,  # None: live, every signed sheet counts
@@ -120,6 +130,7 @@ def live_standings(tournament: Tournament, up_to: int | None = None) -> dict[str
                 "total": row["total"],
                 "penalties": row["penalties"],
                 "played": row["played"],
+                "phase_name": phase_names.get(row.get("phase", 1), ""),
             }
             for row in data["rows"]
         ],
@@ -172,6 +183,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
                 "digest": digest,
                 "public_as_of": public,
                 "shown_names": names,
+                "phases": cached_phases(tournament, up_to)["phases"],
             },
         )
 
@@ -296,12 +308,21 @@ def player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
             if row and row["ranked"]
             else None,
             "ranked_count": ranked_count,
+            "phase_name": _phase_name(tournament, row),
             "stats": stats,
             "points_chart": points_chart(
                 [(s.hanchan, s.points) for s in stats.series], ruleset.starting_points
             ),
         },
     )
+
+
+def _phase_name(tournament: Tournament, row: dict[str, Any] | None) -> str:
+    """The name of the last phase a ranked player reached, in a tournament in phases ("" otherwise)."""
+    names = dict(tournament.phases.values_list("number", "name"))
+    if len(names) < 2 or row is None or not row["ranked"]:
+        return ""
+    return names.get(row.get("phase", 1), "")
 
 
 def next_seating(tournament: Tournament) -> dict[str, Any]:

@@ -58,6 +58,7 @@ def seating_manage(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "form": form,
             "swiss_form": SwissForm(initial={"number": first_open or 1, "seed": 0}),
+            "in_phases": tournament.phases.count() > 1,
             "job": job,
             "lines": report_lines(job.report) if job and job.state == SeatingJob.State.DONE else [],
             "rounds": tournament.rounds.annotate(table_count=Count("tables")),

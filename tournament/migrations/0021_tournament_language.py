@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournament", "0019_tie_break_order"),
+        ("tournament", "0020_phases"),
     ]
 
     operations = [
