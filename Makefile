@@ -19,11 +19,15 @@ $(VENV)/.installed: requirements.txt | $(BIN)/python
 	$(BIN)/pip install -q -r requirements.txt
 	touch $@
 
+# PyICU (requirements-dev.txt) builds against Debian's libicu-dev: scripts/ensure-packages.sh first.
 $(VENV)/.installed-dev: requirements-dev.txt $(VENV)/.installed
+	scripts/ensure-packages.sh
 	$(BIN)/pip install -q -r requirements-dev.txt
 	touch $@
 
+# The PDF fonts of every script, when this machine can install them (README, Languages); never required.
 run: $(VENV)/.installed
+	-STRICT=0 scripts/ensure-packages.sh
 	$(BIN)/python manage.py migrate --noinput -v 0
 	$(BIN)/python manage.py load_demo
 	@echo "Serving on http://$(HOST):$(PORT)/  (admin: http://$(HOST):$(PORT)/admin/, health: http://$(HOST):$(PORT)/healthz)"
@@ -42,7 +46,7 @@ lint: $(VENV)/.installed-dev
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy scoring/rules tournament/seating tournament/standings.py tournament/clock.py tournament/registration.py \
 	  tournament/refusal.py tournament/inputs.py tournament/presentation.py tournament/participation.py \
-	  tournament/collation.py tournament/statistics.py tournament/teams.py tournament/phases.py exports/progress.py
+	  tournament/collation.py tournament/names.py tournament/statistics.py tournament/teams.py tournament/phases.py exports/progress.py
 
 format: $(VENV)/.installed-dev
 	$(BIN)/ruff format .

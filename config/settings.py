@@ -77,6 +77,10 @@ MIDDLEWARE = [
     "config.security.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The reader's language (the language cookie, else the browser's Accept-Language): after the
+    # session, before CommonMiddleware (Django's documented place). A tournament's own default language
+    # comes after both, on its pages (tournament.views.base.access_tournament).
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -96,6 +100,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",  # LANGUAGE_CODE, LANGUAGES
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
@@ -243,7 +248,23 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
+# The languages of the product, each named in itself (the switcher on every page shows these names).
+# A language is chosen: explicitly (the switcher, remembered in the language cookie for a year), else by
+# the browser's Accept-Language when it names one of these, else by the tournament's default language
+# (Tournament.language) on its pages, else LANGUAGE_CODE. The catalogues are in locale/ (README,
+# Languages).
 LANGUAGE_CODE = "en"
+LANGUAGES = [
+    ("en", "English"),
+    ("ja", "日本語"),
+    ("ru", "Русский"),
+    ("fr", "Français"),
+    ("de", "Deutsch"),
+    ("zh-hans", "中文（简体）"),  # noqa: RUF001 (the Chinese parentheses are meant)
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True

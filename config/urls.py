@@ -2,6 +2,8 @@
 
 from django.contrib import admin
 from django.urls import include, path
+from django.views.decorators.csrf import csrf_exempt
+from django.views.i18n import JavaScriptCatalog, set_language
 
 from config import auth, health, player_login, pwa
 
@@ -14,6 +16,13 @@ urlpatterns = [
     path("accounts/login/", auth.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth.LogoutView.as_view(), name="logout"),
     path("api/", include("config.api")),
+    # The language switcher of every page posts here (Django's view: the language cookie, then back to
+    # the page). Exempt from the CSRF check on purpose: the switcher is on the public pages, whose copies
+    # are shared by every anonymous visitor (tournament.middleware), so they carry no CSRF token; the
+    # worst a forged post can do is change the reader's language.
+    path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
+    # The words of the pages' scripts in the reader's language (locale/*/LC_MESSAGES/djangojs.po).
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     # A player signs in without an account (PIN, or the one-time link of the seating card).
     path("t/<slug:slug>/me/", player_login.pin_login, name="player_login"),
     path("t/<slug:slug>/me/logout/", player_login.player_logout, name="player_logout"),

@@ -10,19 +10,20 @@ from decimal import Decimal
 from django.conf import settings
 from django.core.validators import MinValueValidator
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from tournament.models import Player, Round, Tournament
 
 
 class Penalty(models.Model):
     class Kind(models.TextChoices):
-        CHOMBO = "chombo", "Chombo"  # WRCR 2015 §7.1: 20 points
-        LATENESS = "lateness", "Lateness"  # WRCR 2015 §7.2: 1 point a minute, up to 10
-        MISSED_HANCHAN = "missed_hanchan", "Missed hanchan"  # WRCR 2015 §7.2: 30 points
-        OBSTRUCTION = "obstruction", "Obstruction"
-        INFORMATION = "information", "Passing information"
-        PHONE = "phone", "Phone"
-        OTHER = "other", "Other"
+        CHOMBO = "chombo", _("Chombo")  # WRCR 2015 §7.1: 20 points
+        LATENESS = "lateness", _("Lateness")  # WRCR 2015 §7.2: 1 point a minute, up to 10
+        MISSED_HANCHAN = "missed_hanchan", _("Missed hanchan")  # WRCR 2015 §7.2: 30 points
+        OBSTRUCTION = "obstruction", _("Obstruction")
+        INFORMATION = "information", _("Passing information")
+        PHONE = "phone", _("Phone")
+        OTHER = "other", _("Other")
 
     # Kinds whose amount is the referee's decision (WRCR 2015 §7.1), with a reason required.
     DISCRETIONARY = {Kind.OBSTRUCTION, Kind.INFORMATION, Kind.PHONE, Kind.OTHER}

@@ -349,7 +349,8 @@ def _reseat_as_log(
             status=CONFLICT,
         )
     by_name = {seat.player.name: seat for seat in seats}  # the log's four are these (match_players)
-    winds = dict(Seat.Wind.choices)
+    # The audit keeps the winds in English whatever the language of the request (the labels are lazy).
+    winds = {wind.value: wind.name.title() for wind in Seat.Wind}
     before = {name: winds[seat.wind] for name, seat in by_name.items()}
     moved = [by_name[name] for name in players]
     # Out of the way first: the database holds one seat per wind at a table at every moment.

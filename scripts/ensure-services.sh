@@ -2,9 +2,11 @@
 # Make sure the services the test suite talks to are up: PostgreSQL on 127.0.0.1:5432 and Redis on
 # 127.0.0.1:6379. Starts them when installed but stopped; installs them from Debian's packages when
 # missing. With WITH_BROWSER=1 it also installs Debian's chromium and chromium-driver, and zbar-tools
-# (zbarimg), which the tests use to read back the QR codes the product draws. It installs Debian's gettext
-# when missing (makemessages and compilemessages need it).
+# (zbarimg), which the tests use to read back the QR codes the product draws. First, the Debian packages of
+# the product's languages (scripts/ensure-packages.sh: gettext, the PDF fonts, ICU).
 set -euo pipefail
+
+"$(dirname "$0")/ensure-packages.sh"
 
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
@@ -58,11 +60,6 @@ if ! redis_up; then
   $SUDO redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no \
     --dir /var/lib/redis --logfile /var/log/redis/ci.log
   wait_for "Redis" redis_up
-fi
-
-# gettext (xgettext, msgfmt): makemessages and compilemessages, for the translation catalogues.
-if ! command -v msgfmt >/dev/null || ! command -v xgettext >/dev/null; then
-  apt_install gettext
 fi
 
 if [ "${WITH_BROWSER:-0}" = "1" ] && { [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ] || ! command -v zbarimg >/dev/null; }; then

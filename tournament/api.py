@@ -29,6 +29,7 @@ from rest_framework.response import Response
 
 from tournament import access, services
 from tournament.models import Player, Round, SeatingJob, StaffRole, Table, Tournament
+from tournament.names import matches
 from tournament.participation_db import tournament_states
 from tournament.phases import PhasePlan
 from tournament.refusal import Problem, Refusal
@@ -272,15 +273,33 @@ def pending_tables(tournament: Tournament) -> list[dict[str, Any]]:
 # -- Players -------------------------------------------------------------------------------------------
 
 
+class PlayerNameSearch(SearchFilter):
+    """``?search=``: the players either of whose names (the Latin one, the one in its own script)
+    contains the search, ignoring case and accents ("lukasz" finds Łukasz; tournament.names.matches).
+    Compared in Python over the tournament's players (a few hundred at most), the same on every
+    database."""
+
+    def filter_queryset(self, request: Request, queryset: QuerySet[Any], view: Any) -> QuerySet[Any]:
+        query = " ".join(self.get_search_terms(request))
+        if not query:
+            return queryset
+        found = [
+            pk
+            for pk, name, native in queryset.values_list("pk", "name", "native_name")
+            if matches(query, (name, native))
+        ]
+        return queryset.filter(pk__in=found)
+
+
 @extend_schema(tags=["players"])
 class PlayerViewSet(TournamentScopedViewSet):
     """The tournament's players and substitutes. Anyone who can see the tournament sees name, country,
     club, team and status; its staff also see the EMA id, check-in time and the rest."""
 
     serializer_class = PlayerSerializer
-    filter_backends = [DjangoFilterBackend, SearchFilter]
+    filter_backends = [DjangoFilterBackend, PlayerNameSearch]
     filterset_fields = ("status", "is_substitute")
-    search_fields = ("name",)
+    search_fields = ("name", "native_name")  # the schema's description; PlayerNameSearch compares
 
     def get_queryset(self) -> QuerySet[Player]:
         if self.schema_only():
@@ -291,7 +310,7 @@ class PlayerViewSet(TournamentScopedViewSet):
         return PlayerSerializer if self.staff else PublicPlayerSerializer
 
     @extend_schema(
-        summary="List the players (filters: status, is_substitute, search by name)",
+        summary="List the players (filters: status, is_substitute, search by either name, ignoring accents)",
         responses=PlayerSerializer(many=True),
     )
     def list(self, request: Request, tournament_pk: int) -> Response:

@@ -6,6 +6,7 @@ from typing import Any
 from zoneinfo import available_timezones
 
 from django import forms
+from django.conf import settings
 from django.forms.fields import InvalidJSONInput
 from django_countries import countries
 
@@ -107,6 +108,14 @@ class TournamentForm(forms.ModelForm):
     def clean_ruleset_overrides(self) -> Any:
         overrides = self.cleaned_data.get("ruleset_overrides")
         return {} if overrides is None else overrides
+
+    language = forms.ChoiceField(
+        label="Default language",
+        choices=lambda: [("", "The site's default"), *settings.LANGUAGES],
+        required=False,
+        help_text="The language of the tournament's pages for a reader who has chosen none and whose "
+        "browser asks for none of the site's languages.",
+    )
 
     time_zone = forms.ChoiceField(
         label="Venue time zone",

@@ -15,7 +15,7 @@ from django.core.cache import cache
 from django.db.utils import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from tournament import access
 from tournament.refusal import Refusal
@@ -59,8 +59,10 @@ class RoleLookupMiddleware:
                 timezone.deactivate()  # the venue's time of a tournament page ends with its request
 
 
-def copy_key(path: str) -> str:
-    return f"page-copy:v1:{hashlib.sha256(path.encode()).hexdigest()}"
+def copy_key(path: str, language: str) -> str:
+    """The cache key of a page's copy in one language (the active one: each reader gets the copy in the
+    language the page would have had)."""
+    return f"page-copy:v2:{language}:{hashlib.sha256(path.encode()).hexdigest()}"
 
 
 def public_page(request: HttpRequest) -> bool:
@@ -99,7 +101,7 @@ class LastGoodCopyMiddleware:
             and not request.COOKIES.keys() & {settings.SESSION_COOKIE_NAME, "messages"}
             and public_page(request)
         ):
-            key = copy_key(request.path)
+            key = copy_key(request.path, translation.get_language())
             if cache.add(f"{key}:recent", 1, COPY_EVERY_SECONDS):
                 copy = {"body": response.content, "type": response["Content-Type"], "at": time.time()}
                 cache.set(key, copy, settings.PAGE_COPY_SECONDS)
@@ -109,7 +111,9 @@ class LastGoodCopyMiddleware:
         if not isinstance(exception, OperationalError | InterfaceError):
             return None
         logger.error("database unreachable on %s %s: %s", request.method, request.path, exception)
-        copy = cache.get(copy_key(request.path)) if public_page(request) else None
+        # The language LocaleMiddleware chose: a tournament's own default language needs the database.
+        language = translation.get_language()
+        copy = cache.get(copy_key(request.path, language)) if public_page(request) else None
         if copy is not None:
             return stale_copy(copy)
         return unavailable(request)

@@ -13,6 +13,8 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 from django_countries.fields import CountryField
 
 from scoring.rules.ruleset import Ruleset, get_ruleset
@@ -58,16 +60,16 @@ class Tournament(models.Model):
         PLAYERS = "players", "Players enter their table's sheet, the table confirms"
 
     class TieBreak(models.TextChoices):  # the values of tournament.standings.TIE_BREAKS
-        MOST_FIRSTS = "most_firsts", "Most first places"
-        BEST_HANCHAN = "best_hanchan", "Best single hanchan score"
-        BEST_PLACEMENTS = "best_placements", "Best placements (most 1sts, then 2nds, then 3rds)"
-        HEAD_TO_HEAD = "head_to_head", "Head-to-head (scores where the tied players met)"
+        MOST_FIRSTS = "most_firsts", _("Most first places")
+        BEST_HANCHAN = "best_hanchan", _("Best single hanchan score")
+        BEST_PLACEMENTS = "best_placements", _("Best placements (most 1sts, then 2nds, then 3rds)")
+        HEAD_TO_HEAD = "head_to_head", _("Head-to-head (scores where the tied players met)")
 
     class TeamRanking(models.TextChoices):  # the values of tournament.teams.TeamRanking
-        NONE = "none", "No team standings"
-        SUM = "sum", "Sum of every member's total"
-        BEST_PER_HANCHAN = "best_per_hanchan", "In each hanchan, the best N members' scores"
-        BEST_OVERALL = "best_overall", "The best N members' totals"
+        NONE = "none", _("No team standings")
+        SUM = "sum", _("Sum of every member's total")
+        BEST_PER_HANCHAN = "best_per_hanchan", _("In each hanchan, the best N members' scores")
+        BEST_OVERALL = "best_overall", _("The best N members' totals")
 
     name = models.CharField(max_length=200)
     slug = models.SlugField(max_length=80, unique=True)
@@ -76,6 +78,11 @@ class Tournament(models.Model):
     venue = models.CharField(max_length=200, blank=True)
     # Every time the pages, the clock, the PDFs and the exports show is in the venue's time zone.
     time_zone = models.CharField("Venue time zone", max_length=64, default=default_time_zone)
+    # The language of the tournament's pages for a reader who chose none and whose browser asks for none
+    # of the product's languages (blank: the site's LANGUAGE_CODE; README, Languages).
+    language = models.CharField(
+        "Default language", max_length=8, blank=True, default="", choices=settings.LANGUAGES
+    )
     ruleset_preset = models.CharField(max_length=16, choices=Preset.choices, default=Preset.WRC2015)
     # Custom rules: fields of scoring.rules.ruleset.Ruleset replaced on top of the preset.
     ruleset_overrides = models.JSONField(default=dict, blank=True)
@@ -231,6 +238,7 @@ TOURNAMENT_FIELDS = (
     "ends_on",
     "venue",
     "time_zone",
+    "language",
     "ruleset_preset",
     "ruleset_overrides",
     "hanchan_count",
@@ -255,9 +263,9 @@ class Player(models.Model):
     """A registered player, or (``is_substitute``) one of the tournament's substitutes, never ranked."""
 
     class Status(models.TextChoices):
-        REGISTERED = "registered", "Registered"
-        CHECKED_IN = "checked_in", "Checked in"
-        WITHDRAWN = "withdrawn", "Withdrawn"
+        REGISTERED = "registered", _("Registered")
+        CHECKED_IN = "checked_in", _("Checked in")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="players")
     name = models.CharField(max_length=120)  # as shown everywhere; unique in the tournament
@@ -377,10 +385,10 @@ class Round(models.Model):
     """One hanchan of the tournament, played at the same time at every table."""
 
     class Status(models.TextChoices):
-        PLANNED = "planned", "Planned"
-        SEATED = "seated", "Seated"
-        STARTED = "started", "Started"
-        FINISHED = "finished", "Finished"
+        PLANNED = "planned", pgettext_lazy("hanchan status", "Planned")
+        SEATED = "seated", pgettext_lazy("hanchan status", "Seated")
+        STARTED = "started", pgettext_lazy("hanchan status", "Started")
+        FINISHED = "finished", pgettext_lazy("hanchan status", "Finished")
 
     class Mode(models.TextChoices):
         GENERATED = "generated", "Generated schedule"
@@ -445,10 +453,10 @@ class Table(models.Model):
 
 class Seat(models.Model):
     class Wind(models.IntegerChoices):
-        EAST = 0, "East"
-        SOUTH = 1, "South"
-        WEST = 2, "West"
-        NORTH = 3, "North"
+        EAST = 0, pgettext_lazy("seat wind", "East")
+        SOUTH = 1, pgettext_lazy("seat wind", "South")
+        WEST = 2, pgettext_lazy("seat wind", "West")
+        NORTH = 3, pgettext_lazy("seat wind", "North")
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     # Denormalised from the table so that the database refuses a player seated twice in one hanchan.
@@ -536,9 +544,9 @@ class StaffRole(models.Model):
     """A user's role in one tournament, granted by its organisers."""
 
     class Role(models.TextChoices):
-        REFEREE = "referee", "Referee"
-        HEAD_REFEREE = "head_referee", "Head referee"
-        ORGANISER = "organiser", "Organiser"
+        REFEREE = "referee", _("Referee")
+        HEAD_REFEREE = "head_referee", _("Head referee")
+        ORGANISER = "organiser", _("Organiser")
 
     # Each role can do what the roles before it can.
     RANK = {Role.REFEREE: 1, Role.HEAD_REFEREE: 2, Role.ORGANISER: 3}
@@ -571,12 +579,12 @@ class Absence(models.Model):
     """
 
     class Reason(models.TextChoices):
-        ABSENT = "absent", "Absent"
-        LATE = "late", "More than 10 minutes late"
-        WITHDRAWN = "withdrawn", "Withdrawn from the tournament"
+        ABSENT = "absent", _("Absent")
+        LATE = "late", _("More than 10 minutes late")
+        WITHDRAWN = "withdrawn", _("Withdrawn from the tournament")
         # The field is not a multiple of four and the organiser let the last to check in sit out: no
         # missed-hanchan penalty (tournament.participation).
-        SITS_OUT = "sits_out", "Sits out (the field is not a multiple of four)"
+        SITS_OUT = "sits_out", _("Sits out (the field is not a multiple of four)")
 
     round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="absences")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="absences")

@@ -30,6 +30,12 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 
+def gettext_noop(message: str) -> str:
+    """Marks ``message`` for the translation catalogues (Django's makemessages finds this name) and
+    returns it as it is: this module stays pure; the pages translate the words they show."""
+    return message
+
+
 class State(StrEnum):
     REGISTERED = "registered"  # not checked in; the first hanchan has not started
     CHECKED_IN = "checked_in"  # present, not seated in the current hanchan yet
@@ -43,15 +49,15 @@ class State(StrEnum):
 
 
 LABELS = {
-    State.REGISTERED: "Registered",
-    State.CHECKED_IN: "Checked in",
-    State.PLAYING: "Playing",
-    State.ABSENT: "Absent",
-    State.WITHDRAWN: "Withdrawn",
-    State.DISQUALIFIED: "Disqualified",
-    State.DID_NOT_START: "Did not start",
-    State.SUBSTITUTE: "Substitute",
-    State.OUT: "Out at the cut",
+    State.REGISTERED: gettext_noop("Registered"),
+    State.CHECKED_IN: gettext_noop("Checked in"),
+    State.PLAYING: gettext_noop("Playing"),
+    State.ABSENT: gettext_noop("Absent"),
+    State.WITHDRAWN: gettext_noop("Withdrawn"),
+    State.DISQUALIFIED: gettext_noop("Disqualified"),
+    State.DID_NOT_START: gettext_noop("Did not start"),
+    State.SUBSTITUTE: gettext_noop("Substitute"),
+    State.OUT: gettext_noop("Out at the cut"),
 }
 
 
@@ -128,9 +134,9 @@ def unranked_reason(facts: Facts, withdrawn_ranking: str = WithdrawnRanking.RANK
     if is_ranked(facts, withdrawn_ranking):
         return ""
     if facts.is_substitute:
-        return "Substitute"
+        return gettext_noop("Substitute")
     if facts.disqualified:
-        return "Disqualified"
+        return gettext_noop("Disqualified")
     if not in_field(facts):
-        return "Did not start"
-    return "Withdrawn"
+        return gettext_noop("Did not start")
+    return gettext_noop("Withdrawn")

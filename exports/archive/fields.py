@@ -107,6 +107,7 @@ ADDED_FIELDS = {
     "native_name": "",
     "withdrawn_ranking": "ranked",
     "time_zone": "UTC",
+    "language": "",
     "seating_publication": "all",
     "standings_publication": "live",
     "entry_mode": "referees",

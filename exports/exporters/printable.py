@@ -4,8 +4,14 @@ Drawn with reportlab's canvas directly (no layout engine): the parts every page 
 form (a PDF XObject) and placed on each page, so that thousands of pages render in seconds. Written with
 ``invariant=1``: the same data gives the same bytes.
 
-Fonts: Helvetica for text that Windows-1252 can write (most European names), DejaVu Sans for anything else
-when the system has it (Debian: fonts-dejavu-core); without it such characters print as boxes.
+Fonts, chosen per run of text (README, Languages): Helvetica for text that Windows-1252 can write (most
+European names); for anything else DejaVu Sans (Debian's fonts-dejavu-core: accented Latin, Cyrillic,
+Greek) and, for the characters DejaVu lacks, one CJK font for the whole text: IPA Gothic (Debian's
+fonts-ipafont-gothic, Japanese glyph forms, kanji and kana) when it has every CJK character of the text,
+else WenQuanYi Micro Hei (fonts-wqy-microhei, simplified Chinese). Both are TrueType outlines, which
+reportlab embeds (subset); Noto Sans CJK (fonts-noto-cjk) is CFF-flavoured OpenType, which reportlab's
+TTFont cannot read. scripts/ensure-packages.sh installs the three; a font that is missing leaves its
+characters as boxes and the rest prints.
 """
 
 from __future__ import annotations
@@ -34,31 +40,96 @@ WIND_NAMES = ("East", "South", "West", "North")
 PAGE_WIDTH, PAGE_HEIGHT = A4
 MARGIN = 36.0
 GREY = 0.45
-UNICODE_FONT_FILES = (
-    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-    "/usr/share/fonts/TTF/DejaVuSans.ttf",
-    "/usr/local/share/fonts/DejaVuSans.ttf",
+# (name registered with reportlab, the candidate files, the subfont of a TrueType collection)
+UNICODE_FONTS = (
+    (
+        "DejaVuSans",
+        (
+            "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+            "/usr/share/fonts/TTF/DejaVuSans.ttf",
+            "/usr/local/share/fonts/DejaVuSans.ttf",
+        ),
+        0,
+    ),
+    (
+        "DejaVuSans-Bold",
+        (
+            "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
+            "/usr/share/fonts/TTF/DejaVuSans-Bold.ttf",
+            "/usr/local/share/fonts/DejaVuSans-Bold.ttf",
+        ),
+        0,
+    ),
+    ("IPAGothic", ("/usr/share/fonts/opentype/ipafont-gothic/ipag.ttf",), 0),
+    ("WenQuanYiMicroHei", ("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",), 0),
 )
+CJK_FONTS = ("IPAGothic", "WenQuanYiMicroHei")  # in the order tried (the module's docstring)
 
 
 @cache
-def unicode_font() -> str | None:
-    """The name of a registered font for text beyond Windows-1252, or None when none is installed."""
-    for path in UNICODE_FONT_FILES:
-        if Path(path).is_file():
-            pdfmetrics.registerFont(TTFont("DejaVuSans", path))
-            return "DejaVuSans"
+def registered_font(name: str) -> frozenset[int] | None:
+    """Register the font ``name`` (of UNICODE_FONTS) with reportlab once; the code points it has, or
+    None when it is not installed."""
+    for font, paths, subfont in UNICODE_FONTS:
+        if font != name:
+            continue
+        for path in paths:
+            if Path(path).is_file():
+                ttf = TTFont(font, path, subfontIndex=subfont)
+                pdfmetrics.registerFont(ttf)
+                return frozenset(ttf.face.charToGlyph)
     return None
 
 
-def font_for(text: str, bold: bool = False) -> str:
+def unicode_font(bold: bool = False) -> str | None:
+    """The name of the registered font for text beyond Windows-1252, or None when none is installed."""
+    name = "DejaVuSans-Bold" if bold else "DejaVuSans"
+    if registered_font(name) is not None:
+        return name
+    return "DejaVuSans" if bold and registered_font("DejaVuSans") is not None else None
+
+
+def cjk_font(text: str) -> str | None:
+    """The CJK font for the characters of ``text`` that DejaVu Sans lacks: the first installed one of
+    CJK_FONTS that has all of them (else the first installed one)."""
+    latin = registered_font("DejaVuSans") or frozenset()
+    wanted = {ord(c) for c in text if ord(c) not in latin and not c.isspace()}
+    installed = [(font, registered_font(font)) for font in CJK_FONTS]
+    installed = [(font, points) for font, points in installed if points is not None]
+    for font, points in installed:
+        if points is not None and wanted <= points:
+            return font
+    return installed[0][0] if installed else None
+
+
+def font_runs(text: str, bold: bool = False) -> list[tuple[str, str]]:
+    """``text`` as (font, part) runs, each part printable in its font: one Helvetica run for text that
+    Windows-1252 can write, else DejaVu Sans where it has the character and the text's CJK font where
+    it does not (spaces stay with the run they are in)."""
     try:
         text.encode("cp1252")
     except UnicodeEncodeError:
-        font = unicode_font()
-        if font is not None:
-            return font
-    return "Helvetica-Bold" if bold else "Helvetica"
+        pass
+    else:
+        return [("Helvetica-Bold" if bold else "Helvetica", text)]
+    base = unicode_font(bold)
+    if base is None:
+        return [("Helvetica-Bold" if bold else "Helvetica", text)]
+    has = registered_font(base) or frozenset()
+    cjk = cjk_font(text)
+    runs: list[tuple[str, str]] = []
+    for character in text:
+        font = base if ord(character) in has or cjk is None or character.isspace() else cjk
+        if runs and (runs[-1][0] == font or character.isspace()):
+            runs[-1] = (runs[-1][0], runs[-1][1] + character)
+        else:
+            runs.append((font, character))
+    return runs
+
+
+def font_for(text: str, bold: bool = False) -> str:
+    """The font of the first run of ``text`` (font_runs)."""
+    return font_runs(text, bold)[0][0] if text else ("Helvetica-Bold" if bold else "Helvetica")
 
 
 def draw(
@@ -72,19 +143,21 @@ def draw(
     align: str = "left",
     max_width: float | None = None,
 ) -> None:
-    """Text at (x, y), shrunk to ``max_width`` when it is too long."""
-    font = font_for(text, bold)
-    if max_width is not None:
-        width = pdfmetrics.stringWidth(text, font, size)
-        if width > max_width:
-            size = max(5.0, size * max_width / width)
-    canvas.setFont(font, size)
+    """Text at (x, y), each run in a font that has its characters (font_runs), shrunk to ``max_width``
+    when it is too long."""
+    runs = font_runs(text, bold)
+    width = sum(pdfmetrics.stringWidth(part, font, size) for font, part in runs)
+    if max_width is not None and width > max_width:
+        size = max(5.0, size * max_width / width)
+        width = sum(pdfmetrics.stringWidth(part, font, size) for font, part in runs)
     if align == "center":
-        canvas.drawCentredString(x, y, text)
+        x -= width / 2
     elif align == "right":
-        canvas.drawRightString(x, y, text)
-    else:
-        canvas.drawString(x, y, text)
+        x -= width
+    for font, part in runs:
+        canvas.setFont(font, size)
+        canvas.drawString(x, y, part)
+        x += pdfmetrics.stringWidth(part, font, size)
 
 
 def seating_of(

@@ -159,7 +159,7 @@ class StandingsExporter(ListExporter):
                 yield [
                     round_number,
                     table,
-                    WINDS.get(seat, ""),
+                    str(WINDS.get(seat, "")),
                     name,
                     result.points,
                     result.rank,
@@ -196,7 +196,7 @@ class StandingsExporter(ListExporter):
                 Column("Given at", 18, DATETIME_FORMAT),
             ],
             (
-                [name, round_number, kinds.get(kind, kind), -points, given_at]
+                [name, round_number, str(kinds.get(kind, kind)), -points, given_at]
                 for name, round_number, kind, points, given_at in penalties
             ),
         )

@@ -27,10 +27,10 @@
     main.prepend(
       R.el("ul", { className: "messages", "data-live-seating-notice": true }, [
         R.el("li", { className: "info" }, [
-          "The seating has changed. ",
+          gettext("The seating has changed.") + " ",
           onSeating
-            ? R.el("a", { href: location.href, text: "Reload the page" })
-            : R.el("a", { href: url, text: "Show the seating" }),
+            ? R.el("a", { href: location.href, text: gettext("Reload the page") })
+            : R.el("a", { href: url, text: gettext("Show the seating") }),
         ]),
       ]),
     );

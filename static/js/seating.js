@@ -21,14 +21,22 @@
       result.replaceChildren();
       if (!query) return;
       const exact = seats.filter((li) => R.fold(li.dataset.seatName) === query);
-      const matches = exact.length ? exact : seats.filter((li) => R.fold(li.dataset.seatName).includes(query));
+      const matches = exact.length
+        ? exact
+        : seats.filter((li) => R.fold(li.dataset.names || li.dataset.seatName).includes(query));
       if (matches.length === 1) {
         const li = matches[0];
         const card = li.closest("[data-table]");
         li.classList.add("found");
         card.classList.add("found");
         result.append(
-          R.el("span", {}, [li.dataset.seatName + ": table " + card.dataset.table + ", " + li.dataset.wind]),
+          R.el("span", {}, [
+            interpolate(
+              gettext("%(name)s: table %(table)s, %(wind)s"),
+              { name: li.dataset.seatName, table: card.dataset.table, wind: li.dataset.wind },
+              true,
+            ),
+          ]),
         );
         if (!R.me.get(slug) || String(R.me.get(slug).id) !== li.dataset.player) {
           result.append(
@@ -36,17 +44,20 @@
             R.el("button", {
               type: "button",
               className: "small",
-              text: "Remember me",
+              text: gettext("Remember me"),
               onclick: () => R.me.set(slug, { id: Number(li.dataset.player), name: li.dataset.seatName }),
             }),
           );
         }
         if (scroll) card.scrollIntoView({ behavior: "smooth", block: "center" });
       } else if (matches.length > 1) {
-        result.textContent =
-          matches.length + " names match: " + matches.slice(0, 6).map((li) => li.dataset.seatName).join(", ");
+        result.textContent = interpolate(
+          gettext("%(count)s names match: %(names)s"),
+          { count: matches.length, names: matches.slice(0, 6).map((li) => li.dataset.seatName).join(", ") },
+          true,
+        );
       } else {
-        result.textContent = "Nobody of that name plays this hanchan.";
+        result.textContent = gettext("Nobody of that name plays this hanchan.");
       }
     }
 
@@ -69,7 +80,9 @@
     function paint() {
       const me = R.me.get(slug);
       const seat = me && data[String(me.id)];
-      box.textContent = seat ? me.name + ": table " + seat.table + ", " + seat.wind : "";
+      box.textContent = seat
+        ? interpolate(gettext("%(name)s: table %(table)s, %(wind)s"), { name: me.name, table: seat.table, wind: seat.wind }, true)
+        : "";
     }
     paint();
     document.addEventListener("riichi:me", paint);
@@ -81,7 +94,7 @@
       const me = R.me.get(slug);
       const mine = me && String(me.id) === button.dataset.id;
       button.setAttribute("aria-pressed", mine ? "true" : "false");
-      button.textContent = mine ? "★ This is me (tap to forget)" : "☆ This is me";
+      button.textContent = mine ? "★ " + gettext("This is me (tap to forget)") : "☆ " + gettext("This is me");
     }
     button.addEventListener("click", () => {
       const me = R.me.get(slug);

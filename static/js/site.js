@@ -5,6 +5,21 @@
   "use strict";
 
   const Riichi = (window.Riichi = window.Riichi || {});
+  document.documentElement.classList.add("js");
+
+  /* The words of the scripts in the page's language: Django's JavaScript catalogue (/jsi18n/, loaded
+     before this file) defines gettext, ngettext and interpolate; without it (a copy kept offline) the
+     words stay English. */
+  if (typeof window.gettext !== "function") {
+    window.gettext = (text) => text;
+    window.pgettext = (context, text) => text;
+    window.ngettext = (one, many, count) => (count === 1 ? one : many);
+    window.interpolate = (format, values, named) =>
+      named
+        ? format.replace(/%\((\w+)\)s/g, (match, name) => String(values[name]))
+        : format.replace(/%s/g, () => String(values.shift()));
+  }
+  const language = document.documentElement.lang || "en";
 
   Riichi.csrfToken = function () {
     const input = document.querySelector("input[name=csrfmiddlewaretoken]");
@@ -14,21 +29,37 @@
   };
 
   Riichi.points = function (value) {
-    return Number(value).toLocaleString("en-US");
+    return Number(value).toLocaleString(language);
   };
 
   Riichi.signed = function (value) {
     const n = Number(value);
-    return (n > 0 ? "+" : "") + n.toLocaleString("en-US");
+    return (n > 0 ? "+" : "") + n.toLocaleString(language);
   };
 
-  /* Case- and accent-insensitive text for name searches ("chloe" finds "Chloé"). */
+  /* Latin letters whose mark is part of the letter (no combining accent to strip): as tournament.names. */
+  const LETTERS = { ł: "l", ø: "o", đ: "d", ð: "d", ħ: "h", ı: "i", ß: "ss", æ: "ae", œ: "oe", þ: "th" };
+
+  /* Case- and accent-insensitive text for name searches ("chloe" finds "Chloé", "lukasz" Łukasz). */
   Riichi.fold = function (text) {
     return String(text || "")
-      .normalize("NFD")
+      .normalize("NFKD")
       .replace(/[\u0300-\u036f]/g, "")
       .toLowerCase()
+      .replace(/[łøđðħıßæœþ]/g, (letter) => LETTERS[letter])
+      .normalize("NFC")
       .trim();
+  };
+
+  /* A standings row's name as the reader sees it: the page's "shown-names" (the players whose name this
+     reader's language shows in its own script, tournament.views.base.shown_names), else the Latin name. */
+  let shownNames = null;
+  Riichi.shownName = function (row) {
+    if (shownNames === null) {
+      const data = document.getElementById("shown-names");
+      shownNames = data ? JSON.parse(data.textContent) : {};
+    }
+    return shownNames[row.player] || row.name;
   };
 
   Riichi.debounce = function (fn, ms) {
@@ -149,7 +180,7 @@
       const show = () => {
         const on = soundWanted();
         button.setAttribute("aria-pressed", on ? "true" : "false");
-        button.textContent = on ? "Gong on" : "Gong off";
+        button.textContent = on ? gettext("Gong on") : gettext("Gong off");
       };
       show();
       button.addEventListener("click", () => {
@@ -161,7 +192,7 @@
         }
         for (const other of document.querySelectorAll("[data-sound-toggle]")) {
           other.setAttribute("aria-pressed", on ? "true" : "false");
-          other.textContent = on ? "Gong on" : "Gong off";
+          other.textContent = on ? gettext("Gong on") : gettext("Gong off");
         }
         if (on) Riichi.gong(1);
       });
@@ -180,10 +211,10 @@
   };
 
   const STATE_WORDS = {
-    stopped: "not started",
-    running: "left",
-    paused: "paused",
-    over: "time is up",
+    stopped: gettext("not started"),
+    running: pgettext("time on the clock", "left"),
+    paused: gettext("paused"),
+    over: gettext("time is up"),
     none: "",
   };
 
@@ -277,7 +308,7 @@
       const apply = () => {
         const query = Riichi.fold(input.value);
         for (const item of items()) {
-          item.hidden = query !== "" && !Riichi.fold(item.dataset.name).includes(query);
+          item.hidden = query !== "" && !Riichi.fold(item.dataset.names || item.dataset.name).includes(query);
         }
       };
       input.addEventListener("input", apply);
@@ -321,7 +352,20 @@
     });
   };
 
+  /* The language switcher: a plain form that works without JavaScript (choose, then the button); with
+     JavaScript, choosing is enough. */
+  function setupLanguageSwitcher() {
+    for (const form of document.querySelectorAll("[data-language-form]")) {
+      const select = form.querySelector("[data-language-select]");
+      const button = form.querySelector("[data-language-submit]");
+      if (!select || !button) continue;
+      button.hidden = true;
+      select.addEventListener("change", () => form.submit());
+    }
+  }
+
   document.addEventListener("DOMContentLoaded", () => {
+    setupLanguageSwitcher();
     setupSoundToggles();
     setupClock();
     setupFilters();

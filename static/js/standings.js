@@ -9,16 +9,22 @@
   const LIVE_POLL_MS = 30000; /* with a live stream open: a safety net only */
 
   function summary(data) {
-    let text = data.rounds ? "After hanchan " + data.rounds : "No signed score sheet yet";
+    let text = data.rounds
+      ? interpolate(gettext("After hanchan %(number)s"), { number: data.rounds }, true)
+      : gettext("No signed score sheet yet");
     if (data.current_round && data.current_round_status === "started") {
-      text += " · hanchan " + data.current_round + ": ";
+      const number = data.current_round;
+      text += " · ";
       if (data.pending.length) {
-        text +=
-          "waiting for table" +
-          (data.pending.length > 1 ? "s " : " ") +
-          data.pending.map((p) => p.table).join(", ");
+        const tables = data.pending.map((p) => p.table).join(", ");
+        const waiting = ngettext(
+          "hanchan %(number)s: waiting for table %(tables)s",
+          "hanchan %(number)s: waiting for tables %(tables)s",
+          data.pending.length,
+        );
+        text += interpolate(waiting, { number, tables }, true);
       } else {
-        text += "every table signed";
+        text += interpolate(gettext("hanchan %(number)s: every table signed"), { number }, true);
       }
     }
     return text;
@@ -47,16 +53,21 @@
         {
           "data-player": row.player,
           "data-name": row.name,
+          "data-names": row.name + " " + R.shownName(row),
           className: (mine ? "me" : "") + (changed ? " changed" : ""),
         },
         [
           R.el("td", { className: "num rank", text: row.rank }),
           R.el("td", {}, [
-            R.el("a", { href: base + row.player + "/", text: row.name }),
+            R.el("a", { href: base + row.player + "/", text: R.shownName(row) }),
             row.phase_name ? R.el("span", { className: "phase-tag", text: row.phase_name }) : null,
             R.el("span", {
               className: "narrow-only",
-              text: row.played + " played" + (row.penalties !== "0" ? " · penalties −" + row.penalties : ""),
+              text:
+                interpolate(gettext("%(played)s played"), { played: row.played }, true) +
+                (row.penalties !== "0"
+                  ? " · " + interpolate(gettext("penalties −%(points)s"), { points: row.penalties }, true)
+                  : ""),
             }),
           ]),
           R.el("td", { className: "num total" + (isNegative(row.total) ? " negative" : ""), text: row.total }),
@@ -69,7 +80,7 @@
               type: "button",
               className: "star",
               "aria-pressed": mine ? "true" : "false",
-              "aria-label": "This is me: " + row.name,
+              "aria-label": interpolate(gettext("This is me: %(name)s"), { name: R.shownName(row) }, true),
               text: mine ? "★" : "☆",
             }),
           ),
@@ -78,8 +89,8 @@
     }
 
     function unrankedRow(row, base) {
-      return R.el("tr", { "data-player": row.player, "data-name": row.name }, [
-        R.el("td", {}, R.el("a", { href: base + row.player + "/", text: row.name })),
+      return R.el("tr", { "data-player": row.player, "data-name": row.name, "data-names": row.name + " " + R.shownName(row) }, [
+        R.el("td", {}, R.el("a", { href: base + row.player + "/", text: R.shownName(row) })),
         R.el("td", { text: row.note || "" }),
         R.el("td", { className: "num", text: row.total }),
         R.el("td", { className: "num", text: row.played }),
@@ -94,7 +105,7 @@
       });
       return R.el("tr", { "data-team": team.name }, [
         R.el("td", { className: "num rank", text: team.rank }),
-        R.el("td", {}, [team.name, R.el("span", { className: "narrow-only", text: team.played + " played" })]),
+        R.el("td", {}, [team.name, R.el("span", { className: "narrow-only", text: interpolate(gettext("%(played)s played"), { played: team.played }, true) })]),
         R.el("td", { className: "num total" + (isNegative(team.total) ? " negative" : ""), text: team.total }),
         R.el("td", { className: "num wide-only", text: team.played }),
         R.el("td", { className: "small" }, members),
@@ -111,7 +122,7 @@
     function applySearch() {
       const query = R.fold(search.value);
       for (const tr of root.querySelectorAll("tr[data-name]")) {
-        tr.hidden = query !== "" && !R.fold(tr.dataset.name).includes(query);
+        tr.hidden = query !== "" && !R.fold(tr.dataset.names || tr.dataset.name).includes(query);
       }
     }
 
@@ -130,17 +141,21 @@
       const row = me && rowsBody.querySelector('tr[data-player="' + CSS.escape(String(me.id)) + '"]');
       if (row) {
         meBar.append(
-          R.el("span", {}, ["You: ", R.el("b", { text: me.name }), ", rank " + row.querySelector(".rank").textContent]),
+          R.el("span", {}, [
+            gettext("You:") + " ",
+            R.el("b", { text: me.name }),
+            ", " + interpolate(gettext("rank %(rank)s"), { rank: row.querySelector(".rank").textContent }, true),
+          ]),
           R.el("button", {
             type: "button",
             className: "small",
-            text: "Show me",
+            text: gettext("Show me"),
             onclick: () => row.scrollIntoView({ behavior: "smooth", block: "center" }),
           }),
-          R.el("button", { type: "button", className: "small", text: "Forget me", onclick: () => R.me.set(slug, null) }),
+          R.el("button", { type: "button", className: "small", text: gettext("Forget me"), onclick: () => R.me.set(slug, null) }),
         );
       } else {
-        meBar.append(R.el("span", { className: "muted", text: "Tap ☆ beside your name to highlight it on this device." }));
+        meBar.append(R.el("span", { className: "muted", text: gettext("Tap ☆ beside your name to highlight it on this device.") }));
       }
     }
 
@@ -267,8 +282,8 @@
           R.el("tr", {}, [
             R.el("th", { className: "num rank", text: "#" }),
             R.el("th", { text: heading }),
-            R.el("th", { className: "num total", text: "Total" }),
-            R.el("th", { className: "num played", text: "Played" }),
+            R.el("th", { className: "num total", text: gettext("Total") }),
+            R.el("th", { className: "num played", text: gettext("Played") }),
           ]),
         ),
         R.el(
@@ -278,7 +293,7 @@
             R.el("tr", { [key]: row.name }, [
               R.el("td", { className: "num rank", text: row.rank }),
               R.el("td", { className: "name" }, [
-                row.name,
+                R.shownName(row),
                 row.phase_name ? R.el("span", { className: "phase-tag", text: row.phase_name }) : null,
               ]),
               R.el("td", { className: "num total" + (isNegative(row.total) ? " negative" : ""), text: row.total }),
@@ -289,8 +304,8 @@
       ]);
     }
 
-    const standingsTable = (rows) => rankedTable(rows, "Player", "data-name");
-    const teamTable = (rows) => rankedTable(rows, "Team", "data-team");
+    const standingsTable = (rows) => rankedTable(rows, gettext("Player"), "data-name");
+    const teamTable = (rows) => rankedTable(rows, gettext("Team"), "data-team");
 
     /* How many rows of a ranked table fit in ``room`` pixels. */
     function rowsThatFit(table, room) {
@@ -301,7 +316,7 @@
 
     function seatTable(table) {
       return R.el("div", { className: "seat-table" }, [
-        R.el("h3", { text: "Table " + table.table }),
+        R.el("h3", { text: interpolate(gettext("Table %(number)s"), { number: table.table }, true) }),
         R.el(
           "ol",
           {},
@@ -330,13 +345,13 @@
       const rows = fit(standingsView, columnsBox, probe, rowsThatFit, 17);
       const standingsPages = chunk(ranked, rows.columns * rows.perColumn);
       standingsPages.forEach((page, i) =>
-        screens.push({ kind: "standings", page, layout: rows, label: "Standings " + (i + 1) + "/" + standingsPages.length }),
+        screens.push({ kind: "standings", page, layout: rows, label: interpolate(gettext("Standings %(page)s/%(pages)s"), { page: i + 1, pages: standingsPages.length }, true) }),
       );
       if (teamsView && teams.length) {
         const teamRows = fit(teamsView, teamsBox, teamTable(teams.slice(0, 1)), rowsThatFit, 17);
         const teamPages = chunk(teams, teamRows.columns * teamRows.perColumn);
         teamPages.forEach((page, i) =>
-          screens.push({ kind: "teams", page, layout: teamRows, label: "Teams " + (i + 1) + "/" + teamPages.length }),
+          screens.push({ kind: "teams", page, layout: teamRows, label: interpolate(gettext("Teams %(page)s/%(pages)s"), { page: i + 1, pages: teamPages.length }, true) }),
         );
       }
       if (seating.round && seating.tables.length) {
@@ -352,7 +367,11 @@
             kind: "seating",
             page,
             layout: cards,
-            label: "Seating of hanchan " + seating.round + " " + (i + 1) + "/" + seatingPages.length,
+            label: interpolate(
+              gettext("Seating of hanchan %(number)s %(page)s/%(pages)s"),
+              { number: seating.round, page: i + 1, pages: seatingPages.length },
+              true,
+            ),
           }),
         );
       }

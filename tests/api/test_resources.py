@@ -236,3 +236,20 @@ def test_staff_roles_granted_changed_and_removed(world: World) -> None:
     assert refused.status_code == 400 and refused.json()["errors"][0]["rule"] == "keep-an-organiser"
     unknown = organiser.post(base, {"username": "nobody", "role": "referee"})
     assert unknown.status_code == 400 and unknown.json()["errors"][0]["field"] == "username"
+
+
+@pytest.mark.django_db
+def test_the_api_search_matches_either_name_ignoring_accents(world: World) -> None:
+    tournament = Tournament.objects.get(pk=world.ids["t"])
+    Player.objects.create(tournament=tournament, name="Łukasz Ćwik")
+    Player.objects.create(tournament=tournament, name="Aleksei Zhukov", native_name="Алексей Жуков")
+    players = f"/api/tournaments/{tournament.pk}/players/"
+    client = world.client("anonymous")
+    for query, found in (
+        ("lukasz", "Łukasz Ćwik"),
+        ("жуков", "Aleksei Zhukov"),
+        ("ZHUKOV", "Aleksei Zhukov"),
+    ):
+        results = client.get(players, {"search": query}).json()["results"]
+        assert [p["name"] for p in results] == [found], query
+    assert client.get(players, {"search": "nobody-at-all"}).json()["count"] == 0

@@ -30,6 +30,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "tournament.presentation",
             "tournament.participation",
             "tournament.collation",
+            "tournament.names",
             "scoring.rules",
             "tournament.seating",
             "tournament.standings",

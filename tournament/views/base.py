@@ -7,14 +7,19 @@ import hashlib
 import json
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.serializers.json import DjangoJSONEncoder
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified, JsonResponse
 from django.shortcuts import get_object_or_404, render
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext
+from django.utils.translation.trans_real import parse_accept_lang_header
 
 from tournament import access, services
 from tournament.collation import name_key
 from tournament.models import Player, Round, StaffRole, Tournament
+from tournament.names import fold, shown_name
 from tournament.participation import LABELS
 from tournament.participation_db import tournament_states
 from tournament.presentation import format_seconds
@@ -30,9 +35,31 @@ def access_tournament(request: HttpRequest, slug: str, minimum: str | None = Non
     if not access.can_view(request.user, tournament):
         raise Http404("No such tournament")
     timezone.activate(tournament.zone())  # the venue's time, until the request ends (the middleware)
+    if tournament.language and not reader_chose_language(request):
+        translation.activate(tournament.language)  # LocaleMiddleware activates afresh on each request
+        request.LANGUAGE_CODE = tournament.language
     if minimum is not None and not access.has_role(request.user, tournament, minimum):
         raise PermissionDenied(f"This page is for the {Role(minimum).label.lower()}s of {tournament.name}.")
     return tournament
+
+
+def supported_language(code: str) -> str | None:
+    """The product's language for ``code`` (``ja-JP`` -> ``ja``, ``zh-CN`` -> ``zh-hans``), or None."""
+    try:
+        return translation.get_supported_language_variant(code)
+    except LookupError:
+        return None
+
+
+def reader_chose_language(request: HttpRequest) -> bool:
+    """Whether the reader's language comes from the reader: the switcher's cookie, or the browser's
+    Accept-Language naming one of the product's languages. A tournament's default language applies only
+    when neither does (README, Languages)."""
+    cookie = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, "")
+    if cookie and supported_language(cookie):
+        return True
+    accepted = parse_accept_lang_header(request.headers.get("Accept-Language", ""))
+    return any(code != "*" and supported_language(code) for code, _quality in accepted)
 
 
 def clock_payload(round_: Round | None) -> dict[str, Any]:
@@ -90,15 +117,34 @@ def add_refusal(form: Any, error: Refusal | ValidationError) -> None:
 
 
 def players_in_order(tournament: Tournament) -> list[Player]:
-    """The players, then the substitutes, each by name in the Unicode collation order, each with its
-    state in the tournament now (``state``, ``state_label``: tournament.participation)."""
+    """The players, then the substitutes, each by the name the reader sees in the collation of the
+    reader's language (tournament.collation), each with its state in the tournament now (``state``,
+    ``state_label``: tournament.participation) and the folded text a name search compares (``search``:
+    both names, tournament.names)."""
+    language = translation.get_language() or ""
     states = tournament_states(tournament)
-    players = sorted(tournament.players.all(), key=lambda p: (p.is_substitute, name_key(p.name)))
+    players = list(tournament.players.all())
+    for player in players:
+        player.shown_name = shown_name(player.name, player.native_name, language)  # type: ignore[attr-defined]
+        player.search = fold(f"{player.name} {player.native_name}")  # type: ignore[attr-defined]
+    players.sort(key=lambda p: (p.is_substitute, name_key(p.shown_name, language)))  # type: ignore[attr-defined]
     for player in players:
         state = states.get(player.pk)
         player.state = str(state) if state else ""  # type: ignore[attr-defined]
-        player.state_label = LABELS[state] if state else ""  # type: ignore[attr-defined]
+        player.state_label = gettext(LABELS[state]) if state else ""  # type: ignore[attr-defined]
     return players
+
+
+def shown_names(tournament: Tournament) -> dict[int, str]:
+    """Each player of the tournament whose name the reader sees in its own script (the reader's language
+    reads it: tournament.names.shown_name), by id; the others are seen by their Latin name."""
+    language = translation.get_language() or ""
+    natives = Player.objects.filter(tournament=tournament).exclude(native_name="")
+    shown = {}
+    for pk, name, native in natives.values_list("pk", "name", "native_name"):
+        if (seen := shown_name(name, native, language)) != name:
+            shown[pk] = seen
+    return shown
 
 
 def refusal_response(refusal: Refusal) -> JsonResponse:
@@ -108,7 +154,7 @@ def refusal_response(refusal: Refusal) -> JsonResponse:
 
 def json_with_etag(request: HttpRequest, payload: dict[str, Any]) -> HttpResponse:
     """JSON that pollers revalidate cheaply: an unchanged payload answers 304 Not Modified."""
-    body = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+    body = json.dumps(payload, separators=(",", ":"), ensure_ascii=False, cls=DjangoJSONEncoder)
     etag = '"' + hashlib.sha256(body.encode()).hexdigest()[:32] + '"'
     if request.headers.get("If-None-Match") == etag:
         response: HttpResponse = HttpResponseNotModified()

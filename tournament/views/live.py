@@ -36,6 +36,7 @@ import redis.asyncio as aioredis
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connections
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.views.decorators.http import require_GET
@@ -84,7 +85,7 @@ def event_text(version: int, kind: str, payload: Any = None) -> bytes:
     data: dict[str, Any] = {"kind": kind, "version": version}
     if payload is not None:
         data["payload"] = payload
-    body = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    body = json.dumps(data, separators=(",", ":"), ensure_ascii=False, cls=DjangoJSONEncoder)
     return f"id: {version}\nevent: {kind}\ndata: {body}\n\n".encode()
 
 

@@ -13,6 +13,7 @@ from django.db.models import Count, Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from django.utils import translation
 from django.views.decorators.http import require_GET
 
 from scoring.models import ScoreSheet
@@ -29,7 +30,13 @@ from tournament.standings_db import (
 from tournament.statistics import player_statistics
 from tournament.statistics_db import signed_sheets
 from tournament.teams_db import cached_team_standings
-from tournament.views.base import access_tournament, json_with_etag, players_in_order, render_page
+from tournament.views.base import (
+    access_tournament,
+    json_with_etag,
+    players_in_order,
+    render_page,
+    shown_names,
+)
 
 Role = StaffRole.Role
 WIND_NAMES = dict(Seat.Wind.choices)
@@ -162,8 +169,11 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
 
     def page() -> HttpResponse:
         payload = standings_payload(tournament, up_to)
-        # The rows are rendered once per change of the standings (a fragment cached under this digest).
-        digest = hashlib.sha256(json.dumps(payload, separators=(",", ":")).encode()).hexdigest()[:32]
+        names = shown_names(tournament)
+        # The rows are rendered once per change of the standings or of the names shown (a fragment
+        # cached under this digest and the language).
+        body = json.dumps([payload, names], separators=(",", ":"), ensure_ascii=False)
+        digest = hashlib.sha256(body.encode()).hexdigest()[:32]
         return render_page(
             request,
             "tournament/standings.html",
@@ -172,6 +182,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
                 "standings": payload,
                 "digest": digest,
                 "public_as_of": public,
+                "shown_names": names,
                 "phases": cached_phases(tournament, up_to)["phases"],
             },
         )
@@ -180,7 +191,8 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     # gets the same page as every other, rendered once for a moment.
     if request.user.is_authenticated or request.COOKIES.keys() & {settings.SESSION_COOKIE_NAME, "messages"}:
         return page()
-    cached = remember_live(tournament, f"html:{up_to}", lambda: {"body": page().content.decode()})
+    language = translation.get_language()  # one copy per language of the page
+    cached = remember_live(tournament, f"html:{up_to}:{language}", lambda: {"body": page().content.decode()})
     return HttpResponse(cached["body"])
 
 
@@ -356,7 +368,7 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
         request,
         "tournament/projector.html",
         tournament,
-        {"standings": payload, "seating": next_seating(tournament)},
+        {"standings": payload, "seating": next_seating(tournament), "shown_names": shown_names(tournament)},
     )
 
 

@@ -43,6 +43,13 @@ DEMO_PLAYERS = [
     ("Olga Petrova", "UA", ""),
     ("Pieter de Vries", "NL", "Amsterdam Riichi"),
 ]
+# Names in their own script (README, Languages): Japanese, Chinese and Russian readers see these.
+DEMO_NATIVE_NAMES = {
+    "Aiko Tanaka": "田中 愛子",
+    "Dmitri Ivanov": "Дмитрий Иванов",
+    "Mei Chen": "陈梅",
+    "Olga Petrova": "Ольга Петрова",
+}
 # Hanchan 1, table 1, hand by hand (seats East, South, West, North); table 2, final points only.
 TABLE_1_HANDS = [
     {"result": "ron", "winner": 1, "loser": 2, "han": 2, "fu": 30, "riichi": []},
@@ -144,6 +151,10 @@ class Command(BaseCommand):
             player, _ = Player.objects.get_or_create(
                 tournament=tournament, name=name, defaults={"country": country, "club": club}
             )
+            native = DEMO_NATIVE_NAMES.get(name, "")
+            if native and not player.native_name:
+                player.native_name = native
+                player.save(update_fields=["native_name"])
             if player.status == Player.Status.REGISTERED:
                 services.check_in(player, user=users["organiser"])
         return tournament

@@ -1,0 +1,192 @@
+"""The main public pages in each of the six languages, in Chromium: the browser's language chooses the
+page's (Accept-Language), a translated word is on each page, names show in the reader's script, the
+switcher changes the language without JavaScript's help being needed, and nothing breaks the content
+security policy. Screenshots go to tests/artifacts/i18n/ (not committed) for people to look at."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scoring import services as sheets
+from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.test_content_security import watch
+from tests.conftest import make_user, seat_table
+from tournament import services
+from tournament.models import Player, Round, Tournament
+
+SHOTS = Path(__file__).resolve().parents[1] / "artifacts" / "i18n"
+
+PLAYERS = [
+    ("Taro Sato", "佐藤 太郎"),
+    ("Wang Xiaoming", "王小明"),
+    ("Aleksei Zhukov", "Алексей Жуков"),
+    ("Łukasz Ćwik", ""),
+    ("Chloé Martin", ""),
+    ("Ben Fischer", ""),
+    ("Ana Alves", ""),
+    ("Hugo Silva", ""),
+]
+POINTS = [41000, 33000, 26000, 20000]
+
+# The browser's locale (its Accept-Language), and a word each page shows in that language.
+LANGUAGES = {
+    "en": (
+        "en-GB",
+        {
+            "seating": "Find my table",
+            "home": "Next hanchan",
+            "standings": "Standings",
+            "player": "Rank",
+            "projector": "Live",
+        },
+    ),
+    "ja": (
+        "ja-JP",
+        {
+            "seating": "自分の卓を探す",
+            "home": "次の半荘",
+            "standings": "順位",
+            "player": "順位",
+            "projector": "順位表",
+        },
+    ),
+    "ru": (
+        "ru-RU",
+        {
+            "seating": "Найти мой стол",
+            "home": "Следующий ханчан",
+            "standings": "Таблица",
+            "player": "Место",
+            "projector": "Игрок",
+        },
+    ),
+    "fr": (
+        "fr-FR",
+        {
+            "seating": "Trouver ma table",
+            "home": "Prochain hanchan",
+            "standings": "Classement",
+            "player": "Rang",
+            "projector": "Joueur",
+        },
+    ),
+    "de": (
+        "de-DE",
+        {
+            "seating": "Meinen Tisch finden",
+            "home": "Nächste Hanchan",
+            "standings": "Rangliste",
+            "player": "Rang",
+            "projector": "Spieler",
+        },
+    ),
+    "zh-hans": (
+        "zh-CN",
+        {
+            "seating": "查找我的牌桌",
+            "home": "下一个半庄",
+            "standings": "排名",
+            "player": "顺位",
+            "projector": "选手",
+        },
+    ),
+}
+# The name of Taro Sato as each language's reader sees it.
+SATO = {"ja": "佐藤 太郎", "zh-hans": "佐藤 太郎"}
+
+
+@pytest.fixture
+def spring_open(transactional_db: None) -> Tournament:
+    """Hanchan 1 of a small tournament: two tables, the first signed."""
+    tournament = Tournament.objects.create(
+        name="Spring Open",
+        slug="spring-open",
+        starts_on=date(2026, 4, 11),
+        ends_on=date(2026, 4, 12),
+        hanchan_count=4,
+        venue="Harbour Hall",
+    )
+    players = [
+        Player.objects.create(tournament=tournament, name=name, native_name=native)
+        for name, native in PLAYERS
+    ]
+    organiser = make_user("organiser", tournament, "organiser")
+    referee = make_user("referee", tournament, "referee")
+    first = Round.objects.create(tournament=tournament, number=1, status=Round.Status.SEATED)
+    table = seat_table(first, 1, players[:4])
+    seat_table(first, 2, players[4:])
+    services.operate_clock(first, organiser, "start")
+    entry = {
+        "form": "final",
+        "final_points": {player.name: points for player, points in zip(players[:4], POINTS, strict=True)},
+        "riichi_sticks_left": 0,
+    }
+    sheets.sign_sheet(sheets.save_sheet(table, entry, referee, submit=True), referee)
+    return tournament
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_main_pages_in_each_language(new_context: Any, live_server: Any, spring_open: Tournament) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    sato = spring_open.players.get(name="Taro Sato")
+    pages = {
+        "home": "/t/spring-open/",
+        "standings": "/t/spring-open/standings/",
+        "seating": "/t/spring-open/seating/1/",
+        "player": f"/t/spring-open/players/{sato.pk}/",
+        "projector": "/t/spring-open/projector/",
+    }
+    for language, (locale, words) in LANGUAGES.items():
+        for name, path in pages.items():
+            viewport = DESKTOP if name == "projector" else PHONE
+            page = new_context(viewport=viewport, locale=locale).new_page()
+            violations = watch(page)
+            response = page.goto(live_server.url + path)
+            assert response.status == 200 and response.headers["content-language"] == language, (
+                language,
+                path,
+            )
+            assert page.locator("html").get_attribute("lang") == language
+            text = page.locator("body").inner_text()
+            assert words[name].lower() in text.lower(), (language, name)  # headings may be upper-cased
+            if name in {"player", "standings", "seating"}:
+                assert SATO.get(language, "Taro Sato") in text, (language, name)
+            page.wait_for_timeout(300)  # the live scripts' first paint
+            page.screenshot(path=str(SHOTS / f"{language}-{name}.png"), full_page=name != "projector")
+            assert violations == [], (language, name, violations)
+            page.context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_switcher_changes_the_language_and_keeps_it(
+    new_context: Any, live_server: Any, spring_open: Tournament
+) -> None:
+    context = new_context(viewport=PHONE, locale="en-GB")
+    page = context.new_page()
+    violations = watch(page)
+    page.goto(f"{live_server.url}/t/spring-open/standings/")
+    assert page.locator("h1").inner_text() == "Standings"
+    assert not page.locator("[data-language-submit]").is_visible()  # with JavaScript, choosing is enough
+    with page.expect_navigation():
+        page.select_option("[data-language-select]", "ja")
+    assert page.url.endswith("/t/spring-open/standings/")
+    assert page.locator("html").get_attribute("lang") == "ja"
+    assert page.locator("h1").inner_text() == "順位表"
+    page.goto(f"{live_server.url}/t/spring-open/")  # remembered: the language cookie
+    assert "次の半荘" in page.locator("body").inner_text()
+    assert violations == []
+
+    # Without JavaScript the form's own button does it.
+    plain = new_context(viewport=PHONE, locale="en-GB", java_script_enabled=False).new_page()
+    plain.goto(f"{live_server.url}/t/spring-open/")
+    plain.select_option("[data-language-select]", "de")
+    with plain.expect_navigation():
+        plain.click("[data-language-submit]")
+    assert plain.locator("html").get_attribute("lang") == "de"
+    assert "Nächste Hanchan" in plain.locator("body").inner_text()

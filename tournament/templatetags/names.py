@@ -1,0 +1,28 @@
+"""A player's name as the reader sees it (``tournament.names.shown_name``): ``{{ player|shown_name }}``
+for a player, ``{% row_name row.name row.player shown_names %}`` for a row of the standings (the view
+gives ``shown_names``, each player whose shown name is not the Latin one)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.utils import translation
+
+from tournament.names import shown_name as name_for_language
+
+register = template.Library()
+
+
+@register.filter
+def shown_name(player: Any) -> str:
+    """The player's name in the reader's language: native or Latin."""
+    if player is None:
+        return ""
+    return name_for_language(player.name, player.native_name, translation.get_language() or "")
+
+
+@register.simple_tag
+def row_name(name: str, player_id: int, shown_names: dict[int, str] | None) -> str:
+    """The name of a standings row, as ``shown_names`` (the view's, for the reader's language) has it."""
+    return (shown_names or {}).get(player_id, name)
