@@ -15,6 +15,7 @@ from typing import Any
 
 import polib
 import pytest
+from django.test import Client
 from django.utils import translation
 
 from scoring import services
@@ -142,3 +143,27 @@ def test_the_six_languages_have_their_catalogue() -> None:
     assert sorted(path.parts[-3] for path in CATALOGUES) == ["de", "en", "fr", "ja", "ru", "zh_Hans"]
     for path in CATALOGUES:
         assert path.with_suffix(".mo").exists(), f"{path} is not compiled (django-admin compilemessages)"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("accept", "message"), [("ja", "最終持ち点の合計は 119,000 で、120,000 ではありません"), ("en", None)]
+)
+def test_the_api_answers_a_refusal_in_the_language_of_accept_language(
+    seated_table: Any, referee: Any, accept: str, message: str | None
+) -> None:
+    """The request's language (LocaleMiddleware: Accept-Language here) reaches the rules engine's
+    message; the rule identifier stays the same in every language."""
+    client = Client()
+    client.force_login(referee)
+    entry = {"form": "final", "final_points": {"Ana": 40000, "Ben": 30000, "Cho": 25000, "Dai": 24000}}
+    response = client.post(
+        f"/api/tables/{seated_table.pk}/sheet/",
+        {"entry": entry},
+        content_type="application/json",
+        HTTP_ACCEPT_LANGUAGE=accept,
+    )
+    assert response.status_code == 400
+    (error,) = [e for e in response.json()["errors"] if e["rule"].startswith("points-total")]
+    assert error["rule"] == "points-total (WRCR 2015 §5.7.4, §5.9)"
+    assert error["message"] == (message or "final points add up to 119,000, not 120,000")
