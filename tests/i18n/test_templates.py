@@ -28,6 +28,7 @@ CHECKED = [
     "tournament/standings.html",
     "tournament/_standings_summary.html",
     "tournament/_team_standings.html",
+    "tournament/_phases.html",
     "tournament/player.html",
     "tournament/players.html",
     "tournament/projector.html",

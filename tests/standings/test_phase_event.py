@@ -152,6 +152,8 @@ def test_a_two_phase_event_with_a_cut_and_carry_over(
     # The standings page shows the phases; a player's page the phase reached and what was carried.
     page = public.get(f"/t/{tournament.slug}/standings/").content.decode()
     assert "Final" in page and "Qualifying" in page
+    japanese = public.get(f"/t/{tournament.slug}/standings/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "<h2>フェーズ</h2>" in japanese and "合計を半分にして持ち越し" in japanese
     gus = tournament.players.get(name="Gus")
     page = public.get(f"/t/{tournament.slug}/players/{gus.pk}/").content.decode()
     assert "<dt>Phase</dt><dd>Final, -0.5 carried over</dd>" in page
