@@ -13,6 +13,12 @@ def plans_of(tournament_id: int) -> list[PhasePlan]:
     return [phase.plan() for phase in Phase.objects.filter(tournament_id=tournament_id).order_by("number")]
 
 
+def phase_names(tournament_id: int) -> dict[int, str]:
+    """Phase number -> name, for a tournament in phases; empty for a tournament in one phase."""
+    names = dict(Phase.objects.filter(tournament_id=tournament_id).values_list("number", "name"))
+    return names if len(names) > 1 else {}
+
+
 def members_of(tournament_id: int) -> dict[int, list[Member]]:
     """The players of each phase after its cut (phase number -> members, best seed first)."""
     members: dict[int, list[Member]] = {}

@@ -13,7 +13,14 @@ The verbs live in small modules by concern and are all importable from here:
 """
 
 from tournament.services.absences import plan_withdrawal, replace_with_substitute, withdraw_player
-from tournament.services.phases import call_up, make_cut, seat_by_rank, set_phases
+from tournament.services.phases import (
+    call_up,
+    incomplete_before,
+    make_cut,
+    preview_cut,
+    seat_by_rank,
+    set_phases,
+)
 from tournament.services.registration import (
     CheckInPlan,
     check_in,
@@ -64,10 +71,12 @@ __all__ = [
     "grant_role",
     "has_played",
     "import_players",
+    "incomplete_before",
     "invite_staff",
     "make_cut",
     "operate_clock",
     "plan_withdrawal",
+    "preview_cut",
     "preview_player_file",
     "publish_seating",
     "register_player",

@@ -111,15 +111,31 @@ def _hanchan(tournament: Tournament, number: int) -> range:
     return phases.hanchan_of(phases_db.plans_of(tournament.pk), number)
 
 
+def incomplete_before(tournament: Tournament, number: int) -> int | None:
+    """The first hanchan of the phases before phase ``number`` that is not complete (every table
+    signed), or None once they all are: the cut into the phase waits for it."""
+    complete = last_complete_hanchan(tournament.pk)
+    return complete + 1 if complete < _hanchan(tournament, number).start - 1 else None
+
+
+def preview_cut(tournament: Tournament, number: int) -> tuple[phases.Cut, dict[int, str]]:
+    """Who the cut into phase ``number`` keeps now (the organiser sees it before making it), with the
+    names of the previous phase's players; refused as the cut would be until the phase before is over."""
+    phase = tournament.phases.get(number=number)
+    previous = _previous_standings(tournament, phase)
+    cut = phases.make_cut(previous.standings, phase.advance or 0, eligible=eligible(tournament))
+    return cut, {row.player: row.name for row in previous.standings.rows}
+
+
 def _previous_standings(tournament: Tournament, phase: Phase) -> phases.PhaseStandings:
     """The standings of the phase before ``phase``, once every hanchan of it is complete."""
     previous_last = _hanchan(tournament, phase.number).start - 1
-    complete = last_complete_hanchan(tournament.pk)
-    if complete < previous_last:
+    waiting = incomplete_before(tournament, phase.number)
+    if waiting is not None:
         raise Refusal(
             "phase",
             "phase-complete",
-            f"phase: hanchan {complete + 1} of the phase before {phase.name} is not complete (every table "
+            f"phase: hanchan {waiting} of the phase before {phase.name} is not complete (every table "
             "signed) yet",
             status=CONFLICT,
         )

@@ -12,13 +12,12 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_http_methods
 
-from tournament import phases, services
+from tournament import services
 from tournament.forms import CallUpForm, CutForm, PhaseFormSet
 from tournament.models import StaffRole, Tournament
 from tournament.phases import PhasePlan
 from tournament.refusal import Refusal
-from tournament.services.phases import eligible
-from tournament.standings_db import cached_phases, last_complete_hanchan, load_phases
+from tournament.standings_db import cached_phases
 from tournament.views.base import access_tournament, render_page
 
 Role = StaffRole.Role
@@ -56,18 +55,12 @@ def _show_refusal(formset: Any, error: Refusal) -> None:
 def _cut_preview(tournament: Tournament, data: dict[str, Any], index: int) -> dict[str, Any] | None:
     """Who the cut into a phase not cut yet would keep, once the phase before it is complete."""
     phase = data["phases"][index]
-    previous = data["phases"][index - 1]
-    if index == 0 or phase["entries"] or not previous["reached"]:
+    if index == 0 or phase["entries"] or not data["phases"][index - 1]["reached"]:
         return None
-    complete = last_complete_hanchan(tournament.pk)
-    if complete < previous["last_hanchan"]:
-        return {"waiting_for": complete + 1}
-    phased = load_phases(tournament.pk, up_to=previous["last_hanchan"])
-    if phased is None:
-        return None
-    standings = phased.phases[index - 1].standings
-    cut = phases.make_cut(standings, phase["advance"], eligible=eligible(tournament))
-    names = {row.player: row.name for row in standings.rows}
+    waiting = services.incomplete_before(tournament, phase["number"])
+    if waiting is not None:
+        return {"waiting_for": waiting}
+    cut, names = services.preview_cut(tournament, phase["number"])
     return {
         "advancing": [names[pk] for pk in cut.advancing],
         "tied": [(pk, names[pk]) for pk in cut.tied],

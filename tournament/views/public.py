@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET
 from scoring.models import ScoreSheet
 from tournament import access, services
 from tournament.models import Absence, Player, Round, Seat, StaffRole, Table, Tournament
+from tournament.phases_db import phase_names
 from tournament.presentation import points_chart, rank_chart
 from tournament.standings_db import (
     cached_phases,
@@ -107,9 +108,7 @@ def live_standings(tournament: Tournament, up_to: int | None = None) -> dict[str
                 pending.append({"table": number, "status": sheet_status or "none"})
     hiding = bool(tournament.hidden_hanchan and not tournament.standings_revealed)
     # A tournament in phases: each ranked row names the last phase its player reached.
-    phase_names = dict(tournament.phases.values_list("number", "name"))
-    if len(phase_names) < 2:
-        phase_names = {}
+    names = phase_names(tournament.pk)
     return {
         "rounds": data["rounds"],
         "as_of": up_to,  # None: live, every signed sheet counts
@@ -130,7 +129,7 @@ def live_standings(tournament: Tournament, up_to: int | None = None) -> dict[str
                 "total": row["total"],
                 "penalties": row["penalties"],
                 "played": row["played"],
-                "phase_name": phase_names.get(row.get("phase", 1), ""),
+                "phase_name": names.get(row.get("phase", 1), ""),
             }
             for row in data["rows"]
         ],
@@ -319,10 +318,9 @@ def player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
 
 def _phase_name(tournament: Tournament, row: dict[str, Any] | None) -> str:
     """The name of the last phase a ranked player reached, in a tournament in phases ("" otherwise)."""
-    names = dict(tournament.phases.values_list("number", "name"))
-    if len(names) < 2 or row is None or not row["ranked"]:
+    if row is None or not row["ranked"]:
         return ""
-    return names.get(row.get("phase", 1), "")
+    return phase_names(tournament.pk).get(row.get("phase", 1), "")
 
 
 def next_seating(tournament: Tournament) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from tournament.forms import (
     SwissForm,
 )
 from tournament.models import Round, Seat, SeatingJob, StaffRole
+from tournament.phases_db import phase_names
 from tournament.presentation import report_lines, reseat_changes
 from tournament.refusal import Refusal
 from tournament.views.base import access_tournament, add_refusal, render_page
@@ -58,7 +59,7 @@ def seating_manage(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "form": form,
             "swiss_form": SwissForm(initial={"number": first_open or 1, "seed": 0}),
-            "in_phases": tournament.phases.count() > 1,
+            "in_phases": bool(phase_names(tournament.pk)),
             "job": job,
             "lines": report_lines(job.report) if job and job.state == SeatingJob.State.DONE else [],
             "rounds": tournament.rounds.annotate(table_count=Count("tables")),
