@@ -5,6 +5,7 @@ gettext) say what their .po files say."""
 from __future__ import annotations
 
 import gettext
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -92,3 +93,50 @@ def test_the_compiled_catalogue_is_up_to_date(code: str, domain: str, tmp_path: 
     subprocess.run(["msgfmt", "--check", "-o", str(fresh), str(po)], check=True)
     with po.with_suffix(".mo").open("rb") as committed, fresh.open("rb") as compiled:
         assert gettext.GNUTranslations(committed)._catalog == gettext.GNUTranslations(compiled)._catalog  # type: ignore[attr-defined]
+
+
+# The placeholders a message is filled with: Python's %(name)s (templates' blocktranslate, the scripts'
+# interpolate) and %s/%d, and str.format's {name}. A translation that adds one the code does not pass is a
+# KeyError at run time; one that drops one loses a figure the reader needs.
+PLACEHOLDER = re.compile(r"%\((\w+)\)[sdif]|%[sdif]|\{(\w+)\}")
+
+
+def placeholders(text: str) -> set[str]:
+    return {match.group(0) for match in PLACEHOLDER.finditer(text.replace("%%", ""))}
+
+
+def placeholder_problems(po: polib.POFile) -> list[tuple[str, str]]:
+    wrong = []
+    for entry in po:
+        if entry.obsolete:
+            continue
+        if entry.msgid_plural:
+            wanted = placeholders(entry.msgid) | placeholders(entry.msgid_plural)
+            forms = [entry.msgstr_plural[key] for key in sorted(entry.msgstr_plural)]
+            # A singular form may leave the count out ("one table"); the general form keeps everything.
+            if forms and placeholders(forms[-1]) != wanted:
+                wrong.append((entry.msgid_plural, forms[-1]))
+            wrong += [(entry.msgid, form) for form in forms[:-1] if not placeholders(form) <= wanted]
+        elif entry.msgstr and placeholders(entry.msgstr) != placeholders(entry.msgid):
+            wrong.append((entry.msgid, entry.msgstr))
+    return wrong
+
+
+@pytest.mark.parametrize(("code", "domain"), CATALOGUES)
+def test_every_translation_keeps_the_placeholders_of_its_message(code: str, domain: str) -> None:
+    assert placeholder_problems(polib.pofile(str(catalogue(code, domain)))) == []
+
+
+def test_the_placeholder_check_catches_a_dropped_or_invented_placeholder() -> None:
+    po = polib.pofile(
+        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+        'msgid "Table %(table)s"\nmsgstr "Tisch"\n\n'
+        'msgid "Hanchan {number}"\nmsgstr "Hanchan {numero}"\n\n'
+        'msgid "100%% sure, %(name)s"\nmsgstr "%(name)s, sûr à 100%%"\n\n'
+        'msgid "one table"\nmsgid_plural "%(count)s tables"\n'
+        'msgstr[0] "ein Tisch"\nmsgstr[1] "%(count)s Tische"\n'
+    )
+    assert placeholder_problems(po) == [
+        ("Table %(table)s", "Tisch"),
+        ("Hanchan {number}", "Hanchan {numero}"),
+    ]
