@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from penalties.models import Penalty
 from tournament.forms import RoundChoiceField
@@ -12,17 +13,20 @@ from tournament.models import Player, Round, Tournament
 
 
 class PenaltyForm(forms.Form):
-    player = forms.ModelChoiceField(queryset=Player.objects.none())
-    kind = forms.ChoiceField(choices=Penalty.Kind.choices)
-    round = RoundChoiceField(queryset=Round.objects.none(), required=False, label="Hanchan")
+    player = forms.ModelChoiceField(queryset=Player.objects.none(), label=_("Player"))
+    kind = forms.ChoiceField(choices=Penalty.Kind.choices, label=_("Kind of penalty"))
+    round = RoundChoiceField(queryset=Round.objects.none(), required=False, label=_("Hanchan"))
     points = forms.DecimalField(
         required=False,
         max_digits=7,
         decimal_places=2,
-        help_text="Only for the referee's discretion (obstruction, information, phone, other).",
+        label=_("Points"),
+        help_text=_("Only for the referee's discretion (obstruction, information, phone, other)."),
     )
-    minutes_late = forms.IntegerField(required=False, min_value=1, help_text="Only for lateness: 1 to 10.")
-    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)
+    minutes_late = forms.IntegerField(
+        required=False, min_value=1, label=_("Minutes late"), help_text=_("Only for lateness: 1 to 10.")
+    )
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False, label=_("Reason"))
 
     def __init__(self, tournament: Tournament, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -31,12 +35,12 @@ class PenaltyForm(forms.Form):
 
 
 class RevokeForm(forms.Form):
-    reason = forms.CharField(max_length=500)
+    reason = forms.CharField(max_length=500, label=_("Reason"))
 
 
 class DisqualifyForm(forms.Form):
-    player = forms.ModelChoiceField(queryset=Player.objects.none())
-    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))
+    player = forms.ModelChoiceField(queryset=Player.objects.none(), label=_("Player"))
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label=_("Reason"))
 
     def __init__(self, tournament: Tournament, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -56,7 +56,8 @@ class Penalty(models.Model):
 
     class Meta:
         ordering = ["tournament", "given_at"]
-        verbose_name_plural = "penalties"
+        verbose_name = _("penalty")
+        verbose_name_plural = _("penalties")
         indexes = [models.Index(fields=["tournament", "revoked_at"])]
 
     def __str__(self) -> str:
@@ -76,6 +77,10 @@ class Disqualification(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     given_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("disqualification")
+        verbose_name_plural = _("disqualifications")
 
     def __str__(self) -> str:
         return f"{self.player} disqualified"

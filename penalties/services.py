@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.utils import timezone
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
 
 from penalties.models import Disqualification, Penalty
 from scoring.rules.citations import cite
@@ -44,17 +45,20 @@ def _amount(value: object) -> Decimal:
     try:
         amount = Decimal(str(value))
     except InvalidOperation:
-        raise Refusal("points", "penalty-amount", f"points: {value!r} is not a number") from None
+        message = _("points: {value} is not a number").format(value=repr(value))
+        raise Refusal("points", "penalty-amount", message) from None
     if not amount.is_finite() or amount <= 0:
-        raise Refusal("points", "penalty-amount", "points: a positive amount, at most two decimals")
+        raise Refusal("points", "penalty-amount", _("points: a positive amount, at most two decimals"))
     if amount > MAX_PENALTY_POINTS:
         raise Refusal(
             "points",
             "penalty-amount (WRCR 2015 §7.1)",
-            f"points: at most {MAX_PENALTY_POINTS:,} points, more than any player's whole tournament",
+            _("points: at most {limit} points, more than any player's whole tournament").format(
+                limit=formats.number_format(MAX_PENALTY_POINTS, force_grouping=True)
+            ),
         )
     if amount != amount.quantize(Decimal("0.01")):
-        raise Refusal("points", "penalty-amount", "points: a positive amount, at most two decimals")
+        raise Refusal("points", "penalty-amount", _("points: a positive amount, at most two decimals"))
     return amount
 
 
@@ -73,10 +77,13 @@ def give_penalty(
     if user is not None:
         access.require_role(user, tournament, StaffRole.Role.HEAD_REFEREE)
     if round is not None and round.tournament_id != tournament.pk:
-        raise Refusal("round", "same-tournament", "round: not a hanchan of the player's tournament")
+        raise Refusal("round", "same-tournament", _("round: not a hanchan of the player's tournament"))
     require_printable("reason", reason, multiline=True)
     if kind not in Kind.values:
-        raise Refusal("kind", "penalty-kind", f"kind: {kind!r} is not one of {', '.join(Kind.values)}")
+        message = _("kind: {kind} is not one of {kinds}").format(
+            kind=repr(kind), kinds=", ".join(Kind.values)
+        )
+        raise Refusal("kind", "penalty-kind", message)
     if kind == Kind.CHOMBO:
         amount = Decimal(tournament.ruleset().chombo_penalty)
     elif kind == Kind.LATENESS:
@@ -84,7 +91,7 @@ def give_penalty(
     elif kind == Kind.MISSED_HANCHAN:
         if round is None:
             rule = f"missed-hanchan ({cite(tournament.ruleset_preset, 'missed_hanchan')})"
-            raise Refusal("round", rule, "round: which hanchan was missed?")
+            raise Refusal("round", rule, _("round: which hanchan was missed?"))
         amount = MISSED_HANCHAN_POINTS
         # WRCR 2015 §7.2: not cumulative with the lateness penalty of that hanchan.
         for late in Penalty.objects.filter(player=player, round=round, kind=Kind.LATENESS, revoked_at=None):
@@ -92,7 +99,7 @@ def give_penalty(
     else:
         if not reason.strip():
             rule = f"penalty-reason ({cite(tournament.ruleset_preset, 'penalties')})"
-            raise Refusal("reason", rule, "reason: say why this penalty is given")
+            raise Refusal("reason", rule, _("reason: say why this penalty is given"))
         amount = _amount(points)
     penalty = Penalty.objects.create(
         tournament=tournament,
@@ -109,28 +116,33 @@ def give_penalty(
 
 
 def not_cumulative(tournament: Tournament) -> str:
+    """The reason a lateness penalty is revoked for the missed-hanchan one. Like every reason the product
+    writes into a penalty, it is in the language of the person whose action wrote it, as a reason a
+    referee types is in theirs."""
     source = cite(tournament.ruleset_preset, "missed_hanchan")
-    return f"replaced by the missed-hanchan penalty ({source}: not cumulative)"
+    return _("replaced by the missed-hanchan penalty ({source}: not cumulative)").format(source=source)
 
 
 def _lateness(player: Player, round: Round | None, minutes_late: int | None) -> Decimal:
     rule = f"lateness ({cite(player.tournament.ruleset_preset, 'lateness')})"
     if round is None:
-        raise Refusal("round", rule, "round: for which hanchan was the player late?")
+        raise Refusal("round", rule, _("round: for which hanchan was the player late?"))
     if minutes_late is None or minutes_late < 1:
-        raise Refusal("minutes_late", rule, "minutes_late: at least 1 minute")
+        raise Refusal("minutes_late", rule, _("minutes_late: at least 1 minute"))
     if minutes_late > LATENESS_LIMIT_MINUTES:
         raise Refusal(
             "minutes_late",
             rule,
-            f"minutes_late: {minutes_late} is more than {LATENESS_LIMIT_MINUTES}; the player is replaced by "
-            "a substitute for this hanchan and gets the missed-hanchan penalty (30) instead",
+            _(
+                "minutes_late: {minutes} is more than {limit}; the player is replaced by a substitute for "
+                "this hanchan and gets the missed-hanchan penalty ({points}) instead"
+            ).format(minutes=minutes_late, limit=LATENESS_LIMIT_MINUTES, points=MISSED_HANCHAN_POINTS),
         )
     if Penalty.objects.filter(player=player, round=round, kind=Kind.MISSED_HANCHAN, revoked_at=None).exists():
         raise Refusal(
             "kind",
             rule,
-            "kind: the player already has the missed-hanchan penalty for this hanchan",
+            _("kind: the player already has the missed-hanchan penalty for this hanchan"),
         )
     return Decimal(minutes_late)
 
@@ -164,10 +176,15 @@ def sync_sheet_chombo(
     }
     for key, penalty in active.items():
         if key not in wanted_keys:
-            _revoke(penalty, user, f"no longer on the sheet (version {sheet.version})")
+            _revoke(
+                penalty, user, _("no longer on the sheet (version {version})").format(version=sheet.version)
+            )
     missing = sorted(wanted_keys - set(active), key=lambda item: (item[1] or 0, players[item[0]].name))
     for player_pk, hand in missing:
-        where = f"hand {hand}" if hand else "the sheet"
+        if hand:
+            reason = _("chombo on hand {hand} of table {table}, hanchan {hanchan}")
+        else:
+            reason = _("chombo on the sheet of table {table}, hanchan {hanchan}")
         Penalty.objects.create(
             tournament=tournament,
             player=players[player_pk],
@@ -177,7 +194,7 @@ def sync_sheet_chombo(
             sheet=sheet,
             hand=hand,
             given_by=user,
-            reason=f"chombo on {where} of table {table.number}, hanchan {table.round.number}",
+            reason=reason.format(hand=hand, table=table.number, hanchan=table.round.number),
         )
 
 
@@ -186,9 +203,12 @@ def revoke_penalty(penalty: Penalty, user: AbstractBaseUser, *, reason: str) -> 
     access.require_role(user, penalty.tournament, StaffRole.Role.HEAD_REFEREE)
     penalty = Penalty.objects.select_for_update().get(pk=penalty.pk)
     if not penalty.is_active:
-        raise Refusal("penalty", "already-revoked", f"already revoked on {penalty.revoked_at:%Y-%m-%d %H:%M}")
+        assert penalty.revoked_at is not None
+        when = timezone.localtime(penalty.revoked_at, penalty.tournament.zone())
+        message = _("already revoked on {when}").format(when=formats.date_format(when, _("j M H:i")))
+        raise Refusal("penalty", "already-revoked", message)
     if not reason.strip():
-        raise Refusal("reason", "revocation-reason", "reason: say why the penalty is revoked")
+        raise Refusal("reason", "revocation-reason", _("reason: say why the penalty is revoked"))
     require_printable("reason", reason, multiline=True)
     _revoke(penalty, user, reason.strip())
     schedule_standings_refresh(penalty.tournament_id)
@@ -200,10 +220,11 @@ def disqualify(player: Player, user: AbstractBaseUser, *, reason: str) -> Disqua
     """WRCR 2015 §7.1: off the ranking; the tables already played keep their results."""
     access.require_role(user, player.tournament, StaffRole.Role.HEAD_REFEREE)
     if not reason.strip():
-        raise Refusal("reason", "disqualification-reason", "reason: say why the player is disqualified")
+        raise Refusal("reason", "disqualification-reason", _("reason: say why the player is disqualified"))
     require_printable("reason", reason, multiline=True)
     if Disqualification.objects.filter(player=player).exists():
-        raise Refusal("player", "already-disqualified", f"{player.name} is already disqualified")
+        message = _("{player} is already disqualified").format(player=player.name)
+        raise Refusal("player", "already-disqualified", message)
     record = Disqualification.objects.create(player=player, reason=reason.strip(), given_by=user)
     Player.objects.filter(pk=player.pk).update(disqualified=True)
     schedule_standings_refresh(player.tournament_id)

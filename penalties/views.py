@@ -6,6 +6,8 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
+from django.template.defaultfilters import floatformat
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from penalties import services
@@ -64,9 +66,12 @@ def penalties(request: HttpRequest, slug: str) -> HttpResponse:
         except Refusal as error:
             add_refusal(form, error)
         else:
-            messages.success(
-                request, f"{penalty.player.name}: -{penalty.points} ({penalty.get_kind_display()})."
+            text = _("{player}: −{points} ({kind}).").format(  # noqa: RUF001 (the minus sign)
+                player=penalty.player.name,
+                points=floatformat(penalty.points, "-2"),
+                kind=penalty.get_kind_display(),
             )
+            messages.success(request, text)
             return redirect("penalties:penalties", slug=tournament.slug)
     return _page(request, tournament, form, DisqualifyForm(tournament), status=400 if form.errors else 200)
 
@@ -78,14 +83,17 @@ def revoke(request: HttpRequest, slug: str, penalty_id: int) -> HttpResponse:
     penalty = get_object_or_404(Penalty, tournament=tournament, pk=penalty_id)
     form = RevokeForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Revoking a penalty needs a reason.")
+        messages.error(request, _("Revoking a penalty needs a reason."))
     else:
         try:
             services.revoke_penalty(penalty, request.user, reason=form.cleaned_data["reason"])
         except Refusal as error:
             messages.error(request, error.message)
         else:
-            messages.success(request, f"Revoked: {penalty.player.name}, -{penalty.points}.")
+            text = _("Revoked: {player}, −{points}.").format(  # noqa: RUF001 (the minus sign)
+                player=penalty.player.name, points=floatformat(penalty.points, "-2")
+            )
+            messages.success(request, text)
     return redirect("penalties:penalties", slug=tournament.slug)
 
 
@@ -100,6 +108,7 @@ def disqualify(request: HttpRequest, slug: str) -> HttpResponse:
         except Refusal as error:
             add_refusal(form, error)
         else:
-            messages.success(request, f"{form.cleaned_data['player'].name} is disqualified.")
+            text = _("{player} is disqualified.").format(player=form.cleaned_data["player"].name)
+            messages.success(request, text)
             return redirect("penalties:penalties", slug=tournament.slug)
     return _page(request, tournament, PenaltyForm(tournament), form, status=400)

@@ -8,21 +8,22 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from tournament.models import Player, Seat, Table
 
 
 class ScoreSheet(models.Model):
     class Status(models.TextChoices):
-        DRAFT = "draft", "Draft"
-        SUBMITTED = "submitted", "Submitted"
-        SIGNED = "signed", "Signed"
+        DRAFT = "draft", _("Draft")
+        SUBMITTED = "submitted", _("Submitted")
+        SIGNED = "signed", _("Signed")
         # A player of the table disputed the entered result: a referee decides and signs.
-        DISPUTED = "disputed", "Disputed"
+        DISPUTED = "disputed", _("Disputed")
 
     class Form(models.TextChoices):
-        FINAL = "final", "Final points only"
-        HANDS = "hands", "Hand by hand"  # outcomes, point changes, or a mix, hand by hand
+        FINAL = "final", _("Final points only")
+        HANDS = "hands", _("Hand by hand")  # outcomes, point changes, or a mix, hand by hand
 
     # One sheet per table: the database refuses a second one, whoever submits it.
     table = models.OneToOneField(Table, on_delete=models.PROTECT, related_name="sheet")
@@ -56,6 +57,8 @@ class ScoreSheet(models.Model):
 
     class Meta:
         ordering = ["table"]
+        verbose_name = _("score sheet")
+        verbose_name_plural = _("score sheets")
 
     def __str__(self) -> str:
         return f"Score sheet of {self.table} ({self.get_status_display().lower()})"
@@ -78,6 +81,8 @@ class SeatResult(models.Model):
 
     class Meta:
         ordering = ["sheet", "seat__wind"]
+        verbose_name = _("seat result")
+        verbose_name_plural = _("seat results")
         constraints = [
             models.UniqueConstraint(fields=["sheet", "player"], name="one_result_per_player_and_sheet")
         ]
@@ -90,13 +95,13 @@ class SheetVersion(models.Model):
     """Every state a sheet has been in, append-only: the sheet's full history for staff."""
 
     class Action(models.TextChoices):
-        CREATED = "created", "Created"
-        UPDATED = "updated", "Updated"
-        SUBMITTED = "submitted", "Submitted"
-        SIGNED = "signed", "Signed"
-        CORRECTED = "corrected", "Corrected after signing"
-        DISPUTED = "disputed", "Disputed by a player"
-        CONFIRMED = "confirmed", "Confirmed by the table"
+        CREATED = "created", _("Created")
+        UPDATED = "updated", _("Updated")
+        SUBMITTED = "submitted", _("Submitted")
+        SIGNED = "signed", _("Signed")
+        CORRECTED = "corrected", _("Corrected after signing")
+        DISPUTED = "disputed", _("Disputed by a player")
+        CONFIRMED = "confirmed", _("Confirmed by the table")
 
     sheet = models.ForeignKey(ScoreSheet, on_delete=models.PROTECT, related_name="versions")
     version = models.PositiveIntegerField()
@@ -119,6 +124,8 @@ class SheetVersion(models.Model):
 
     class Meta:
         ordering = ["sheet", "at", "pk"]
+        verbose_name = _("score sheet version")
+        verbose_name_plural = _("score sheet versions")
         indexes = [models.Index(fields=["sheet", "version"])]
 
     def __str__(self) -> str:
@@ -131,8 +138,8 @@ class SheetConfirmation(models.Model):
     Only answers to the sheet's current version count; a new version leaves the earlier ones behind."""
 
     class Decision(models.TextChoices):
-        AGREE = "agree", "Agrees"
-        DISPUTE = "dispute", "Disputes"
+        AGREE = "agree", _("Agrees")
+        DISPUTE = "dispute", _("Disputes")
 
     sheet = models.ForeignKey(ScoreSheet, on_delete=models.CASCADE, related_name="confirmations")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
@@ -143,6 +150,8 @@ class SheetConfirmation(models.Model):
 
     class Meta:
         ordering = ["sheet", "version", "at", "pk"]
+        verbose_name = _("answer to a score sheet")
+        verbose_name_plural = _("answers to score sheets")
         constraints = [
             models.UniqueConstraint(
                 fields=["sheet", "player", "version"], name="one_answer_per_player_and_version"
@@ -173,6 +182,8 @@ class SubmissionKey(models.Model):
 
     class Meta:
         ordering = ["created_at", "pk"]
+        verbose_name = _("idempotency key of a save")
+        verbose_name_plural = _("idempotency keys of saves")
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(user__isnull=True, player__isnull=False)

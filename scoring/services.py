@@ -691,8 +691,11 @@ def _sign_by_table(sheet: ScoreSheet, seats: Sequence[Seat]) -> None:
     _write_results(sheet, verdict, seats)
     players = {seat.player.name: seat.player for seat in seats}
     penalties.sync_sheet_chombo(sheet, [(players[c.player], c.hand) for c in verdict.chombo or ()], None)
-    names = [seat.player.name for seat in seats]
-    agreed = f"agreed by {', '.join(names[:-1])} and {names[-1]}"
+    # Written in the language of the fourth player's request, as a reason a person types is in theirs.
+    east, south, west, north = (seat.player.name for seat in seats)
+    agreed = _("agreed by {east}, {south}, {west} and {north}").format(
+        east=east, south=south, west=west, north=north
+    )
     _record(sheet, SheetVersion.Action.CONFIRMED, None, seats, agreed)
     participation.book_missed(sheet.table.round, None)  # the last table signed completes the hanchan
     schedule_standings_refresh(sheet.table.round.tournament_id)

@@ -22,6 +22,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from scoring import services
 from scoring.forms import AnswerForm, CorrectionForm, GameLogForm, SheetForm, SignForm
 from scoring.models import ScoreSheet
+from scoring.rules.replay import RESULT_NAMES
+from scoring.rules.sheet import ROUND_LABELS, round_name
 from scoring.rules.tenhou import RESEAT_LABEL
 from tournament import access
 from tournament import services as tournament_services
@@ -122,13 +124,23 @@ def _points(value: Any) -> str:
     return f"{value:,}" if isinstance(value, int) else ""
 
 
+def _shown_round(label: str) -> str:
+    """A replay's round (stored as English data, ``East 1``) in the reader's language."""
+    return round_name(ROUND_LABELS.index(label)) if label in ROUND_LABELS else label
+
+
+def _shown_result(result: str) -> str:
+    """A replay's result (stored as the engine's identifier, ``ron``) in the reader's language."""
+    return _(result) if result in RESULT_NAMES else result
+
+
 def _hands(sheet: ScoreSheet, seats: list[Seat]) -> list[dict[str, Any]]:
     """The replay's hands for display: the points after each hand in seat order."""
     return [
         {
-            "round": hand.get("round", ""),
+            "round": _shown_round(hand.get("round", "")),
             "honba": hand.get("honba", 0),
-            "result": hand.get("result", ""),
+            "result": _shown_result(hand.get("result", "")),
             "points": [_points(hand.get("points", {}).get(seat.player.name)) for seat in seats],
         }
         for hand in sheet.replay.get("hands") or []

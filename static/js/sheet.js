@@ -21,14 +21,21 @@
 
   const R = window.Riichi;
   const el = R.el;
+  /* The words are Django's JavaScript catalogue's (/jsi18n/, djangojs.po); site.js falls back to English. */
   const RESULTS = [
-    ["ron", "Ron"],
-    ["tsumo", "Tsumo"],
-    ["draw", "Draw"],
-    ["chombo", "Chombo"],
-    ["deltas", "Points"],
+    ["ron", gettext("Ron")],
+    ["tsumo", gettext("Tsumo")],
+    ["draw", pgettext("result of a hand", "Draw")],
+    ["chombo", gettext("Chombo")],
+    ["deltas", pgettext("result of a hand", "Points")],
   ];
-  const RESULT_NAMES = { ron: "Ron", tsumo: "Tsumo", draw: "Exhaustive draw", chombo: "Chombo", deltas: "Points: the four point changes" };
+  const RESULT_NAMES = {
+    ron: gettext("Ron"),
+    tsumo: gettext("Tsumo"),
+    draw: gettext("Exhaustive draw"),
+    chombo: gettext("Chombo"),
+    deltas: gettext("Points: the four point changes"),
+  };
   const HAN = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13];
   const MANGAN_HAN = 5; /* from 5 han the fu do not count (WRCR 2015 scoring table) */
   const DEFAULT_FU = "30";
@@ -37,10 +44,25 @@
   const FU = [20, 25, 30, 40, 50, 60, 70, 80, 90, 100, 110];
   const YAKUMAN = [
     [0, "—"],
-    [1, "Yakuman"],
-    [2, "Double yakuman"],
-    [3, "Triple yakuman"],
+    [1, gettext("Yakuman")],
+    [2, gettext("Double yakuman")],
+    [3, gettext("Triple yakuman")],
   ];
+  /* The engine names a round in English data ("East 1"): shown in the reader's words, and in one letter
+     when a hand is folded ("E1"). */
+  const ROUND_WINDS = {
+    East: [pgettext("round wind", "East"), pgettext("round wind, one letter", "E")],
+    South: [pgettext("round wind", "South"), pgettext("round wind, one letter", "S")],
+    West: [pgettext("round wind", "West"), pgettext("round wind, one letter", "W")],
+    North: [pgettext("round wind", "North"), pgettext("round wind, one letter", "N")],
+  };
+  function roundName(label, short) {
+    const match = /^(\w+) (\d+)$/.exec(label || "");
+    if (!match || !ROUND_WINDS[match[1]]) return label || "";
+    const wind = ROUND_WINDS[match[1]][short ? 1 : 0];
+    const format = short ? pgettext("round, short", "%(wind)s%(number)s") : pgettext("round", "%(wind)s %(number)s");
+    return interpolate(format, { wind, number: match[2] }, true);
+  }
   const KNOWN_KEYS = {
     ron: ["result", "winner", "loser", "han", "fu", "yakuman", "riichi", "liable"],
     tsumo: ["result", "winner", "han", "fu", "yakuman", "riichi", "liable"],
@@ -327,25 +349,30 @@
     function summary(h) {
       const riichi = players.filter((name) => h.riichi.has(name));
       let text;
+      const riichiNote = riichi.length ? " · " + interpolate(gettext("riichi %(names)s"), { names: riichi.join(", ") }, true) : "";
       if (h.kind === "ron") {
-        text = "Ron: " + (h.winner || "?") + " from " + (h.loser || "?");
+        text = interpolate(gettext("Ron: %(winner)s from %(loser)s"), { winner: h.winner || "?", loser: h.loser || "?" }, true);
       } else if (h.kind === "tsumo") {
-        text = "Tsumo: " + (h.winner || "?");
+        text = interpolate(gettext("Tsumo: %(winner)s"), { winner: h.winner || "?" }, true);
       } else if (h.kind === "draw") {
         const tenpai = players.filter((name) => h.tenpai.has(name));
-        return "Draw, tenpai: " + (tenpai.join(", ") || "nobody") + (riichi.length ? " · riichi " + riichi.join(", ") : "");
+        return interpolate(gettext("Draw, tenpai: %(names)s"), { names: tenpai.join(", ") || gettext("nobody") }, true) + riichiNote;
       } else if (h.kind === "chombo") {
-        return "Chombo: " + (h.offender || "?");
+        return interpolate(gettext("Chombo: %(offender)s"), { offender: h.offender || "?" }, true);
       } else if (h.kind === "deltas") {
-        text = "Points: " + players.map((name, seat) => name + " " + (h.deltas[seat] || "0")).join(", ");
+        const changes = players.map((name, seat) => name + " " + (h.deltas[seat] || "0")).join(", ");
+        text = interpolate(gettext("Points: %(changes)s"), { changes }, true);
       } else {
-        return "Entered elsewhere";
+        return gettext("Entered elsewhere");
       }
       if (h.kind === "ron" || h.kind === "tsumo") {
         if (Number(h.yakuman) > 0) text += ", " + YAKUMAN[Number(h.yakuman)][1].toLowerCase();
-        else if (h.han) text += ", " + h.han + " han" + (int(h.han) < MANGAN_HAN && h.fu ? " " + h.fu + " fu" : "");
+        else if (h.han) {
+          const value = int(h.han) < MANGAN_HAN && h.fu ? gettext("%(han)s han %(fu)s fu") : gettext("%(han)s han");
+          text += ", " + interpolate(value, { han: h.han, fu: h.fu }, true);
+        }
       }
-      return text + (riichi.length ? " · riichi " + riichi.join(", ") : "");
+      return text + riichiNote;
     }
 
     /* The fields of one hand, for its result; rebuilt when the result changes, keeping what applies. */
@@ -356,14 +383,14 @@
         h.touched = true;
         changed();
       };
-      const resultOptions = (h.kind === "raw" ? [["raw", "Elsewhere"]] : []).concat(RESULTS).map(([v, text]) => [
+      const resultOptions = (h.kind === "raw" ? [["raw", gettext("Elsewhere")]] : []).concat(RESULTS).map(([v, text]) => [
         v,
         text,
         null,
-        { "data-result-choice": v, "aria-label": RESULT_NAMES[v] || "Entered elsewhere" },
+        { "data-result-choice": v, "aria-label": RESULT_NAMES[v] || gettext("Entered elsewhere") },
       ]);
       fields.push(
-        radios("Result", "result-" + id, resultOptions, h.kind, (value) => {
+        radios(gettext("Result"), "result-" + id, resultOptions, h.kind, (value) => {
           h.kind = value; /* winner, discarder, han, fu, riichi and the rest stay as entered */
           h.touched = true;
           rebuild(card, h, index, "[data-result-choice=" + value + "]");
@@ -372,7 +399,7 @@
       );
       if (h.kind === "ron" || h.kind === "tsumo") {
         fields.push(winGrid(h, id, card, index));
-        const fu = radios("Fu", "fu-" + id, FU.map((v) => [String(v), String(v), null, { "aria-label": v + " fu" }]), h.fu, (v) => {
+        const fu = radios(gettext("Fu"), "fu-" + id, FU.map((v) => [String(v), String(v), null, { "aria-label": interpolate(gettext("%(fu)s fu"), { fu: v }, true) }]), h.fu, (v) => {
           h.fu = v;
           touch();
         }, { "data-fu": "" });
@@ -380,14 +407,14 @@
           fu.hidden = Number(h.yakuman) > 0 || int(h.han) >= MANGAN_HAN;
         };
         fields.push(
-          radios("Han", "han-" + id, HAN.map((v) => [String(v), String(v), null, { "aria-label": v + " han" }]), h.han, (v) => {
+          radios(gettext("Han"), "han-" + id, HAN.map((v) => [String(v), String(v), null, { "aria-label": interpolate(gettext("%(han)s han"), { han: v }, true) }]), h.han, (v) => {
             h.han = v;
             showFu();
             touch();
           }, { "data-han": "" }),
         );
         fields.push(fu);
-        const liable = el("select", {}, playerOptions(h.liable, "nobody"));
+        const liable = el("select", {}, playerOptions(h.liable, gettext("nobody")));
         liable.addEventListener("change", () => {
           h.liable = liable.value;
           touch();
@@ -399,16 +426,16 @@
         });
         fields.push(
           el("details", { className: "wide more", open: Number(h.yakuman) > 0 || h.liable ? true : null }, [
-            el("summary", { text: "Yakuman, liability (pao)" }),
-            el("div", { className: "fields" }, [field("Yakuman", yakuman), field("Liable (pao)", liable)]),
+            el("summary", { text: gettext("Yakuman, liability (pao)") }),
+            el("div", { className: "fields" }, [field(gettext("Yakuman"), yakuman), field(gettext("Liable (pao)"), liable)]),
           ]),
         );
         showFu();
       } else if (h.kind === "draw") {
-        fields.push(group("Tenpai", chips(h.tenpai, "Tenpai", touch)));
+        fields.push(group(gettext("Tenpai"), chips(h.tenpai, gettext("Tenpai"), touch)));
       } else if (h.kind === "chombo") {
         fields.push(
-          radios("Offender", "offender-" + id, players.map((name) => [name, name, null, { "aria-label": name + " (offender)" }]), h.offender, (v) => {
+          radios(gettext("Offender"), "offender-" + id, players.map((name) => [name, name, null, { "aria-label": interpolate(gettext("%(name)s (offender)"), { name }, true) }]), h.offender, (v) => {
             h.offender = v;
             touch();
           }, { "data-offender": "" }),
@@ -420,7 +447,7 @@
               name,
               numberInput(h.deltas[seat], (v) => ((h.deltas[seat] = v), touch()), {
                 step: 100,
-                placeholder: "+/− points",
+                placeholder: gettext("+/− points"),
                 "data-delta": seat,
               }),
             ),
@@ -430,7 +457,7 @@
         fields.push(el("div", { className: "wide raw-hand", text: JSON.stringify(h.raw) }));
       }
       if (h.kind !== "raw") {
-        const riichi = group("Riichi", chips(h.riichi, "Riichi", touch));
+        const riichi = group(gettext("Riichi"), chips(h.riichi, gettext("Riichi"), touch));
         riichi.dataset.riichi = "";
         fields.push(riichi);
       }
@@ -447,8 +474,8 @@
             { className: "chips" },
             players
               .filter((other) => other !== winner)
-              .map((other) => [other, other, winner + " wins from " + other])
-              .concat([["tsumo", "Tsumo", winner + " wins by tsumo"]])
+              .map((other) => [other, other, interpolate(gettext("%(winner)s wins from %(loser)s"), { winner, loser: other }, true)])
+              .concat([["tsumo", gettext("Tsumo"), interpolate(gettext("%(winner)s wins by tsumo"), { winner }, true)]])
               .map(([from, text, spoken]) => {
                 const checked = h.winner === winner && (from === "tsumo" ? h.kind === "tsumo" : h.kind === "ron" && h.loser === from);
                 const input = el("input", { type: "radio", name: "win-" + id, value: winner + "|" + from, checked, "data-win": winner + "|" + from });
@@ -472,7 +499,7 @@
           ),
         ]),
       );
-      return el("fieldset", { className: "pick wide win-grid", "data-winner": "" }, [el("legend", { className: "visually-hidden", text: "Who won, from whom" })].concat(rows));
+      return el("fieldset", { className: "pick wide win-grid", "data-winner": "" }, [el("legend", { className: "visually-hidden", text: gettext("Who won, from whom") })].concat(rows));
     }
 
     function rebuild(card, h, index, focusSelector) {
@@ -487,12 +514,12 @@
       const card = el("section", { className: "hand", "data-hand": index + 1 });
       const body = el("div", { className: "fields", "data-hand-body": "" });
       card.append(
-        el("header", {}, [el("h3", {}, ["Hand " + (index + 1) + " ", el("span", { className: "label", "data-hand-label": "" })])]),
+        el("header", {}, [el("h3", {}, [interpolate(gettext("Hand %(number)s"), { number: index + 1 }, true) + " ", el("span", { className: "label", "data-hand-label": "" })])]),
         el("button", {
           type: "button",
           className: "hand-summary",
           "data-hand-summary": "",
-          "aria-label": "Open hand " + (index + 1),
+          "aria-label": interpolate(gettext("Open hand %(number)s"), { number: index + 1 }, true),
           onclick: () => {
             current = index;
             openedByHand = true;
@@ -508,8 +535,8 @@
           el("button", {
             type: "button",
             className: "small remove",
-            "aria-label": "Remove hand " + (index + 1),
-            text: "Remove",
+            "aria-label": interpolate(gettext("Remove hand %(number)s"), { number: index + 1 }, true),
+            text: gettext("Remove"),
             onclick: () => remove(index),
           }),
         ]),
@@ -549,7 +576,7 @@
         button.hidden = open;
         if (!open) {
           const info = handInfo[i];
-          const round = info ? info.round.replace(/^(\w)\w* /, "$1") + (info.honba ? "-" + info.honba : "") + " · " : "";
+          const round = info ? roundName(info.round, true) + (info.honba ? "-" + info.honba : "") + " · " : "";
           button.textContent = i + 1 + ". " + round + summary(h);
           if (focused) button.focus(); /* a keyboard user stays on the hand that folded */
         }
@@ -584,7 +611,7 @@
       current = Math.min(index, state.hands.length - 1);
       renderHands();
       changed();
-      undoBar.querySelector("[data-undo-text]").textContent = "Hand " + (index + 1) + " removed.";
+      undoBar.querySelector("[data-undo-text]").textContent = interpolate(gettext("Hand %(number)s removed."), { number: index + 1 }, true);
       undoBar.hidden = false;
       clearTimeout(undoTimer);
       undoTimer = setTimeout(() => {
@@ -622,18 +649,18 @@
       box.replaceChildren(
         ...players.map((name, seat) =>
           el("div", { className: "field" }, [
-            el("label", { for: "final-" + seat, text: winds[seat] + ": " + name }),
+            el("label", { for: "final-" + seat, text: interpolate(gettext("%(wind)s: %(name)s"), { wind: winds[seat], name }, true) }),
             numberInput(state.final.points[seat], (v) => ((state.final.points[seat] = v), changed()), {
               id: "final-" + seat,
               step: 100,
-              placeholder: "e.g. 31200",
+              placeholder: gettext("e.g. 31200"),
               "data-final-seat": seat,
             }),
           ]),
         ),
       );
       sticksInput.value = state.final.sticks;
-      form.querySelector("[data-chombo]").replaceChildren(chips(state.final.chombo, "Chombo"));
+      form.querySelector("[data-chombo]").replaceChildren(chips(state.final.chombo, gettext("Chombo")));
       const checks = form.querySelector("[data-check-points]");
       checks.replaceChildren(
         ...players.map((name, seat) =>
@@ -685,14 +712,19 @@
         card.classList.toggle("invalid", messages.length > 0);
         card.querySelector("[data-hand-errors]").replaceChildren(...messages.map((m) => el("li", { text: m })));
         const info = hands[i];
-        card.querySelector("[data-hand-label]").textContent = info
-          ? "· " + info.round + ", " + info.honba + " honba, dealer " + info.dealer + (info.sticks ? ", " + info.sticks + " riichi on the table" : "")
-          : "";
+        let label = "";
+        if (info) {
+          const values = { round: roundName(info.round), honba: info.honba, dealer: info.dealer, sticks: info.sticks };
+          label = info.sticks
+            ? interpolate(gettext("· %(round)s, %(honba)s honba, dealer %(dealer)s, %(sticks)s riichi on the table"), values, true)
+            : interpolate(gettext("· %(round)s, %(honba)s honba, dealer %(dealer)s"), values, true);
+        }
+        card.querySelector("[data-hand-label]").textContent = label;
         if (found.length) clean = false;
         const running = card.querySelector("[data-running]");
         running.textContent =
           clean && info && info.points
-            ? "After: " + players.map((name) => name + " " + R.points(info.points[name])).join(" · ")
+            ? interpolate(gettext("After: %(points)s"), { points: players.map((name) => name + " " + R.points(info.points[name])).join(" · ") }, true)
             : "";
       });
       const wasFinished = finished;
@@ -705,26 +737,32 @@
       const entered = state.hands.some((h) => h.touched);
       if (state.form === "hands" && !entered) {
         verdictBox.className = "verdict wait";
-        verdictBox.textContent = "Enter hand 1: its result and players.";
+        verdictBox.textContent = interpolate(gettext("Enter hand %(number)s: its result and players."), { number: 1 }, true);
       } else if (!verdict.valid && !shown) {
-        verdictBox.textContent = "Enter hand " + (state.hands.findIndex((h) => !h.touched) + 1) + ": its result and players.";
+        const number = state.hands.findIndex((h) => !h.touched) + 1;
+        verdictBox.textContent = interpolate(gettext("Enter hand %(number)s: its result and players."), { number }, true);
       } else if (verdict.valid) {
-        let text = "The rules engine accepts this sheet.";
+        let text = gettext("The rules engine accepts this sheet.");
         if (state.form === "hands" && verdict.finished === false && !state.endedByTime) {
-          text += " The hanchan is not over yet: add the next hands, or tick the time limit to submit.";
+          text += " " + gettext("The hanchan is not over yet: add the next hands, or tick the time limit to submit.");
         }
         verdictBox.textContent = text;
       } else {
+        const problems = ngettext(
+          "%(count)s problem to correct (in the rules engine's words, beside each hand).",
+          "%(count)s problems to correct (in the rules engine's words, beside each hand).",
+          shown,
+        );
+        const empty = ngettext("%(count)s new hand is still empty.", "%(count)s new hands are still empty.", waiting);
         verdictBox.textContent =
-          shown + " problem" + (shown === 1 ? "" : "s") + " to correct (in the rules engine's words, beside each hand)." +
-          (waiting ? " " + waiting + " new hand" + (waiting === 1 ? " is" : "s are") + " still empty." : "");
+          interpolate(problems, { count: shown }, true) + (waiting ? " " + interpolate(empty, { count: waiting }, true) : "");
       }
       summaryBox.replaceChildren();
       if (verdict.valid && verdict.final_points) {
         summaryBox.append(
           el("div", { className: "table-wrap" }, [
             el("table", { className: "data" }, [
-              el("thead", {}, el("tr", {}, [el("th", { text: "Player" }), el("th", { className: "num", text: "Points" }), el("th", { className: "num", text: "Place" }), el("th", { className: "num", text: "Score" })])),
+              el("thead", {}, el("tr", {}, [el("th", { text: gettext("Player") }), el("th", { className: "num", text: gettext("Points") }), el("th", { className: "num", text: gettext("Place") }), el("th", { className: "num", text: gettext("Score") })])),
               el(
                 "tbody",
                 {},
@@ -746,7 +784,7 @@
     async function check() {
       const mine = ++sequence;
       verdictBox.className = "verdict wait";
-      verdictBox.textContent = "Checking…";
+      verdictBox.textContent = gettext("Checking…");
       try {
         const response = await fetch(form.dataset.checkUrl, {
           method: "POST",
@@ -757,19 +795,19 @@
         if (mine !== sequence) return; /* a newer check is on its way */
         if (response.redirected || !(response.headers.get("Content-Type") || "").includes("json")) {
           verdictBox.className = "verdict bad";
-          verdictBox.textContent = "Your session has ended: sign in again in another tab, then change any field.";
+          verdictBox.textContent = gettext("Your session has ended: sign in again in another tab, then change any field.");
           return;
         }
         if (!response.ok) {
           verdictBox.className = "verdict bad";
-          verdictBox.textContent = "The check did not answer (" + response.status + "); sign in again if your session ended.";
+          verdictBox.textContent = interpolate(gettext("The check did not answer (%(status)s); sign in again if your session ended."), { status: response.status }, true);
           return;
         }
         paintVerdict(await response.json());
       } catch (e) {
         if (mine === sequence) {
           verdictBox.className = "verdict bad";
-          verdictBox.textContent = "No connection: the sheet is checked again when the network is back.";
+          verdictBox.textContent = gettext("No connection: the sheet is checked again when the network is back.");
         }
       }
     }
@@ -781,7 +819,7 @@
       entryInput.value = JSON.stringify(entryFromState(state, players));
       sequence += 1; /* an answer still on its way is about an older entry: ignore it */
       verdictBox.className = "verdict wait";
-      verdictBox.textContent = "Checking…";
+      verdictBox.textContent = gettext("Checking…");
       checkSoon();
       saver.edited(entryInput.value);
     }
@@ -821,7 +859,7 @@
       }
 
       function showClean() {
-        show(version ? "Saved (version " + version + ")" : "Nothing entered yet", "ok");
+        show(version ? interpolate(gettext("Saved (version %(version)s)"), { version }, true) : gettext("Nothing entered yet"), "ok");
       }
 
       function persist() {
@@ -844,7 +882,7 @@
         /* A changed entry is a new save to make: what was pending (the older entry) is not sent. */
         record = { id, entry: json, base: record ? record.base : version, updated: 0, pending: null };
         persist();
-        if (!sending) show("Saved on this phone, not sent", "wait");
+        if (!sending) show(gettext("Saved on this phone, not sent"), "wait");
       }
 
       function retryLater() {
@@ -865,7 +903,7 @@
         const sent = record;
         const pending = sent.pending;
         sending = true;
-        show("Sending…", "wait");
+        show(gettext("Sending…"), "wait");
         let response = null;
         let body = null;
         try {
@@ -886,12 +924,12 @@
         }
         sending = false;
         if (!response || response.status >= 500 || (response.ok && !body)) {
-          show("Saved on this phone, not sent" + (response ? " (the server did not answer; trying again)" : " (no network; it is sent when the network is back)"), "wait");
+          show(response ? gettext("Saved on this phone, not sent (the server did not answer; trying again)") : gettext("Saved on this phone, not sent (no network; it is sent when the network is back)"), "wait");
           retryLater();
           return;
         }
         if (!body) {
-          show("Not sent: your session has ended. Sign in again in another tab; the entry stays on this phone.", "bad");
+          show(gettext("Not sent: your session has ended. Sign in again in another tab; the entry stays on this phone."), "bad");
           retryLater();
           return;
         }
@@ -911,11 +949,11 @@
           }
           R.keepPage && R.keepPage();
           if (pending.action === "submit") {
-            show("Saved (version " + version + "), submitted", "ok");
+            show(interpolate(gettext("Saved (version %(version)s), submitted"), { version }, true), "ok");
             location.assign(location.pathname);
             return;
           }
-          if (record) show("Saved (version " + version + "); newer changes are on this phone, not sent", "wait");
+          if (record) show(interpolate(gettext("Saved (version %(version)s); newer changes are on this phone, not sent"), { version }, true), "wait");
           else showClean();
           return;
         }
@@ -927,9 +965,10 @@
           lastAction = pending.action;
           conflictBox.dataset.current = body.current_version || "";
           conflictBox.hidden = false;
-          show("Conflict, not saved: " + refused(body, "the sheet changed on the server."), "bad");
+          show(interpolate(gettext("Conflict, not saved: %(why)s"), { why: refused(body, gettext("the sheet changed on the server.")) }, true), "bad");
         } else {
-          show("Not sent: " + refused(body, "the server refused it (" + response.status + ")."), "bad");
+          const fallback = interpolate(gettext("the server refused it (%(status)s)."), { status: response.status }, true);
+          show(interpolate(gettext("Not sent: %(why)s"), { why: refused(body, fallback) }, true), "bad");
         }
       }
 
@@ -940,7 +979,7 @@
         record.pending = same ? record.pending : { action, key: newKey() };
         persist();
         if (!navigator.onLine) {
-          show("Saved on this phone, not sent (no network; it is sent when the network is back)", "wait");
+          show(gettext("Saved on this phone, not sent (no network; it is sent when the network is back)"), "wait");
           retryLater();
           return;
         }
@@ -955,17 +994,19 @@
         const base = kept.base || 0;
         const known = version || 0;
         load(JSON.parse(kept.entry));
-        note = "Restored from this phone. ";
+        note = gettext("Restored from this phone.") + " ";
         if (kept.pending) {
-          show("Saved on this phone, not sent", "wait");
+          show(gettext("Saved on this phone, not sent"), "wait");
           send(); /* a retry; the server answers with its first answer if it had it */
         } else if (base >= known) {
-          show("Saved on this phone, not sent", "wait");
+          show(gettext("Saved on this phone, not sent"), "wait");
         } else {
           conflictBox.dataset.current = String(known);
           conflictBox.hidden = false;
-          const made = base ? "on version " + base : "before the sheet was first saved";
-          show("It was made " + made + "; the sheet is now at version " + known + ".", "bad");
+          const made = base
+            ? gettext("It was made on version %(base)s; the sheet is now at version %(known)s.")
+            : gettext("It was made before the sheet was first saved; the sheet is now at version %(known)s.");
+          show(interpolate(made, { base, known }, true), "bad");
         }
       }
 
