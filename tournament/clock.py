@@ -1,6 +1,7 @@
 """The hanchan clock (WRCR 2015 §8.2: a time limit per hanchan, the remaining time visible from every
 table), in plain Python: the organiser starts, pauses, resumes and extends it; one table may get extra
-minutes. Times are timezone-aware datetimes; durations are seconds.
+minutes. Times are timezone-aware datetimes; durations are seconds. Its refusals are in the reader's
+language (``scoring.rules.i18n``); their field and rule never change.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Literal
 
+from scoring.rules.i18n import _
 from tournament.refusal import Refusal
 
 State = Literal["stopped", "running", "paused", "over"]
@@ -37,21 +39,20 @@ class Clock:
 
     def start(self, now: datetime) -> Clock:
         if self.state == "running":
-            raise Refusal("clock", RULE, "clock: already running")
+            raise Refusal("clock", RULE, _("{field}: already running").format(field="clock"))
         return Clock(
             state="running", ends_at=now + timedelta(seconds=self.remaining), remaining=self.remaining
         )
 
     def pause(self, now: datetime) -> Clock:
         if self.state != "running":
-            raise Refusal("clock", RULE, "clock: not running")
+            raise Refusal("clock", RULE, _("{field}: not running").format(field="clock"))
         return Clock(state="paused", remaining=self.seconds_left(now))
 
     def extend(self, minutes: int) -> Clock:
         if minutes == 0:
-            raise Refusal(
-                "minutes", RULE, "minutes: extend by at least one minute, or shorten with a negative number"
-            )
+            message = _("{field}: extend by at least one minute, or shorten with a negative number")
+            raise Refusal("minutes", RULE, message.format(field="minutes"))
         if self.state == "running" and self.ends_at is not None:
             return replace(self, ends_at=self.ends_at + timedelta(minutes=minutes))
         return replace(self, remaining=max(0.0, self.remaining + minutes * 60))

@@ -29,11 +29,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-
-def gettext_noop(message: str) -> str:
-    """Marks ``message`` for the translation catalogues (Django's makemessages finds this name) and
-    returns it as it is: this module stays pure; the pages translate the words they show."""
-    return message
+# The labels are marked for the catalogues here and translated where they are shown (the pages translate
+# them in the reader's language): this module stays pure.
+from scoring.rules.i18n import gettext_noop
 
 
 class State(StrEnum):

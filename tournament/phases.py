@@ -35,6 +35,7 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Literal
 
+from scoring.rules.i18n import _
 from tournament.standings import (
     ZERO,
     Entrant,
@@ -76,56 +77,59 @@ class Problem:
 
 
 def plan_problem(plans: Sequence[PhasePlan]) -> Problem | None:
-    """The first reason ``plans`` is not a tournament's phases, or None."""
+    """The first reason ``plans`` is not a tournament's phases, or None. Each message names its field
+    (``{field}: ...``) and is in the reader's language (``scoring.rules.i18n``); field and rule never
+    change."""
     if not 1 <= len(plans) <= MAX_PHASES:
-        return Problem("phases", "phase-count", f"phases: 1 to {MAX_PHASES} phases")
+        message = _("{field}: 1 to {most} phases").format(field="phases", most=MAX_PHASES)
+        return Problem("phases", "phase-count", message)
     total = 0
     previous_field: int | None = None
     for index, plan in enumerate(plans):
         where = f"phases[{index}]"
         name = plan.name.strip()
         if not name or len(name) > MAX_NAME:
-            return Problem(f"{where}.name", "phase-name", f"{where}.name: 1 to {MAX_NAME} characters")
+            message = _("{field}: 1 to {most} characters").format(field=f"{where}.name", most=MAX_NAME)
+            return Problem(f"{where}.name", "phase-name", message)
         if not isinstance(plan.hanchan, int) or not 1 <= plan.hanchan <= MAX_HANCHAN:
-            return Problem(f"{where}.hanchan", "hanchan-range", f"{where}.hanchan: 1 to {MAX_HANCHAN}")
+            message = _("{field}: 1 to {most}").format(field=f"{where}.hanchan", most=MAX_HANCHAN)
+            return Problem(f"{where}.hanchan", "hanchan-range", message)
         if plan.seating not in SEATINGS:
             shown = plan.seating if isinstance(plan.seating, str) and len(plan.seating) <= 20 else "this"
-            return Problem(
-                f"{where}.seating",
-                "phase-seating",
-                f"{where}.seating: {shown!r} is not one of {', '.join(SEATINGS)}",
+            message = _("{field}: {value} is not one of {choices}").format(
+                field=f"{where}.seating", value=repr(shown), choices=", ".join(SEATINGS)
             )
+            return Problem(f"{where}.seating", "phase-seating", message)
         if plan.carry_over not in CARRY_OVERS:
             given = (
                 plan.carry_over if isinstance(plan.carry_over, str) and len(plan.carry_over) <= 20 else "this"
             )
-            return Problem(
-                f"{where}.carry_over",
-                "phase-carry-over",
-                f"{where}.carry_over: {given!r} is not one of {', '.join(CARRY_OVERS)}",
+            message = _("{field}: {value} is not one of {choices}").format(
+                field=f"{where}.carry_over", value=repr(given), choices=", ".join(CARRY_OVERS)
             )
+            return Problem(f"{where}.carry_over", "phase-carry-over", message)
         total += plan.hanchan
         if index == 0:
             if plan.advance is not None:
-                return Problem(
-                    f"{where}.advance", "phase-cut", f"{where}.advance: the first phase has no cut before it"
-                )
+                message = _("{field}: the first phase has no cut before it").format(field=f"{where}.advance")
+                return Problem(f"{where}.advance", "phase-cut", message)
             continue
         if not isinstance(plan.advance, int) or plan.advance < 4 or plan.advance % 4:
-            return Problem(
-                f"{where}.advance",
-                "phase-cut",
-                f"{where}.advance: how many players the cut keeps, a multiple of 4 (whole tables)",
+            message = _("{field}: how many players the cut keeps, a multiple of 4 (whole tables)").format(
+                field=f"{where}.advance"
             )
+            return Problem(f"{where}.advance", "phase-cut", message)
         if previous_field is not None and plan.advance >= previous_field:
-            return Problem(
-                f"{where}.advance",
-                "phase-cut",
-                f"{where}.advance: a cut keeps fewer players than the phase before it ({previous_field})",
+            message = _("{field}: a cut keeps fewer players than the phase before it ({before})").format(
+                field=f"{where}.advance", before=previous_field
             )
+            return Problem(f"{where}.advance", "phase-cut", message)
         previous_field = plan.advance
     if total > MAX_HANCHAN:
-        return Problem("phases", "hanchan-range", f"phases: {total} hanchan in all; at most {MAX_HANCHAN}")
+        message = _("{field}: {total} hanchan in all; at most {most}").format(
+            field="phases", total=total, most=MAX_HANCHAN
+        )
+        return Problem("phases", "hanchan-range", message)
     return None
 
 

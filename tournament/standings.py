@@ -34,6 +34,7 @@ from itertools import groupby
 from operator import attrgetter
 from typing import Literal
 
+from scoring.rules.i18n import _
 from tournament.collation import name_key
 
 TieBreak = Literal["most_firsts", "best_hanchan", "best_placements", "head_to_head"]
@@ -47,18 +48,20 @@ NO_SCORE = Decimal("-Infinity")
 
 
 def tie_breaks_problem(value: object) -> str | None:
-    """Why ``value`` is not a valid tie-break order (None when it is): a list of at most
-    ``MAX_TIE_BREAKS`` known identifiers, none twice."""
+    """Why ``value`` is not a valid tie-break order (None when it is), in the reader's language: a list
+    of at most ``MAX_TIE_BREAKS`` known identifiers, none twice. The identifiers stay as they are."""
     if not isinstance(value, list):
-        return "a list of tie-breaks"
+        return _("a list of tie-breaks")
     if len(value) > MAX_TIE_BREAKS:
-        return f"at most {MAX_TIE_BREAKS} tie-breaks"
+        return _("at most {most} tie-breaks").format(most=MAX_TIE_BREAKS)
     for item in value:
         if item not in TIE_BREAKS:
             shown = item if isinstance(item, str) and len(item) <= 40 else "this value"
-            return f"{shown!r} is not a tie-break (one of {', '.join(TIE_BREAKS)})"
+            return _("{value} is not a tie-break (one of {choices})").format(
+                value=repr(shown), choices=", ".join(TIE_BREAKS)
+            )
     if len(set(value)) != len(value):
-        return "each tie-break at most once"
+        return _("each tie-break at most once")
     return None
 
 
@@ -189,7 +192,7 @@ def _ranked(
     """The tallies in ranking order with their ranks: higher total first, then the tie-breaks in order;
     those still equal share the rank. Equal players keep the order they are given in."""
     ranked: list[tuple[_Tally, int]] = []
-    for _, equal in groupby(sorted(tallies, key=_total, reverse=True), key=_total):  # stable sort
+    for _score, equal in groupby(sorted(tallies, key=_total, reverse=True), key=_total):  # stable sort
         group = list(equal)
         for part in _split(group, tie_breaks, upto) if len(group) > 1 else (group,):
             rank = len(ranked) + 1

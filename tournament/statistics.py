@@ -14,17 +14,22 @@
 
 Rounding, one rule for all: half up, rates in percent to one decimal, average score to two decimals,
 average points and values to the point.
+
+The words (an outcome's and a win's label, a hand's round) are in the reader's language (the
+``scoring.rules.i18n`` hook); the order of equal counts is the English one, the same in every language.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
+from scoring.rules.i18n import _, gettext_noop
 from scoring.rules.ruleset import Ruleset
+from scoring.rules.sheet import ROUND_LABELS, round_name
 from scoring.rules.statistics import CHOMBO, DRAW, MULTIPLE_RON, RON, TSUMO, hand_facts
 
 TOP = 5  # rows of the longest hanchan and of the biggest hands
@@ -32,7 +37,12 @@ COMMON = 10  # rows of the most common wins
 ONE = Decimal(1)
 TENTH = Decimal("0.1")
 HUNDREDTH = Decimal("0.01")
-OUTCOME_NAMES = {RON: "Ron", TSUMO: "Tsumo", MULTIPLE_RON: "Multiple ron", DRAW: "Exhaustive draw"}
+OUTCOME_NAMES = {
+    RON: gettext_noop("Ron"),
+    TSUMO: gettext_noop("Tsumo"),
+    MULTIPLE_RON: gettext_noop("Multiple ron"),
+    DRAW: gettext_noop("Exhaustive draw"),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,6 +216,13 @@ class BigHand:
     discarders: tuple[str, ...]
     yakuman: bool
 
+    @property
+    def round_name(self) -> str:
+        """``round`` ("East 1", as the sheet stores it) in the reader's language."""
+        if self.round in ROUND_LABELS:
+            return round_name(ROUND_LABELS.index(self.round))
+        return self.round
+
 
 @dataclass(frozen=True, slots=True)
 class TournamentStatistics:
@@ -270,15 +287,37 @@ def _outcome_json(outcome: Outcome) -> dict[str, Any]:
     return {"label": outcome.label, "count": outcome.count, "percent": percent}
 
 
-def win_label(value: int, *, dealer: bool, tsumo: bool) -> str:
-    """A win as the payment table names it: "non-dealer ron 2,000", "dealer tsumo 12,000"."""
+def english_grouping(value: int) -> str:
+    """2,000: a number's digits grouped as English writes them (the default where no language's way is
+    given)."""
+    return f"{value:,}"
+
+
+def win_label(
+    value: int, *, dealer: bool, tsumo: bool, grouped: Callable[[int], str] = english_grouping
+) -> str:
+    """A win as the payment table names it, in the reader's language: "non-dealer ron 2,000", "dealer
+    tsumo 12,000" (``grouped`` writes the value as the reader's language does: 2 000 in French)."""
+    if dealer:
+        message = _("dealer tsumo {value}") if tsumo else _("dealer ron {value}")
+    else:
+        message = _("non-dealer tsumo {value}") if tsumo else _("non-dealer ron {value}")
+    return message.format(value=grouped(value))
+
+
+def _english_win(win: tuple[bool, bool, int]) -> str:
+    """The English label of a win (dealer, tsumo, value): the order of equal counts in every language."""
+    dealer, tsumo, value = win
     return f"{'dealer' if dealer else 'non-dealer'} {'tsumo' if tsumo else 'ron'} {value:,}"
 
 
-def tournament_statistics(sheets: Sequence[SheetRecord], ruleset: Ruleset) -> TournamentStatistics:
-    """The figures of the whole tournament over ``sheets`` (its signed sheets)."""
+def tournament_statistics(
+    sheets: Sequence[SheetRecord], ruleset: Ruleset, *, grouped: Callable[[int], str] = english_grouping
+) -> TournamentStatistics:
+    """The figures of the whole tournament over ``sheets`` (its signed sheets); ``grouped`` writes the
+    values in the wins' labels."""
     kinds: Counter[str] = Counter()
-    wins: Counter[str] = Counter()
+    wins: Counter[tuple[bool, bool, int]] = Counter()  # (dealer, tsumo, value)
     long_rows: list[LongHanchan] = []
     big_rows: list[BigHand] = []
     hand_hanchan = riichi = yakuman = chombo = 0
@@ -298,7 +337,7 @@ def tournament_statistics(sheets: Sequence[SheetRecord], ruleset: Ruleset) -> To
                 dealer = winner == fact.dealer
                 is_yakuman = fact.yakuman_of(winner)
                 yakuman += is_yakuman
-                wins[win_label(value, dealer=dealer, tsumo=fact.result == TSUMO)] += 1
+                wins[(dealer, fact.result == TSUMO, value)] += 1
                 big_rows.append(
                     BigHand(
                         value,
@@ -315,13 +354,15 @@ def tournament_statistics(sheets: Sequence[SheetRecord], ruleset: Ruleset) -> To
                 )
     hands = sum(kinds.values())
     outcomes = tuple(
-        Outcome(OUTCOME_NAMES[kind], count, rate(count, hands))
+        Outcome(_(OUTCOME_NAMES[kind]), count, rate(count, hands))
         for kind, count in sorted(kinds.items(), key=lambda item: (-item[1], OUTCOME_NAMES[item[0]]))
     )
     win_count = sum(wins.values())
     common = tuple(
-        Outcome(label, count, rate(count, win_count))
-        for label, count in sorted(wins.items(), key=lambda item: (-item[1], item[0]))[:COMMON]
+        Outcome(win_label(value, dealer=dealer, tsumo=tsumo, grouped=grouped), count, rate(count, win_count))
+        for (dealer, tsumo, value), count in sorted(
+            wins.items(), key=lambda item: (-item[1], _english_win(item[0]))
+        )[:COMMON]
     )
     longest = sorted(long_rows, key=lambda row: (-row.hands, row.hanchan, row.table))[:TOP]
     biggest = sorted(big_rows, key=lambda row: (-row.value, row.hanchan, row.table, row.number))[:TOP]

@@ -13,6 +13,8 @@ from collections import defaultdict
 from collections.abc import Collection
 from decimal import Decimal
 
+from django.utils.formats import number_format
+
 from scoring.models import ScoreSheet, SeatResult
 from tournament.models import Player, Tournament
 from tournament.statistics import SheetRecord, TournamentStatistics, tournament_statistics
@@ -71,5 +73,10 @@ def signed_sheets(
 
 
 def statistics_of(tournament: Tournament) -> TournamentStatistics:
-    """The organisers' figures of the whole tournament: every signed sheet, nothing hidden."""
-    return tournament_statistics(signed_sheets(tournament), tournament.ruleset())
+    """The organisers' figures of the whole tournament: every signed sheet, nothing hidden; the values in
+    the labels grouped as the reader's language writes them."""
+    return tournament_statistics(signed_sheets(tournament), tournament.ruleset(), grouped=_grouped)
+
+
+def _grouped(value: int) -> str:
+    return number_format(value, force_grouping=True)

@@ -13,6 +13,7 @@
   if (typeof window.gettext !== "function") {
     window.gettext = (text) => text;
     window.pgettext = (context, text) => text;
+    window.gettext_noop = (text) => text;
     window.ngettext = (one, many, count) => (count === 1 ? one : many);
     window.interpolate = (format, values, named) =>
       named

@@ -7,6 +7,14 @@
   const R = window.Riichi;
   const POLL_MS = 2500;
   const LIVE_POLL_MS = 30000; /* with a live stream open: a safety net only */
+  /* Why a player is not ranked: the JSON has the product's English words (tournament.participation's
+     unranked_reason, one cached answer for every reader), translated here as the page shows them. */
+  const UNRANKED_NOTES = [
+    gettext_noop("Substitute"),
+    gettext_noop("Disqualified"),
+    gettext_noop("Did not start"),
+    gettext_noop("Withdrawn"),
+  ];
 
   function summary(data) {
     let text = data.rounds
@@ -91,7 +99,7 @@
     function unrankedRow(row, base) {
       return R.el("tr", { "data-player": row.player, "data-name": row.name, "data-names": row.name + " " + R.shownName(row) }, [
         R.el("td", {}, R.el("a", { href: base + row.player + "/", text: R.shownName(row) })),
-        R.el("td", { text: row.note || "" }),
+        R.el("td", { text: UNRANKED_NOTES.includes(row.note) ? gettext(row.note) : row.note || "" }),
         R.el("td", { className: "num", text: row.total }),
         R.el("td", { className: "num", text: row.played }),
       ]);

@@ -2,7 +2,8 @@
 calling up the next in line for a player who leaves, and seating a phase by rank.
 
 Each verb is one transaction, refused with ``Refusal``, audited, and moves the standings version (the
-final ranking depends on who is in which phase).
+final ranking depends on who is in which phase). The refusals' messages are in the reader's language;
+their field and rule never change. The audit log's words stay English (a record, not a message).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from tournament import access, live, phases, phases_db
 from tournament.models import Absence, Phase, PhaseEntry, Player, Round, StaffRole, Tournament
@@ -54,18 +56,17 @@ def set_phases(tournament: Tournament, user: AbstractBaseUser, plans: Sequence[P
             *(getattr(plans[index], name) for name in ("hanchan", "seating", "carry_over", "advance")),
         )
         if not kept:
-            raise Refusal(
-                f"phases[{index}]",
-                "phase-under-way",
-                f"phases[{index}]: {phase.name} is under way (its cut is made or its play has begun): only "
-                "its name can change",
-                status=CONFLICT,
-            )
+            message = _(
+                "{field}: {phase} is under way (its cut is made or its play has begun): only its name can "
+                "change"
+            ).format(field=f"phases[{index}]", phase=phase.name)
+            raise Refusal(f"phases[{index}]", "phase-under-way", message, status=CONFLICT)
     total = sum(plan.hanchan for plan in plans) if plans else tournament.hanchan_count
     if tournament.rounds.filter(number__gt=total).exclude(tables=None).exists():
-        raise Refusal(
-            "phases", "seated-rounds", f"phases: {total} hanchan in all, but hanchan beyond are seated"
+        message = _("{field}: {total} hanchan in all, but hanchan beyond are seated").format(
+            field="phases", total=total
         )
+        raise Refusal("phases", "seated-rounds", message)
     before = [phase.plan() for phase in existing]
     locked = {phase.number for phase in existing if _locked(phase)}
     tournament.phases.exclude(number__in=locked).delete()
@@ -78,7 +79,9 @@ def set_phases(tournament: Tournament, user: AbstractBaseUser, plans: Sequence[P
             "carry_over": plan.carry_over,
             "advance": plan.advance,
         }
-        phase, _ = Phase.objects.update_or_create(tournament=tournament, number=number, defaults=fields)
+        phase, _created = Phase.objects.update_or_create(
+            tournament=tournament, number=number, defaults=fields
+        )
         stored.append(phase)
     if total != tournament.hanchan_count:
         tournament.hanchan_count = total
@@ -102,7 +105,8 @@ def _described(plan: PhasePlan) -> str:
 def _phase(tournament: Tournament, number: int) -> Phase:
     phase = tournament.phases.select_for_update().filter(number=number).first()
     if phase is None:
-        raise Refusal("phase", "phase-number", f"phase: this tournament has no phase {number}", status=404)
+        message = _("{field}: this tournament has no phase {number}").format(field="phase", number=number)
+        raise Refusal("phase", "phase-number", message, status=404)
     return phase
 
 
@@ -132,21 +136,16 @@ def _previous_standings(tournament: Tournament, phase: Phase) -> phases.PhaseSta
     previous_last = _hanchan(tournament, phase.number).start - 1
     waiting = incomplete_before(tournament, phase.number)
     if waiting is not None:
-        raise Refusal(
-            "phase",
-            "phase-complete",
-            f"phase: hanchan {waiting} of the phase before {phase.name} is not complete (every table "
-            "signed) yet",
-            status=CONFLICT,
-        )
+        message = _(
+            "{field}: hanchan {hanchan} of the phase before {phase} is not complete (every table signed) yet"
+        ).format(field="phase", hanchan=waiting, phase=phase.name)
+        raise Refusal("phase", "phase-complete", message, status=CONFLICT)
     phased = load_phases(tournament.pk, up_to=previous_last)
     if phased is None or len(phased.phases) < phase.number - 1 or not phased.phases[phase.number - 2].reached:
-        raise Refusal(
-            "phase",
-            "phase-cut",
-            f"phase: make the cut into the phase before {phase.name} first",
-            status=CONFLICT,
+        message = _("{field}: make the cut into the phase before {phase} first").format(
+            field="phase", phase=phase.name
         )
+        raise Refusal("phase", "phase-cut", message, status=CONFLICT)
     return phased.phases[phase.number - 2]
 
 
@@ -180,12 +179,14 @@ def make_cut(
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     phase = _phase(tournament, number)
     if number < 2 or phase.advance is None:
-        raise Refusal("phase", "phase-cut", f"phase: {phase.name} has no cut before it")
+        message = _("{field}: {phase} has no cut before it").format(field="phase", phase=phase.name)
+        raise Refusal("phase", "phase-cut", message)
     span = _hanchan(tournament, number)
     if tournament.rounds.filter(number__gte=span.start, number__lt=span.stop).exclude(tables=None).exists():
-        raise Refusal(
-            "phase", "phase-seated", f"phase: {phase.name} is seated: its cut stays as made", status=CONFLICT
+        message = _("{field}: {phase} is seated: its cut stays as made").format(
+            field="phase", phase=phase.name
         )
+        raise Refusal("phase", "phase-seated", message, status=CONFLICT)
     previous = _previous_standings(tournament, phase)
     cut = phases.make_cut(previous.standings, phase.advance, eligible=eligible(tournament), chosen=chosen)
     if cut.tied:
@@ -196,21 +197,20 @@ def make_cut(
                 Problem(
                     "chosen",
                     "cut-tie",
-                    f"chosen: {tied} are equal at the line after every tie-break; choose {cut.places} of "
-                    "them to advance",
+                    _(
+                        "{field}: {players} are equal at the line after every tie-break; choose {places} of "
+                        "them to advance"
+                    ).format(field="chosen", players=tied, places=cut.places),
                     extra={"tied": list(cut.tied), "places": cut.places},
                 )
             ],
             status=CONFLICT,
         )
     if len(cut.advancing) < phase.advance:
-        raise Refusal(
-            "phase",
-            "phase-cut",
-            f"phase: only {len(cut.advancing)} players can advance to {phase.name}, "
-            f"which takes {phase.advance}",
-            status=CONFLICT,
+        message = _("{field}: only {count} players can advance to {phase}, which takes {advance}").format(
+            field="phase", count=len(cut.advancing), phase=phase.name, advance=phase.advance
         )
+        raise Refusal("phase", "phase-cut", message, status=CONFLICT)
     phase.entries.all().delete()
     entries = PhaseEntry.objects.bulk_create(
         PhaseEntry(phase=phase, player_id=pk, seed=seed) for seed, pk in enumerate(cut.advancing, start=1)
@@ -239,23 +239,23 @@ def call_up(tournament: Tournament, number: int, leaver: Player, user: AbstractB
     phase = _phase(tournament, number)
     entry = phase.entries.filter(player=leaver, left_at=None).first()
     if entry is None:
-        raise Refusal("player", "phase-member", f"player: {leaver.name} does not play {phase.name}")
+        message = _("{field}: {player} does not play {phase}").format(
+            field="player", player=leaver.name, phase=phase.name
+        )
+        raise Refusal("player", "phase-member", message)
     started = _phase_started(tournament, phase)
     if started is not None:
-        raise Refusal(
-            "player",
-            "phase-started",
-            f"player: hanchan {started.number} of {phase.name} has started; a substitute takes the seat for "
-            "a hanchan (the absences page, WRCR 2015 §7.2)",
-            status=CONFLICT,
-        )
+        message = _(
+            "{field}: hanchan {hanchan} of {phase} has started; a substitute takes the seat for a hanchan "
+            "(the absences page, WRCR 2015 §7.2)"
+        ).format(field="player", hanchan=started.number, phase=phase.name)
+        raise Refusal("player", "phase-started", message, status=CONFLICT)
     previous = _previous_standings(tournament, phase)
     taken = set(phase.entries.values_list("player_id", flat=True))
     called = phases.next_in_line(previous.standings, taken, eligible(tournament))
     if called is None:
-        raise Refusal(
-            "player", "phase-cut", f"player: nobody is left to call up to {phase.name}", status=CONFLICT
-        )
+        message = _("{field}: nobody is left to call up to {phase}").format(field="player", phase=phase.name)
+        raise Refusal("player", "phase-cut", message, status=CONFLICT)
     entry.left_at = timezone.now()
     entry.save(update_fields=["left_at"])
     replacement = PhaseEntry.objects.create(phase=phase, player_id=called, seed=entry.seed, replaces=leaver)
@@ -288,32 +288,32 @@ def seat_by_rank(tournament: Tournament, number: int, user: AbstractBaseUser) ->
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     phase = _phase(tournament, number)
     if phase.seating != Phase.Seating.BY_RANK:
-        raise Refusal(
-            "phase", "phase-seating", f"phase: {phase.name} is seated {phase.get_seating_display().lower()}"
+        message = _("{field}: {phase} is not seated by rank (its seating: {seating})").format(
+            field="phase", phase=phase.name, seating=phase.get_seating_display()
         )
+        raise Refusal("phase", "phase-seating", message)
     if number < 2:
-        raise Refusal("phase", "phase-seating", "phase: the first phase has no rank to seat by yet")
+        message = _("{field}: the first phase has no rank to seat by yet").format(field="phase")
+        raise Refusal("phase", "phase-seating", message)
     started = _phase_started(tournament, phase)
     if started is not None:
-        raise Refusal(
-            "phase", "played-rounds-are-kept", f"phase: hanchan {started.number} has started", status=CONFLICT
-        )
+        message = _("{field}: hanchan {hanchan} has started").format(field="phase", hanchan=started.number)
+        raise Refusal("phase", "played-rounds-are-kept", message, status=CONFLICT)
     entries = list(phase.entries.filter(left_at=None).select_related("player").order_by("seed"))
     if not entries:
-        raise Refusal("phase", "phase-cut", f"phase: make the cut into {phase.name} first", status=CONFLICT)
+        message = _("{field}: make the cut into {phase} first").format(field="phase", phase=phase.name)
+        raise Refusal("phase", "phase-cut", message, status=CONFLICT)
     playing = [
         e.player_id
         for e in entries
         if e.player.status != Player.Status.WITHDRAWN and not e.player.disqualified
     ]
     if len(playing) % 4:
-        raise Refusal(
-            "phase",
-            "phase-field",
-            f"phase: {len(playing)} players still play {phase.name}, not whole tables; call up the next in "
-            "line in place of each player who left",
-            status=CONFLICT,
-        )
+        message = _(
+            "{field}: {count} players still play {phase}, not whole tables; call up the next in line in "
+            "place of each player who left"
+        ).format(field="phase", count=len(playing), phase=phase.name)
+        raise Refusal("phase", "phase-field", message, status=CONFLICT)
     span = _hanchan(tournament, number)
     rounds = [
         store_round(tournament, hanchan, phases.tables_by_rank(playing, index), Round.Mode.BY_RANK)

@@ -13,7 +13,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone, translation
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation.trans_real import parse_accept_lang_header
 
 from tournament import access, services
@@ -26,6 +26,12 @@ from tournament.presentation import format_seconds
 from tournament.refusal import Refusal
 
 Role = StaffRole.Role
+# Who a page is for, as the 403 page says it (one sentence per role: the plural differs by language).
+PAGE_FOR = {
+    Role.REFEREE: gettext_lazy("This page is for the referees of {tournament}."),
+    Role.HEAD_REFEREE: gettext_lazy("This page is for the head referees of {tournament}."),
+    Role.ORGANISER: gettext_lazy("This page is for the organisers of {tournament}."),
+}
 
 
 def access_tournament(request: HttpRequest, slug: str, minimum: str | None = None) -> Tournament:
@@ -39,7 +45,7 @@ def access_tournament(request: HttpRequest, slug: str, minimum: str | None = Non
         translation.activate(tournament.language)  # LocaleMiddleware activates afresh on each request
         request.LANGUAGE_CODE = tournament.language
     if minimum is not None and not access.has_role(request.user, tournament, minimum):
-        raise PermissionDenied(f"This page is for the {Role(minimum).label.lower()}s of {tournament.name}.")
+        raise PermissionDenied(str(PAGE_FOR[Role(minimum)]).format(tournament=tournament.name))
     return tournament
 
 

@@ -10,6 +10,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
@@ -25,6 +27,12 @@ from tournament.views.base import access_tournament, clock_payload, render_page
 Role = StaffRole.Role
 WIND_NAMES = dict(Seat.Wind.choices)
 IMPORT_SECONDS = 30 * 60
+# What the organiser did to the clock, said back in the reader's language (the action is an identifier).
+CLOCK_DONE = {
+    "start": gettext_lazy("Hanchan {number}: the clock is running."),
+    "pause": gettext_lazy("Hanchan {number}: the clock is paused."),
+    "extend": gettext_lazy("Hanchan {number}: the clock is changed."),
+}
 
 
 @require_GET
@@ -58,22 +66,27 @@ def clock(request: HttpRequest, slug: str) -> HttpResponse:
                 if clock_form.is_valid():
                     action, minutes = clock_form.cleaned_data["action"], clock_form.cleaned_data["minutes"]
                     services.operate_clock(current, request.user, action, minutes=minutes or 0)
-                    messages.success(request, f"Hanchan {current.number}: clock {action} done.")
+                    done = CLOCK_DONE.get(action, _("Hanchan {number}: the clock is set."))
+                    messages.success(request, str(done).format(number=current.number))
                     return redirect("tournament:clock", slug=tournament.slug)
             elif which == "table":
                 table_form = TableTimeForm(request.POST)
                 if table_form.is_valid():
                     table = current.tables.filter(number=table_form.cleaned_data["table"]).first()
                     if table is None:
-                        table_form.add_error("table", f"Hanchan {current.number} has no such table.")
+                        message = _("Hanchan {number} has no such table.").format(number=current.number)
+                        table_form.add_error("table", message)
                     else:
                         minutes = table_form.cleaned_data["minutes"]
                         services.give_table_extra_time(table, request.user, minutes)
-                        messages.success(request, f"Table {table.number}: {minutes:+d} minutes.")
+                        message = _("Table {table}: {minutes} minutes.").format(
+                            table=table.number, minutes=f"{minutes:+d}"
+                        )
+                        messages.success(request, message)
                         return redirect("tournament:clock", slug=tournament.slug)
             elif which == "finish":
                 services.finish_round(current, request.user)
-                messages.success(request, f"Hanchan {current.number} is finished.")
+                messages.success(request, _("Hanchan {number} is finished.").format(number=current.number))
                 return redirect("tournament:clock", slug=tournament.slug)
         except Refusal as error:
             messages.error(request, error.message)

@@ -39,6 +39,7 @@ from django.core.handlers.asgi import ASGIRequest
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connections
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_GET
 from redis.exceptions import RedisError
 
@@ -58,7 +59,7 @@ SUBSCRIBE_WAIT_SECONDS = 3.0
 RESUBSCRIBE_SECONDS = 2.0
 MAX_EVENT_ID = 10**15
 HEARTBEAT = b": heartbeat\n\n"
-REDIS_DOWN = "Live updates are unavailable for a moment: the page polls meanwhile."
+REDIS_DOWN = gettext_lazy("Live updates are unavailable for a moment: the page polls meanwhile.")
 
 
 class Stream:
@@ -258,6 +259,7 @@ def hub() -> Hub:
 
 
 def unavailable(message: str, rule: str) -> HttpResponse:
+    """The stream refused for now (503), in the API's form; the message in the reader's language."""
     response = JsonResponse({"errors": [{"field": "stream", "rule": rule, "message": message}]}, status=503)
     response["Retry-After"] = str(RETRY_AFTER_SECONDS)
     response["Cache-Control"] = "no-store"
@@ -293,13 +295,13 @@ async def stream(request: HttpRequest, slug: str) -> HttpResponse:
         return response
     the_hub = hub()
     if the_hub.count >= settings.LIVE_MAX_CONNECTIONS:
-        return unavailable(
-            f"This server streams to {settings.LIVE_MAX_CONNECTIONS} browsers already: try again in "
-            f"{RETRY_AFTER_SECONDS} seconds (the page polls meanwhile).",
-            "live-connection-limit",
-        )
+        message = gettext(
+            "This server streams to {count} browsers already: try again in {seconds} seconds (the page polls "
+            "meanwhile)."
+        ).format(count=settings.LIVE_MAX_CONNECTIONS, seconds=RETRY_AFTER_SECONDS)
+        return unavailable(message, "live-connection-limit")
     if not await the_hub.ready():
-        return unavailable(REDIS_DOWN, "live-redis")
+        return unavailable(str(REDIS_DOWN), "live-redis")
     last_seen = last_event_id(request)
     connection = Stream(tournament_id, public)
     the_hub.add(connection)  # first, so that nothing published while catching up is lost
@@ -307,7 +309,7 @@ async def stream(request: HttpRequest, slug: str) -> HttpResponse:
         first = await the_hub.catch_up(connection, last_seen)
     except (RedisError, OSError):
         the_hub.remove(connection)
-        return unavailable(REDIS_DOWN, "live-redis")
+        return unavailable(str(REDIS_DOWN), "live-redis")
     except BaseException:
         the_hub.remove(connection)
         raise

@@ -10,6 +10,8 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
 from tournament import services
@@ -84,9 +86,15 @@ def phases_page(request: HttpRequest, slug: str) -> HttpResponse:
                 if row.get("name")
             ]
             services.set_phases(tournament, request.user, plans)
-            messages.success(
-                request, f"{len(plans) or 'No'} phases set: {tournament.hanchan_count} hanchan in all."
-            )
+            if plans:
+                done = ngettext(
+                    "{count} phase set: {hanchan} hanchan in all.",
+                    "{count} phases set: {hanchan} hanchan in all.",
+                    len(plans),
+                )
+            else:
+                done = _("No phases set: {hanchan} hanchan in all.")
+            messages.success(request, done.format(count=len(plans), hanchan=tournament.hanchan_count))
             return redirect("tournament:phases", slug=tournament.slug)
         if action in {"cut", "call_up", "seat_by_rank"}:
             return _phase_action(request, tournament, action)
@@ -117,20 +125,34 @@ def _phase_action(request: HttpRequest, tournament: Tournament, action: str) -> 
         tied = [(int(pk), "") for pk in request.POST.getlist("chosen") if pk.isdigit()]
         form = CutForm(tied, request.POST)
         if not form.is_valid():
-            raise Refusal("phase", "phase-cut", "phase: choose a phase to cut into")
+            raise Refusal(
+                "phase", "phase-cut", _("{field}: choose a phase to cut into").format(field="phase")
+            )
         entries = services.make_cut(
             tournament, form.cleaned_data["phase"], request.user, chosen=form.cleaned_data["chosen"]
         )
-        messages.success(request, f"The cut is made: {len(entries)} players advance.")
+        made = ngettext(
+            "The cut is made: {count} player advances.",
+            "The cut is made: {count} players advance.",
+            len(entries),
+        )
+        messages.success(request, made.format(count=len(entries)))
     elif action == "call_up":
         members = list(tournament.players.values_list("pk", "name"))
         form = CallUpForm(members, request.POST)
         if not form.is_valid():
-            raise Refusal("player", "phase-member", "player: choose the player who leaves")
+            message = _("{field}: choose the player who leaves").format(field="player")
+            raise Refusal("player", "phase-member", message)
         leaver = tournament.players.get(pk=form.cleaned_data["player"])
         entry = services.call_up(tournament, form.cleaned_data["phase"], leaver, request.user)
-        messages.success(request, f"{entry.player.name} plays in place of {leaver.name}.")
+        message = _("{player} plays in place of {leaver}.").format(
+            player=entry.player.name, leaver=leaver.name
+        )
+        messages.success(request, message)
     else:
         rounds = services.seat_by_rank(tournament, number, request.user)
-        messages.success(request, f"Seated by rank: hanchan {rounds[0].number} to {rounds[-1].number}.")
+        message = _("Seated by rank: hanchan {first} to {last}.").format(
+            first=rounds[0].number, last=rounds[-1].number
+        )
+        messages.success(request, message)
     return redirect("tournament:phases", slug=tournament.slug)

@@ -14,6 +14,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils import translation
+from django.utils.formats import number_format
 from django.views.decorators.http import require_GET
 
 from scoring.models import ScoreSheet
@@ -282,7 +283,8 @@ def player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
                 "wind": WIND_NAMES[seat.wind] if seat else "",
                 "absence": absences.get(number),
                 "result": result,
-                "points": f"{result['points']:,}" if result else "",
+                # Grouped as the reader's language writes it: 32,400, 32 400 (fr, ru), 32.400 (de).
+                "points": number_format(result["points"], force_grouping=True) if result else "",
                 "penalties": round_penalties,
                 "penalty_total": sum((p.points for p in round_penalties), Decimal(0)),
                 "rank_after": history[number - 1] if number - 1 < len(history) else None,
