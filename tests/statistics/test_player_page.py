@@ -86,3 +86,18 @@ def test_the_points_chart_is_drawn_without_inline_style(played: Tournament) -> N
     # Hanchan 1: the start and 11 points after each entry (the chombo re-deal too).
     first = re.findall(r'<polyline class="line" points="([^"]+)"', chart.group(0))[0]
     assert len(first.split()) == 12
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["de", "fr", "ru"])
+def test_the_charts_coordinates_are_numbers_in_every_language(played: Tournament, language: str) -> None:
+    """A language that writes 156,0 must not reach the SVG's coordinates: the charts draw in any language."""
+    ana = played.players.get(name="Ana")
+    client = Client(headers={"accept-language": language})
+    html = client.get(f"/t/{played.slug}/players/{ana.pk}/").content.decode()
+    charts = re.findall(r'<svg class="chart.*?</svg>', html, re.S)
+    assert len(charts) == 2
+    for chart in charts:
+        coordinates = re.findall(r'\s(?:x|y|x1|y1|x2|y2|cx|cy|dx|dy)="([^"]*)"', chart)
+        coordinates += " ".join(re.findall(r'points="([^"]+)"', chart)).replace(",", " ").split()
+        assert coordinates and all(re.fullmatch(r"-?\d+(\.\d+)?", value) for value in coordinates), chart
