@@ -5,9 +5,15 @@ preset cites its text by name and section where it has one (WRCR 2015 numbers it
 scoring card and the EMA 2025 overview name their headings). Where a preset's text says nothing of a
 topic (the EMA texts have no clock, no substitutes, no missed hanchan), the product follows WRCR 2015 and
 says so. A custom ruleset cites the preset it is built on.
+
+The citation inside a refusal's ``rule`` is an identifier and stays English; a page shows it in its
+reader's language (``translated=True``): the documents' names and headings are their own (they are
+English texts), only "where ... is silent" is ours to translate.
 """
 
 from __future__ import annotations
+
+from scoring.rules.i18n import _, gettext_noop
 
 TOPICS = (
     "chombo",
@@ -49,11 +55,15 @@ OWN_TEXTS = {
         "signing": "EMA 2025 rules, point penalties (unsigned score sheet)",
     },
 }
-SILENT = {"EMA2016": "the EMA 2016 scoring card is silent", "EMA2025": "the EMA 2025 rules are silent"}
+SILENT = {
+    "EMA2016": gettext_noop("the EMA 2016 scoring card is silent"),
+    "EMA2025": gettext_noop("the EMA 2025 rules are silent"),
+}
 
 
-def cite(preset: str, topic: str) -> str:
-    """The citation of ``topic`` for a tournament on ``preset`` (a preset name: WRC2015, EMA2016...)."""
+def cite(preset: str, topic: str, *, translated: bool = False) -> str:
+    """The citation of ``topic`` for a tournament on ``preset`` (a preset name: WRC2015, EMA2016...), in
+    the active language when ``translated`` (a page), else in English (a rule identifier)."""
     if topic not in WRCR_2015:
         raise ValueError(f"topic: {topic!r} is not one of {', '.join(TOPICS)}")
     own = OWN_TEXTS.get(preset)
@@ -61,4 +71,6 @@ def cite(preset: str, topic: str) -> str:
         return WRCR_2015[topic]
     if topic in own:
         return own[topic]
+    if translated:
+        return _("{wrcr}, where {silent}").format(wrcr=WRCR_2015[topic], silent=_(SILENT[preset]))
     return f"{WRCR_2015[topic]}, where {SILENT[preset]}"

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from django.utils import translation
 
 from penalties import services as penalties
 from penalties.models import Penalty
@@ -24,6 +25,21 @@ def test_each_preset_cites_its_own_text_and_says_where_it_is_silent() -> None:
     assert all("WRCR" not in cite("EMA2025", topic) or "silent" in cite("EMA2025", topic) for topic in TOPICS)
     with pytest.raises(ValueError, match="topic"):
         cite("WRC2015", "nothing")
+
+
+def test_a_page_cites_in_its_readers_language_and_a_rule_identifier_stays_english() -> None:
+    with translation.override("de"):
+        assert cite("EMA2025", "time_limit", translated=True) == (
+            "WRCR 2015 §8.2, da die EMA-2025-Regeln dazu schweigen"
+        )
+        assert cite("EMA2025", "time_limit") == "WRCR 2015 §8.2, where the EMA 2025 rules are silent"
+        # The texts' own names and headings are theirs (English documents), in every language.
+        assert cite("EMA2025", "chombo", translated=True) == "EMA 2025 rules, penalties overview (chombo)"
+    with translation.override("ja"):
+        assert (
+            cite("EMA2016", "lateness", translated=True)
+            == "WRCR 2015 §7.2（EMA 2016 スコアカードに規定がないため）"  # noqa: RUF001 (Japanese parentheses)
+        )
 
 
 @pytest.mark.django_db

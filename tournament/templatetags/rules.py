@@ -1,4 +1,5 @@
-"""``{% cite "chombo" %}``: the rule a page names, from the tournament's own ruleset."""
+"""``{% cite "chombo" %}``: the rule a page names, from the tournament's own ruleset, in the page's
+language."""
 
 from __future__ import annotations
 
@@ -16,4 +17,4 @@ register = template.Library()
 def cite(context: Any, topic: str) -> str:
     tournament = context.get("tournament")
     preset = tournament.ruleset_preset if isinstance(tournament, Tournament) else Tournament.Preset.WRC2015
-    return cite_rule(preset, topic)
+    return cite_rule(preset, topic, translated=True)
