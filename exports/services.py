@@ -262,7 +262,7 @@ def job_for_download(user: AnyUser | None, tournament: Tournament, job_id: int) 
         raise Refusal(
             "export",
             "export-ready",
-            _("This export is not ready ({state}).").format(state=job.get_state_display().lower()),
+            _("This export is not ready ({state}).").format(state=job.get_state_display()),
             status=CONFLICT,
         )
     if is_expired(job) or not job.file or not job.file.storage.exists(job.file.name):
