@@ -309,18 +309,28 @@ def draw_sheet_form(canvas: Canvas) -> None:
     canvas.line(seat_x[2] + 34, referee_y, seat_x[3] + SEAT_COLUMN - 4, referee_y)
     canvas.setFillGray(GREY)
     draw(canvas, seat_x[0] + 4, referee_y - 12, _("name and signature"), 7)
-    draw(
-        canvas,
-        MARGIN,
-        MARGIN,
-        _(
-            "Write each hand's point changes per seat, riichi sticks included; the final points add up to "
-            "the starting points less the riichi sticks left. All four players sign."
-        ),
-        7,
-        max_width=PAGE_WIDTH - 2 * MARGIN,
+    advice = _(
+        "Write each hand's point changes per seat, riichi sticks included; the final points add up to "
+        "the starting points less the riichi sticks left. All four players sign."
     )
+    for line, text in enumerate(reversed(two_lines(advice, 7, PAGE_WIDTH - 2 * MARGIN))):
+        draw(canvas, MARGIN, MARGIN + line * 9, text, 7, max_width=PAGE_WIDTH - 2 * MARGIN)
     canvas.setFillGray(0)
+
+
+def text_width(text: str, size: float, bold: bool = False) -> float:
+    return sum(pdfmetrics.stringWidth(part, font, size) for font, part in font_runs(text, bold))
+
+
+def two_lines(text: str, size: float, width: float) -> list[str]:
+    """``text`` on one line if it fits in ``width``, else broken in two at the space nearest its middle
+    (a translation may be longer than the English)."""
+    if text_width(text, size) <= width or " " not in text.strip():
+        return [text]
+    middle = len(text) // 2
+    spaces = [index for index, character in enumerate(text) if character == " "]
+    cut = min(spaces, key=lambda index: abs(index - middle))
+    return [text[:cut], text[cut + 1 :]]
 
 
 def draw_sheet_page(
