@@ -10,6 +10,10 @@ Errors, whatever raised them (a serializer, ``tournament.access``, a service, th
 input or a rule refused, 401 not logged in, 403 logged in without the role, 404 not found (or a private
 tournament the user has no role in), 409 a score-sheet conflict or a signed (locked) sheet, 429 too many
 login attempts.
+
+Messages follow the reader's language (Accept-Language, or the language cookie): the product's own
+through its catalogues, DRF's (not authenticated, throttled, invalid input...) through DRF's; ``rule``
+and ``field`` never change with the language.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.urls import path
+from django.utils.translation import gettext as _
 from django.views import defaults
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 from rest_framework import exceptions, status
@@ -139,7 +144,7 @@ def outside_a_view(
 ) -> JsonResponse:
     message = encodable(str(exception.args[0])) if exception is not None and exception.args else rule
     if status == 404:
-        message = f"no such address: {encodable(request.path)[:200]}"
+        message = _("No such address: {path}").format(path=encodable(request.path)[:200])
     return JsonResponse({"errors": [error(field, rule, message)]}, status=status)
 
 
@@ -266,7 +271,7 @@ class TokenLoginView(ObtainAuthToken):
                 auth.record_failure(request, username)
             raise exceptions.ValidationError(serializer.errors)
         auth.clear_failures(request, username)
-        token, _ = Token.objects.get_or_create(user=serializer.validated_data["user"])
+        token, _created = Token.objects.get_or_create(user=serializer.validated_data["user"])
         return Response({"token": token.key})
 
 

@@ -43,6 +43,7 @@ from django.core.cache.backends.locmem import LocMemCache
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
+from django.utils.translation import gettext_lazy, ngettext
 from redis.exceptions import RedisError
 
 logger = logging.getLogger(__name__)
@@ -117,9 +118,19 @@ def blocked(request: HttpRequest, username: str) -> Block | None:
     if not seconds:
         return None
     minutes = math.ceil(seconds / 60)
-    who = "for this user name" if by_name >= by_address else "from this address"
-    plural = "s" if minutes != 1 else ""
-    return Block(seconds, f"Too many failed sign-in attempts {who}. Try again in {minutes} minute{plural}.")
+    if by_name >= by_address:
+        message = ngettext(
+            "Too many failed sign-in attempts for this user name. Try again in {minutes} minute.",
+            "Too many failed sign-in attempts for this user name. Try again in {minutes} minutes.",
+            minutes,
+        )
+    else:
+        message = ngettext(
+            "Too many failed sign-in attempts from this address. Try again in {minutes} minute.",
+            "Too many failed sign-in attempts from this address. Try again in {minutes} minutes.",
+            minutes,
+        )
+    return Block(seconds, message.format(minutes=minutes))
 
 
 def _count(key: str, window: int = WINDOW_SECONDS) -> None:
@@ -181,12 +192,14 @@ def player_blocked(request: HttpRequest, tournament_pk: int, player_pk: int) -> 
     if not seconds:
         return None
     hours = math.ceil(seconds / 3600)
-    plural = "s" if hours != 1 else ""
-    return Block(
-        seconds,
-        f"Too many wrong PINs for this player today. Try again in {hours} hour{plural}, sign in with the "
-        "code on your seating card, or ask an organiser for a new PIN.",
+    message = ngettext(
+        "Too many wrong PINs for this player today. Try again in {hours} hour, sign in with the code on "
+        "your seating card, or ask an organiser for a new PIN.",
+        "Too many wrong PINs for this player today. Try again in {hours} hours, sign in with the code on "
+        "your seating card, or ask an organiser for a new PIN.",
+        hours,
     )
+    return Block(seconds, message.format(hours=hours))
 
 
 def record_player_failure(request: HttpRequest, tournament_pk: int, player_pk: int) -> None:
@@ -249,9 +262,13 @@ class LogoutView(auth_views.LogoutView):
 
 
 class AdminSite(admin.AdminSite):
-    """The default admin site (``config.apps.AdminConfig``), its login limited like the others."""
+    """The default admin site (``config.apps.AdminConfig``), its login limited like the others; its
+    titles in the reader's language (the admin's own words come from Django's catalogues)."""
 
     login_form = AdminLoginForm
+    site_header = gettext_lazy("Riichi tournament manager: administration")
+    site_title = gettext_lazy("Riichi tournament manager")
+    index_title = gettext_lazy("Administration")
 
     def login(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
         return too_many(super().login(request, extra_context))

@@ -5,7 +5,7 @@ queued; the same export still under way is handed back), poll the job, download 
 or a session; anonymous callers may run the public exporters of a public tournament, as on the page.
 Refusals come from ``exports.services`` and take the API's error format (404 for an exporter or job that
 does not exist for the user, 403 for an export not open to them, 409 for a file not ready, 410 for an
-expired one).
+expired one). Messages follow Accept-Language; a requested file is written in that language too.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from rest_framework.response import Response
 from exports import services
 from exports.models import ExportJob
 from exports.serializers import ExporterSerializer, ExportJobSerializer, ExportRequestSerializer
+from exports.views import asked_language
 from tournament.api import TournamentScopedViewSet
 
 
@@ -72,7 +73,9 @@ class ExportJobViewSet(TournamentScopedViewSet):
     def create(self, request: Request, tournament_pk: int) -> Response:
         serializer = ExportRequestSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        job = services.request_export(self.tournament, request.user, serializer.validated_data["exporter"])
+        job = services.request_export(
+            self.tournament, request.user, serializer.validated_data["exporter"], asked_language(request)
+        )
         return Response(ExportJobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
 
     @extend_schema(summary="An export job: state, progress, and where its file is once done")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from tournament.models import Tournament
 
@@ -17,10 +18,10 @@ class ExportJob(models.Model):
     """One export of a tournament, produced in the background and kept until it expires."""
 
     class State(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        DONE = "done", "Done"
-        FAILED = "failed", "Failed"
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Running")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="export_jobs")
     exporter = models.CharField(max_length=40)  # the identifier of a registered exporter
@@ -36,6 +37,9 @@ class ExportJob(models.Model):
     error = models.TextField(blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     expires_at = models.DateTimeField(null=True, blank=True)
+    # The language the file is written in: the asker's own choice (the switcher's cookie or the browser's),
+    # blank when they made none; the task then writes the tournament's default language, else the site's.
+    language = models.CharField(max_length=16, blank=True, default="", db_default="")
     # Background-job bookkeeping (tournament.services.jobs): the last sign of life (when the task was sent,
     # then with each progress update), how many deliveries have started it, and the latest one's task id
     # (with database defaults, so that rows loaded from an archive need not name them).

@@ -13,6 +13,10 @@ from the start, to the same file name with the same bytes; only the latest attem
 and deleted; the next request deletes any others that have expired. Refusals are ``Refusal``s: 404 for
 an exporter or job that does not exist for the user, 409 for a file not ready, 410 for an expired one;
 ``PermissionDenied`` for an export the user may not have.
+
+A file is written in its asker's language (``ExportJob.language``: the language they chose, by the
+switcher or their browser, when they asked), else in the tournament's default language, else in the
+site's; the task activates it (``export_language``), since no request's language is active in a worker.
 """
 
 from __future__ import annotations
@@ -28,7 +32,8 @@ from django.core.exceptions import PermissionDenied
 from django.core.files.base import ContentFile
 from django.db import transaction
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from exports.exporters import PUBLIC, Exporter, all_exporters, get_exporter
 from exports.models import ExportJob
@@ -63,7 +68,7 @@ def exporter_of(identifier: str) -> Exporter:
         raise Refusal(
             "exporter",
             "exporters",
-            f"exporter: {identifier!r} is not an export of this site",
+            _("{identifier} is not an export of this site.").format(identifier=repr(identifier)),
             status=NOT_FOUND,
         )
     return exporter
@@ -73,19 +78,50 @@ def requester(user: AnyUser | None) -> Any:
     return user if user is not None and user.is_authenticated else None
 
 
-def request_export(tournament: Tournament, user: AnyUser | None, exporter_id: str) -> ExportJob:
-    """Queue an export of ``tournament`` by ``user``; the same export still under way is handed back."""
+def tournament_not_found() -> Refusal:
+    return Refusal("tournament", "visible-tournaments", _("Tournament not found."), status=NOT_FOUND)
+
+
+def not_open_to_you(tournament: Tournament, exporter: Exporter) -> PermissionDenied:
+    return PermissionDenied(
+        _("The export {export} is not open to you in {tournament}.").format(
+            export=exporter.verbose_name, tournament=tournament.name
+        )
+    )
+
+
+def language_of(code: str | None) -> str:
+    """One of the site's languages for ``code`` (``de-AT`` -> ``de``), or blank for none of them."""
+    if not code:
+        return ""
+    try:
+        return translation.get_supported_language_variant(code)
+    except LookupError:
+        return ""
+
+
+def export_language(job: ExportJob) -> str:
+    """The language a job's file is written in: its asker's, else the tournament's, else the site's."""
+    return language_of(job.language) or language_of(job.tournament.language) or settings.LANGUAGE_CODE
+
+
+def request_export(
+    tournament: Tournament, user: AnyUser | None, exporter_id: str, language: str = ""
+) -> ExportJob:
+    """Queue an export of ``tournament`` by ``user``, written in ``language`` (the asker's choice; blank:
+    the tournament's default); the same export still under way is handed back, in the language it was
+    asked in."""
     exporter = exporter_of(exporter_id)
     if not is_allowed(user, tournament, exporter):
         if not access.can_view(user, tournament):
-            raise Refusal("tournament", "visible-tournaments", "tournament: not found", status=NOT_FOUND)
-        raise PermissionDenied(f"the export {exporter.verbose_name} is not open to you in {tournament.name}")
+            raise tournament_not_found()
+        raise not_open_to_you(tournament, exporter)
     delete_expired_exports()  # files are not transactional: before, not inside, the transaction below
-    return _queue(tournament, requester(user), exporter)
+    return _queue(tournament, requester(user), exporter, language_of(language))
 
 
 @transaction.atomic
-def _queue(tournament: Tournament, asked_by: Any, exporter: Exporter) -> ExportJob:
+def _queue(tournament: Tournament, asked_by: Any, exporter: Exporter, language: str = "") -> ExportJob:
     same = ExportJob.objects.filter(
         tournament=tournament, exporter=exporter.identifier, requested_by=asked_by
     )
@@ -97,6 +133,7 @@ def _queue(tournament: Tournament, asked_by: Any, exporter: Exporter) -> ExportJ
         exporter=exporter.identifier,
         requested_by=asked_by,
         heartbeat_at=timezone.now(),
+        language=language,
     )
     jobs.give_up_stalled(same.exclude(pk=job.pk), superseded_by=job.pk)  # a dead one is never handed back
     jobs.send_on_commit(run_export, job.pk)
@@ -138,21 +175,29 @@ def run_export_job(job_id: int, task_id: str | None = None) -> ExportJob:
     job = ExportJob.objects.select_related("tournament", "requested_by").get(pk=job_id)
     if attempt is None:
         return job
+    # Every word in the file, and the job's error, in the asker's language; every time, the venue's.
+    with translation.override(export_language(job)), timezone.override(job.tournament.zone()):
+        return _produce(job, attempt)
+
+
+def _produce(job: ExportJob, attempt: int) -> ExportJob:
     exporter = get_exporter(job.exporter)
     if exporter is None:
-        return _fail(job, attempt, f"{job.exporter!r} is not an export of this site")
+        message = _("{identifier} is not an export of this site.").format(identifier=repr(job.exporter))
+        return _fail(job, attempt, message)
     if not is_allowed(job.requested_by, job.tournament, exporter):
-        return _fail(job, attempt, "permission: whoever asked for this export may no longer have it")
+        return _fail(job, attempt, _("Whoever asked for this export no longer has the permission for it."))
     try:
-        with timezone.override(job.tournament.zone()):  # every time in the file: the venue's
-            result = exporter.render(job.tournament, jobs.progress_writer(ExportJob, job.pk, attempt))
+        result = exporter.render(job.tournament, jobs.progress_writer(ExportJob, job.pk, attempt))
     except jobs.Superseded:
         logger.warning("export job %s: attempt %s superseded, stopped", job.pk, attempt)
         job.refresh_from_db()
         return job
     except Exception:  # the job records the failure; the worker goes on with the next task
         logger.exception("export %s of job %s failed", job.exporter, job.pk)
-        message = f"This export failed: an error of the site, logged for its administrators (job {job.pk})"
+        message = _(
+            "This export failed: an error of the site, logged for its administrators (job {job})."
+        ).format(job=job.pk)
         return _fail(job, attempt, message)
     # Stored as exports/<tournament>/<job>-<exporter>.<extension>, short whatever the tournament's slug;
     # the download carries the full file name. A second run (after a lost worker) replaces the file.
@@ -200,13 +245,13 @@ def delete_expired_exports(now: Any = None) -> int:
 def access_export_job(user: AnyUser | None, tournament: Tournament, job_id: int) -> ExportJob:
     """The job, if ``user`` may see it: a job of this tournament whose exporter ``user`` may use."""
     if not access.can_view(user, tournament):
-        raise Refusal("tournament", "visible-tournaments", "tournament: not found", status=NOT_FOUND)
+        raise tournament_not_found()
     job = ExportJob.objects.filter(pk=job_id, tournament=tournament).first()
     if job is None:
-        raise Refusal("export", "export-jobs", "export: not found", status=NOT_FOUND)
+        raise Refusal("export", "export-jobs", _("Export not found."), status=NOT_FOUND)
     exporter = exporter_of(job.exporter)
     if not is_allowed(user, tournament, exporter):
-        raise PermissionDenied(f"the export {exporter.verbose_name} is not open to you in {tournament.name}")
+        raise not_open_to_you(tournament, exporter)
     return job
 
 
@@ -217,14 +262,14 @@ def job_for_download(user: AnyUser | None, tournament: Tournament, job_id: int) 
         raise Refusal(
             "export",
             "export-ready",
-            f"export: not ready ({job.get_state_display().lower()})",
+            _("This export is not ready ({state}).").format(state=job.get_state_display()),
             status=CONFLICT,
         )
     if is_expired(job) or not job.file or not job.file.storage.exists(job.file.name):
         if job.file:
             job.file.delete(save=False)
             ExportJob.objects.filter(pk=job.pk).update(file="")
-        raise Refusal("export", "export-expiry", "export: expired; ask for it again", status=GONE)
+        raise Refusal("export", "export-expiry", _("This export has expired; ask for it again."), status=GONE)
     return job
 
 
@@ -244,6 +289,7 @@ def job_status(job: ExportJob, tournament: Tournament | None = None) -> dict[str
         "exporter": job.exporter,
         "name": exporter.verbose_name if exporter else job.exporter,
         "state": job.state,
+        "state_label": job.get_state_display(),
         "progress": round(job.progress, 3),
         "error": job.error,
         "filename": job.filename,

@@ -3,6 +3,8 @@
 Thin views: they find the tournament, call ``exports.services`` and turn its answers and refusals into
 responses (403 without the permission, 404 for what the user may not see, 409 for a file not ready, 410
 for an expired one); JSON refusals take the API's form, ``{"errors": [{"field", "rule", "message"}]}``.
+The pages speak the reader's language (else the tournament's default), and an export is written in the
+language its asker chose (``asked_language``).
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ from django.core.exceptions import PermissionDenied
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from exports import services as export_services
@@ -22,16 +25,26 @@ from tournament import access
 from tournament.models import StaffRole, Tournament
 from tournament.refusal import NOT_FOUND, Refusal
 from tournament.services import player_login
-from tournament.views.base import refusal_response, render_page
+from tournament.views.base import reader_chose_language, refusal_response, render_page
 
 Role = StaffRole.Role
+
+
+def asked_language(request: HttpRequest) -> str:
+    """The language an export asked for in this request is written in: the reader's own choice (the
+    switcher's cookie, or the browser's Accept-Language), blank when they made none (the tournament's
+    default language then, else the site's: ``exports.services.export_language``)."""
+    return translation.get_language() if reader_chose_language(request) else ""
 
 
 def _tournament(request: HttpRequest, slug: str) -> Tournament:
     tournament = get_object_or_404(Tournament, slug=slug)
     if not access.can_view(request.user, tournament):
-        raise Http404("tournament: not found")
+        raise Http404(_("Tournament not found."))
     timezone.activate(tournament.zone())  # the venue's time (the middleware ends it with the request)
+    if tournament.language and not reader_chose_language(request):
+        translation.activate(tournament.language)  # as every tournament page (access_tournament)
+        request.LANGUAGE_CODE = tournament.language
     return tournament
 
 
@@ -71,7 +84,7 @@ def request_export(request: HttpRequest, slug: str, identifier: str) -> HttpResp
     tournament = _tournament(request, slug)
     wants_json = "application/json" in request.headers.get("Accept", "")
     try:
-        job = export_services.request_export(tournament, request.user, identifier)
+        job = export_services.request_export(tournament, request.user, identifier, asked_language(request))
     except Refusal as exc:
         if wants_json:
             return refusal_response(exc)
@@ -107,7 +120,7 @@ def download(request: HttpRequest, slug: str, job_id: int) -> HttpResponse:
     return response
 
 
-PRINTS = {"score-sheets": "score sheets", "seating-cards": "seating cards"}
+PRINTS = ("score-sheets", "seating-cards")
 
 
 @login_required
@@ -122,17 +135,22 @@ def print_hanchan(request: HttpRequest, slug: str, kind: str, number: int) -> Ht
     every player's card void."""
     tournament = _tournament(request, slug)
     if kind not in PRINTS:
-        raise Http404("print: score-sheets or seating-cards")
+        raise Http404(_("Print score-sheets or seating-cards."))
     if not access.has_role(request.user, tournament, Role.REFEREE):
-        raise PermissionDenied(f"Printing is for the referees of {tournament.name}.")
+        raise PermissionDenied(
+            _("Printing is for the referees of {tournament}.").format(tournament=tournament.name)
+        )
     if not tournament.rounds.filter(number=number).exists():
-        raise Http404(f"hanchan {number}: not seated")
+        raise Http404(_("Hanchan {number} is not seated.").format(number=number))
     if request.method == "POST" and (
         kind != "seating-cards" or tournament.entry_mode != Tournament.EntryMode.PLAYERS
     ):
         return HttpResponse(
-            "issue-sign-in-codes: new sign-in codes are printed on seating cards, and only when the "
-            "players enter the results",
+            # The rule's identifier, then why, in the reader's language.
+            "issue-sign-in-codes: "
+            + _(
+                "New sign-in codes are printed on seating cards, and only when the players enter the results."
+            ),
             status=405,
             headers={"Allow": "GET"},
             content_type="text/plain; charset=utf-8",

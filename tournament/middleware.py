@@ -16,6 +16,7 @@ from django.db.utils import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from tournament import access
 from tournament.refusal import Refusal
@@ -120,6 +121,7 @@ class LastGoodCopyMiddleware:
 
 
 def stale_copy(copy: dict[str, Any]) -> HttpResponse:
+    """The copy, with a note in the reader's language (the copy is the one kept in that language)."""
     made = datetime.fromtimestamp(copy["at"], tz=UTC)
     body: bytes = copy["body"]
     if copy["type"].startswith("text/html"):
@@ -133,7 +135,9 @@ def stale_copy(copy: dict[str, Any]) -> HttpResponse:
 
 
 def unavailable(request: HttpRequest) -> HttpResponse:
-    message = "The database cannot be reached for now; nothing was changed. Try again in a moment."
+    """503 in the language LocaleMiddleware chose (the cookie's or the browser's: a tournament's default
+    language would need the database)."""
+    message = _("The database cannot be reached for now; nothing was changed. Try again in a moment.")
     if request.path.startswith("/api/") or "json" in request.headers.get("Accept", ""):
         response: HttpResponse = refusal_response(
             Refusal(None, "database-unavailable", message, status=UNAVAILABLE)

@@ -8,8 +8,13 @@ Most exporters are lists: a ``ListExporter`` subclass only yields ``Sheet``s of 
 workbook and CSV for free; registering it registers one exporter per format (``standings_xlsx``,
 ``standings_csv``). CSV holds one table: an exporter with several sheets gives a zip of one CSV per sheet.
 
-Every file is deterministic: the same data gives the same bytes (fixed workbook and zip timestamps, no
-"generated at" stamps), so running an export twice gives the same file.
+Every file is written in the language active when it renders (the task activates the asker's, see
+``exports.services``): the titles, sheet names and column headers people read, while identifiers and file
+names stay English. A file another program reads in a fixed format (the EMA results, the archive) keeps
+its English headers whatever the language.
+
+Every file is deterministic: the same data, in the same language, gives the same bytes (fixed workbook
+and zip timestamps, no "generated at" stamps), so running an export twice gives the same file.
 
 No file ever holds a formula made from text: Excel cells of text are text cells whatever they start
 with, and CSV text that a spreadsheet would read as a formula (starting with = + - @, a tab or a carriage
@@ -33,6 +38,8 @@ from decimal import Decimal
 from typing import Any, ClassVar
 
 from django.utils import timezone
+from django.utils.text import format_lazy
+from django.utils.translation import gettext as _
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
 from openpyxl.cell.cell import ERROR_CODES, Cell
@@ -80,8 +87,8 @@ class Exporter(ABC):
     """One kind of export. Subclasses set the class attributes and implement ``render``."""
 
     identifier: str = ""
-    verbose_name: str = ""
-    description: str = ""
+    verbose_name: str = ""  # gettext_lazy: read in the reader's language
+    description: str = ""  # gettext_lazy
     permission: str = PUBLIC
     # Where the exporter shows in lists, smaller first (then in the order of registration).
     position: int = 100
@@ -111,11 +118,13 @@ class Formatted:
 
 @dataclass
 class Sheet:
-    """One table of a list export: a worksheet in Excel, a CSV file."""
+    """One table of a list export: a worksheet in Excel, a CSV file. ``name`` is in the reader's language;
+    ``key`` (English, stable) names the sheet's CSV file in a zip, whatever the language."""
 
     name: str
     columns: Sequence[Column]
     rows: Iterable[Sequence[Any]] = field(default_factory=list)
+    key: str = ""
 
 
 class ListExporter(Exporter):
@@ -136,7 +145,8 @@ class ListExporter(Exporter):
             raise ValueError(f"file_format: {file_format!r} is not one of {sorted(self.FORMAT_LABELS)}")
         self.file_format = file_format
         self.identifier = f"{self.name}_{file_format}"
-        self.verbose_name = f"{self.title} ({self.FORMAT_LABELS[file_format]})"
+        # Lazy: the registry is built once, and each reader reads it in their own language.
+        self.verbose_name = format_lazy("{} ({})", self.title, self.FORMAT_LABELS[file_format])
 
     @abstractmethod
     def sheets(self, tournament: Tournament, progress: Progress) -> Iterator[Sheet]:
@@ -150,7 +160,9 @@ class ListExporter(Exporter):
         tables = list(sheets)
         if len(tables) == 1:
             return ExportFile(f"{tournament.slug}-{self.name}.csv", CSV, write_csv(tables[0]))
-        files = [(f"{tournament.slug}-{self.name}-{slugify(t.name)}.csv", write_csv(t)) for t in tables]
+        files = [
+            (f"{tournament.slug}-{self.name}-{slugify(t.key or t.name)}.csv", write_csv(t)) for t in tables
+        ]
         return ExportFile(f"{tournament.slug}-{self.name}-csv.zip", ZIP, write_zip(files))
 
 
@@ -298,7 +310,7 @@ def write_xlsx(sheets: Iterable[Sheet], *, title: str = "") -> bytes:
         worksheet.freeze_panes = "A2"
         header = []
         for column in sheet.columns:
-            cell = WriteOnlyCell(worksheet, value=xml_text(column.title))
+            cell = WriteOnlyCell(worksheet, value=xml_text(str(column.title)))
             cell.data_type = "s"  # a title is text, whatever it starts with
             cell.font = bold
             header.append(cell)
@@ -325,7 +337,7 @@ def write_xlsx(sheets: Iterable[Sheet], *, title: str = "") -> bytes:
                     values[index] = styled(worksheet, value, formats[index])  # type: ignore[arg-type]
             worksheet.append(values)
     if not workbook.worksheets:
-        workbook.create_sheet(title="Empty").append(["Nothing to export yet"])
+        workbook.create_sheet(title=sheet_title(_("Empty"), taken)).append([_("Nothing to export yet")])
     buffer = io.BytesIO()
     archive = FixedTimeZipFile(buffer, "w", zipfile.ZIP_DEFLATED, allowZip64=True)
     ExcelWriter(workbook, archive).save()  # closes the archive
@@ -356,7 +368,7 @@ def write_csv(sheet: Sheet) -> bytes:
     separated, a header row first; decimals in plain notation ("22.4", "-15")."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")
-    writer.writerow([column.title for column in sheet.columns])
+    writer.writerow([str(column.title) for column in sheet.columns])
     for row in sheet.rows:
         writer.writerow([csv_value(value) for value in row])
     return buffer.getvalue().encode("utf-8-sig", errors="replace")

@@ -13,6 +13,8 @@ documented in docs/exports.md:
 * table points: the sum of the player's final table points at the signed tables (raw points, e.g.
   37,400 + 26,600 = 64,000).
 * EMA number: empty for a player without one (the EMA counts them as non-EMA players).
+* language: the sheet's name and column headers stay English whatever the reader's language: the file
+  goes to the EMA, whose ranking reads these headers.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from django.utils.translation import gettext_lazy
 from django_countries import countries
 
 from exports.exporters.base import (
@@ -49,10 +52,13 @@ def split_name(name: str, first_name: str = "", last_name: str = "") -> tuple[st
 @register
 class EMAResultsExporter(ListExporter):
     name = "ema_results"
-    title = "EMA results"
+    title = gettext_lazy("EMA results")
     position = 40
     permission = StaffRole.Role.ORGANISER
-    description = "The results sheet for the EMA ranking: one row per ranked player."
+    description = gettext_lazy(
+        "The results sheet for the EMA ranking: one row per ranked player (English headers, as the EMA "
+        "reads them)."
+    )
 
     def sheets(self, tournament: Tournament, progress: Progress) -> Iterator[Sheet]:
         standings = load_standings(tournament.pk)
@@ -73,6 +79,7 @@ class EMAResultsExporter(ListExporter):
                 table_points = sum(result.points for result in row.by_round.values())
                 yield [row.rank, ema_id, last, first, country, row.total, table_points]
 
+        # English on purpose, whatever the reader's language (the module's docstring).
         yield Sheet(
             "Results",
             [

@@ -11,7 +11,8 @@ fonts-ipafont-gothic, Japanese glyph forms, kanji and kana) when it has every CJ
 else WenQuanYi Micro Hei (fonts-wqy-microhei, simplified Chinese). Both are TrueType outlines, which
 reportlab embeds (subset); Noto Sans CJK (fonts-noto-cjk) is CFF-flavoured OpenType, which reportlab's
 TTFont cannot read. scripts/ensure-packages.sh installs the three; a font that is missing leaves its
-characters as boxes and the rest prints.
+characters as boxes and the rest prints. The same fonts print the sheets' and cards' own words in the
+reader's language (the language active when they render: the request's, or the export job's).
 """
 
 from __future__ import annotations
@@ -24,6 +25,9 @@ from pathlib import Path
 
 from django.conf import settings
 from django.urls import reverse
+from django.utils import formats
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
 from django_countries import countries
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfbase import pdfmetrics
@@ -36,7 +40,7 @@ from tournament.collation import by_name
 from tournament.models import Player, Round, Seat, StaffRole, Tournament
 from tournament.services.player_login import LINK_HOURS, Credentials
 
-WIND_NAMES = ("East", "South", "West", "North")
+WINDS = Seat.Wind.labels  # East to North, translated when drawn
 PAGE_WIDTH, PAGE_HEIGHT = A4
 MARGIN = 36.0
 GREY = 0.45
@@ -144,8 +148,8 @@ def draw(
     max_width: float | None = None,
 ) -> None:
     """Text at (x, y), each run in a font that has its characters (font_runs), shrunk to ``max_width``
-    when it is too long."""
-    runs = font_runs(text, bold)
+    when it is too long. ``text`` may be a lazy translation: it is read in the active language."""
+    runs = font_runs(str(text), bold)
     width = sum(pdfmetrics.stringWidth(part, font, size) for font, part in runs)
     if max_width is not None and width > max_width:
         size = max(5.0, size * max_width / width)
@@ -208,19 +212,28 @@ GRID_TOP = 700.0
 HAND_ROWS = 18
 ROW = 20.0
 # Columns of the hand grid: number, round, result, the four seats, riichi.
-GRID_COLUMNS = (("#", 22.0), ("Round", 48.0), ("Result (han / fu)", 113.0))
+GRID_COLUMNS = (
+    ("#", 22.0),
+    (pgettext_lazy("hand of a hanchan", "Round"), 48.0),
+    (gettext_lazy("Result (han / fu)"), 113.0),
+)
 SEAT_COLUMN = 75.0
 RIICHI_COLUMN = 40.0
-TOTAL_ROWS = ("Riichi sticks", "Final points", "Place", "Score")
+TOTAL_ROWS = (
+    gettext_lazy("Riichi sticks"),
+    gettext_lazy("Final points"),
+    gettext_lazy("Place"),
+    gettext_lazy("Score"),
+)
 SHEET_QR_SIZE = 72.0  # points (25 mm): about 2 mm a module, read by a phone at arm's length
 
 
 def grid_x() -> list[float]:
     """Left edges of the grid's columns, and the right edge last."""
     xs = [MARGIN]
-    for _, width in GRID_COLUMNS:
+    for _title, width in GRID_COLUMNS:
         xs.append(xs[-1] + width)
-    for _ in range(4):
+    for _seat in range(4):
         xs.append(xs[-1] + SEAT_COLUMN)
     xs.append(xs[-1] + RIICHI_COLUMN)
     return xs
@@ -232,15 +245,16 @@ def draw_sheet_form(canvas: Canvas) -> None:
     seat_x = xs[3:7]
     canvas.setLineWidth(0.6)
     # The seats: the wind above each seat column.
-    for index, wind in enumerate(WIND_NAMES):
+    winds = [str(wind) for wind in WINDS]
+    for index, wind in enumerate(winds):
         canvas.setFillGray(GREY)
         draw(canvas, seat_x[index] + SEAT_COLUMN / 2, SEAT_TOP, wind.upper(), 8, bold=True, align="center")
     canvas.setFillGray(0)
     canvas.rect(seat_x[0], SEAT_TOP - 44, 4 * SEAT_COLUMN, 38)
     for x in seat_x[1:]:
         canvas.line(x, SEAT_TOP - 44, x, SEAT_TOP - 6)
-    draw(canvas, MARGIN, SEAT_TOP - 22, "Players", 10, bold=True)
-    draw(canvas, MARGIN, SEAT_TOP - 34, "in their seats", 8)
+    draw(canvas, MARGIN, SEAT_TOP - 22, _("Players"), 10, bold=True)
+    draw(canvas, MARGIN, SEAT_TOP - 34, _("in their seats"), 8, max_width=seat_x[0] - MARGIN - 4)
     # The hand grid: header row, hand rows, total rows.
     rows = 1 + HAND_ROWS + len(TOTAL_ROWS)
     bottom = GRID_TOP - rows * ROW
@@ -255,9 +269,9 @@ def draw_sheet_form(canvas: Canvas) -> None:
         # The total rows' titles span the number, round and result columns.
         canvas.line(x, hands_bottom if index < 3 else bottom, x, GRID_TOP)
     header_y = GRID_TOP - ROW + 6
-    for (title, _), x, right in zip(GRID_COLUMNS, xs, xs[1:], strict=False):
-        draw(canvas, (x + right) / 2, header_y, title, 8, bold=True, align="center")
-    for index, wind in enumerate(WIND_NAMES):
+    for (title, _width), x, right in zip(GRID_COLUMNS, xs, xs[1:], strict=False):
+        draw(canvas, (x + right) / 2, header_y, title, 8, bold=True, align="center", max_width=right - x - 4)
+    for index, wind in enumerate(winds):
         draw(
             canvas,
             (seat_x[index] + seat_x[index] + SEAT_COLUMN) / 2,
@@ -267,35 +281,56 @@ def draw_sheet_form(canvas: Canvas) -> None:
             bold=True,
             align="center",
         )
-    draw(canvas, (xs[-2] + xs[-1]) / 2, header_y, "Riichi", 8, bold=True, align="center")
+    draw(
+        canvas,
+        (xs[-2] + xs[-1]) / 2,
+        header_y,
+        _("Riichi"),
+        8,
+        bold=True,
+        align="center",
+        max_width=RIICHI_COLUMN - 4,
+    )
     for index in range(HAND_ROWS):
         y = GRID_TOP - (index + 2) * ROW + 6
         draw(canvas, (xs[0] + xs[1]) / 2, y, str(index + 1), 8, align="center")
     for index, title in enumerate(TOTAL_ROWS):
         y = GRID_TOP - (1 + HAND_ROWS + index + 1) * ROW + 6
-        draw(canvas, xs[0] + 4, y, title, 9, bold=True)
+        draw(canvas, xs[0] + 4, y, title, 9, bold=True, max_width=xs[3] - xs[0] - 8)
     # Signatures: one line under each seat, then the referee's.
     sign_y = bottom - 46
-    draw(canvas, MARGIN, sign_y + 4, "Signatures", 10, bold=True)
+    draw(canvas, MARGIN, sign_y + 4, _("Signatures"), 10, bold=True)
     for x in seat_x:
         canvas.line(x + 4, sign_y, x + SEAT_COLUMN - 4, sign_y)
     referee_y = sign_y - 50
-    draw(canvas, MARGIN, referee_y + 4, "Referee", 10, bold=True)
+    draw(canvas, MARGIN, referee_y + 4, _("Referee"), 10, bold=True, max_width=seat_x[0] - MARGIN - 4)
     canvas.line(seat_x[0] + 4, referee_y, seat_x[1] + SEAT_COLUMN - 4, referee_y)
-    draw(canvas, seat_x[2] + 4, referee_y + 4, "Time", 10, bold=True)
+    draw(canvas, seat_x[2] + 4, referee_y + 4, pgettext("time of day", "Time"), 10, bold=True, max_width=28)
     canvas.line(seat_x[2] + 34, referee_y, seat_x[3] + SEAT_COLUMN - 4, referee_y)
     canvas.setFillGray(GREY)
-    draw(canvas, seat_x[0] + 4, referee_y - 12, "name and signature", 7)
-    draw(
-        canvas,
-        MARGIN,
-        MARGIN,
-        "Write each hand's point changes per seat, riichi sticks included; the final points add up to the "
-        "starting points less the riichi sticks left. All four players sign.",
-        7,
-        max_width=PAGE_WIDTH - 2 * MARGIN,
+    draw(canvas, seat_x[0] + 4, referee_y - 12, _("name and signature"), 7)
+    advice = _(
+        "Write each hand's point changes per seat, riichi sticks included; the final points add up to "
+        "the starting points less the riichi sticks left. All four players sign."
     )
+    for line, text in enumerate(reversed(two_lines(advice, 7, PAGE_WIDTH - 2 * MARGIN))):
+        draw(canvas, MARGIN, MARGIN + line * 9, text, 7, max_width=PAGE_WIDTH - 2 * MARGIN)
     canvas.setFillGray(0)
+
+
+def text_width(text: str, size: float, bold: bool = False) -> float:
+    return sum(pdfmetrics.stringWidth(part, font, size) for font, part in font_runs(text, bold))
+
+
+def two_lines(text: str, size: float, width: float) -> list[str]:
+    """``text`` on one line if it fits in ``width``, else broken in two at the space nearest its middle
+    (a translation may be longer than the English)."""
+    if text_width(text, size) <= width or " " not in text.strip():
+        return [text]
+    middle = len(text) // 2
+    spaces = [index for index, character in enumerate(text) if character == " "]
+    cut = min(spaces, key=lambda index: abs(index - middle))
+    return [text[:cut], text[cut + 1 :]]
 
 
 def draw_sheet_page(
@@ -315,12 +350,12 @@ def draw_sheet_page(
         canvas,
         PAGE_WIDTH - MARGIN,
         PAGE_HEIGHT - MARGIN - 14,
-        f"Hanchan {round_number}  ·  Table {table}",
+        _("Hanchan {hanchan}  ·  Table {table}").format(hanchan=round_number, table=table),
         16,
         bold=True,
         align="right",
     )
-    when = tournament.starts_on.isoformat()
+    when = formats.date_format(tournament.starts_on, "DATE_FORMAT")
     draw(canvas, MARGIN, PAGE_HEIGHT - MARGIN - 28, f"{when}  {tournament.venue}".strip(), 8)
     for index, name in enumerate(names):
         draw(canvas, seat_x[index] + 4, SEAT_TOP - 28, name, 10, bold=True, max_width=SEAT_COLUMN - 8)
@@ -332,7 +367,7 @@ def draw_sheet_page(
         left = PAGE_WIDTH - MARGIN - SHEET_QR_SIZE
         draw_qr(canvas, left, MARGIN + 12, SHEET_QR_SIZE, address)
         canvas.setFillGray(GREY)
-        draw(canvas, left - 4, MARGIN + 12 + SHEET_QR_SIZE / 2, "Enter this sheet:", 7, align="right")
+        draw(canvas, left - 4, MARGIN + 12 + SHEET_QR_SIZE / 2, _("Enter this sheet:"), 7, align="right")
         canvas.setFillGray(0)
 
 
@@ -340,8 +375,10 @@ def draw_sheet_page(
 class ScoreSheetsPDFExporter(Exporter):
     identifier = "score_sheets_pdf"
     position = 50
-    verbose_name = "Printable score sheets (PDF)"
-    description = "One sheet per table per hanchan: the four players in their seats, hand rows, signatures."
+    verbose_name = gettext_lazy("Printable score sheets (PDF)")
+    description = gettext_lazy(
+        "One sheet per table per hanchan: the four players in their seats, hand rows, signatures."
+    )
     permission = StaffRole.Role.REFEREE
 
     def render(self, tournament: Tournament, progress: Progress = no_progress) -> ExportFile:
@@ -361,7 +398,7 @@ def score_sheets_pdf(
     of its table's entry page."""
     tables = seating_of(tournament, hanchan=hanchan, table=table)
     buffer = io.BytesIO()
-    canvas = new_canvas(buffer, f"{tournament.name}: score sheets")
+    canvas = new_canvas(buffer, _("{tournament}: score sheets").format(tournament=tournament.name))
     canvas.beginForm("sheet")
     draw_sheet_form(canvas)
     canvas.endForm()
@@ -372,7 +409,8 @@ def score_sheets_pdf(
         if index % 100 == 99:
             progress(index / len(tables))
     if not tables:
-        draw(canvas, MARGIN, PAGE_HEIGHT / 2, f"{tournament.name}: no table is seated yet.", 12)
+        text = _("{tournament}: no table is seated yet.").format(tournament=tournament.name)
+        draw(canvas, MARGIN, PAGE_HEIGHT / 2, text, 12)
         canvas.showPage()
     canvas.save()
     suffix = "" if hanchan is None else f"-hanchan-{hanchan}" + ("" if table is None else f"-table-{table}")
@@ -405,8 +443,9 @@ def draw_card_form(canvas: Canvas, rounds: list[int]) -> None:
     header_y = CARD_TABLE_TOP
     canvas.line(left, header_y - 4, right, header_y - 4)
     columns = (left + 4, left + 90, left + 160)
-    for x, title in zip(columns, ("Hanchan", "Table", "Seat"), strict=True):
-        draw(canvas, x, header_y, title, 9, bold=True)
+    titles = (_("Hanchan"), _("Table"), _("Seat"))
+    for x, title, right in zip(columns, titles, (*columns[1:], CARD_WIDTH - CARD_PADDING), strict=True):
+        draw(canvas, x, header_y, title, 9, bold=True, max_width=right - x - 6)
     canvas.setLineWidth(0.3)
     for line, number in enumerate(rounds, 1):
         y = header_y - line * row
@@ -435,7 +474,7 @@ def draw_card(
         if number in places:
             table, wind = places[number]
             draw(canvas, columns[0], y, str(table), size, bold=True)
-            draw(canvas, columns[1], y, WIND_NAMES[wind], size, bold=True)
+            draw(canvas, columns[1], y, str(WINDS[wind]), size, bold=True)
         else:
             draw(canvas, columns[0], y, "-", size)
 
@@ -444,8 +483,10 @@ def draw_card(
 class SeatingCardsPDFExporter(Exporter):
     identifier = "seating_cards_pdf"
     position = 60
-    verbose_name = "Seating cards (PDF)"
-    description = "A card per player with their table and seat in every hanchan, four to a page."
+    verbose_name = gettext_lazy("Seating cards (PDF)")
+    description = gettext_lazy(
+        "A card per player with their table and seat in every hanchan, four to a page."
+    )
     permission = StaffRole.Role.REFEREE
 
     def render(self, tournament: Tournament, progress: Progress = no_progress) -> ExportFile:
@@ -462,16 +503,23 @@ def draw_card_sign_in(
     results), or of the player's public page."""
     if issued is not None:
         path = reverse("player_link", kwargs={"slug": tournament.slug, "token": issued.token})
+        # One sentence in three printed lines: each line is a message, so that a translation can break
+        # where its language reads best (a line may be left empty).
         lines = [
-            ("Enter and confirm your table's results:", False),
-            ("scan the code (works once,", False),
-            (f"for {LINK_HOURS} hours), or sign in at", False),
+            (_("Enter and confirm your table's results:"), False),
+            (_("scan the code (works once,"), False),
+            (
+                ngettext(
+                    "for {hours} hour), or sign in at", "for {hours} hours), or sign in at", LINK_HOURS
+                ).format(hours=LINK_HOURS),
+                False,
+            ),
             (base_url + reverse("player_login", kwargs={"slug": tournament.slug}), False),
-            (f"PIN {issued.pin}", True),
+            (_("PIN {pin}").format(pin=issued.pin), True),
         ]
     else:
         path = reverse("tournament:player", kwargs={"slug": tournament.slug, "player_id": player})
-        lines = [("Your results and next seats:", False), ("scan the code.", False)]
+        lines = [(_("Your results and next seats:"), False), (_("scan the code."), False)]
     x = CARD_WIDTH - CARD_PADDING - CARD_QR_SIZE
     draw_qr(canvas, x, CARD_PADDING, CARD_QR_SIZE, base_url + path)
     width = x - 2 * CARD_PADDING + 10
@@ -511,7 +559,7 @@ def seating_cards_pdf(
     players = [
         (
             pk,
-            f"{name} (substitute)" if is_substitute else name,
+            _("{name} (substitute)").format(name=name) if is_substitute else name,
             str(country_names.get(code, code)) if code else "",
             places[pk],
         )
@@ -523,7 +571,7 @@ def seating_cards_pdf(
         )
     ]
     buffer = io.BytesIO()
-    canvas = new_canvas(buffer, f"{tournament.name}: seating cards")
+    canvas = new_canvas(buffer, _("{tournament}: seating cards").format(tournament=tournament.name))
     canvas.beginForm("card")
     draw_card_form(canvas, rounds)
     canvas.endForm()
@@ -540,7 +588,8 @@ def seating_cards_pdf(
         if page % 50 == 49:
             progress(page * 4 / len(players))
     if not players:
-        draw(canvas, MARGIN, PAGE_HEIGHT / 2, f"{tournament.name}: no player is seated yet.", 12)
+        text = _("{tournament}: no player is seated yet.").format(tournament=tournament.name)
+        draw(canvas, MARGIN, PAGE_HEIGHT / 2, text, 12)
         canvas.showPage()
     canvas.save()
     suffix = "" if hanchan is None else f"-hanchan-{hanchan}"

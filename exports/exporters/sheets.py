@@ -1,4 +1,5 @@
-"""All score sheets: one worksheet per hanchan, each table's sheet hand by hand where it was entered so."""
+"""All score sheets: one worksheet per hanchan, each table's sheet hand by hand where it was entered so,
+in the reader's language (the replay record stores English words and labels: they are translated here)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,9 @@ from collections.abc import Iterator
 from decimal import Decimal
 from typing import Any
 
-from django.utils import timezone
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from exports.exporters.base import (
     POINTS_FORMAT,
@@ -19,43 +22,56 @@ from exports.exporters.base import (
     register,
 )
 from scoring.models import ScoreSheet
+from scoring.rules.sheet import ROUND_LABELS, round_name
 from tournament.models import Round, Seat, StaffRole, Tournament
 
-WIND_NAMES = ("East", "South", "West", "North")
-COLUMNS = [
-    Column("Table", 7),
-    Column("Hand", 6),
-    Column("Round", 9),
-    Column("Dealer", 18),
-    Column("Honba", 7),
-    Column("Result", 30),
-    *(Column(wind, 18, POINTS_FORMAT) for wind in WIND_NAMES),
-    Column("Riichi", 24),
-]
+
+def columns() -> list[Column]:
+    """The columns, in the reader's language."""
+    return [
+        Column(_("Table"), 7),
+        Column(_("Hand"), 6),
+        Column(pgettext("hand of a hanchan", "Round"), 9),
+        Column(_("Dealer"), 18),
+        Column(_("Honba"), 7),
+        Column(_("Result"), 30),
+        *(Column(str(wind), 18, POINTS_FORMAT) for wind in Seat.Wind.labels),
+        Column(_("Riichi"), 24),
+    ]
 
 
 def describe(hand: dict[str, Any]) -> str:
     """A hand's result in words, from the rules engine's replay record."""
     result = hand.get("result", "")
-    if result in {"ron", "tsumo"}:
-        return f"{result.capitalize()}: {', '.join(hand.get('winners', []))}"
+    if result == "ron":
+        return _("Ron: {winners}").format(winners=", ".join(hand.get("winners", [])))
+    if result == "tsumo":
+        return _("Tsumo: {winners}").format(winners=", ".join(hand.get("winners", [])))
     if result == "draw":
         tenpai = hand.get("tenpai", [])
-        return f"Draw, tenpai: {', '.join(tenpai)}" if tenpai else "Draw, all noten"
+        if tenpai:
+            return _("Draw, tenpai: {players}").format(players=", ".join(tenpai))
+        return _("Draw, all noten")
     if result == "chombo":
-        return f"Chombo: {', '.join(hand.get('offenders', []))}"
+        return _("Chombo: {players}").format(players=", ".join(hand.get("offenders", [])))
     return str(result)
 
 
+def round_label(label: str) -> str:
+    """A hand's round ("East 1", as the replay stores it) in the reader's language."""
+    return round_name(ROUND_LABELS.index(label)) if label in ROUND_LABELS else label
+
+
 def local(moment: Any) -> str:
-    return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M") if moment else ""
+    """A time of the venue, as the reader's language writes a date and time."""
+    return formats.date_format(timezone.localtime(moment), "DATETIME_FORMAT") if moment else ""
 
 
 def table_rows(number: int, names: list[str], sheet: ScoreSheet | None) -> Iterator[list[Any]]:
     """The rows of one table: its seats, its hands, its final points, places and scores, its signature."""
-    yield [number, None, None, None, None, "Seats", *names, None]
+    yield [number, None, None, None, None, _("Seats"), *names, None]
     if sheet is None:
-        yield [number, None, None, None, None, "No score sheet", None, None, None, None, None]
+        yield [number, None, None, None, None, _("No score sheet"), None, None, None, None, None]
         yield []
         return
     replay = sheet.replay or {}
@@ -66,7 +82,7 @@ def table_rows(number: int, names: list[str], sheet: ScoreSheet | None) -> Itera
         yield [
             number,
             index,
-            hand.get("round", ""),
+            round_label(hand.get("round", "")),
             hand.get("dealer", ""),
             hand.get("honba"),
             describe(hand),
@@ -77,27 +93,39 @@ def table_rows(number: int, names: list[str], sheet: ScoreSheet | None) -> Itera
     ranks = replay.get("ranks", {})
     scores = replay.get("scores", {})
     sticks = replay.get("riichi_sticks_left", 0)
-    left = f"{sticks} riichi stick{'s' if sticks != 1 else ''} left" if sticks else None
-    yield [number, None, None, None, None, "Final points", *(final.get(name) for name in players), left]
-    yield [number, None, None, None, None, "Place", *(ranks.get(name) for name in players), None]
+    left = (
+        ngettext("{count} riichi stick left", "{count} riichi sticks left", sticks).format(count=sticks)
+        if sticks
+        else None
+    )
+    yield [number, None, None, None, None, _("Final points"), *(final.get(name) for name in players), left]
+    yield [number, None, None, None, None, _("Place"), *(ranks.get(name) for name in players), None]
     yield [
         number,
         None,
         None,
         None,
         None,
-        "Score",
+        _("Score"),
         *(Formatted(Decimal(scores[name]), SCORE_FORMAT) if name in scores else None for name in players),
         None,
     ]
     for chombo in replay.get("chombo", []):
-        hand_text = f" in hand {chombo['hand']}" if chombo.get("hand") else ""
-        yield [number, None, None, None, None, f"Chombo{hand_text}: {chombo.get('player', '')}"]
+        player = chombo.get("player", "")
+        if chombo.get("hand"):
+            text = _("Chombo in hand {hand}: {player}").format(hand=chombo["hand"], player=player)
+        else:
+            text = _("Chombo: {players}").format(players=player)
+        yield [number, None, None, None, None, text]
     if sheet.status == ScoreSheet.Status.SIGNED:
-        signer = sheet.signed_by.get_username() if sheet.signed_by else "(deleted user)"
-        status = f"Signed by {signer} at {local(sheet.signed_at)} (version {sheet.version})"
+        signer = sheet.signed_by.get_username() if sheet.signed_by else _("(deleted user)")
+        status = _("Signed by {user} at {time} (version {version})").format(
+            user=signer, time=local(sheet.signed_at), version=sheet.version
+        )
     else:
-        status = f"{sheet.get_status_display()}, not signed (version {sheet.version})"
+        status = _("{status}, not signed (version {version})").format(
+            status=sheet.get_status_display(), version=sheet.version
+        )
     yield [number, None, None, None, None, status]
     yield []
 
@@ -105,11 +133,13 @@ def table_rows(number: int, names: list[str], sheet: ScoreSheet | None) -> Itera
 @register
 class ScoreSheetsExporter(ListExporter):
     name = "score_sheets"
-    title = "Score sheets"
+    title = gettext_lazy("Score sheets")
     position = 30
     formats = ("xlsx",)
     permission = StaffRole.Role.REFEREE
-    description = "One worksheet per hanchan: each table hand by hand, final points, signer and time."
+    description = gettext_lazy(
+        "One worksheet per hanchan: each table hand by hand, final points, signer and time."
+    )
 
     def sheets(self, tournament: Tournament, progress: Progress) -> Iterator[Sheet]:
         rounds = list(Round.objects.filter(tournament=tournament, tables__isnull=False).distinct())
@@ -124,11 +154,13 @@ class ScoreSheetsExporter(ListExporter):
                 "signed_by"
             )
         }
+        titles = columns()
         for index, round_ in enumerate(rounds):
 
             def rows(round_: Round = round_) -> Iterator[list[Any]]:
                 for table_id, number in round_.tables.order_by("number").values_list("pk", "number"):
                     yield from table_rows(number, names.get(table_id, ["", "", "", ""]), sheets.get(table_id))
 
-            yield Sheet(f"Hanchan {round_.number}", COLUMNS, rows())
+            name = _("Hanchan {number}").format(number=round_.number)
+            yield Sheet(name, titles, rows(), key=f"hanchan {round_.number}")
             progress((index + 1) / len(rounds))

@@ -1,5 +1,6 @@
 """Standings: overall ranking with every hanchan's score, the teams and the phases (when the tournament
-has them), results by hanchan, and the penalties."""
+has them), results by hanchan, and the penalties; in the reader's language (sheet names, headers, winds,
+penalty kinds, countries)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from collections.abc import Iterator
 from decimal import Decimal
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext
 from django_countries import countries
 
 from exports.exporters.base import (
@@ -30,7 +33,8 @@ WINDS = dict(Seat.Wind.choices)
 
 
 def player_details(tournament: Tournament) -> dict[int, tuple[str, str, str, str, str]]:
-    """Each player's country (English name), EMA id, first, last and native-script name."""
+    """Each player's country (its name in the reader's language), EMA id, first, last and native-script
+    name."""
     names = dict(countries)
     rows = Player.objects.filter(tournament=tournament).values_list(
         "pk", "country", "ema_id", "first_name", "last_name", "native_name"
@@ -45,7 +49,9 @@ def team_cells(row: TeamRow) -> list[Any]:
     """A team's row of the Teams sheet: its members as one text, a member whose scores do not count
     marked so."""
     members = ", ".join(
-        f"{m.name} {format_score(m.contribution)}" + ("" if m.counted else " (not counted)")
+        ("{name} {score}" if m.counted else _("{name} {score} (not counted)")).format(
+            name=m.name, score=format_score(m.contribution)
+        )
         for m in row.members
     )
     penalties = -row.penalty_total if row.penalty_total else Decimal(0)
@@ -61,10 +67,10 @@ class StandingsExporter(ListExporter):
     """
 
     name = "standings"
-    title = "Standings"
+    title = gettext_lazy("Standings")
     position = 10
     permission = StaffRole.Role.REFEREE
-    description = (
+    description = gettext_lazy(
         "Ranking with every hanchan's score and the penalties; results by hanchan; penalties; the teams "
         "when the tournament has team standings."
     )
@@ -75,18 +81,19 @@ class StandingsExporter(ListExporter):
         rounds = max(standings.rounds, tournament.hanchan_count)
         details = player_details(tournament)
         columns = [
-            Column("Rank", 6),
-            Column("Name", 28),
-            Column("Country", 16),
-            Column("EMA id", 10),
-            Column("Total", 9, SCORE_FORMAT),
-            *(Column(f"H{n}", 7, SCORE_FORMAT) for n in range(1, rounds + 1)),
-            Column("Penalties", 9, SCORE_FORMAT),
-            Column("Played", 7),
-            Column("Note", 14),
-            Column("First name", 16),
-            Column("Last name", 18),
-            Column("Native name", 18),
+            Column(_("Rank"), 6),
+            Column(_("Name"), 28),
+            Column(_("Country"), 16),
+            Column(_("EMA id"), 10),
+            Column(_("Total"), 9, SCORE_FORMAT),
+            # "H1": the score of hanchan 1, in a narrow column.
+            *(Column(_("H{number}").format(number=n), 7, SCORE_FORMAT) for n in range(1, rounds + 1)),
+            Column(_("Penalties"), 9, SCORE_FORMAT),
+            Column(_("Played"), 7),
+            Column(_("Note"), 14),
+            Column(_("First name"), 16),
+            Column(_("Last name"), 18),
+            Column(_("Native name"), 18),
         ]
 
         def overall() -> Iterator[list[Any]]:
@@ -102,42 +109,43 @@ class StandingsExporter(ListExporter):
                     *(by_round[n].score if n in by_round else None for n in range(1, rounds + 1)),
                     -row.penalty_total if row.penalty_total else Decimal(0),
                     row.played,
-                    row.note,  # why not ranked (tournament.participation)
+                    _(row.note) if row.note else "",  # why not ranked (tournament.participation)
                     first,
                     last,
                     native,
                 ]
 
-        yield Sheet("Standings", columns, overall())
+        yield Sheet(_("Standings"), columns, overall(), key="standings")
         progress(0.5)
         rule = tournament.team_rule()
         if rule.ranking != "none":
             teams = compute_team_standings(standings, memberships(tournament.pk), rule)
             yield Sheet(
-                "Teams",
+                _("Teams"),
                 [
-                    Column("Rank", 6),
-                    Column("Team", 28),
-                    Column("Total", 9, SCORE_FORMAT),
-                    Column("Penalties", 9, SCORE_FORMAT),
-                    Column("Counted", 8),
-                    Column("Played", 7),
-                    Column("Members (what each adds)", 60),
+                    Column(_("Rank"), 6),
+                    Column(_("Team"), 28),
+                    Column(_("Total"), 9, SCORE_FORMAT),
+                    Column(_("Penalties"), 9, SCORE_FORMAT),
+                    Column(_("Counted"), 8),
+                    Column(_("Played"), 7),
+                    Column(_("Members (what each adds)"), 60),
                 ],
                 (team_cells(row) for row in teams.rows),
+                key="teams",
             )
         phased = load_phases(tournament.pk)
         if phased is not None:
             yield Sheet(
-                "Phases",
+                _("Phases"),
                 [
-                    Column("Phase", 16),
-                    Column("Rank", 6),
-                    Column("Name", 28),
-                    Column("Seed", 6),
-                    Column("Carried", 9, SCORE_FORMAT),
-                    Column("Total", 9, SCORE_FORMAT),
-                    Column("Played", 7),
+                    Column(_("Phase"), 16),
+                    Column(_("Rank"), 6),
+                    Column(_("Name"), 28),
+                    Column(_("Seed"), 6),
+                    Column(_("Carried"), 9, SCORE_FORMAT),
+                    Column(_("Total"), 9, SCORE_FORMAT),
+                    Column(_("Played"), 7),
                 ],
                 (
                     [phase.plan.name, row.rank, row.name, row.seed, row.carried, row.total, row.played]
@@ -146,6 +154,7 @@ class StandingsExporter(ListExporter):
                     for row in phase.standings.rows
                     if row.ranked
                 ),
+                key="phases",
             )
         progress(0.6)
 
@@ -167,17 +176,18 @@ class StandingsExporter(ListExporter):
                 ]
 
         yield Sheet(
-            "By hanchan",
+            _("By hanchan"),
             [
-                Column("Hanchan", 9),
-                Column("Table", 7),
-                Column("Wind", 7),
-                Column("Name", 28),
-                Column("Points", 10, POINTS_FORMAT),
-                Column("Place", 7),
-                Column("Score", 9, SCORE_FORMAT),
+                Column(_("Hanchan"), 9),
+                Column(_("Table"), 7),
+                Column(_("Wind"), 7),
+                Column(_("Name"), 28),
+                Column(_("Points"), 10, POINTS_FORMAT),
+                Column(_("Place"), 7),
+                Column(_("Score"), 9, SCORE_FORMAT),
             ],
             by_hanchan(),
+            key="by hanchan",
         )
         progress(0.9)
         penalties = (
@@ -187,16 +197,17 @@ class StandingsExporter(ListExporter):
         )
         kinds = dict(Penalty.Kind.choices)
         yield Sheet(
-            "Penalties",
+            _("Penalties"),
             [
-                Column("Name", 28),
-                Column("Hanchan", 9),
-                Column("Kind", 20),
-                Column("Points", 9, SCORE_FORMAT),
-                Column("Given at", 18, DATETIME_FORMAT),
+                Column(_("Name"), 28),
+                Column(_("Hanchan"), 9),
+                Column(pgettext("penalty", "Kind"), 20),
+                Column(_("Points"), 9, SCORE_FORMAT),
+                Column(_("Given at"), 18, DATETIME_FORMAT),
             ],
             (
                 [name, round_number, str(kinds.get(kind, kind)), -points, given_at]
                 for name, round_number, kind, points, given_at in penalties
             ),
+            key="penalties",
         )

@@ -5,13 +5,50 @@
    offline, the last copy answers, so a referee's tables and score sheets open without a network (the
    sheet editor restores the entry kept on the phone, see sheet.js). Never kept: anything but GET
    (saves, sign-ins), the admin, the API, sign-in pages, other sites. Signing in or out empties the page
-   cache, so nobody sees another user's pages on a shared phone. */
+   cache, so nobody sees another user's pages on a shared phone.
+   The page it answers offline for a page never kept speaks the reader's language: the language of the
+   last page the site sent (its Content-Language), else the browser's, from OFFLINE_TEXTS. */
 "use strict";
 
 const STATIC = "riichi-static-v1";
 const PAGES = "riichi-pages-v1";
 const NEVER = ["/admin/", "/api/", "/accounts/", "/sw.js", "/healthz"];
 const ACCOUNT = ["/accounts/login/", "/accounts/logout/"];
+
+/* The offline page's words in each of the site's languages. The server (config/pwa.py) replaces this
+   line with a table drawn from its catalogues when it serves the worker; read as a plain file, English. */
+const OFFLINE_TEXTS = { en: { title: "Offline", text: "No network, and this page was not opened on this device before." } };
+
+/* The language of the last page the site sent (its Content-Language header), while the worker runs. */
+let pageLanguage = "";
+
+/* The language of OFFLINE_TEXTS for the reader: the last page's, else the browser's first one the site
+   speaks (ja-JP is ja; zh, zh-CN and zh-TW are zh-hans), else English. */
+function offlineLanguage() {
+  const navigatorLanguages = (self.navigator && (self.navigator.languages || [self.navigator.language])) || [];
+  for (const code of [pageLanguage, ...navigatorLanguages]) {
+    const lower = String(code || "").toLowerCase();
+    if (!lower) continue;
+    if (OFFLINE_TEXTS[lower]) return lower;
+    if (lower.split("-")[0] === "zh" && OFFLINE_TEXTS["zh-hans"]) return "zh-hans";
+    if (OFFLINE_TEXTS[lower.split("-")[0]]) return lower.split("-")[0];
+  }
+  return "en";
+}
+
+function escapeHtml(text) {
+  return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+
+/* The page answered offline for a page never kept on this device. */
+function offlinePage() {
+  const language = offlineLanguage();
+  const words = OFFLINE_TEXTS[language] || OFFLINE_TEXTS.en;
+  return (
+    `<!doctype html><html lang="${escapeHtml(language)}"><meta charset="utf-8">` +
+    `<title>${escapeHtml(words.title)}</title><p>${escapeHtml(words.text)}</p></html>`
+  );
+}
 
 /* Bumped each time the pages are forgotten: a copy fetched before that is not kept after it. */
 let generation = 0;
@@ -50,16 +87,16 @@ async function networkFirst(event, cacheName) {
   const since = generation;
   try {
     const response = await fetch(event.request);
+    if (cacheName === PAGES && response.headers.get("Content-Language")) {
+      pageLanguage = response.headers.get("Content-Language");
+    }
     event.waitUntil(keep(cacheName, event.request, response.clone(), since));
     return response;
   } catch (error) {
     const copy = await caches.match(event.request, { cacheName, ignoreVary: true });
     if (copy) return copy;
     if (cacheName === PAGES) {
-      return new Response(
-        "<!doctype html><title>Offline</title><p>No network, and this page was not opened on this device before.</p>",
-        { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } },
-      );
+      return new Response(offlinePage(), { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } });
     }
     throw error;
   }
