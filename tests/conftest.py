@@ -195,6 +195,17 @@ def seated_table(tournament: Tournament) -> Any:
 
 
 @pytest.fixture(autouse=True)
+def english_after_each_test() -> Iterator[None]:
+    """Each test starts in the site's language: a request of the test client leaves its language active
+    in the thread, which would turn a later test's English expectations into another language."""
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
+
+
+@pytest.fixture(autouse=True)
 def fresh_cache() -> Iterator[None]:
     """Each test starts with an empty cache: this session's keys only (the real Redis under `make test`)."""
     from django.core.cache import cache
