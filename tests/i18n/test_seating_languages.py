@@ -137,3 +137,18 @@ def test_a_job_given_up_is_told_in_its_tournaments_language(tournament: Tourname
     job.refresh_from_db()
     assert job.state == SeatingJob.State.FAILED
     assert job.error == "aufgegeben: der Worker wurde bei jedem der 3 Versuche beendet"
+
+
+@pytest.mark.django_db
+def test_a_withdrawal_to_confirm_in_russian(
+    tournament: Tournament, organiser: Any, seated_table: Any
+) -> None:
+    player = seated_table.seats.order_by("wind").first().player
+    response = organiser_client(organiser, "ru").post(
+        f"/t/{tournament.slug}/manage/absences/", {"form": "withdraw", "player": player.pk, "from_round": 1}
+    )
+    page = response.content.decode()
+    assert f"Подтверждение: {player.name} снимается с турнира начиная с ханчана 1" in page  # noqa: RUF001
+    assert f"Ханчан 1 уже начат: {player.name} сохраняет там место." in page  # hanchan 1 is in play
+    assert f"Каждый ханчан, сыгранный без {player.name}, стоит штрафа за пропущенный ханчан" in page
+    assert "Подтвердить снятие" in page
