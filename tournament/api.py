@@ -15,6 +15,7 @@ from functools import cached_property
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
+from django.utils.translation import gettext as _
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -88,7 +89,7 @@ def visible_tournament(request: Request, pk: int) -> Tournament:
     """The tournament if this user may see it (``access.can_view``); otherwise 404, as if it did not exist."""
     tournament = Tournament.objects.filter(pk=pk).first()
     if tournament is None or not access.can_view(request.user, tournament):
-        raise NotFound(f"no tournament {pk}")
+        raise NotFound(_("no tournament {id}").format(id=pk))
     return tournament
 
 
@@ -648,7 +649,8 @@ class TableViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
             else set()
         )
         if visible is not None and table.round.number not in visible:
-            raise NotFound(f"no table {table.pk}")  # a private tournament, or a seating not published
+            # A private tournament, or a seating not published.
+            raise NotFound(_("no table {id}").format(id=table.pk))
         return table
 
     @extend_schema(summary="A table: its seating, extra minutes, clock and sheet state")
@@ -780,7 +782,9 @@ class PhaseViewSet(TournamentScopedViewSet):
         serializer.is_valid(raise_exception=True)
         leaver = self.tournament.players.filter(pk=serializer.validated_data["player"]).first()
         if leaver is None:
-            raise Refusal("player", "phase-member", "player: no such player in this tournament", status=404)
+            raise Refusal(
+                "player", "phase-member", _("player: no such player in this tournament"), status=404
+            )
         services.call_up(self.tournament, int(number), leaver, request.user)
         return self.phases()
 

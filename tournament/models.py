@@ -483,10 +483,10 @@ class SeatingJob(models.Model):
     """A seating generation run in the background, with its progress and quality report."""
 
     class State(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        DONE = "done", "Done"
-        FAILED = "failed", "Failed"
+        QUEUED = "queued", pgettext_lazy("job state", "Queued")
+        RUNNING = "running", pgettext_lazy("job state", "Running")
+        DONE = "done", pgettext_lazy("job state", "Done")
+        FAILED = "failed", pgettext_lazy("job state", "Failed")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="seating_jobs")
     requested_by = models.ForeignKey(

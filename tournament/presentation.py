@@ -6,11 +6,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-
-def gettext_noop(message: str) -> str:
-    """Marks ``message`` for the translation catalogues (makemessages finds this name); the page
-    translates it (``{% translate label.label %}``); this module stays pure."""
-    return message
+# The rules engine's translation hook: English when imported alone, the reader's language under Django.
+# "1st" is only marked here (gettext_noop): the page translates it (``{% translate label.label %}``).
+from scoring.rules.i18n import _, gettext_noop, ngettext
 
 
 def format_seconds(seconds: float) -> str:
@@ -51,8 +49,24 @@ def rank_chart(history: list[int | None], field: int, hanchan_count: int) -> dic
     }
 
 
+def report_summary(report: dict[str, Any]) -> str:
+    """The size of the schedule the report measures, in words, and how to read its figures."""
+    if not report:
+        return ""
+    players, rounds, tables = report["players"], report["rounds"], report["tables"]
+    return _(
+        "{players}, {hanchan}, {tables}. Each figure beside the best any schedule can reach "
+        "(its lower bound)."
+    ).format(
+        players=ngettext("{count} player", "{count} players", players).format(count=players),
+        hanchan=ngettext("{count} hanchan", "{count} hanchan", rounds).format(count=rounds),
+        tables=ngettext("{count} table", "{count} tables", tables).format(count=tables),
+    )
+
+
 def report_lines(report: dict[str, Any]) -> list[dict[str, Any]]:
-    """The seating quality report in plain words: each figure beside the best any schedule can do."""
+    """The seating quality report in plain words, in the reader's language: each figure beside the
+    best any schedule can do. Each sentence is one message, so that a translation may reorder it."""
     if not report:
         return []
     n, rounds = report["players"], report["rounds"]
@@ -64,57 +78,99 @@ def report_lines(report: dict[str, Any]) -> list[dict[str, Any]]:
     bound = report["excess_meetings_lower_bound"]
     excess = report["excess_meetings"]
     if excess == 0:
-        text = "No two players meet more than once."
+        text = _("No two players meet more than once.")
     else:
-        text = (
-            f"{report['repeat_pairs']} pairs of players meet more than once ({excess} meetings beyond the "
-            f"first; at most {report['max_pair_meetings']} meetings for one pair). "
-            f"With {n} players over {rounds} hanchan no schedule can have fewer than {bound}."
+        text = ngettext(
+            "{pairs} pair of players meets more than once ({excess} meetings beyond the first; at most "
+            "{most} meetings for one pair). With {players} players over {rounds} hanchan no schedule can "
+            "have fewer than {bound}.",
+            "{pairs} pairs of players meet more than once ({excess} meetings beyond the first; at most "
+            "{most} meetings for one pair). With {players} players over {rounds} hanchan no schedule can "
+            "have fewer than {bound}.",
+            report["repeat_pairs"],
+        ).format(
+            pairs=report["repeat_pairs"],
+            excess=excess,
+            most=report["max_pair_meetings"],
+            players=n,
+            rounds=rounds,
+            bound=bound,
         )
-    line("Opponents", excess == bound, text)
-    table_bound = report["table_repeats_lower_bound"]
+    line(_("Opponents"), excess == bound, text)
     consecutive = report["consecutive_table_repeats"]
-    text = (
-        f"Players come back to a table they already sat at {report['table_repeats']} times "
-        f"(at least {table_bound} with {report['tables']} tables); "
-        + (
-            "never at the same table two hanchan in a row."
-            if consecutive == 0
-            else f"{consecutive} times at the same table two hanchan in a row."
-        )
-    )
-    line("Tables", report["optimal"]["tables"], text)
-    low, high = report["wind_allowed_range"]
-    text = (
-        f"Every player sits each wind {low} to {high} times"
-        if report["wind_warnings"] == 0
-        else f"{report['wind_warnings']} players sit a wind fewer than {low} or more than {high} times"
-    ) + (
-        f"; the largest difference between a player's most and least frequent wind is "
-        f"{report['wind_imbalance']} (the best possible is {report['wind_imbalance_lower_bound']})."
-    )
-    line("Winds", report["optimal"]["winds"], text)
-    if report.get("non_meeting_pairs") == 0:
-        text = "Every pair of players meets at a table at least once."
-    elif report["indirect_checked"]:
-        text = (
-            f"Players who never meet have at least {report['min_indirect']} opponents in common "
-            f"(the aim is {report['indirect_threshold']}, the square root of the field); "
-            f"{report['indirect_warnings']} pairs are below that."
+    if consecutive == 0:
+        text = _(
+            "Players come back to a table they already sat at {repeats} times (at least {bound} with "
+            "{tables} tables); never at the same table two hanchan in a row."
         )
     else:
-        text = f"Not measured for {rounds} hanchan or fewer: most pairs cannot have common opponents yet."
-    line("Common opponents", report["optimal"]["indirect"], text)
+        text = ngettext(
+            "Players come back to a table they already sat at {repeats} times (at least {bound} with "
+            "{tables} tables); {consecutive} time at the same table two hanchan in a row.",
+            "Players come back to a table they already sat at {repeats} times (at least {bound} with "
+            "{tables} tables); {consecutive} times at the same table two hanchan in a row.",
+            consecutive,
+        )
+    text = text.format(
+        repeats=report["table_repeats"],
+        bound=report["table_repeats_lower_bound"],
+        tables=report["tables"],
+        consecutive=consecutive,
+    )
+    line(_("Tables"), report["optimal"]["tables"], text)
+    low, high = report["wind_allowed_range"]
+    warnings = report["wind_warnings"]
+    if warnings == 0:
+        text = _(
+            "Every player sits each wind {low} to {high} times; the largest difference between a "
+            "player's most and least frequent wind is {imbalance} (the best possible is {best})."
+        )
+    else:
+        text = ngettext(
+            "{warnings} player sits a wind fewer than {low} or more than {high} times; the largest "
+            "difference between a player's most and least frequent wind is {imbalance} (the best "
+            "possible is {best}).",
+            "{warnings} players sit a wind fewer than {low} or more than {high} times; the largest "
+            "difference between a player's most and least frequent wind is {imbalance} (the best "
+            "possible is {best}).",
+            warnings,
+        )
+    text = text.format(
+        warnings=warnings,
+        low=low,
+        high=high,
+        imbalance=report["wind_imbalance"],
+        best=report["wind_imbalance_lower_bound"],
+    )
+    line(_("Winds"), report["optimal"]["winds"], text)
+    if report.get("non_meeting_pairs") == 0:
+        text = _("Every pair of players meets at a table at least once.")
+    elif report["indirect_checked"]:
+        text = ngettext(
+            "Players who never meet have at least {least} opponents in common (the aim is {aim}, the "
+            "square root of the field); {below} pair is below that.",
+            "Players who never meet have at least {least} opponents in common (the aim is {aim}, the "
+            "square root of the field); {below} pairs are below that.",
+            report["indirect_warnings"],
+        ).format(
+            least=report["min_indirect"], aim=report["indirect_threshold"], below=report["indirect_warnings"]
+        )
+    else:
+        text = _(
+            "Not measured for {rounds} hanchan or fewer: most pairs cannot have common opponents yet."
+        ).format(rounds=rounds)
+    line(_("Common opponents"), report["optimal"]["indirect"], text)
     if report.get("errors"):
-        line("Validity", False, "; ".join(report["errors"]))
+        line(_("Validity"), False, "; ".join(report["errors"]))
     return lines
 
 
 def reseat_changes(
     before: dict[int, dict[int, int]], after: dict[int, dict[int, int]], names: dict[int, str]
 ) -> list[str]:
-    """What a re-seating changes, hanchan by hanchan, in players' names: who joins, who leaves, who
-    moves to another table. ``before`` and ``after`` map a hanchan to each player's table number."""
+    """What a re-seating changes, hanchan by hanchan, in players' names and the reader's language: who
+    joins, who leaves, who moves to another table. ``before`` and ``after`` map a hanchan to each
+    player's table number."""
     lines = []
     for number in sorted(set(before) | set(after)):
         old, new = before.get(number, {}), after.get(number, {})
@@ -123,11 +179,15 @@ def reseat_changes(
         moves = sum(1 for p in set(old) & set(new) if old[p] != new[p])
         parts = []
         if joins:
-            parts.append("joins: " + ", ".join(joins))
+            parts.append(_("joins: {names}").format(names=", ".join(joins)))
         if leaves:
-            parts.append("leaves: " + ", ".join(leaves))
-        parts.append(f"{moves} player{'s' if moves != 1 else ''} change table")
-        lines.append(f"Hanchan {number}: " + "; ".join(parts) + ".")
+            parts.append(_("leaves: {names}").format(names=", ".join(leaves)))
+        parts.append(
+            ngettext("{count} player changes table", "{count} players change table", moves).format(
+                count=moves
+            )
+        )
+        lines.append(_("Hanchan {number}: {changes}.").format(number=number, changes="; ".join(parts)))
     return lines
 
 

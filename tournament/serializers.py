@@ -11,6 +11,8 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.utils import timezone
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -43,7 +45,9 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
     def validate_tie_breaks(self, value: list[str]) -> list[str]:
         problem = tie_breaks_problem(value)
         if problem is not None:
-            raise serializers.ValidationError(f"Tie-breaks: {problem}.", code="tie-breaks")
+            raise serializers.ValidationError(
+                _("Tie-breaks: {problem}.").format(problem=problem), code="tie-breaks"
+            )
         return value
 
     class Meta:
@@ -149,7 +153,10 @@ class PlayerFileSerializer(serializers.Serializer[Any]):
     def validate_file(self, upload: Any) -> Any:
         if upload.size > MAX_FILE_BYTES:
             raise serializers.ValidationError(
-                f"the file has {upload.size:,} bytes; a player list is at most {MAX_FILE_BYTES:,}",
+                _("the file has {size} bytes; a player list is at most {most}").format(
+                    size=number_format(upload.size, force_grouping=True),
+                    most=number_format(MAX_FILE_BYTES, force_grouping=True),
+                ),
                 code="file-size",
             )
         return upload

@@ -151,7 +151,7 @@ def test_seating_refusal_is_shown_on_the_form(tournament: Tournament, organiser:
     make_players(tournament, 6)
     response = client_for(organiser).post("/t/test-open/manage/seating/", {"from_round": 1, "seed": 0})
     assert response.status_code == 200
-    assert b"need 2 substitute(s)" in response.content
+    assert b"need 2 substitutes" in response.content
 
 
 @pytest.mark.django_db
@@ -175,7 +175,7 @@ def test_clock_controls_for_organisers_and_extra_time_for_head_referees(site: Si
 def test_finishing_a_hanchan_needs_every_sheet_signed(site: Site) -> None:
     client = client_for(site.users["organiser"])
     refused = client.post("/t/test-open/clock/", {"form": "finish"}, follow=True)
-    assert b"table(s) 2 have no signed sheet yet" in refused.content
+    assert b"table 2 has no signed sheet yet" in refused.content
     points = {"form": "final", "final_points": {"Eve": 40000, "Fay": 30000, "Gus": 25000, "Hal": 25000}}
     sheets.sign_sheet(
         sheets.save_sheet(site.table_2, points, site.users["referee"], submit=True), site.users["referee"]

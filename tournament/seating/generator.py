@@ -22,6 +22,8 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from scoring.rules.i18n import _
+
 from . import constructions, cyclic, search
 from .model import (
     PlayerId,
@@ -58,24 +60,24 @@ def default_time_limit(n: int, rounds: int) -> float:
 def _normalise_players(players: Sequence[PlayerInfo | PlayerId] | int) -> list[PlayerInfo]:
     if isinstance(players, int):
         if isinstance(players, bool):
-            raise SeatingError("the number of players must be an integer")
+            raise SeatingError(_("the number of players must be an integer"))
         return [PlayerInfo(i) for i in range(1, players + 1)]
     out: list[PlayerInfo] = []
     for p in players:
         out.append(p if isinstance(p, PlayerInfo) else PlayerInfo(p))
     ids = [p.id for p in out]
     if len(set(ids)) != len(ids):
-        raise SeatingError("player ids must be unique")
+        raise SeatingError(_("player ids must be unique"))
     return out
 
 
 def validate(n: int, rounds: int) -> None:
     if n < 4:
-        raise SeatingError(f"at least 4 players are needed, got {n}")
+        raise SeatingError(_("at least 4 players are needed, got {count}").format(count=n))
     if n % 4:
-        raise SeatingError(f"the number of players must be a multiple of 4, got {n}")
+        raise SeatingError(_("the number of players must be a multiple of 4, got {count}").format(count=n))
     if rounds < 1:
-        raise SeatingError(f"at least one hanchan is needed, got {rounds}")
+        raise SeatingError(_("at least one hanchan is needed, got {count}").format(count=rounds))
 
 
 def _separation_matrices(
@@ -148,11 +150,19 @@ def normalise_fixed(fixed_rounds: Sequence[RoundInput]) -> list[Round]:
         for t, table in enumerate(hanchan):
             table_t = tuple(table)
             if len(table_t) != 4:
-                raise SeatingError(f"played hanchan {h + 1}, table {t + 1}: expected 4 players")
+                raise SeatingError(
+                    _("played hanchan {number}, table {table}: expected 4 players").format(
+                        number=h + 1, table=t + 1
+                    )
+                )
             for p in table_t:
                 key = (type(p).__name__, p)
                 if key in seen:
-                    raise SeatingError(f"played hanchan {h + 1}: player {p!r} seated twice")
+                    raise SeatingError(
+                        _("played hanchan {number}: player {player} seated twice").format(
+                            number=h + 1, player=repr(p)
+                        )
+                    )
                 seen.add(key)
             tables.append(table_t)
         out.append(tuple(tables))
@@ -412,15 +422,23 @@ def generate(
     validate(n, rounds)
     table_count = n // 4
     if tables is not None and tables != table_count:
-        raise SeatingError(f"{n} players fill {table_count} tables, not {tables}")
+        raise SeatingError(
+            _("{players} players fill {count} tables, not {tables}").format(
+                players=n, count=table_count, tables=tables
+            )
+        )
     fixed = normalise_fixed(fixed_rounds)
     if len(fixed) > rounds:
-        raise SeatingError(f"{len(fixed)} hanchan already played but only {rounds} in total")
+        raise SeatingError(
+            _("{played} hanchan already played but only {rounds} in total").format(
+                played=len(fixed), rounds=rounds
+            )
+        )
     free_count = rounds - len(fixed)
     if attempts is None:
         attempts = attempts_for(n, free_count) if free_count else 1
     elif attempts < 1:
-        raise SeatingError(f"at least one attempt is needed, got {attempts}")
+        raise SeatingError(_("at least one attempt is needed, got {count}").format(count=attempts))
     # Without a time limit, a safety cap per attempt; with one, the attempts share it.
     limit = default_time_limit(n, rounds) * attempts if time_limit is None else max(0.05, time_limit)
     deadline = started + limit
@@ -460,7 +478,7 @@ def generate(
             if best is None or key < best[0]:
                 best = (key, tried.method, tried.seated)
         if best is not None:
-            _, method, seated = best
+            _score, method, seated = best
     ids = [info.id for info in infos]
     out_rounds: list[Round] = list(fixed)
     for hanchan in seated:

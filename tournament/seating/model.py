@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from scoring.rules.i18n import _
+
 PlayerId = int | str
 Table = tuple[PlayerId, ...]
 Round = tuple[Table, ...]
@@ -59,7 +61,11 @@ class SeparationRule:
             value = getattr(self, name)
             if value is not None:
                 if value < 1:
-                    raise SeatingError(f"separation of {name}: the first hanchan allowed must be >= 1")
+                    raise SeatingError(
+                        _("separation of {attribute}: the first hanchan allowed must be >= 1").format(
+                            attribute=name
+                        )
+                    )
                 out.append((name, int(value)))
         return tuple(out)
 

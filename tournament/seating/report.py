@@ -25,6 +25,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from scoring.rules.i18n import _
+
 from .model import PlayerId, Schedule
 
 
@@ -70,7 +72,7 @@ def quality_report(
         return str(players) if name_of is None else ", ".join(name_of(p) for p in players)
 
     def hanchan_of(r: int) -> str:
-        return f"round {r}" if name_of is None else f"hanchan {r + 1}"
+        return f"round {r}" if name_of is None else _("hanchan {number}").format(number=r + 1)
 
     rounds = (
         schedule.as_lists() if isinstance(schedule, Schedule) else [[list(t) for t in h] for h in schedule]
@@ -90,21 +92,41 @@ def quality_report(
         seen: Counter[tuple[str, PlayerId]] = Counter()
         for t, table in enumerate(hanchan):
             if len(table) != 4:
-                errors.append(f"{hanchan_of(r)} table {t}: expected a list of 4 players")
+                errors.append(
+                    _("{hanchan} table {table}: expected a list of 4 players").format(
+                        hanchan=hanchan_of(r), table=t
+                    )
+                )
             keys = [(type(p).__name__, p) for p in table]
             if len(set(keys)) != len(keys):
-                errors.append(f"{hanchan_of(r)} table {t}: duplicate player at one table")
+                errors.append(
+                    _("{hanchan} table {table}: duplicate player at one table").format(
+                        hanchan=hanchan_of(r), table=t
+                    )
+                )
             seen.update(keys)
         dup = [k[1] for k, c in seen.items() if c > 1]
         missing = [k[1] for k in universe if k not in seen]
         if dup:
-            errors.append(f"{hanchan_of(r)}: players seated more than once: {who(dup[:10])}")
+            errors.append(
+                _("{hanchan}: players seated more than once: {players}").format(
+                    hanchan=hanchan_of(r), players=who(dup[:10])
+                )
+            )
         if missing and not field_changes:
-            errors.append(f"{hanchan_of(r)}: players missing: {who(missing[:10])}")
+            errors.append(
+                _("{hanchan}: players missing: {players}").format(
+                    hanchan=hanchan_of(r), players=who(missing[:10])
+                )
+            )
         if len(hanchan) != tables and not field_changes:
-            errors.append(f"{hanchan_of(r)}: {len(hanchan)} tables, other rounds have {tables}")
+            errors.append(
+                _("{hanchan}: {count} tables, other rounds have {tables}").format(
+                    hanchan=hanchan_of(r), count=len(hanchan), tables=tables
+                )
+            )
     if n % 4 and not field_changes:
-        errors.append(f"{n} players is not a multiple of 4")
+        errors.append(_("{count} players is not a multiple of 4").format(count=n))
 
     pair_meet: Counter[tuple[int, int]] = Counter()
     table_use: Counter[tuple[int, int]] = Counter()

@@ -15,6 +15,8 @@ import random
 from collections.abc import Sequence
 from itertools import permutations
 
+from scoring.rules.i18n import _
+
 from .generator import normalise_fixed
 from .model import PlayerId, Round, RoundInput, SeatingError
 from .tables import CONSECUTIVE_WEIGHT, cheap_assignment, hungarian, visit_cost
@@ -44,9 +46,11 @@ def swiss_round(
     players = list(ranking)
     n = len(players)
     if n < 4 or n % 4:
-        raise SeatingError(f"the number of players must be a positive multiple of 4, got {n}")
+        raise SeatingError(
+            _("the number of players must be a positive multiple of 4, got {count}").format(count=n)
+        )
     if len(set(players)) != n:
-        raise SeatingError("player ids must be unique")
+        raise SeatingError(_("player ids must be unique"))
     played = normalise_fixed(history)
     index = {p: i for i, p in enumerate(players)}
     tables = n // 4
@@ -189,7 +193,7 @@ def _separate_repeats(
     reach = min(limit, 3)
     temperature = ANNEAL_START
     cooling = (ANNEAL_END / ANNEAL_START) ** (1 / ANNEAL_STEPS)
-    for _ in range(ANNEAL_STEPS):
+    for _step in range(ANNEAL_STEPS):
         temperature *= cooling
         a = rng.randrange(players)
         ga = where[a]

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from tournament import access
 from tournament.models import Absence, Player, Round, Seat, StaffRole
@@ -19,24 +20,34 @@ def _seat_substitute(round_: Round, player: Player, substitute: Player) -> Seat:
             round=round_, player=player, table__sheet__status="signed"
         ).exists()
         if sheet_signed:
-            raise Refusal("round", "signed-table", f"hanchan {round_.number}: the table's sheet is signed")
+            raise Refusal(
+                "round",
+                "signed-table",
+                _("hanchan {number}: the table's sheet is signed").format(number=round_.number),
+            )
     if not substitute.is_substitute or substitute.tournament_id != round_.tournament_id:
         raise Refusal(
             "substitute",
             "substitute-pool (WRCR 2015 §7.2)",
-            f"substitute: {substitute.name} is not a substitute of this tournament",
+            _("substitute: {name} is not a substitute of this tournament").format(name=substitute.name),
         )
     if Seat.objects.filter(round=round_, player=substitute).exists():
         raise Refusal(
             "substitute",
             "one-seat-per-hanchan",
-            f"substitute: {substitute.name} already plays hanchan {round_.number}",
+            _("substitute: {name} already plays hanchan {number}").format(
+                name=substitute.name, number=round_.number
+            ),
         )
     try:
         seat = Seat.objects.select_for_update().get(round=round_, player=player)
     except Seat.DoesNotExist:
         raise Refusal(
-            "player", "seated-player", f"player: {player.name} is not seated in hanchan {round_.number}"
+            "player",
+            "seated-player",
+            _("player: {name} is not seated in hanchan {number}").format(
+                name=player.name, number=round_.number
+            ),
         ) from None
     seat.player, seat.replaces = substitute, player
     seat.save(update_fields=["player", "replaces"])
@@ -60,7 +71,13 @@ def replace_with_substitute(
     """
     access.require_role(user, round_.tournament, StaffRole.Role.ORGANISER)
     if reason not in Absence.Reason.values:
-        raise Refusal("reason", "absence-reason", f"reason: {reason!r} is not one of {Absence.Reason.values}")
+        raise Refusal(
+            "reason",
+            "absence-reason",
+            _("reason: {value} is not one of {choices}").format(
+                value=repr(reason), choices=", ".join(Absence.Reason.values)
+            ),
+        )
     _seat_substitute(round_, player, substitute)
     absence = Absence.objects.create(
         round=round_, player=player, reason=reason, substitute=substitute, recorded_by=user
@@ -109,9 +126,13 @@ def plan_withdrawal(
 def _check_withdrawal(player: Player, from_round: int) -> None:
     tournament = player.tournament
     if not 1 <= from_round <= tournament.hanchan_count:
-        raise Refusal("from_round", "hanchan-range", f"from_round: 1 to {tournament.hanchan_count}")
+        raise Refusal(
+            "from_round", "hanchan-range", _("from_round: 1 to {last}").format(last=tournament.hanchan_count)
+        )
     if player.status == Player.Status.WITHDRAWN:
-        raise Refusal("player", "withdrawal", f"player: {player.name} has withdrawn already")
+        raise Refusal(
+            "player", "withdrawal", _("player: {name} has withdrawn already").format(name=player.name)
+        )
 
 
 @transaction.atomic

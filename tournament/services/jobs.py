@@ -28,7 +28,8 @@ from typing import Any
 from django.conf import settings
 from django.db import connection, models, transaction
 from django.db.models import Q
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 from kombu.exceptions import OperationalError
 
 from tournament import access
@@ -165,15 +166,25 @@ def is_current(model: JobModel, job_id: int, attempt: int) -> bool:
     return bool(current.exists())
 
 
+def _fail(jobs: models.QuerySet[Any], now: datetime, error: Callable[[], str]) -> int:
+    """Mark ``jobs`` failed with the ``error`` of each one's tournament's language (the text is stored
+    once, for whoever opens the job); how many."""
+    failed = 0
+    for language in set(jobs.values_list("tournament__language", flat=True)):
+        with translation.override(language or settings.LANGUAGE_CODE):
+            failed += jobs.filter(tournament__language=language).update(
+                state=FAILED, error=error(), finished_at=now
+            )
+    return failed
+
+
 def give_up_stalled(jobs: models.QuerySet[Any], superseded_by: int) -> int:
     """Mark the stalled jobs among ``jobs`` failed, replaced by job ``superseded_by``; how many."""
     now = timezone.now()
-    return int(
-        jobs.filter(stalled(now)).update(
-            state=FAILED,
-            error=f"given up: its worker stopped; job {superseded_by} replaces it",
-            finished_at=now,
-        )
+    return _fail(
+        jobs.filter(stalled(now)),
+        now,
+        lambda: _("given up: its worker stopped; job {job} replaces it").format(job=superseded_by),
     )
 
 
@@ -183,10 +194,12 @@ def requeue_stalled(model: JobModel, task: Any, now: datetime | None = None) -> 
     sent = []
     stalled_jobs = model.objects.filter(stalled(now))
     # A job that stalled on each of its attempts (it kills its worker, say) is not tried forever.
-    given_up = stalled_jobs.filter(attempt__gte=max_attempts()).update(
-        state=FAILED,
-        error=f"given up: its worker stopped on each of {max_attempts()} attempts",
-        finished_at=now,
+    given_up = _fail(
+        stalled_jobs.filter(attempt__gte=max_attempts()),
+        now,
+        lambda: _("given up: its worker stopped on each of {attempts} attempts").format(
+            attempts=max_attempts()
+        ),
     )
     if given_up:
         logger.error("%s job(s) of %s given up after %s attempts", given_up, task.name, max_attempts())

@@ -10,7 +10,10 @@ missed-hanchan penalty per hanchan at most.
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
+from django.utils import translation
+from django.utils.translation import gettext as _
 
 from penalties.models import Penalty
 from penalties.services import book_missed_hanchan, withdraw_missed_hanchan
@@ -25,13 +28,22 @@ def is_complete(round_: Round) -> bool:
     return tables.exists() and not tables.exclude(sheet__status="signed").exists()
 
 
+def stored_language(tournament_language: str) -> str:
+    """The language of a text stored once for every reader (a penalty's reason): the tournament's,
+    whoever's action books it (a referee signing the last sheet reads in a language of their own)."""
+    return tournament_language or settings.LANGUAGE_CODE
+
+
 def _reason(round_: Round, player: Player, absence: Absence | None) -> str:
     if absence is not None and absence.substitute is not None:
-        replaced = f"replaced by {absence.substitute.name} in hanchan {round_.number}"
-        return f"{absence.get_reason_display()}: {replaced}"
+        return _("{reason}: replaced by {substitute} in hanchan {number}").format(
+            reason=absence.get_reason_display(), substitute=absence.substitute.name, number=round_.number
+        )
     if player.withdrawn_from is not None and player.withdrawn_from <= round_.number:
-        return f"withdrawn from hanchan {player.withdrawn_from}: did not play hanchan {round_.number}"
-    return f"did not play hanchan {round_.number}"
+        return _("withdrawn from hanchan {withdrawn}: did not play hanchan {number}").format(
+            withdrawn=player.withdrawn_from, number=round_.number
+        )
+    return _("did not play hanchan {number}").format(number=round_.number)
 
 
 def book_missed(round_: Round, user: AbstractBaseUser | None) -> list[Penalty]:
@@ -46,9 +58,9 @@ def book_missed(round_: Round, user: AbstractBaseUser | None) -> list[Penalty]:
         a.player_id: a for a in round_.absences.select_related("substitute").filter(player_id__in=missed)
     }
     players = Player.objects.filter(pk__in=missed).order_by("name")
-    return book_missed_hanchan(
-        round_, [(player, _reason(round_, player, absences.get(player.pk))) for player in players], user
-    )
+    with translation.override(stored_language(round_.tournament.language)):
+        reasons = [(player, _reason(round_, player, absences.get(player.pk))) for player in players]
+    return book_missed_hanchan(round_, reasons, user)
 
 
 def complete_rounds(player: Player) -> list[Round]:
@@ -67,7 +79,8 @@ def book_late_arrival(player: Player, user: AbstractBaseUser | None) -> list[Pen
     rounds = [r for r in complete_rounds(player) if participation.missed(facts, r.number)]
     given: list[Penalty] = []
     for round_ in rounds:
-        reason = f"arrived after hanchan {round_.number}: did not play it"
+        with translation.override(stored_language(player.tournament.language)):
+            reason = _("arrived after hanchan {number}: did not play it").format(number=round_.number)
         given += book_missed_hanchan(round_, [(player, reason)], user)
     return given
 
@@ -78,6 +91,6 @@ def forget_late_arrival(player: Player, user: AbstractBaseUser | None) -> int:
     facts = player_facts(player)
     if participation.in_field(facts):
         return 0
-    return withdraw_missed_hanchan(
-        player, complete_rounds(player), user, reason="check-in taken back: the player never started"
-    )
+    with translation.override(stored_language(player.tournament.language)):
+        reason = _("check-in taken back: the player never started")
+    return withdraw_missed_hanchan(player, complete_rounds(player), user, reason=reason)

@@ -6,6 +6,8 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournament import access, live
 from tournament.models import Round, StaffRole, Table, Tournament
@@ -39,7 +41,11 @@ def operate_clock(round_: Round, user: AbstractBaseUser, action: str, *, minutes
     """Start, pause or extend the hanchan clock (WRCR 2015 §8.2). Starting it starts the hanchan."""
     access.require_role(user, round_.tournament, StaffRole.Role.ORGANISER)
     if action not in CLOCK_ACTIONS:
-        raise Refusal("action", "clock-action", f"action: {action!r} is not start, pause or extend")
+        raise Refusal(
+            "action",
+            "clock-action",
+            _("action: {value} is not start, pause or extend").format(value=repr(action)),
+        )
     round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
     clock, now = round_.clock(), timezone.now()
     if action == "start":
@@ -50,7 +56,9 @@ def operate_clock(round_: Round, user: AbstractBaseUser, action: str, *, minutes
             )
             if playing is not None:
                 raise Refusal(
-                    "round", "one-hanchan-at-a-time", f"hanchan {playing.number} is in play: finish it first"
+                    "round",
+                    "one-hanchan-at-a-time",
+                    _("hanchan {number} is in play: finish it first").format(number=playing.number),
                 )
             round_.status = Round.Status.STARTED
     elif action == "pause":
@@ -58,7 +66,9 @@ def operate_clock(round_: Round, user: AbstractBaseUser, action: str, *, minutes
     else:
         if not -MAX_CLOCK_MINUTES <= minutes <= MAX_CLOCK_MINUTES:
             raise Refusal(
-                "minutes", "clock-range", f"minutes: between -{MAX_CLOCK_MINUTES} and {MAX_CLOCK_MINUTES}"
+                "minutes",
+                "clock-range",
+                _("minutes: between -{most} and {most}").format(most=MAX_CLOCK_MINUTES),
             )
         clock = clock.extend(minutes)
     round_.set_clock(clock)
@@ -73,7 +83,9 @@ def operate_clock(round_: Round, user: AbstractBaseUser, action: str, *, minutes
 def give_table_extra_time(table: Table, user: AbstractBaseUser, minutes: int) -> Table:
     access.require_role(user, table.round.tournament, StaffRole.Role.HEAD_REFEREE)
     if not 0 <= minutes <= MAX_TABLE_EXTRA_MINUTES:
-        raise Refusal("minutes", "clock-range", f"minutes: between 0 and {MAX_TABLE_EXTRA_MINUTES}")
+        raise Refusal(
+            "minutes", "clock-range", _("minutes: between 0 and {most}").format(most=MAX_TABLE_EXTRA_MINUTES)
+        )
     table.extra_minutes = minutes
     table.save(update_fields=["extra_minutes"])
     live.announce_on_commit(table.round.tournament_id, "clock")
@@ -87,7 +99,11 @@ def finish_round(round_: Round, user: AbstractBaseUser) -> Round:
     round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
     if round_.status != Round.Status.STARTED:
         raise Refusal(
-            "round", "finish-started-hanchan", f"hanchan {round_.number} is {round_.get_status_display()}"
+            "round",
+            "finish-started-hanchan",
+            _("hanchan {number} is {status}").format(
+                number=round_.number, status=str(round_.get_status_display()).lower()
+            ),
         )
     pending = list(
         round_.tables.exclude(sheet__status="signed").order_by("number").values_list("number", flat=True)
@@ -96,7 +112,11 @@ def finish_round(round_: Round, user: AbstractBaseUser) -> Round:
         raise Refusal(
             "round",
             "signed-sheets-first",
-            f"hanchan {round_.number}: table(s) {', '.join(map(str, pending))} have no signed sheet yet",
+            ngettext(
+                "hanchan {number}: table {tables} has no signed sheet yet",
+                "hanchan {number}: tables {tables} have no signed sheet yet",
+                len(pending),
+            ).format(number=round_.number, tables=", ".join(map(str, pending))),
         )
     round_.status = Round.Status.FINISHED
     round_.save(update_fields=["status"])
@@ -113,12 +133,16 @@ def publish_seating(round_: Round, user: AbstractBaseUser, *, published: bool = 
     access.require_role(user, round_.tournament, StaffRole.Role.ORGANISER)
     round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
     if not round_.tables.exists():
-        raise Refusal("round", "seated-hanchan", f"hanchan {round_.number} has no seating to publish yet")
+        raise Refusal(
+            "round",
+            "seated-hanchan",
+            _("hanchan {number} has no seating to publish yet").format(number=round_.number),
+        )
     if not published and round_.has_started:
         raise Refusal(
             "round",
             "published-seating-stays",
-            f"hanchan {round_.number} has started: its seating stays public",
+            _("hanchan {number} has started: its seating stays public").format(number=round_.number),
         )
     if (round_.published_at is not None) == published:
         return round_

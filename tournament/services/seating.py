@@ -13,9 +13,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from celery import shared_task
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournament import access, live, phases_db, registration, seating
 from tournament.models import Absence, Player, Round, Seat, SeatingJob, StaffRole, Table, Tournament
@@ -50,13 +53,31 @@ def seating_field(tournament: Tournament, prefer: str = "substitutes", hanchan: 
         pool = pool.filter(status=Player.Status.CHECKED_IN)
     substitutes = list(pool.order_by("checked_in_at", "pk")[:needed])
     if len(substitutes) < needed:
-        present = " checked in" if checking_in else ""
+        if checking_in:
+            message = ngettext(
+                "{players} players need {needed} substitute to fill {tables} tables; only {available} "
+                "checked in available. Check substitutes in, register more, or let players sit out.",
+                "{players} players need {needed} substitutes to fill {tables} tables; only {available} "
+                "checked in available. Check substitutes in, register more, or let players sit out.",
+                needed,
+            )
+        else:
+            message = ngettext(
+                "{players} players need {needed} substitute to fill {tables} tables; only {available} "
+                "available. Check substitutes in, register more, or let players sit out.",
+                "{players} players need {needed} substitutes to fill {tables} tables; only {available} "
+                "available. Check substitutes in, register more, or let players sit out.",
+                needed,
+            )
         raise Refusal(
             "players",
             "full-tables",
-            f"{len(field)} players need {needed} substitute(s) to fill {(len(field) + needed) // 4} tables; "
-            f"only {len(substitutes)}{present} available. Check substitutes in, register more, or let "
-            "players sit out.",
+            message.format(
+                players=len(field),
+                needed=needed,
+                tables=(len(field) + needed) // 4,
+                available=len(substitutes),
+            ),
         )
     return field + substitutes
 
@@ -69,7 +90,9 @@ def seated_here(tournament: Tournament, number: int, field: str) -> phases_db.Sp
         raise Refusal(
             field,
             "phase-seating",
-            f"{field}: hanchan {number} is in {span.name}, seated by rank (the phases page)",
+            _("{field}: hanchan {number} is in {phase}, seated by rank (the phases page)").format(
+                field=field, number=number, phase=span.name
+            ),
         )
     return span
 
@@ -81,7 +104,7 @@ def phase_field(tournament: Tournament, span: phases_db.Span) -> list[Player]:
         raise Refusal(
             "from_round",
             "phase-cut",
-            f"{span.name}: make the cut into it first (the phases page)",
+            _("{phase}: make the cut into it first (the phases page)").format(phase=span.name),
             status=409,
         )
     players = list(
@@ -93,8 +116,10 @@ def phase_field(tournament: Tournament, span: phases_db.Span) -> list[Player]:
         raise Refusal(
             "players",
             "phase-field",
-            f"{span.name}: {len(players)} players still play it, not whole tables; call up the next in "
-            "line in place of each player who left (the phases page)",
+            _(
+                "{phase}: {count} players still play it, not whole tables; call up the next in line in "
+                "place of each player who left (the phases page)"
+            ).format(phase=span.name, count=len(players)),
             status=409,
         )
     return players
@@ -135,9 +160,17 @@ def request_seating(
     confirm it (``apply_seating``), after seeing what changes."""
     access.require_role(user, tournament, StaffRole.Role.ORGANISER)
     if prefer not in PREFERENCES:
-        raise Refusal("prefer", "full-tables", f"prefer: {prefer!r} is neither 'substitutes' nor 'sit_out'")
+        raise Refusal(
+            "prefer",
+            "full-tables",
+            _("prefer: {value} is neither 'substitutes' nor 'sit_out'").format(value=repr(prefer)),
+        )
     if not 1 <= from_round <= tournament.hanchan_count:
-        raise Refusal("from_round", "hanchan-range", f"from_round: 1 to {tournament.hanchan_count}")
+        raise Refusal(
+            "from_round",
+            "hanchan-range",
+            _("from_round: 1 to {last}").format(last=tournament.hanchan_count),
+        )
     span = seated_here(tournament, from_round, "from_round")
     started = tournament.rounds.filter(
         number__gte=from_round, number__lt=span.hanchan.stop, status__in=STARTED
@@ -146,7 +179,9 @@ def request_seating(
         raise Refusal(
             "from_round",
             "played-rounds-are-kept",
-            f"from_round: hanchan {started.number} has started; re-seat from hanchan {started.number + 1}",
+            _("from_round: hanchan {number} has started; re-seat from hanchan {next}").format(
+                number=started.number, next=started.number + 1
+            ),
         )
     seating_field(tournament, prefer, from_round)  # refuse at once when the field cannot fill its tables
     job = SeatingJob.objects.create(
@@ -193,68 +228,71 @@ def run_seating_job(job_id: int, task_id: str | None = None) -> SeatingJob:
         return job
     tournament = job.tournament
     progress = jobs.progress_writer(SeatingJob, job.pk, attempt)
-    try:
-        # A tournament in phases: the schedule of the phase of ``from_round`` (tournament.phases).
-        span = phases_db.span_of(tournament.pk, tournament.hanchan_count, job.from_round)
-        field = seating_field(tournament, job.prefer, job.from_round)
-        fixed = played_rounds(tournament, job.from_round, first=span.hanchan.start)
-        schedule = seating.generate(
-            [
-                seating.PlayerInfo(
-                    p.pk, team=p.team or None, club=p.club or None, country=p.country.code or None
-                )
-                for p in field
-            ],
-            len(span.hanchan),
-            seed=job.seed,
-            fixed_rounds=fixed,
-            separate=separation_rule(tournament),
-            progress=progress,
-        )
-        names = {player.pk: player.name for player in tournament.players.all()}
-        report = seating.quality_report(
-            schedule,
-            n_players=len(field),
-            name_of=lambda pk: names.get(pk, str(pk)),
-            field_changes=job.from_round > span.hanchan.start,  # the hanchan played may hold others
-        )
-        later = schedule.as_lists()[job.from_round - span.hanchan.start :]
-        with transaction.atomic():
-            if not jobs.is_current(SeatingJob, job.pk, attempt):  # locked: one attempt stores
-                raise jobs.Superseded(f"seating job {job.pk}: attempt {attempt} was superseded")
-            seated = Seat.objects.filter(
-                round__tournament=tournament,
-                round__number__gte=job.from_round,
-                round__number__lt=span.hanchan.stop,
+    # What the job stores (its error) is written once: in the tournament's language, whichever worker
+    # runs it; the report's sentences are worded when shown, in each reader's.
+    with translation.override(tournament.language or settings.LANGUAGE_CODE):
+        try:
+            # A tournament in phases: the schedule of the phase of ``from_round`` (tournament.phases).
+            span = phases_db.span_of(tournament.pk, tournament.hanchan_count, job.from_round)
+            field = seating_field(tournament, job.prefer, job.from_round)
+            fixed = played_rounds(tournament, job.from_round, first=span.hanchan.start)
+            schedule = seating.generate(
+                [
+                    seating.PlayerInfo(
+                        p.pk, team=p.team or None, club=p.club or None, country=p.country.code or None
+                    )
+                    for p in field
+                ],
+                len(span.hanchan),
+                seed=job.seed,
+                fixed_rounds=fixed,
+                separate=separation_rule(tournament),
+                progress=progress,
             )
-            if seated.exists():
-                # A re-seating: a proposal, shown with what it changes, until the organiser confirms it.
-                before = current_report(tournament, names)
-                jobs.finish(
-                    SeatingJob,
-                    job.pk,
-                    attempt,
-                    report=report,
-                    proposal=later,
-                    before_report=before,
-                    state=SeatingJob.State.DONE,
-                    progress=1.0,
+            names = {player.pk: player.name for player in tournament.players.all()}
+            report = seating.quality_report(
+                schedule,
+                n_players=len(field),
+                name_of=lambda pk: names.get(pk, str(pk)),
+                field_changes=job.from_round > span.hanchan.start,  # the hanchan played may hold others
+            )
+            later = schedule.as_lists()[job.from_round - span.hanchan.start :]
+            with transaction.atomic():
+                if not jobs.is_current(SeatingJob, job.pk, attempt):  # locked: one attempt stores
+                    raise jobs.Superseded(f"seating job {job.pk}: attempt {attempt} was superseded")
+                seated = Seat.objects.filter(
+                    round__tournament=tournament,
+                    round__number__gte=job.from_round,
+                    round__number__lt=span.hanchan.stop,
                 )
-            else:
-                _apply(tournament, job.from_round, later, job.prefer, span.members)
-                jobs.finish(
-                    SeatingJob,
-                    job.pk,
-                    attempt,
-                    report=report,
-                    applied_at=timezone.now(),
-                    state=SeatingJob.State.DONE,
-                    progress=1.0,
-                )
-    except jobs.Superseded:
-        logger.warning("seating job %s: attempt %s superseded, stopped", job.pk, attempt)
-    except (Refusal, seating.SeatingError) as exc:
-        jobs.finish(SeatingJob, job.pk, attempt, state=SeatingJob.State.FAILED, error=str(exc))
+                if seated.exists():
+                    # A re-seating: a proposal, shown with what it changes, until the organiser confirms it.
+                    before = current_report(tournament, names)
+                    jobs.finish(
+                        SeatingJob,
+                        job.pk,
+                        attempt,
+                        report=report,
+                        proposal=later,
+                        before_report=before,
+                        state=SeatingJob.State.DONE,
+                        progress=1.0,
+                    )
+                else:
+                    _apply(tournament, job.from_round, later, job.prefer, span.members)
+                    jobs.finish(
+                        SeatingJob,
+                        job.pk,
+                        attempt,
+                        report=report,
+                        applied_at=timezone.now(),
+                        state=SeatingJob.State.DONE,
+                        progress=1.0,
+                    )
+        except jobs.Superseded:
+            logger.warning("seating job %s: attempt %s superseded, stopped", job.pk, attempt)
+        except (Refusal, seating.SeatingError) as exc:
+            jobs.finish(SeatingJob, job.pk, attempt, state=SeatingJob.State.FAILED, error=str(exc))
     job.refresh_from_db()
     return job
 
@@ -283,7 +321,9 @@ def played_rounds(tournament: Tournament, before: int, *, first: int = 1) -> lis
             raise Refusal(
                 "from_round",
                 "played-rounds-are-kept",
-                f"from_round: hanchan {round_number} has no seating; generate from hanchan {round_number}",
+                _("from_round: hanchan {number} has no seating; generate from hanchan {number}").format(
+                    number=round_number
+                ),
             )
         rounds.append([tables[number] for number in sorted(tables)])
     return rounds
@@ -348,19 +388,23 @@ def apply_seating(job: SeatingJob, user: AbstractBaseUser) -> SeatingJob:
     access.require_role(user, tournament, StaffRole.Role.ORGANISER)
     job = SeatingJob.objects.select_for_update().get(pk=job.pk)
     if not job.awaiting_confirmation:
-        raise Refusal("job", "reseat-confirmation", "job: this seating is not waiting for a confirmation")
+        raise Refusal("job", "reseat-confirmation", _("job: this seating is not waiting for a confirmation"))
     span = phases_db.span_of(tournament.pk, tournament.hanchan_count, job.from_round)
     started = tournament.rounds.filter(
         number__gte=job.from_round, number__lt=span.hanchan.stop, status__in=STARTED
     ).first()
     if started is not None:
-        raise Refusal("job", "played-rounds-are-kept", f"job: hanchan {started.number} has started since")
+        raise Refusal(
+            "job",
+            "played-rounds-are-kept",
+            _("job: hanchan {number} has started since").format(number=started.number),
+        )
     proposed = {pk for table in job.proposal[0] for pk in table} if job.proposal else set()
     if proposed != {player.pk for player in seating_field(tournament, job.prefer, job.from_round)}:
         raise Refusal(
             "job",
             "field-changed",
-            "job: the players present changed since this seating was made; generate again",
+            _("job: the players present changed since this seating was made; generate again"),
         )
     _apply(tournament, job.from_round, job.proposal, job.prefer, span.members)
     job.applied_at = timezone.now()
@@ -392,10 +436,12 @@ def seat_swiss_round(tournament: Tournament, number: int, user: AbstractBaseUser
     avoiding repeat meetings with the hanchan already seated before it where a small move allows."""
     access.require_role(user, tournament, StaffRole.Role.ORGANISER)
     if not 1 <= number <= tournament.hanchan_count:
-        raise Refusal("round", "hanchan-range", f"round: 1 to {tournament.hanchan_count}")
+        raise Refusal("round", "hanchan-range", _("round: 1 to {last}").format(last=tournament.hanchan_count))
     existing = tournament.rounds.filter(number=number).first()
     if existing is not None and existing.has_started:
-        raise Refusal("round", "played-rounds-are-kept", f"round: hanchan {number} has started")
+        raise Refusal(
+            "round", "played-rounds-are-kept", _("round: hanchan {number} has started").format(number=number)
+        )
     seated_here(tournament, number, "round")
     field = {player.pk for player in seating_field(tournament, hanchan=number)}
     # Best first by overall score (signed sheets only); substitutes take the place their score gives them.

@@ -16,6 +16,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -332,7 +334,11 @@ def absences(request: HttpRequest, slug: str) -> HttpResponse:
             )
             messages.success(
                 request,
-                f"{data['substitute'].name} plays hanchan {data['round'].number} for {data['player'].name}.",
+                _("{substitute} plays hanchan {number} for {player}.").format(
+                    substitute=data["substitute"].name,
+                    number=data["round"].number,
+                    player=data["player"].name,
+                ),
             )
             return redirect("tournament:absences", slug=tournament.slug)
         if which == "withdraw" and withdraw_form.is_valid() and not withdraw_form.cleaned_data["confirmed"]:
@@ -345,12 +351,22 @@ def absences(request: HttpRequest, slug: str) -> HttpResponse:
             replaced = services.withdraw_player(
                 data["player"], request.user, from_round=data["from_round"], substitute=data["substitute"]
             )
-            done = f"{data['player'].name} has withdrawn."
             if data["substitute"]:
-                done += f" {data['substitute'].name} takes the seat in {len(replaced)} hanchan."
+                done = ngettext(
+                    "{player} has withdrawn. {substitute} takes the seat in {count} hanchan.",
+                    "{player} has withdrawn. {substitute} takes the seat in {count} hanchan.",
+                    len(replaced),
+                )
             else:
-                done += " Re-seat the hanchan not started from the seating page."
-            messages.success(request, done)
+                done = _("{player} has withdrawn. Re-seat the hanchan not started from the seating page.")
+            messages.success(
+                request,
+                done.format(
+                    player=data["player"].name,
+                    substitute=data["substitute"].name if data["substitute"] else "",
+                    count=len(replaced),
+                ),
+            )
             return redirect("tournament:absences", slug=tournament.slug)
     except Refusal as error:
         add_refusal(substitute_form if which == "substitute" else withdraw_form, error)

@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -18,7 +19,7 @@ from tournament.forms import (
 )
 from tournament.models import Round, Seat, SeatingJob, StaffRole
 from tournament.phases_db import phase_names
-from tournament.presentation import report_lines, reseat_changes
+from tournament.presentation import report_lines, report_summary, reseat_changes
 from tournament.refusal import Refusal
 from tournament.views.base import access_tournament, add_refusal, render_page
 
@@ -62,6 +63,7 @@ def seating_manage(request: HttpRequest, slug: str) -> HttpResponse:
             "in_phases": bool(phase_names(tournament.pk)),
             "job": job,
             "lines": report_lines(job.report) if job and job.state == SeatingJob.State.DONE else [],
+            "summary": report_summary(job.report) if job and job.state == SeatingJob.State.DONE else "",
             "rounds": tournament.rounds.annotate(table_count=Count("tables")),
         },
     )
@@ -80,10 +82,12 @@ def seat_swiss(request: HttpRequest, slug: str) -> HttpResponse:
         except Refusal as error:
             messages.error(request, error.message)
         else:
-            messages.success(request, f"Hanchan {number} is seated from the standings (Swiss).")
+            messages.success(
+                request, _("Hanchan {number} is seated from the standings (Swiss).").format(number=number)
+            )
             return redirect("tournament:seating_round", slug=tournament.slug, number=number)
     else:
-        messages.error(request, "Give the number of a hanchan that has not started.")
+        messages.error(request, _("Give the number of a hanchan that has not started."))
     return redirect("tournament:seating_manage", slug=tournament.slug)
 
 
@@ -111,7 +115,9 @@ def seating_job(request: HttpRequest, slug: str, job_id: int) -> HttpResponse:
         {
             "job": job,
             "lines": report_lines(job.report) if job.state == SeatingJob.State.DONE else [],
+            "summary": report_summary(job.report) if job.state == SeatingJob.State.DONE else "",
             "before_lines": report_lines(job.before_report) if job.awaiting_confirmation else [],
+            "before_summary": report_summary(job.before_report) if job.awaiting_confirmation else "",
             "changes": changes,
             "rounds": tournament.rounds.filter(number__gte=job.from_round),
         },
@@ -129,7 +135,9 @@ def seating_job_apply(request: HttpRequest, slug: str, job_id: int) -> HttpRespo
     except Refusal as error:
         messages.error(request, error.message)
         return redirect("tournament:seating_job", slug=tournament.slug, job_id=job.pk)
-    messages.success(request, f"The seating from hanchan {job.from_round} is in place.")
+    messages.success(
+        request, _("The seating from hanchan {number} is in place.").format(number=job.from_round)
+    )
     return redirect("tournament:seating_manage", slug=tournament.slug)
 
 
@@ -154,6 +162,10 @@ def seating_publish(request: HttpRequest, slug: str, number: int) -> HttpRespons
     except Refusal as error:
         messages.error(request, error.message)
     else:
-        done = "is public" if published else "is staff only again"
-        messages.success(request, f"The seating of hanchan {number} {done}.")
+        done = (
+            _("The seating of hanchan {number} is public.")
+            if published
+            else _("The seating of hanchan {number} is staff only again.")
+        )
+        messages.success(request, done.format(number=number))
     return redirect("tournament:seating_manage", slug=tournament.slug)
