@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.utils import formats, timezone
+from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
 
 from penalties.models import Disqualification, Penalty
@@ -117,10 +117,11 @@ def give_penalty(
 
 def not_cumulative(tournament: Tournament) -> str:
     """The reason a lateness penalty is revoked for the missed-hanchan one. Like every reason the product
-    writes into a penalty, it is in the language of the person whose action wrote it, as a reason a
-    referee types is in theirs."""
+    writes into a penalty, it is in the tournament's language (``Tournament.record_language``), whoever's
+    action wrote it."""
     source = cite(tournament.ruleset_preset, "missed_hanchan")
-    return _("replaced by the missed-hanchan penalty ({source}: not cumulative)").format(source=source)
+    with translation.override(tournament.record_language()):
+        return _("replaced by the missed-hanchan penalty ({source}: not cumulative)").format(source=source)
 
 
 def _lateness(player: Player, round: Round | None, minutes_late: int | None) -> Decimal:
@@ -174,17 +175,19 @@ def sync_sheet_chombo(
         (penalty.player_id, penalty.hand): penalty
         for penalty in Penalty.objects.filter(sheet=sheet, kind=Kind.CHOMBO, revoked_at=None)
     }
+    language = tournament.record_language()
     for key, penalty in active.items():
         if key not in wanted_keys:
-            _revoke(
-                penalty, user, _("no longer on the sheet (version {version})").format(version=sheet.version)
-            )
+            with translation.override(language):
+                reason = _("no longer on the sheet (version {version})").format(version=sheet.version)
+            _revoke(penalty, user, reason)
     missing = sorted(wanted_keys - set(active), key=lambda item: (item[1] or 0, players[item[0]].name))
     for player_pk, hand in missing:
-        if hand:
-            reason = _("chombo on hand {hand} of table {table}, hanchan {hanchan}")
-        else:
-            reason = _("chombo on the sheet of table {table}, hanchan {hanchan}")
+        with translation.override(language):
+            if hand:
+                reason = _("chombo on hand {hand} of table {table}, hanchan {hanchan}")
+            else:
+                reason = _("chombo on the sheet of table {table}, hanchan {hanchan}")
         Penalty.objects.create(
             tournament=tournament,
             player=players[player_pk],

@@ -29,7 +29,7 @@ from celery import shared_task
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import F
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from penalties import services as penalties
@@ -691,11 +691,12 @@ def _sign_by_table(sheet: ScoreSheet, seats: Sequence[Seat]) -> None:
     _write_results(sheet, verdict, seats)
     players = {seat.player.name: seat.player for seat in seats}
     penalties.sync_sheet_chombo(sheet, [(players[c.player], c.hand) for c in verdict.chombo or ()], None)
-    # Written in the language of the fourth player's request, as a reason a person types is in theirs.
+    # Written in the tournament's language, as every text the product writes into the record.
     east, south, west, north = (seat.player.name for seat in seats)
-    agreed = _("agreed by {east}, {south}, {west} and {north}").format(
-        east=east, south=south, west=west, north=north
-    )
+    with translation.override(sheet.table.round.tournament.record_language()):
+        agreed = _("agreed by {east}, {south}, {west} and {north}").format(
+            east=east, south=south, west=west, north=north
+        )
     _record(sheet, SheetVersion.Action.CONFIRMED, None, seats, agreed)
     participation.book_missed(sheet.table.round, None)  # the last table signed completes the hanchan
     schedule_standings_refresh(sheet.table.round.tournament_id)

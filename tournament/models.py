@@ -206,6 +206,12 @@ class Tournament(models.Model):
         except (ValueError, ZoneInfoNotFoundError):
             return ZoneInfo("UTC")
 
+    def record_language(self) -> str:
+        """The language of a text the product writes into the tournament's record once for every reader
+        (a penalty's reason, a sheet's history note, a seating job's error): the tournament's, whoever's
+        action or worker writes it, else the site's."""
+        return self.language or settings.LANGUAGE_CODE
+
     def separation(self) -> dict[str, int | None]:
         """The seating generator's separation rule: attribute -> first hanchan allowed (0: never)."""
         return {"team": self.separate_teams, "club": self.separate_clubs, "country": self.separate_countries}

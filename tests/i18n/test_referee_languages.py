@@ -119,10 +119,22 @@ def test_the_penalties_page_in_japanese_shows_dates_and_kinds_in_japanese(
 
 
 @pytest.mark.django_db
-def test_a_written_reason_is_in_the_language_of_the_action_that_wrote_it(
+def test_a_written_reason_is_in_the_tournaments_language_whoever_signs(
     tournament: Tournament, seated_table: Any, referee: Any
 ) -> None:
-    with translation.override("de"):
+    """A chombo penalty's reason is written once for every reader: in the tournament's language, not in
+    that of the referee who signed (Tournament.record_language)."""
+    Tournament.objects.filter(pk=tournament.pk).update(language="de")
+    with translation.override("ja"):
         signed_hands_sheet(seated_table, referee)
     chombo = Penalty.objects.get(kind="chombo")
     assert chombo.reason == "Chombo in Hand 7 an Tisch 1, Hanchan 1"
+
+
+@pytest.mark.django_db
+def test_without_a_tournament_language_a_written_reason_is_in_the_sites(
+    tournament: Tournament, seated_table: Any, referee: Any
+) -> None:
+    with translation.override("ja"):
+        signed_hands_sheet(seated_table, referee)
+    assert Penalty.objects.get(kind="chombo").reason == "chombo on hand 7 of table 1, hanchan 1"

@@ -10,7 +10,6 @@ missed-hanchan penalty per hanchan at most.
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -26,12 +25,6 @@ def is_complete(round_: Round) -> bool:
     """Every table of the hanchan has a signed sheet (and it has tables)."""
     tables = round_.tables.all()
     return tables.exists() and not tables.exclude(sheet__status="signed").exists()
-
-
-def stored_language(tournament_language: str) -> str:
-    """The language of a text stored once for every reader (a penalty's reason): the tournament's,
-    whoever's action books it (a referee signing the last sheet reads in a language of their own)."""
-    return tournament_language or settings.LANGUAGE_CODE
 
 
 def _reason(round_: Round, player: Player, absence: Absence | None) -> str:
@@ -58,7 +51,7 @@ def book_missed(round_: Round, user: AbstractBaseUser | None) -> list[Penalty]:
         a.player_id: a for a in round_.absences.select_related("substitute").filter(player_id__in=missed)
     }
     players = Player.objects.filter(pk__in=missed).order_by("name")
-    with translation.override(stored_language(round_.tournament.language)):
+    with translation.override(round_.tournament.record_language()):
         reasons = [(player, _reason(round_, player, absences.get(player.pk))) for player in players]
     return book_missed_hanchan(round_, reasons, user)
 
@@ -79,7 +72,7 @@ def book_late_arrival(player: Player, user: AbstractBaseUser | None) -> list[Pen
     rounds = [r for r in complete_rounds(player) if participation.missed(facts, r.number)]
     given: list[Penalty] = []
     for round_ in rounds:
-        with translation.override(stored_language(player.tournament.language)):
+        with translation.override(player.tournament.record_language()):
             reason = _("arrived after hanchan {number}: did not play it").format(number=round_.number)
         given += book_missed_hanchan(round_, [(player, reason)], user)
     return given
@@ -91,6 +84,6 @@ def forget_late_arrival(player: Player, user: AbstractBaseUser | None) -> int:
     facts = player_facts(player)
     if participation.in_field(facts):
         return 0
-    with translation.override(stored_language(player.tournament.language)):
+    with translation.override(player.tournament.record_language()):
         reason = _("check-in taken back: the player never started")
     return withdraw_missed_hanchan(player, complete_rounds(player), user, reason=reason)

@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from celery import shared_task
-from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone, translation
@@ -230,7 +229,7 @@ def run_seating_job(job_id: int, task_id: str | None = None) -> SeatingJob:
     progress = jobs.progress_writer(SeatingJob, job.pk, attempt)
     # What the job stores (its error) is written once: in the tournament's language, whichever worker
     # runs it; the report's sentences are worded when shown, in each reader's.
-    with translation.override(tournament.language or settings.LANGUAGE_CODE):
+    with translation.override(tournament.record_language()):
         try:
             # A tournament in phases: the schedule of the phase of ``from_round`` (tournament.phases).
             span = phases_db.span_of(tournament.pk, tournament.hanchan_count, job.from_round)
