@@ -9,6 +9,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django_countries import countries
 
 from tournament import access, registration
@@ -130,7 +131,8 @@ def update_player(player: Player, user: AbstractBaseUser, **fields: Any) -> Play
     player = Player.objects.select_for_update().get(pk=player.pk)
     unknown = sorted(set(fields) - set(EDITABLE_FIELDS))
     if unknown:
-        raise Refusal(unknown[0], "player-fields", f"{unknown[0]}: not a field an organiser changes")
+        message = _("{field}: not a field an organiser changes").format(field=unknown[0])
+        raise Refusal(unknown[0], "player-fields", message)
     current = {name: str(getattr(player, name)) for name in EDITABLE_FIELDS if name != "is_substitute"}
     current["country"] = player.country.code or ""
     wanted = {**current, **{k: str(v) for k, v in fields.items() if k != "is_substitute"}}
@@ -144,7 +146,9 @@ def update_player(player: Player, user: AbstractBaseUser, **fields: Any) -> Play
         raise Refusal(
             "is_substitute",
             "played-players-stay",
-            f"is_substitute: {player.name} has played; a player stays a player, a substitute a substitute",
+            _("is_substitute: {name} has played; a player stays a player, a substitute a substitute").format(
+                name=player.name
+            ),
         )
     checked = preview.rows[0]
     after = {
@@ -181,8 +185,10 @@ def remove_player(player: Player, user: AbstractBaseUser) -> None:
         raise Refusal(
             "player",
             "played-players-stay",
-            f"player: {player.name} is in the record of the tournament (seated, scored, penalised or "
-            "replaced); withdraw them instead",
+            _(
+                "player: {name} is in the record of the tournament (seated, scored, penalised or replaced); "
+                "withdraw them instead"
+            ).format(name=player.name),
         )
     removed = {
         "name": player.name,
@@ -203,7 +209,8 @@ def remove_player(player: Player, user: AbstractBaseUser) -> None:
 def check_in(player: Player, *, user: AbstractBaseUser, checked_in: bool = True) -> Player:
     access.require_role(user, player.tournament, StaffRole.Role.ORGANISER)
     if player.status == Player.Status.WITHDRAWN:
-        raise Refusal("status", "check-in", f"{player.name} has withdrawn and cannot check in")
+        message = _("{name} has withdrawn and cannot check in").format(name=player.name)
+        raise Refusal("status", "check-in", message)
     player.status = Player.Status.CHECKED_IN if checked_in else Player.Status.REGISTERED
     player.checked_in_at = timezone.now() if checked_in else None
     player.save(update_fields=["status", "checked_in_at"])
@@ -242,7 +249,8 @@ PREFERENCES = ("substitutes", "sit_out")
 
 def check_in_plan(tournament: Tournament, *, prefer: str = "substitutes") -> CheckInPlan:
     if prefer not in PREFERENCES:
-        raise Refusal("prefer", "check-in-plan", f"prefer: {prefer!r} is neither 'substitutes' nor 'sit_out'")
+        message = _("prefer: {value} is neither 'substitutes' nor 'sit_out'").format(value=repr(prefer))
+        raise Refusal("prefer", "check-in-plan", message)
     players = list(
         tournament.players.filter(status=Player.Status.CHECKED_IN, is_substitute=False).order_by(
             "checked_in_at", "pk"
