@@ -12,6 +12,7 @@ from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from config import auth
@@ -30,18 +31,18 @@ def _sign_in(request: HttpRequest, tournament: Tournament, player: Player) -> Ht
     signed_in = dict(signed_in) if isinstance(signed_in, dict) else {}
     signed_in[str(tournament.pk)] = player.pk
     request.session[access.PLAYER_SESSION_KEY] = signed_in
-    messages.success(request, f"Signed in as {player.name}.")
+    messages.success(request, gettext("Signed in as {name}.").format(name=player.name))
     return redirect("tournament:player", slug=tournament.slug, player_id=player.pk)
 
 
 class PinForm(forms.Form):
-    player = forms.TypedChoiceField(coerce=int, label="Your name")
+    player = forms.TypedChoiceField(coerce=int, label=gettext_lazy("Your name"))
     pin = forms.CharField(
-        label="PIN",
+        label=gettext_lazy("PIN"),
         min_length=player_login.PIN_DIGITS,
         max_length=player_login.PIN_DIGITS,
         widget=forms.PasswordInput(attrs={"inputmode": "numeric", "autocomplete": "one-time-code"}),
-        help_text="The 6 digits on your seating card.",
+        help_text=gettext_lazy("The 6 digits on your seating card."),
     )
 
     def __init__(self, players: list[Player], *args: object, **kwargs: object) -> None:
@@ -69,7 +70,7 @@ def pin_login(request: HttpRequest, slug: str) -> HttpResponse:
             auth.clear_player_failures(request, tournament.pk, player.pk)
             return _sign_in(request, tournament, player)
         auth.record_player_failure(request, tournament.pk, player.pk)
-        form.add_error("pin", "This is not the PIN of this player.")
+        form.add_error("pin", gettext("This is not the PIN of this player."))
         status = 400
     elif request.method == "POST":
         status = 400
@@ -107,5 +108,5 @@ def player_logout(request: HttpRequest, slug: str) -> HttpResponse:
     if isinstance(signed_in, dict) and signed_in.pop(str(tournament.pk), None) is not None:
         request.session[access.PLAYER_SESSION_KEY] = signed_in
         request.session.cycle_key()
-        messages.success(request, "Signed out.")
+        messages.success(request, gettext("Signed out."))
     return redirect("player_login", slug=tournament.slug)

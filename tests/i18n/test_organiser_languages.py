@@ -15,6 +15,7 @@ from rest_framework.test import APIClient
 from tests.conftest import make_players
 from tournament import registration
 from tournament.models import Player, Tournament
+from tournament.services import player_login
 
 
 def page_client(user: Any, language: str) -> Client:
@@ -170,3 +171,19 @@ def test_the_pure_player_file_check_follows_the_active_language() -> None:
     assert [e.message for e in japanese] == ["名前がありません", "EMA ID '12' が8桁の数字ではありません"]
     with translation.override("de"):
         assert [e.field_label for e in japanese] == ["Name", "EMA-ID"]
+
+
+@pytest.mark.django_db
+def test_the_player_sign_in_form_in_german(tournament: Tournament, organiser: Any) -> None:
+    ana = Player.objects.create(tournament=tournament, name="Ana")
+    issued = player_login.issue_for_player(ana, organiser)
+    wrong = "000000" if issued.pin != "000000" else "111111"
+    client = Client(headers={"Accept-Language": "de"})
+    response = client.post(f"/t/{tournament.slug}/me/", {"player": ana.pk, "pin": wrong})
+    page = response.content.decode()
+    assert response.status_code == 400
+    assert (
+        "Das ist nicht die PIN dieses Spielers." in page and "Die 6 Ziffern auf Ihrer Sitzplatzkarte." in page
+    )
+    response = client.post(f"/t/{tournament.slug}/me/", {"player": ana.pk, "pin": issued.pin}, follow=True)
+    assert "Angemeldet als Ana." in response.content.decode()
