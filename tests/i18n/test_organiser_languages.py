@@ -15,7 +15,7 @@ from rest_framework.test import APIClient
 from tests.conftest import make_players
 from tournament import registration
 from tournament.models import Player, Tournament
-from tournament.services import player_login
+from tournament.services import country_lookup, player_login
 
 
 def page_client(user: Any, language: str) -> Client:
@@ -187,3 +187,14 @@ def test_the_player_sign_in_form_in_german(tournament: Tournament, organiser: An
     )
     response = client.post(f"/t/{tournament.slug}/me/", {"player": ana.pk, "pin": issued.pin}, follow=True)
     assert "Angemeldet als Ana." in response.content.decode()
+
+
+def test_country_names_in_a_file_are_english_whatever_the_first_reader_speaks() -> None:
+    """The lookup is built once per process: built during a German request, it still reads "Germany"."""
+    country_lookup.cache_clear()
+    try:
+        with translation.override("de"):
+            lookup = country_lookup()
+        assert lookup["GERMANY"] == "DE" and lookup["JAPAN"] == "JP" and "DEUTSCHLAND" not in lookup
+    finally:
+        country_lookup.cache_clear()

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django_countries import countries
 
@@ -21,14 +21,18 @@ from tournament.standings_db import schedule_standings_refresh
 
 @cache
 def country_lookup() -> dict[str, str]:
-    """Upper-cased ISO 3166 alpha-2 codes, alpha-3 codes and English names, each to its alpha-2 code."""
+    """Upper-cased ISO 3166 alpha-2 codes, alpha-3 codes and English names, each to its alpha-2 code.
+
+    The names are read in English whatever the language of the request that first asks (django_countries
+    translates them, and the lookup is kept for the process's life)."""
     lookup: dict[str, str] = {}
-    for code, name in countries:
-        lookup[code.upper()] = code
-        lookup[str(name).upper()] = code
-        alpha3 = countries.alpha3(code)
-        if alpha3:
-            lookup[alpha3.upper()] = code
+    with translation.override("en"):
+        for code, name in countries:
+            lookup[code.upper()] = code
+            lookup[str(name).upper()] = code
+            alpha3 = countries.alpha3(code)
+            if alpha3:
+                lookup[alpha3.upper()] = code
     return lookup
 
 
