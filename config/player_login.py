@@ -12,8 +12,7 @@ from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
-from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from config import auth
@@ -32,7 +31,7 @@ def _sign_in(request: HttpRequest, tournament: Tournament, player: Player) -> Ht
     signed_in = dict(signed_in) if isinstance(signed_in, dict) else {}
     signed_in[str(tournament.pk)] = player.pk
     request.session[access.PLAYER_SESSION_KEY] = signed_in
-    messages.success(request, _("Signed in as {name}.").format(name=player.name))
+    messages.success(request, gettext("Signed in as {name}.").format(name=player.name))
     return redirect("tournament:player", slug=tournament.slug, player_id=player.pk)
 
 
@@ -71,7 +70,7 @@ def pin_login(request: HttpRequest, slug: str) -> HttpResponse:
             auth.clear_player_failures(request, tournament.pk, player.pk)
             return _sign_in(request, tournament, player)
         auth.record_player_failure(request, tournament.pk, player.pk)
-        form.add_error("pin", _("This is not the PIN of this player."))
+        form.add_error("pin", gettext("This is not the PIN of this player."))
         status = 400
     elif request.method == "POST":
         status = 400
@@ -109,5 +108,5 @@ def player_logout(request: HttpRequest, slug: str) -> HttpResponse:
     if isinstance(signed_in, dict) and signed_in.pop(str(tournament.pk), None) is not None:
         request.session[access.PLAYER_SESSION_KEY] = signed_in
         request.session.cycle_key()
-        messages.success(request, _("Signed out."))
+        messages.success(request, gettext("Signed out."))
     return redirect("player_login", slug=tournament.slug)

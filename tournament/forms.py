@@ -8,6 +8,9 @@ from zoneinfo import available_timezones
 from django import forms
 from django.conf import settings
 from django.forms.fields import InvalidJSONInput
+from django.utils.formats import number_format
+from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 from django_countries import countries
 
 from tournament.inputs import control_problem, read_json
@@ -59,7 +62,7 @@ def printable_line(value: str) -> str:
     """A one-line name's form value, refused when it holds a control character (``printable-text``)."""
     why = control_problem(value)
     if why is not None:
-        raise forms.ValidationError(f"This {why}.", code="printable-text")
+        raise forms.ValidationError(gettext("This %(problem)s.") % {"problem": why}, code="printable-text")
     return value
 
 
@@ -79,8 +82,11 @@ class TournamentForm(forms.ModelForm):
         required=False,
         initial=dict,
         widget=forms.Textarea(attrs={"rows": 3, "spellcheck": "false"}),
-        help_text="Custom rules on top of the preset, as JSON, e.g. "
-        '{"uma": [20, 10, -10, -20]}. Leave {} for the preset as it is.',
+        label=_("Custom rules"),
+        help_text=_(
+            'Custom rules on top of the preset, as JSON, e.g. {"uma": [20, 10, -10, -20]}. Leave {} for the '
+            "preset as it is."
+        ),
     )
 
     class Meta:
@@ -91,18 +97,26 @@ class TournamentForm(forms.ModelForm):
             "ends_on": forms.DateInput(attrs={"type": "date"}),
         }
         help_texts = {
-            "slug": "The address of the tournament's pages: /t/<slug>/ (letters, digits and hyphens).",
-            "hanchan_minutes": "The time limit of each hanchan (WRCR 2015 §8.2: 90 minutes recommended).",
-            "entry_mode": "Players: a seated player enters the table's sheet on their phone (signed in "
-            "with the PIN or code on the seating card) and the other three confirm it; a dispute goes to "
-            "a referee, who may also sign at any time.",
-            "separate_teams": "Keep team mates apart: empty for no rule, 0 for never at one table, "
-            "n for not before hanchan n.",
-            "separate_clubs": "The same for clubs.",
-            "separate_countries": "The same for countries.",
-            "team_ranking": "Team standings beside the individual ones, for the players' teams (players "
-            "without a team are in none); penalties count as in the individual standings.",
-            "team_best_n": "N for the best-N rules (1 to 20).",
+            "slug": _(
+                "The last part of the address of the tournament's pages (/t/…/): letters, digits and hyphens."
+            ),
+            "hanchan_minutes": _("The time limit of each hanchan (WRCR 2015 §8.2: 90 minutes recommended)."),
+            "entry_mode": _(
+                "Players: a seated player enters the table's sheet on their phone (signed in with the PIN "
+                "or code on the seating card) and the other three confirm it; a dispute goes to a referee, "
+                "who may also sign at any time."
+            ),
+            "separate_teams": _(
+                "Keep team mates apart: empty for no rule, 0 for never at one table, n for not before "
+                "hanchan n."
+            ),
+            "separate_clubs": _("The same for clubs."),
+            "separate_countries": _("The same for countries."),
+            "team_ranking": _(
+                "Team standings beside the individual ones, for the players' teams (players without a "
+                "team are in none); penalties count as in the individual standings."
+            ),
+            "team_best_n": _("N for the best-N rules (1 to 20)."),
         }
 
     def clean_ruleset_overrides(self) -> Any:
@@ -110,17 +124,19 @@ class TournamentForm(forms.ModelForm):
         return {} if overrides is None else overrides
 
     language = forms.ChoiceField(
-        label="Default language",
-        choices=lambda: [("", "The site's default"), *settings.LANGUAGES],
+        label=_("Default language"),
+        choices=lambda: [("", gettext("The site's default")), *settings.LANGUAGES],
         required=False,
-        help_text="The language of the tournament's pages for a reader who has chosen none and whose "
-        "browser asks for none of the site's languages.",
+        help_text=_(
+            "The language of the tournament's pages for a reader who has chosen none and whose browser "
+            "asks for none of the site's languages."
+        ),
     )
 
     time_zone = forms.ChoiceField(
-        label="Venue time zone",
+        label=_("Venue time zone"),
         choices=lambda: [(name, name) for name in sorted(available_timezones())],
-        help_text="Every time on the pages, the clock, the PDFs and the exports is the venue's.",
+        help_text=_("Every time on the pages, the clock, the PDFs and the exports is the venue's."),
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -143,12 +159,14 @@ class TournamentForm(forms.ModelForm):
         self.tie_break_count = max(FORM_TIE_BREAKS, min(len(chosen), MAX_TIE_BREAKS))
         for number in range(1, self.tie_break_count + 1):
             self.fields[f"tie_break_{number}"] = forms.ChoiceField(
-                label="Tie-break" if number == 1 else "then",
+                label=_("Tie-break") if number == 1 else pgettext_lazy("tie-break", "then"),
                 choices=tie_break_choices,
                 required=False,
                 initial=chosen[number - 1] if number <= len(chosen) else "",
-                help_text="Equal overall scores are compared by these, in this order; players still "
-                "equal after them share the rank."
+                help_text=_(
+                    "Equal overall scores are compared by these, in this order; players still equal after "
+                    "them share the rank."
+                )
                 if number == 1
                 else "",
             )
@@ -169,7 +187,7 @@ class TournamentForm(forms.ModelForm):
                 self.add_error(
                     f"tie_break_{number}",
                     forms.ValidationError(
-                        "Tie-breaks: each tie-break at most once (this one is chosen above).",
+                        gettext("Tie-breaks: each tie-break at most once (this one is chosen above)."),
                         code="tie-breaks",
                     ),
                 )
@@ -200,33 +218,47 @@ class TournamentForm(forms.ModelForm):
 
 
 class PlayerForm(forms.Form):
-    first_name = forms.CharField(max_length=120, required=False)
-    last_name = forms.CharField(max_length=120, required=False)
+    first_name = forms.CharField(label=_("First name"), max_length=120, required=False)
+    last_name = forms.CharField(label=_("Last name"), max_length=120, required=False)
     name = forms.CharField(
-        max_length=120, required=False, help_text="As shown everywhere; empty: the first and last name."
+        label=_("Name"),
+        max_length=120,
+        required=False,
+        help_text=_("As shown everywhere; empty: the first and last name."),
     )
     native_name = forms.CharField(
-        label="Name in its own script", max_length=120, required=False, help_text="Optional, e.g. 山田 太郎."
+        label=_("Name in its own script"),
+        max_length=120,
+        required=False,
+        help_text=_("Optional, e.g. 山田 太郎."),
     )
-    country = forms.ChoiceField(choices=country_choices, required=False)
-    club = forms.CharField(max_length=120, required=False)
-    ema_id = forms.CharField(label="EMA id", max_length=8, required=False, help_text="8 digits")
-    team = forms.CharField(max_length=120, required=False)
-    is_substitute = forms.BooleanField(label="Substitute (plays when needed, never ranked)", required=False)
+    country = forms.ChoiceField(label=_("Country"), choices=country_choices, required=False)
+    club = forms.CharField(label=_("Club"), max_length=120, required=False)
+    ema_id = forms.CharField(label=_("EMA id"), max_length=8, required=False, help_text=_("8 digits"))
+    team = forms.CharField(label=_("Team"), max_length=120, required=False)
+    is_substitute = forms.BooleanField(
+        label=_("Substitute (plays when needed, never ranked)"), required=False
+    )
 
 
 class PlayerFileForm(forms.Form):
     file = forms.FileField(
-        label="Player list (.csv or .xlsx)",
-        help_text="Columns: name (or first name + last name), country, club, ema id, team, substitute. "
-        "At most 2 MB and 5,000 players.",
+        label=_("Player list (.csv or .xlsx)"),
+        help_text=_(
+            "Columns: name (or first name + last name), country, club, ema id, team, substitute. At most "
+            "2 MB and 5,000 players."
+        ),
     )
 
     def clean_file(self) -> Any:
         upload = self.cleaned_data["file"]
         if upload.size > MAX_FILE_BYTES:
             raise forms.ValidationError(
-                f"The file has {upload.size:,} bytes; a player list is at most {MAX_FILE_BYTES:,} (2 MB).",
+                gettext("The file has %(size)s bytes; a player list is at most %(limit)s (2 MB).")
+                % {
+                    "size": number_format(upload.size, force_grouping=True),
+                    "limit": number_format(MAX_FILE_BYTES, force_grouping=True),
+                },
                 code="file-size",
             )
         return upload
@@ -243,7 +275,7 @@ class CheckInForm(forms.Form):
 class CheckInManyForm(forms.Form):
     """The players ticked at the door, checked in at once."""
 
-    players = forms.ModelMultipleChoiceField(queryset=Player.objects.none())
+    players = forms.ModelMultipleChoiceField(label=_("Players"), queryset=Player.objects.none())
 
     def __init__(self, tournament: Tournament, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -252,20 +284,20 @@ class CheckInManyForm(forms.Form):
 
 class SeatingForm(forms.Form):
     from_round = forms.IntegerField(
-        label="Seat from hanchan", min_value=1, initial=1, help_text="Hanchan already started are kept."
+        label=_("Seat from hanchan"), min_value=1, initial=1, help_text=_("Hanchan already started are kept.")
     )
     seed = forms.IntegerField(
-        label="Seed",
+        label=pgettext_lazy("random number", "Seed"),
         initial=0,
         min_value=-(2**31),
         max_value=2**31 - 1,
-        help_text="Another seed gives another schedule of the same quality.",
+        help_text=_("Another seed gives another schedule of the same quality."),
     )
     prefer = forms.ChoiceField(
-        label="When the players present are not a multiple of four",
+        label=_("When the players present are not a multiple of four"),
         choices=[
-            ("substitutes", "Substitutes complete the last table"),
-            ("sit_out", "The last players to check in sit out (no penalty)"),
+            ("substitutes", _("Substitutes complete the last table")),
+            ("sit_out", _("The last players to check in sit out (no penalty)")),
         ],
         initial="substitutes",
         required=False,
@@ -276,33 +308,47 @@ class SeatingForm(forms.Form):
 
 
 class SwissForm(forms.Form):
-    number = forms.IntegerField(label="Hanchan", min_value=1, help_text="Not started yet.")
+    number = forms.IntegerField(label=_("Hanchan"), min_value=1, help_text=_("Not started yet."))
     seed = forms.IntegerField(
-        label="Seed", initial=0, required=False, min_value=-(2**31), max_value=2**31 - 1
+        label=pgettext_lazy("random number", "Seed"),
+        initial=0,
+        required=False,
+        min_value=-(2**31),
+        max_value=2**31 - 1,
     )
 
 
 class ClockForm(forms.Form):
-    action = forms.ChoiceField(choices=[("start", "Start"), ("pause", "Pause"), ("extend", "Extend")])
-    minutes = forms.IntegerField(required=False, min_value=-60, max_value=60)
+    action = forms.ChoiceField(
+        label=_("Action"),
+        choices=[
+            ("start", pgettext_lazy("clock", "Start")),
+            ("pause", pgettext_lazy("clock", "Pause")),
+            ("extend", pgettext_lazy("clock", "Extend")),
+        ],
+    )
+    minutes = forms.IntegerField(label=_("Minutes"), required=False, min_value=-60, max_value=60)
 
 
 class TableTimeForm(forms.Form):
-    table = forms.IntegerField(label="Table", min_value=1)
-    minutes = forms.IntegerField(label="Extra minutes", min_value=-30, max_value=60)
+    table = forms.IntegerField(label=_("Table"), min_value=1)
+    minutes = forms.IntegerField(label=_("Extra minutes"), min_value=-30, max_value=60)
 
 
 class RoundChoiceField(forms.ModelChoiceField):
     def label_from_instance(self, obj: Any) -> str:
-        return f"Hanchan {obj.number} ({obj.get_status_display().lower()})"
+        return gettext("Hanchan %(number)s (%(status)s)") % {
+            "number": obj.number,
+            "status": obj.get_status_display().lower(),
+        }
 
 
 class SubstituteForm(forms.Form):
-    round = RoundChoiceField(queryset=Round.objects.none(), label="Hanchan")
-    player = forms.ModelChoiceField(queryset=Player.objects.none(), label="Absent player")
-    substitute = forms.ModelChoiceField(queryset=Player.objects.none())
+    round = RoundChoiceField(queryset=Round.objects.none(), label=_("Hanchan"))
+    player = forms.ModelChoiceField(queryset=Player.objects.none(), label=_("Absent player"))
+    substitute = forms.ModelChoiceField(queryset=Player.objects.none(), label=_("Substitute"))
     reason = forms.ChoiceField(
-        choices=[c for c in Absence.Reason.choices if c[0] != Absence.Reason.WITHDRAWN]
+        label=_("Reason"), choices=[c for c in Absence.Reason.choices if c[0] != Absence.Reason.WITHDRAWN]
     )
 
     def __init__(self, tournament: Tournament, *args: Any, **kwargs: Any) -> None:
@@ -317,12 +363,13 @@ class SubstituteForm(forms.Form):
 
 
 class WithdrawForm(forms.Form):
-    player = forms.ModelChoiceField(queryset=Player.objects.none())
-    from_round = forms.IntegerField(label="From hanchan", min_value=1)
+    player = forms.ModelChoiceField(label=_("Player"), queryset=Player.objects.none())
+    from_round = forms.IntegerField(label=_("From hanchan"), min_value=1)
     substitute = forms.ModelChoiceField(
+        label=_("Substitute"),
         queryset=Player.objects.none(),
         required=False,
-        help_text="Empty: re-seat the hanchan not started from the seating page instead.",
+        help_text=_("Empty: re-seat the hanchan not started from the seating page instead."),
     )
     # Set by the confirmation step: the first post shows what the withdrawal will do.
     confirmed = forms.BooleanField(required=False, widget=forms.HiddenInput)
@@ -340,8 +387,8 @@ class WithdrawForm(forms.Form):
 class StaffForm(forms.Form):
     """Give an existing account a role, or change it (removing is a button of its own)."""
 
-    username = forms.CharField(label="User name", max_length=150)
-    role = forms.ChoiceField(choices=StaffRole.Role.choices, initial=StaffRole.Role.REFEREE)
+    username = forms.CharField(label=_("User name"), max_length=150)
+    role = forms.ChoiceField(label=_("Role"), choices=StaffRole.Role.choices, initial=StaffRole.Role.REFEREE)
 
     def clean_username(self) -> str:
         return printable_line(self.cleaned_data["username"])
@@ -355,10 +402,10 @@ class InviteStaffForm(forms.Form):
     """A new account for a referee (or head referee, or organiser), its password shown once."""
 
     username = forms.CharField(
-        label="User name", max_length=150, help_text="Letters, digits and @ . + - _ (no spaces)."
+        label=_("User name"), max_length=150, help_text=_("Letters, digits and @ . + - _ (no spaces).")
     )
-    email = forms.EmailField(required=False, help_text="Optional.")
-    role = forms.ChoiceField(choices=StaffRole.Role.choices, initial=StaffRole.Role.REFEREE)
+    email = forms.EmailField(label=_("Email"), required=False, help_text=_("Optional."))
+    role = forms.ChoiceField(label=_("Role"), choices=StaffRole.Role.choices, initial=StaffRole.Role.REFEREE)
 
     def clean_username(self) -> str:
         return printable_line(self.cleaned_data["username"])
@@ -369,25 +416,30 @@ class PhaseForm(forms.Form):
     is no phase."""
 
     name = forms.CharField(
-        max_length=80, required=False, widget=forms.TextInput(attrs={"placeholder": "e.g. Semifinal"})
+        label=_("Name"),
+        max_length=80,
+        required=False,
+        widget=forms.TextInput(attrs={"placeholder": _("e.g. Semifinal")}),
     )
-    hanchan = forms.IntegerField(min_value=1, max_value=40, required=False)
-    seating = forms.ChoiceField(choices=Phase.Seating.choices, initial=Phase.Seating.OPTIMISED)
+    hanchan = forms.IntegerField(label=_("Hanchan"), min_value=1, max_value=40, required=False)
+    seating = forms.ChoiceField(
+        label=_("Seating"), choices=Phase.Seating.choices, initial=Phase.Seating.OPTIMISED
+    )
     carry_over = forms.ChoiceField(
-        label="Carry-over", choices=Phase.CarryOver.choices, initial=Phase.CarryOver.KEEP
+        label=_("Carry-over"), choices=Phase.CarryOver.choices, initial=Phase.CarryOver.KEEP
     )
     advance = forms.IntegerField(
-        label="Players kept by the cut",
+        label=_("Players kept by the cut"),
         min_value=4,
         max_value=10_000,
         required=False,
-        help_text="A multiple of 4; empty for the first phase.",
+        help_text=_("A multiple of 4; empty for the first phase."),
     )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         if data.get("name") and not data.get("hanchan"):
-            self.add_error("hanchan", "How many hanchan this phase has (1 to 40).")
+            self.add_error("hanchan", gettext("How many hanchan this phase has (1 to 40)."))
         return data
 
 
@@ -397,7 +449,7 @@ PhaseFormSet = forms.formset_factory(PhaseForm, extra=0, max_num=6, absolute_max
 class CutForm(forms.Form):
     phase = forms.IntegerField(min_value=2, max_value=6, widget=forms.HiddenInput)
     chosen = forms.TypedMultipleChoiceField(
-        coerce=int, required=False, widget=forms.CheckboxSelectMultiple, label="Who advances"
+        coerce=int, required=False, widget=forms.CheckboxSelectMultiple, label=_("Who advances")
     )
 
     def __init__(self, tied: list[tuple[int, str]], *args: Any, **kwargs: Any) -> None:
@@ -407,7 +459,7 @@ class CutForm(forms.Form):
 
 class CallUpForm(forms.Form):
     phase = forms.IntegerField(min_value=2, max_value=6, widget=forms.HiddenInput)
-    player = forms.TypedChoiceField(coerce=int, label="The player who leaves")
+    player = forms.TypedChoiceField(coerce=int, label=_("The player who leaves"))
 
     def __init__(self, members: list[tuple[int, str]], *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

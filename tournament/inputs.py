@@ -21,6 +21,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from scoring.rules.i18n import _
 from tournament.refusal import Refusal
 
 # Deeper than any body the product reads (a score sheet is 4 levels deep), far below the recursion limit.
@@ -59,13 +60,13 @@ def json_depth(text: str, stop_above: int | None = None) -> int:
 
 
 def _refuse_constant(name: str) -> float:
-    raise ValueError(f"{name} is not a JSON number")
+    raise ValueError(_("{name} is not a JSON number").format(name=name))
 
 
 def _finite_float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        raise ValueError(f"{text[:20]} is too large a number")
+        raise ValueError(_("{number} is too large a number").format(number=text[:20]))
     return value
 
 
@@ -88,29 +89,37 @@ def read_json(
 ) -> Any:
     """The JSON value of a request body (UTF-8), or a ``Refusal`` naming ``field`` and the rule broken."""
     if len(raw) > max_bytes:
-        raise Refusal(field, RULE_SIZE, f"{field}: {len(raw):,} bytes; at most {max_bytes:,} are read")
+        message = _("{field}: {size} bytes; at most {limit} are read").format(
+            field=field, size=f"{len(raw):,}", limit=f"{max_bytes:,}"
+        )
+        raise Refusal(field, RULE_SIZE, message)
     if isinstance(raw, bytes):
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise Refusal(
-                field, RULE_UNICODE, f"{field}: not UTF-8 text (byte {exc.start + 1} is invalid)"
-            ) from None
+            message = _("{field}: not UTF-8 text (byte {byte} is invalid)").format(
+                field=field, byte=exc.start + 1
+            )
+            raise Refusal(field, RULE_UNICODE, message) from None
     else:
         text = raw
     if json_depth(text, stop_above=max_depth) > max_depth:
-        raise Refusal(field, RULE_DEPTH, f"{field}: nested more than {max_depth} levels deep")
+        message = _("{field}: nested more than {limit} levels deep").format(field=field, limit=max_depth)
+        raise Refusal(field, RULE_DEPTH, message)
     try:
         value = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
     except (ValueError, RecursionError) as exc:  # JSONDecodeError is a ValueError; so is a 5,000-digit int
-        raise Refusal(field, RULE_SYNTAX, f"{field}: not valid JSON ({encodable(str(exc))})") from None
+        message = _("{field}: not valid JSON ({error})").format(field=field, error=encodable(str(exc)))
+        raise Refusal(field, RULE_SYNTAX, message) from None
     for string in strings_in(value):
         if "\x00" in string:
-            raise Refusal(field, RULE_PRINTABLE, f"{field}: a text holds a NUL character (\\u0000)")
+            message = _("{field}: a text holds a NUL character (\\u0000)").format(field=field)
+            raise Refusal(field, RULE_PRINTABLE, message)
         if _SURROGATE.search(string):
-            raise Refusal(
-                field, RULE_UNICODE, f"{field}: a text holds a lone UTF-16 surrogate (\\ud800 to \\udfff)"
+            message = _("{field}: a text holds a lone UTF-16 surrogate (\\ud800 to \\udfff)").format(
+                field=field
             )
+            raise Refusal(field, RULE_UNICODE, message)
     return value
 
 
@@ -125,10 +134,15 @@ def control_problem(value: str, *, multiline: bool = False) -> str | None:
     found = (_TEXT_CONTROLS if multiline else _LINE_CONTROLS).search(value) or _SURROGATE.search(value)
     if found is None:
         return None
-    where = f"holds the character U+{ord(found.group()):04X} at position {found.start() + 1}"
+    code, position = f"{ord(found.group()):04X}", found.start() + 1
     if multiline:
-        return f"{where}; text may hold tabs and new lines, no other control character"
-    return f"{where}; a one-line name is printable text only"
+        return _(
+            "holds the character U+{code} at position {position}; text may hold tabs and new lines, no other "
+            "control character"
+        ).format(code=code, position=position)
+    return _(
+        "holds the character U+{code} at position {position}; a one-line name is printable text only"
+    ).format(code=code, position=position)
 
 
 def require_printable(field: str, value: object, *, multiline: bool = False) -> None:

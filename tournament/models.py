@@ -5,6 +5,7 @@ The rules of seating live in ``tournament.seating`` (plain Python); these models
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
@@ -13,8 +14,8 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 from django_countries.fields import CountryField
 
 from scoring.rules.ruleset import Ruleset, get_ruleset
@@ -23,13 +24,13 @@ from tournament.phases import PhasePlan
 from tournament.standings import tie_breaks_problem
 from tournament.teams import BEST_RULES, MAX_BEST_N, TeamRule
 
-EMA_ID_VALIDATOR = RegexValidator(r"^\d{8}$", "An EMA id is exactly 8 digits (EMA ranking rules).")
+EMA_ID_VALIDATOR = RegexValidator(r"^\d{8}$", _("An EMA id is exactly 8 digits (EMA ranking rules)."))
 
 
 def validate_tie_breaks(value: Any) -> None:
     problem = tie_breaks_problem(value)
     if problem is not None:
-        raise ValidationError(f"Tie-breaks: {problem}.", code="tie-breaks")
+        raise ValidationError(gettext("Tie-breaks: %(problem)s.") % {"problem": problem}, code="tie-breaks")
 
 
 def default_time_zone() -> str:
@@ -44,20 +45,20 @@ class Tournament(models.Model):
         EMA2025 = "EMA2025", "EMA riichi rules 2025"
 
     class WithdrawnRanking(models.TextChoices):  # the values of tournament.participation.WithdrawnRanking
-        RANKED = "ranked", "Ranked, with the missed-hanchan penalties"
-        UNRANKED = "unranked", "Not ranked"
+        RANKED = "ranked", _("Ranked, with the missed-hanchan penalties")
+        UNRANKED = "unranked", _("Not ranked")
 
     class SeatingPublication(models.TextChoices):
-        ALL = "all", "Every seated hanchan, as soon as it is seated"
-        BY_HANCHAN = "by_hanchan", "Hanchan by hanchan, when the organiser publishes it"
+        ALL = "all", _("Every seated hanchan, as soon as it is seated")
+        BY_HANCHAN = "by_hanchan", _("Hanchan by hanchan, when the organiser publishes it")
 
     class StandingsPublication(models.TextChoices):
-        LIVE = "live", "Live: each signed sheet counts at once"
-        COMPLETED = "completed", "As of the last completed hanchan (all its tables signed)"
+        LIVE = "live", _("Live: each signed sheet counts at once")
+        COMPLETED = "completed", _("As of the last completed hanchan (all its tables signed)")
 
     class EntryMode(models.TextChoices):
-        REFEREES = "referees", "Referees enter the score sheets"
-        PLAYERS = "players", "Players enter their table's sheet, the table confirms"
+        REFEREES = "referees", _("Referees enter the score sheets")
+        PLAYERS = "players", _("Players enter their table's sheet, the table confirms")
 
     class TieBreak(models.TextChoices):  # the values of tournament.standings.TIE_BREAKS
         MOST_FIRSTS = "most_firsts", _("Most first places")
@@ -71,50 +72,56 @@ class Tournament(models.Model):
         BEST_PER_HANCHAN = "best_per_hanchan", _("In each hanchan, the best N members' scores")
         BEST_OVERALL = "best_overall", _("The best N members' totals")
 
-    name = models.CharField(max_length=200)
-    slug = models.SlugField(max_length=80, unique=True)
-    starts_on = models.DateField()
-    ends_on = models.DateField()
-    venue = models.CharField(max_length=200, blank=True)
+    name = models.CharField(_("name"), max_length=200)
+    slug = models.SlugField(_("address"), max_length=80, unique=True)
+    starts_on = models.DateField(_("first day"))
+    ends_on = models.DateField(_("last day"))
+    venue = models.CharField(_("venue"), max_length=200, blank=True)
     # Every time the pages, the clock, the PDFs and the exports show is in the venue's time zone.
-    time_zone = models.CharField("Venue time zone", max_length=64, default=default_time_zone)
+    time_zone = models.CharField(_("venue time zone"), max_length=64, default=default_time_zone)
     # The language of the tournament's pages for a reader who chose none and whose browser asks for none
     # of the product's languages (blank: the site's LANGUAGE_CODE; README, Languages).
     language = models.CharField(
-        "Default language", max_length=8, blank=True, default="", choices=settings.LANGUAGES
+        _("default language"), max_length=8, blank=True, default="", choices=settings.LANGUAGES
     )
-    ruleset_preset = models.CharField(max_length=16, choices=Preset.choices, default=Preset.WRC2015)
+    ruleset_preset = models.CharField(
+        _("rules"), max_length=16, choices=Preset.choices, default=Preset.WRC2015
+    )
     # Custom rules: fields of scoring.rules.ruleset.Ruleset replaced on top of the preset.
-    ruleset_overrides = models.JSONField(default=dict, blank=True)
-    hanchan_count = models.PositiveSmallIntegerField(validators=[MinValueValidator(1), MaxValueValidator(40)])
+    ruleset_overrides = models.JSONField(_("custom rules"), default=dict, blank=True)
+    hanchan_count = models.PositiveSmallIntegerField(
+        _("number of hanchan"), validators=[MinValueValidator(1), MaxValueValidator(40)]
+    )
     # WRCR 2015 §8.2: a time limit per hanchan, 90 minutes recommended.
-    hanchan_minutes = models.PositiveSmallIntegerField(default=90, validators=[MinValueValidator(10)])
+    hanchan_minutes = models.PositiveSmallIntegerField(
+        _("minutes per hanchan"), default=90, validators=[MinValueValidator(10)]
+    )
     # Tie-breaks in the order applied (tournament.standings); empty: equal scores share the rank.
-    tie_breaks = models.JSONField(default=list, blank=True, validators=[validate_tie_breaks])
+    tie_breaks = models.JSONField(_("tie-breaks"), default=list, blank=True, validators=[validate_tie_breaks])
     # Withdrawn players: ranked with their missed-hanchan penalties, or not (tournament.participation).
     withdrawn_ranking = models.CharField(
-        "Ranking of withdrawn players",
+        _("ranking of withdrawn players"),
         max_length=16,
         choices=WithdrawnRanking.choices,
         default=WithdrawnRanking.RANKED,
     )
-    is_public = models.BooleanField(default=True)
+    is_public = models.BooleanField(_("public"), default=True)
     # What the public standings show (staff always see them live and whole): see standings_db.public_cutoff.
     standings_publication = models.CharField(
-        "Standings shown to the public",
+        _("standings shown to the public"),
         max_length=16,
         choices=StandingsPublication.choices,
         default=StandingsPublication.LIVE,
     )
     # The ranking of the last N hanchan is hidden from the public until the organiser reveals it.
     hidden_hanchan = models.PositiveSmallIntegerField(
-        "Hanchan hidden until revealed", default=0, validators=[MaxValueValidator(40)]
+        _("hanchan hidden until revealed"), default=0, validators=[MaxValueValidator(40)]
     )
-    standings_revealed = models.BooleanField(default=False)
+    standings_revealed = models.BooleanField(_("standings revealed"), default=False)
     # Who sees the seating of a hanchan: the public once it is seated, or once the organiser publishes it
     # (staff always see it).
     seating_publication = models.CharField(
-        "Seating shown to the public",
+        _("seating shown to the public"),
         max_length=16,
         choices=SeatingPublication.choices,
         default=SeatingPublication.ALL,
@@ -122,41 +129,48 @@ class Tournament(models.Model):
     # Who enters the score sheets: the referees, or a seated player whose table confirms it (a dispute, or a
     # referee's signature, hands it to the referees).
     entry_mode = models.CharField(
-        "Score sheets entered by", max_length=16, choices=EntryMode.choices, default=EntryMode.REFEREES
+        _("score sheets entered by"), max_length=16, choices=EntryMode.choices, default=EntryMode.REFEREES
     )
     # Seating: keep players of one team, club or country apart. Empty: no rule; 0: never at one table;
     # n: not before hanchan n.
-    separate_teams = models.PositiveSmallIntegerField(null=True, blank=True)
-    separate_clubs = models.PositiveSmallIntegerField(null=True, blank=True)
-    separate_countries = models.PositiveSmallIntegerField(null=True, blank=True)
+    separate_teams = models.PositiveSmallIntegerField(_("separate teams"), null=True, blank=True)
+    separate_clubs = models.PositiveSmallIntegerField(_("separate clubs"), null=True, blank=True)
+    separate_countries = models.PositiveSmallIntegerField(_("separate countries"), null=True, blank=True)
     # Team standings (tournament.teams): the rule, its N for the best-N rules, and whether substitutes
     # count for their team.
     team_ranking = models.CharField(
-        "Team standings", max_length=16, choices=TeamRanking.choices, default=TeamRanking.NONE
+        _("team standings"), max_length=16, choices=TeamRanking.choices, default=TeamRanking.NONE
     )
     team_best_n = models.PositiveSmallIntegerField(
-        "Best N members",
+        _("best N members"),
         null=True,
         blank=True,
         validators=[MinValueValidator(1), MaxValueValidator(MAX_BEST_N)],
     )
-    team_substitutes_count = models.BooleanField("Substitutes count for their team", default=False)
-    created_at = models.DateTimeField(auto_now_add=True)
+    team_substitutes_count = models.BooleanField(_("substitutes count for their team"), default=False)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("created by"),
     )
     # Counts the changes of the standings (tournament.standings_db): bumped in the transaction of each
     # change, and part of every cached standings key, so no cached copy outlives a change.
     standings_version = models.PositiveBigIntegerField(default=0, editable=False)
 
     class Meta:
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
         ordering = ["-starts_on", "name"]
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(ends_on__gte=models.F("starts_on")),
                 name="ends_after_start",
                 violation_error_code="dates",
-                violation_error_message="The last day comes before the first day: check the dates.",
+                violation_error_message=_("The last day comes before the first day: check the dates."),
             ),
         ]
 
@@ -179,7 +193,7 @@ class Tournament(models.Model):
 
     def clean(self) -> None:
         if not isinstance(self.ruleset_overrides, dict):
-            message = 'an object of ruleset fields, e.g. {} or {"uma": [20, 10, -10, -20]}'
+            message = gettext('an object of ruleset fields, e.g. {} or {"uma": [20, 10, -10, -20]}')
             raise ValidationError({"ruleset_overrides": ValidationError(message, code="ruleset")})
         try:
             self.ruleset()
@@ -187,17 +201,29 @@ class Tournament(models.Model):
             raise ValidationError({"ruleset_overrides": ValidationError(str(exc), code="ruleset")}) from exc
         if self.hanchan_count and self.hidden_hanchan >= self.hanchan_count:
             raise ValidationError(
-                {"hidden_hanchan": "Hide fewer hanchan than the tournament has: the public must see some."}
+                {
+                    "hidden_hanchan": gettext(
+                        "Hide fewer hanchan than the tournament has: the public must see some."
+                    )
+                }
             )
         if self.team_ranking in BEST_RULES and self.team_best_n is None:
             raise ValidationError(
-                {"team_best_n": f"The rule {self.team_ranking} counts the best N members: give N (1 to 20)."}
+                {
+                    "team_best_n": gettext("The rule %(rule)s counts the best N members: give N (1 to 20).")
+                    % {"rule": self.get_team_ranking_display()}
+                }
             )
         if self.starts_on and self.ends_on and self.ends_on < self.starts_on:
-            raise ValidationError({"ends_on": "The last day comes before the first day: check the dates."})
+            raise ValidationError(
+                {"ends_on": gettext("The last day comes before the first day: check the dates.")}
+            )
         if self.time_zone not in available_timezones():
             raise ValidationError(
-                {"time_zone": f"{self.time_zone!r} is not a time zone name of the IANA database (Asia/Tokyo)"}
+                {
+                    "time_zone": gettext("%(zone)s is not a time zone name of the IANA database (Asia/Tokyo)")
+                    % {"zone": repr(self.time_zone)}
+                }
             )
 
     def zone(self) -> ZoneInfo:
@@ -273,25 +299,27 @@ class Player(models.Model):
         CHECKED_IN = "checked_in", _("Checked in")
         WITHDRAWN = "withdrawn", _("Withdrawn")
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="players")
-    name = models.CharField(max_length=120)  # as shown everywhere; unique in the tournament
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.PROTECT, related_name="players", verbose_name=_("tournament")
+    )
+    name = models.CharField(_("name"), max_length=120)  # as shown everywhere; unique in the tournament
     # The parts of the name for the EMA results file and the like, and the name in its own script.
-    first_name = models.CharField(max_length=120, blank=True)
-    last_name = models.CharField(max_length=120, blank=True)
-    native_name = models.CharField("Name in its own script", max_length=120, blank=True)
-    country = CountryField(blank=True)
-    club = models.CharField(max_length=120, blank=True)
-    ema_id = models.CharField("EMA id", max_length=8, blank=True, validators=[EMA_ID_VALIDATOR])
-    team = models.CharField(max_length=120, blank=True)
-    status = models.CharField(max_length=16, choices=Status.choices, default=Status.REGISTERED)
+    first_name = models.CharField(_("first name"), max_length=120, blank=True)
+    last_name = models.CharField(_("last name"), max_length=120, blank=True)
+    native_name = models.CharField(_("name in its own script"), max_length=120, blank=True)
+    country = CountryField(_("country"), blank=True)
+    club = models.CharField(_("club"), max_length=120, blank=True)
+    ema_id = models.CharField(_("EMA id"), max_length=8, blank=True, validators=[EMA_ID_VALIDATOR])
+    team = models.CharField(_("team"), max_length=120, blank=True)
+    status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.REGISTERED)
     # WRCR 2015 §7.2: substitutes play normally at the table and are not included in the ranking.
-    is_substitute = models.BooleanField(default=False)
+    is_substitute = models.BooleanField(_("substitute"), default=False)
     # WRCR 2015 §7.1: a disqualified player is not listed in the ranking (the tables played stay).
-    disqualified = models.BooleanField(default=False)
-    checked_in_at = models.DateTimeField(null=True, blank=True)
+    disqualified = models.BooleanField(_("disqualified"), default=False)
+    checked_in_at = models.DateTimeField(_("checked in at"), null=True, blank=True)
     # Withdrawn players: the first hanchan they miss (tournament.participation).
-    withdrawn_from = models.PositiveSmallIntegerField(null=True, blank=True)
-    registered_at = models.DateTimeField(auto_now_add=True)
+    withdrawn_from = models.PositiveSmallIntegerField(_("withdrawn from hanchan"), null=True, blank=True)
+    registered_at = models.DateTimeField(_("registered at"), auto_now_add=True)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="players"
     )
@@ -301,6 +329,8 @@ class Player(models.Model):
     credentials_issued_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
         ordering = ["tournament", "is_substitute", "name"]
         constraints = [
             models.UniqueConstraint(
@@ -314,7 +344,7 @@ class Player(models.Model):
         indexes = [models.Index(fields=["tournament", "status"])]
 
     def __str__(self) -> str:
-        return f"{self.name} (substitute)" if self.is_substitute else self.name
+        return gettext("%(name)s (substitute)") % {"name": self.name} if self.is_substitute else self.name
 
     @property
     def is_ranked(self) -> bool:
@@ -326,15 +356,15 @@ class Phase(models.Model):
     the second on the cut before it and the carry-over into it. A tournament without phases is one."""
 
     class Seating(models.TextChoices):  # the values of tournament.phases.SEATINGS
-        OPTIMISED = "optimised", "The optimised schedule"
-        SWISS = "swiss", "Swiss, from the standings"
-        BY_RANK = "by_rank", "Fixed tables by rank (best four at table 1)"
+        OPTIMISED = "optimised", _("The optimised schedule")
+        SWISS = "swiss", _("Swiss, from the standings")
+        BY_RANK = "by_rank", _("Fixed tables by rank (best four at table 1)")
 
     class CarryOver(models.TextChoices):  # the values of tournament.phases.CARRY_OVERS
-        KEEP = "keep", "Keep the total"
-        HALVE = "halve", "Halve the total"
-        RESET = "reset", "Reset to zero"
-        RANK = "rank", "Reset to zero, the rank breaking ties"
+        KEEP = "keep", _("Keep the total")
+        HALVE = "halve", _("Halve the total")
+        RESET = "reset", _("Reset to zero")
+        RANK = "rank", _("Reset to zero, the rank breaking ties")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="phases")
     number = models.PositiveSmallIntegerField()
@@ -347,6 +377,8 @@ class Phase(models.Model):
     cut_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("phase")
+        verbose_name_plural = _("phases")
         ordering = ["tournament", "number"]
         constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="unique_phase_number")]
 
@@ -376,6 +408,8 @@ class PhaseEntry(models.Model):
     left_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("player of a phase")
+        verbose_name_plural = _("players of a phase")
         ordering = ["phase", "seed", "left_at"]
         constraints = [models.UniqueConstraint(fields=["phase", "player"], name="one_entry_per_phase")]
 
@@ -397,15 +431,15 @@ class Round(models.Model):
         FINISHED = "finished", pgettext_lazy("hanchan status", "Finished")
 
     class Mode(models.TextChoices):
-        GENERATED = "generated", "Generated schedule"
-        SWISS = "swiss", "Swiss (by standings)"
-        BY_RANK = "by_rank", "Fixed tables by rank"
+        GENERATED = "generated", _("Generated schedule")
+        SWISS = "swiss", _("Swiss (by standings)")
+        BY_RANK = "by_rank", _("Fixed tables by rank")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="rounds")
-    number = models.PositiveSmallIntegerField()
-    starts_at = models.DateTimeField(null=True, blank=True)
-    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PLANNED)
-    mode = models.CharField(max_length=16, choices=Mode.choices, default=Mode.GENERATED)
+    number = models.PositiveSmallIntegerField(_("number"))
+    starts_at = models.DateTimeField(_("starts at"), null=True, blank=True)
+    status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.PLANNED)
+    mode = models.CharField(_("seating mode"), max_length=16, choices=Mode.choices, default=Mode.GENERATED)
     # When the organiser published this hanchan's seating (tournaments that publish hanchan by hanchan).
     published_at = models.DateTimeField(null=True, blank=True)
     # The hanchan clock (tournament.clock.Clock): state, end time while running, seconds left otherwise.
@@ -414,6 +448,8 @@ class Round(models.Model):
     clock_remaining = models.FloatField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("hanchan")
+        verbose_name_plural = _("hanchan")
         ordering = ["tournament", "number"]
         constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="unique_round_number")]
 
@@ -450,6 +486,8 @@ class Table(models.Model):
     extra_minutes = models.SmallIntegerField(default=0)
 
     class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
         ordering = ["round", "number"]
         constraints = [models.UniqueConstraint(fields=["round", "number"], name="unique_table_number")]
 
@@ -467,14 +505,18 @@ class Seat(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     # Denormalised from the table so that the database refuses a player seated twice in one hanchan.
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seats")
-    wind = models.PositiveSmallIntegerField(choices=Wind.choices)
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    wind = models.PositiveSmallIntegerField(_("seat wind"), choices=Wind.choices)
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="seats", verbose_name=_("player")
+    )
     # The player the seating scheduled here, when a substitute sits in their place (WRCR §7.2).
     replaces = models.ForeignKey(
         Player, null=True, blank=True, on_delete=models.PROTECT, related_name="replaced_in_seats"
     )
 
     class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         ordering = ["table", "wind"]
         constraints = [
             models.UniqueConstraint(fields=["table", "wind"], name="unique_seat_wind"),
@@ -523,6 +565,8 @@ class SeatingJob(models.Model):
     task_id = models.CharField(max_length=64, blank=True, db_default="")
 
     class Meta:
+        verbose_name = _("seating job")
+        verbose_name_plural = _("seating jobs")
         ordering = ["-requested_at"]
 
     def __str__(self) -> str:
@@ -561,13 +605,15 @@ class StaffRole(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_roles"
     )
-    role = models.CharField(max_length=16, choices=Role.choices)
+    role = models.CharField(_("role"), max_length=16, choices=Role.choices)
     granted_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     granted_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("staff role")
+        verbose_name_plural = _("staff roles")
         ordering = ["tournament", "role", "user"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "user"], name="one_role_per_user_and_tournament")
@@ -594,7 +640,7 @@ class Absence(models.Model):
 
     round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="absences")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="absences")
-    reason = models.CharField(max_length=16, choices=Reason.choices)
+    reason = models.CharField(_("reason"), max_length=16, choices=Reason.choices)
     substitute = models.ForeignKey(
         Player, null=True, blank=True, on_delete=models.PROTECT, related_name="substitutions"
     )
@@ -604,6 +650,8 @@ class Absence(models.Model):
     recorded_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("absence")
+        verbose_name_plural = _("absences")
         ordering = ["round", "player"]
         constraints = [models.UniqueConstraint(fields=["round", "player"], name="one_absence_per_round")]
 
@@ -629,11 +677,87 @@ class AuditEntry(models.Model):
     changes = models.JSONField(default=dict, blank=True)
 
     class Meta:
+        verbose_name = _("audit entry")
+        verbose_name_plural = _("audit entries")
         ordering = ["-at", "-pk"]
         indexes = [models.Index(fields=["tournament", "at"])]
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.actor}: {self.action} {self.subject}"
+
+    @property
+    def action_label(self) -> str:
+        """The action in the reader's language (the stored ``action`` is an identifier; one not listed
+        in ``AUDIT_ACTIONS`` is shown as it is)."""
+        label = AUDIT_ACTIONS.get(self.action)
+        return str(label) if label is not None else self.action
+
+    @property
+    def subject_label(self) -> str:
+        """The subject in the reader's language. Subjects are stored as English words around a name or a
+        number ("player Ana Alves", "hanchan 3"), the forms ``tournament.services`` writes; those forms
+        are shown translated, any other subject as it was stored."""
+        for pattern, message in AUDIT_SUBJECTS:
+            found = pattern.fullmatch(self.subject)
+            if found is not None:
+                return str(message) % found.groupdict()
+        return self.subject
+
+    @property
+    def shown_changes(self) -> list[tuple[str, list[Any]]]:
+        """(field in words, [before, after]) of each change; a removal's snapshot is not listed."""
+        shown = []
+        for name, values in self.changes.items():
+            if name == "removed" or not isinstance(values, list) or len(values) != 2:
+                continue
+            label = AUDIT_FIELDS.get(name)
+            if name == "role":
+                roles = dict(StaffRole.Role.choices)
+                values = [roles.get(value, value) if value else value for value in values]
+            shown.append((str(label) if label is not None else name, values))
+        return shown
+
+
+# The audited actions (``AuditEntry.action``) and fields, in words.
+AUDIT_ACTIONS = {
+    "player.update": _("Registration corrected"),
+    "player.remove": _("Registration removed"),
+    "player.credentials": _("New PIN and sign-in link"),
+    "staff.grant": _("Role given"),
+    "staff.remove": _("Role removed"),
+    "staff.invite": _("Account invited"),
+    "standings.reveal": _("Standings revealed"),
+    "standings.hide": _("Standings hidden again"),
+    "seating.apply": _("Re-seating applied"),
+    "seating.publish": _("Seating published"),
+    "seating.unpublish": _("Seating unpublished"),
+    "seating.reseat_winds": _("Winds re-seated from the game log"),
+    "phases.set": _("Phases set"),
+    "phases.cut": _("Cut made"),
+    "phases.call_up": _("Player called up"),
+    "phases.seat_by_rank": _("Seated by rank"),
+}
+AUDIT_FIELDS = {
+    "name": _("name"),
+    "first_name": _("first name"),
+    "last_name": _("last name"),
+    "native_name": _("name in its own script"),
+    "country": _("country"),
+    "club": _("club"),
+    "ema_id": _("EMA id"),
+    "team": _("team"),
+    "is_substitute": _("substitute"),
+    "role": _("role"),
+}
+AUDIT_SUBJECTS = (
+    (re.compile(r"player (?P<name>.+)"), _("player %(name)s")),
+    (re.compile(r"user (?P<name>.+)"), _("user %(name)s")),
+    (re.compile(r"players of hanchan (?P<number>\d+)"), _("players of hanchan %(number)s")),
+    (re.compile(r"hanchan (?P<number>\d+)"), _("hanchan %(number)s")),
+    (re.compile(r"hanchan (?P<first>\d+) to (?P<last>\d+)"), _("hanchan %(first)s to %(last)s")),
+    (re.compile(r"the hidden hanchan"), _("the hidden hanchan")),
+    (re.compile(r"the phases"), _("the phases")),
+)
 
 
 class PlayerLoginLink(models.Model):
@@ -649,6 +773,8 @@ class PlayerLoginLink(models.Model):
     used_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("sign-in link")
+        verbose_name_plural = _("sign-in links")
         ordering = ["player", "created_at"]
 
     def __str__(self) -> str:

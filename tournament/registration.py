@@ -26,6 +26,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from xml.etree.ElementTree import Element, ParseError, XMLPullParser
 
+from scoring.rules.i18n import _, gettext_noop
 from tournament.refusal import Problem, Refusal
 
 MAX_NAME_LENGTH = 120
@@ -71,6 +72,19 @@ COLUMN_ALIASES = {
     "substitute": "substitute",
     "sub": "substitute",
 }
+# The fields of a row, in words (the file's column names): translated when shown.
+FIELD_LABELS = {
+    "file": gettext_noop("file"),
+    "name": gettext_noop("name"),
+    "native_name": gettext_noop("native name"),
+    "first_name": gettext_noop("first name"),
+    "last_name": gettext_noop("last name"),
+    "country": gettext_noop("country"),
+    "club": gettext_noop("club"),
+    "ema_id": gettext_noop("ema id"),
+    "team": gettext_noop("team"),
+    "substitute": gettext_noop("substitute"),
+}
 TRUE_WORDS = {"yes", "y", "1", "true", "x"}
 FALSE_WORDS = {"no", "n", "0", "false", ""}
 
@@ -104,6 +118,17 @@ class RowError:
     def as_dict(self) -> dict[str, object]:
         return {"line": self.line, "field": self.field, "rule": self.rule, "message": self.message}
 
+    @property
+    def field_label(self) -> str:
+        """The field in the reader's language (``field`` itself is an identifier and never changes)."""
+        return field_label(self.field)
+
+
+def field_label(key: str) -> str:
+    """A row's field (a column of the file) in words, in the reader's language."""
+    label = FIELD_LABELS.get(key)
+    return _(label) if label is not None else key.replace("_", " ")
+
 
 # C0 and C1 control characters (tab and line breaks included: a cell of a name holds one line), lone
 # surrogates and the two non-characters XML 1.0 forbids: none belongs in a name, and an XLSX file
@@ -118,9 +143,8 @@ def control_character_errors(row: Mapping[str, str | int]) -> list[RowError]:
     for key, value in row.items():
         found = CONTROL_CHARACTERS.search(value) if isinstance(value, str) else None
         if found is not None:
-            message = (
-                f"{key.replace('_', ' ')}: a control character (U+{ord(found.group()):04X}); only "
-                "printable text is accepted"
+            message = _("{field}: a control character (U+{code}); only printable text is accepted").format(
+                field=field_label(key), code=f"{ord(found.group()):04X}"
             )
             errors.append(RowError(line, key, message, "printable-text"))
     return errors
@@ -144,14 +168,17 @@ def read_table(data: bytes, filename: str) -> list[list[str]]:
     """
     if len(data) > MAX_FILE_BYTES:
         raise file_refusal(
-            f"the file has {len(data):,} bytes; a player list is at most {MAX_FILE_BYTES:,}", "file-size"
+            _("the file has {size} bytes; a player list is at most {limit}").format(
+                size=f"{len(data):,}", limit=f"{MAX_FILE_BYTES:,}"
+            ),
+            "file-size",
         )
     lower = filename.lower()
     if lower.endswith(".xlsx"):
         return _read_xlsx(data)
     if lower.endswith((".csv", ".txt")):
         return _read_csv(data)
-    raise file_refusal(f"{filename!r} is neither .csv nor .xlsx")
+    raise file_refusal(_("{name} is neither .csv nor .xlsx").format(name=repr(filename)))
 
 
 class _Table:
@@ -166,8 +193,12 @@ class _Table:
         for column, cell in enumerate(cells[:MAX_COLUMNS], 1):
             if len(cell) > MAX_FIELD_CHARS:
                 raise file_refusal(
-                    f"line {line}, {self._column_name(column)}: {len(cell):,} characters; a cell holds "
-                    f"at most {MAX_FIELD_CHARS:,}",
+                    _("line {line}, {column}: {length} characters; a cell holds at most {limit}").format(
+                        line=line,
+                        column=self._column_name(column),
+                        length=f"{len(cell):,}",
+                        limit=f"{MAX_FIELD_CHARS:,}",
+                    ),
                     "field-length",
                     line=line,
                 )
@@ -175,13 +206,16 @@ class _Table:
             return
         if line > MAX_LINE or line <= len(self.rows):
             raise file_refusal(
-                f"row {line} is out of order or past line {MAX_LINE:,}", "row-limit", line=line
+                _("row {line} is out of order or past line {limit}").format(line=line, limit=f"{MAX_LINE:,}"),
+                "row-limit",
+                line=line,
             )
         self.filled += 1
         if self.filled > MAX_PLAYERS + 1:
             raise file_refusal(
-                f"more than {MAX_PLAYERS:,} players (line {line}); a tournament registers at most "
-                f"{MAX_PLAYERS:,}",
+                _("more than {limit} players (line {line}); a tournament registers at most {limit}").format(
+                    limit=f"{MAX_PLAYERS:,}", line=line
+                ),
                 "row-limit",
                 line=line,
             )
@@ -193,14 +227,18 @@ class _Table:
 
     def _column_name(self, column: int) -> str:
         title = self.header[column - 1] if column <= len(self.header) else ""
-        return f"column {column} ({title!r})" if title else f"column {column}"
+        if title:
+            return _("column {number} ({title})").format(number=column, title=repr(title))
+        return _("column {number}").format(number=column)
 
 
 def _read_csv(data: bytes) -> list[list[str]]:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise file_refusal(f"not UTF-8 text (byte {exc.start}); save the CSV as UTF-8") from exc
+        raise file_refusal(
+            _("not UTF-8 text (byte {byte}); save the CSV as UTF-8").format(byte=exc.start)
+        ) from exc
     try:
         dialect: type[csv.Dialect] | csv.Dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
     except csv.Error:
@@ -214,8 +252,9 @@ def _read_csv(data: bytes) -> list[list[str]]:
     except csv.Error as exc:
         # The csv module stops at a field longer than its own limit (128 KiB) or at a broken quote.
         raise file_refusal(
-            f"line {line + 1} cannot be read: a field longer than {MAX_FIELD_CHARS:,} characters, or a "
-            "quote never closed",
+            _(
+                "line {line} cannot be read: a field longer than {limit} characters, or a quote never closed"
+            ).format(line=line + 1, limit=f"{MAX_FIELD_CHARS:,}"),
             "field-length",
             line=line + 1,
         ) from exc
@@ -248,7 +287,9 @@ def _read_xlsx(data: bytes) -> list[list[str]]:
             strings = _shared_strings(archive, strings_path) if strings_path else []
             table = _sheet_rows(archive, sheet_path, strings)
     except _XLSX_ERRORS as exc:
-        raise file_refusal(f"not a readable XLSX workbook ({type(exc).__name__})") from exc
+        raise file_refusal(
+            _("not a readable XLSX workbook ({error})").format(error=type(exc).__name__)
+        ) from exc
     # A spreadsheet stores 04000001 typed into a number cell as 4000001: EMA ids get their zeros back.
     header = [COLUMN_ALIASES.get(_header_key(cell)) for cell in table[0]] if table else []
     for column, key in enumerate(header):
@@ -266,20 +307,26 @@ def _check_members(archive: zipfile.ZipFile) -> None:
     for info in archive.infolist():
         if info.file_size > MAX_XLSX_MEMBER_BYTES:
             raise file_refusal(
-                f"{info.filename} holds {info.file_size:,} bytes once decompressed; at most "
-                f"{MAX_XLSX_MEMBER_BYTES:,}",
+                _("{member} holds {size} bytes once decompressed; at most {limit}").format(
+                    member=info.filename, size=f"{info.file_size:,}", limit=f"{MAX_XLSX_MEMBER_BYTES:,}"
+                ),
                 "decompressed-size",
             )
         if info.file_size > XLSX_RATIO_FLOOR and info.file_size > MAX_XLSX_RATIO * max(info.compress_size, 1):
             raise file_refusal(
-                f"{info.filename} decompresses {info.file_size // max(info.compress_size, 1):,} times; "
-                f"at most {MAX_XLSX_RATIO}",
+                _("{member} decompresses {ratio} times; at most {limit}").format(
+                    member=info.filename,
+                    ratio=f"{info.file_size // max(info.compress_size, 1):,}",
+                    limit=MAX_XLSX_RATIO,
+                ),
                 "compression-ratio",
             )
         total += info.file_size
         if total > MAX_XLSX_BYTES:
             raise file_refusal(
-                f"the workbook holds more than {MAX_XLSX_BYTES:,} bytes once decompressed",
+                _("the workbook holds more than {limit} bytes once decompressed").format(
+                    limit=f"{MAX_XLSX_BYTES:,}"
+                ),
                 "decompressed-size",
             )
 
@@ -302,7 +349,10 @@ def _xml_events(archive: zipfile.ZipFile, path: str, unit: str) -> Iterator[tupl
             chunk = stream.read(65536)
             window = tail + chunk
             if b"<!DOCTYPE" in window or b"<!ENTITY" in window:
-                raise file_refusal(f"{path} declares a document type; an XLSX file has none", "xml-dtd")
+                raise file_refusal(
+                    _("{member} declares a document type; an XLSX file has none").format(member=path),
+                    "xml-dtd",
+                )
             tail = chunk[-16:]
             if chunk:
                 parser.feed(chunk)
@@ -318,7 +368,12 @@ def _xml_events(archive: zipfile.ZipFile, path: str, unit: str) -> Iterator[tupl
                     if tag == unit or in_unit:
                         in_unit += 1
                         if in_unit > MAX_XLSX_ROW_ELEMENTS:
-                            raise file_refusal(f"{path}: a {unit} of too many parts", "cell-limit")
+                            raise file_refusal(
+                                _("{member}: a {element} of too many parts").format(
+                                    member=path, element=unit
+                                ),
+                                "cell-limit",
+                            )
                     yield event, tag, element
                     continue
                 yield event, tag, element
@@ -366,7 +421,7 @@ def _workbook_parts(archive: zipfile.ZipFile) -> tuple[str, str]:
     ]
     sheet = next((target for kind, target in sheets if kind.endswith("/worksheet")), "")
     if not sheet:
-        raise file_refusal("the workbook has no worksheet")
+        raise file_refusal(_("the workbook has no worksheet"))
     strings = next((target for kind, target in parts.values() if kind.endswith("/sharedStrings")), "")
     return sheet, strings
 
@@ -389,7 +444,10 @@ def _shared_strings(archive: zipfile.ZipFile, path: str) -> list[str]:
         if event == "end" and tag == "si":
             strings.append(_text(element))
             if len(strings) > MAX_SHARED_STRINGS:
-                raise file_refusal(f"more than {MAX_SHARED_STRINGS:,} different texts", "cell-limit")
+                raise file_refusal(
+                    _("more than {limit} different texts").format(limit=f"{MAX_SHARED_STRINGS:,}"),
+                    "cell-limit",
+                )
     return strings
 
 
@@ -413,7 +471,12 @@ def _sheet_rows(archive: zipfile.ZipFile, path: str, strings: list[str]) -> list
         if tag == "c":
             cells += 1
             if cells > MAX_XLSX_ROW_CELLS:
-                raise file_refusal(f"row {line} holds more than {MAX_XLSX_ROW_CELLS:,} cells", "cell-limit")
+                raise file_refusal(
+                    _("row {line} holds more than {limit} cells").format(
+                        line=line, limit=f"{MAX_XLSX_ROW_CELLS:,}"
+                    ),
+                    "cell-limit",
+                )
             if column <= MAX_COLUMNS:
                 value = _cell_value(element, strings)
                 if value:
@@ -467,10 +530,10 @@ def _header_key(cell: str) -> str:
 def parse_rows(table: list[list[str]]) -> list[dict[str, str | int]]:
     """Rows as dicts keyed by canonical column names, each with its ``line``; blank rows skipped."""
     if not table:
-        raise file_refusal("empty, no header row")
+        raise file_refusal(_("empty, no header row"))
     columns = [COLUMN_ALIASES.get(_header_key(cell)) for cell in table[0]]
     if "name" not in columns and not {"first_name", "last_name"} <= set(columns):
-        raise file_refusal("the header has no 'name' column (nor 'first name' and 'last name')")
+        raise file_refusal(_("the header has no 'name' column (nor 'first name' and 'last name')"))
     rows: list[dict[str, str | int]] = []
     for index, cells in enumerate(table[1:], start=2):
         if not any(cells):
@@ -507,37 +570,46 @@ def validate_rows(
             continue
         name = _name_of(row)
         if not name:
-            errors.append(RowError(line, "name", "missing name"))
+            errors.append(RowError(line, "name", _("missing name")))
         elif len(name) > MAX_NAME_LENGTH:
-            errors.append(RowError(line, "name", f"name longer than {MAX_NAME_LENGTH} characters"))
+            errors.append(RowError(line, "name", too_long("name")))
         elif name.casefold() in names_taken:
-            errors.append(RowError(line, "name", f"{name!r} is already registered in this tournament"))
+            message = _("{name} is already registered in this tournament").format(name=repr(name))
+            errors.append(RowError(line, "name", message))
         elif name.casefold() in seen_names:
-            errors.append(RowError(line, "name", f"{name!r} also on line {seen_names[name.casefold()]}"))
+            message = _("{name} also on line {line}").format(
+                name=repr(name), line=seen_names[name.casefold()]
+            )
+            errors.append(RowError(line, "name", message))
         country_text = str(row.get("country", "")).strip()
         country = countries.get(country_text.upper(), "") if country_text else ""
         if country_text and not country:
-            errors.append(
-                RowError(line, "country", f"{country_text!r} is not an ISO 3166 country code or name")
+            message = _("{country} is not an ISO 3166 country code or name").format(
+                country=repr(country_text)
             )
+            errors.append(RowError(line, "country", message))
         ema_id = re.sub(r"\s+", "", str(row.get("ema_id", "")))
         if ema_id and not re.fullmatch(r"\d{8}", ema_id):
-            errors.append(RowError(line, "ema_id", f"EMA id {ema_id!r} is not 8 digits"))
+            message = _("EMA id {ema_id} is not 8 digits").format(ema_id=repr(ema_id))
+            errors.append(RowError(line, "ema_id", message))
         elif ema_id in registered:
-            errors.append(
-                RowError(line, "ema_id", f"duplicate EMA id {ema_id}: already {registered[ema_id]}")
+            message = _("duplicate EMA id {ema_id}: already {name}").format(
+                ema_id=ema_id, name=registered[ema_id]
             )
+            errors.append(RowError(line, "ema_id", message))
         elif ema_id in seen_ema:
-            errors.append(
-                RowError(line, "ema_id", f"duplicate EMA id {ema_id}: also on line {seen_ema[ema_id]}")
+            message = _("duplicate EMA id {ema_id}: also on line {line}").format(
+                ema_id=ema_id, line=seen_ema[ema_id]
             )
+            errors.append(RowError(line, "ema_id", message))
         first_name, last_name = names_of(row, name)
         for column in ("club", "team", "native_name"):
             if len(str(row.get(column, "")).strip()) > MAX_NAME_LENGTH:
-                errors.append(RowError(line, column, f"{column} longer than {MAX_NAME_LENGTH} characters"))
+                errors.append(RowError(line, column, too_long(column)))
         substitute_text = str(row.get("substitute", "")).strip().lower()
         if substitute_text not in TRUE_WORDS | FALSE_WORDS:
-            errors.append(RowError(line, "substitute", f"{substitute_text!r} is not yes or no"))
+            message = _("{value} is not yes or no").format(value=repr(substitute_text))
+            errors.append(RowError(line, "substitute", message))
         if name:
             seen_names.setdefault(name.casefold(), line)
         if ema_id:
@@ -560,6 +632,10 @@ def validate_rows(
             )
         )
     return preview
+
+
+def too_long(key: str) -> str:
+    return _("{field} longer than {limit} characters").format(field=field_label(key), limit=MAX_NAME_LENGTH)
 
 
 def names_of(row: Mapping[str, str | int], name: str) -> tuple[str, str]:

@@ -13,7 +13,7 @@
   function say(text, undo) {
     toast.replaceChildren(text);
     if (undo) {
-      toast.append(" ", R.el("button", { type: "button", className: "small", text: "Undo", onclick: undo }));
+      toast.append(" ", R.el("button", { type: "button", className: "small", text: gettext("Undo"), onclick: undo }));
     }
     toast.hidden = false;
   }
@@ -30,23 +30,69 @@
     return data;
   }
 
+  // The same sentences as the page's (templates/tournament/check_in.html), from the same catalogue.
+  function counted(format, count, values) {
+    return interpolate(format, Object.assign({ count: count }, values || {}), true);
+  }
+
   function drawPlan(plan) {
-    planHeading.textContent = plan.checked_in + (plan.checked_in === 1 ? " player" : " players") + " checked in";
-    let text;
+    const checkedIn = plan.checked_in;
+    planHeading.textContent = counted(
+      ngettext("%(count)s player checked in", "%(count)s players checked in", checkedIn),
+      checkedIn
+    );
+    let parts;
     if (plan.checked_in === 0) {
-      text = "Nobody has checked in yet; until someone does, the seating takes every registered player.";
+      parts = [gettext("Nobody has checked in yet; until someone does, the seating takes every registered player.")];
     } else if (plan.substitutes_needed === 0) {
-      text = "That fills " + plan.tables + " table" + (plan.tables === 1 ? "" : "s") + " exactly.";
+      parts = [
+        counted(ngettext("That fills %(count)s table exactly.", "That fills %(count)s tables exactly.", plan.tables), plan.tables),
+      ];
     } else {
-      text =
-        "With substitutes: " + plan.substitutes_needed + " complete the last table (" + plan.tables +
-        " tables); " + plan.substitutes_available + " available" +
-        (plan.short_of_substitutes ? ", " + plan.short_of_substitutes + " short: register more substitutes" : "") +
-        ". Or, without substitutes: " + plan.sitting_out.length + " sit out (the last to check in: " +
-        plan.sitting_out.join(", ") + ") and " + plan.sit_out_tables +
-        (plan.sit_out_tables === 1 ? " table plays." : " tables play.");
+      const values = { tables: plan.tables, available: plan.substitutes_available };
+      parts = [
+        R.el("b", { text: gettext("With substitutes:") }),
+        " " +
+          counted(
+            ngettext(
+              "%(count)s substitute completes the last table (%(tables)s tables); %(available)s available.",
+              "%(count)s substitutes complete the last table (%(tables)s tables); %(available)s available.",
+              plan.substitutes_needed
+            ),
+            plan.substitutes_needed,
+            values
+          ) +
+          " ",
+      ];
+      if (plan.short_of_substitutes) {
+        parts.push(
+          R.el("span", {
+            className: "badge warn",
+            text: interpolate(gettext("%(count)s short: register more substitutes"), { count: plan.short_of_substitutes }, true),
+          }),
+          " "
+        );
+      }
+      parts.push(
+        R.el("b", { text: gettext("Or, without substitutes:") }),
+        " " +
+          counted(
+            ngettext(
+              "%(count)s player sits out (the last to check in: %(names)s);",
+              "%(count)s players sit out (the last to check in: %(names)s);",
+              plan.sitting_out.length
+            ),
+            plan.sitting_out.length,
+            { names: plan.sitting_out.join(", ") }
+          ) +
+          " " +
+          counted(
+            ngettext("%(count)s table plays.", "%(count)s tables play.", plan.sit_out_tables),
+            plan.sit_out_tables
+          )
+      );
     }
-    planText.replaceChildren(text);
+    planText.replaceChildren(...parts);
   }
 
   function drawPlayer(player) {
@@ -62,7 +108,7 @@
     form.querySelector("input[name=checked_in]")?.remove();
     if (!checkedIn) form.prepend(R.el("input", { type: "hidden", name: "checked_in", value: "on" }));
     const button = form.querySelector("button");
-    button.textContent = checkedIn ? "Undo check-in" : "Check in";
+    button.textContent = checkedIn ? gettext("Undo check-in") : pgettext("action", "Check in");
     button.classList.toggle("primary", !checkedIn);
     const box = row.querySelector("input[type=checkbox]");
     if (box) {
@@ -86,7 +132,8 @@
       const data = await post(form);
       draw(data);
       const checkedIn = data.players[0] && data.players[0].status === "checked_in";
-      say(name + (checkedIn ? " is checked in." : ": check-in undone."), () => {
+      const done = checkedIn ? gettext("%(name)s is checked in.") : gettext("%(name)s: check-in undone.");
+      say(interpolate(done, { name: name }, true), () => {
         toast.hidden = true;
         form.requestSubmit();
       });
@@ -101,7 +148,8 @@
     try {
       const data = await post(many);
       draw(data);
-      say(data.players.length + " checked in.");
+      const count = data.players.length;
+      say(counted(ngettext("%(count)s checked in.", "%(count)s checked in.", count), count));
     } catch (error) {
       say(error.message);
     }

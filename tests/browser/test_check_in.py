@@ -54,7 +54,7 @@ def test_check_in_at_the_door_without_a_reload(
         page.locator(f"tr[data-name='{name}'] input[type=checkbox]").check()
     page.get_by_role("button", name="Check in the ticked players").click()
     expect(page.locator("[data-plan-heading]")).to_have_text("5 players checked in")
-    expect(page.locator("[data-plan-text]")).to_contain_text("Or, without substitutes: 1 sit out")
+    expect(page.locator("[data-plan-text]")).to_contain_text("Or, without substitutes: 1 player sits out")
     assert page.evaluate("window.__sameDocument") is True
     assert Player.objects.filter(status=Player.Status.CHECKED_IN).count() == 5
     screenshot(page, "check-in-at-the-door")

@@ -81,7 +81,7 @@ def test_the_pages_edit_remove_and_invite(seated_table: Any, organiser: Any) -> 
     )
     assert response.status_code == 302
     page = client.get(f"/t/{tournament.slug}/manage/players/{ana.pk}/").content.decode()
-    assert "player.update player Ana Alves" in page and "Ana → Ana Alves" in page
+    assert "Registration corrected: player Ana Alves" in page and "name: Ana → Ana Alves" in page
     invited = client.post(
         f"/t/{tournament.slug}/manage/staff/", {"form": "invite", "username": "door-ref", "role": "referee"}
     )

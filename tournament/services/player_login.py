@@ -18,6 +18,7 @@ from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from tournament import access
 from tournament.models import Player, PlayerLoginLink, Round, StaffRole, Tournament
@@ -72,7 +73,8 @@ def issue_for_hanchan(tournament: Tournament, number: int, user: AbstractBaseUse
     access.require_role(user, tournament, Role.REFEREE)
     round_ = Round.objects.filter(tournament=tournament, number=number).first()
     if round_ is None:
-        raise Refusal("hanchan", "hanchan-seated", f"hanchan {number} is not seated", status=NOT_FOUND)
+        message = _("hanchan {number} is not seated").format(number=number)
+        raise Refusal("hanchan", "hanchan-seated", message, status=NOT_FOUND)
     now = timezone.now()
     players = Player.objects.select_for_update().filter(seats__round=round_).order_by("pk")
     issued = {player.pk: _issue(player, now) for player in players}
@@ -110,7 +112,7 @@ def use_link(tournament: Tournament, token: str) -> Player:
     """The player of a one-time link, which is used up: refused (404) when unknown or replaced, (410)
     when used already or expired."""
     if not token or len(token) > MAX_TOKEN_LENGTH:
-        raise Refusal("token", "login-link-unknown", "this sign-in link is not valid", status=NOT_FOUND)
+        raise Refusal("token", "login-link-unknown", _("this sign-in link is not valid"), status=NOT_FOUND)
     link = (
         PlayerLoginLink.objects.select_for_update()
         .select_related("player")
@@ -118,14 +120,16 @@ def use_link(tournament: Tournament, token: str) -> Player:
         .first()
     )
     if link is None:
-        message = "this sign-in link is not valid (or new credentials replaced it): ask an organiser"
+        message = _("this sign-in link is not valid (or new credentials replaced it): ask an organiser")
         raise Refusal("token", "login-link-unknown", message, status=NOT_FOUND)
     now = timezone.now()
     if link.used_at is not None:
-        message = "this sign-in link was used already: sign in with your PIN"
+        message = _("this sign-in link was used already: sign in with your PIN")
         raise Refusal("token", "login-link-once", message, status=GONE)
     if link.expires_at <= now:
-        message = f"this sign-in link expired ({LINK_HOURS} hours after printing): sign in with your PIN"
+        message = _("this sign-in link expired ({hours} hours after printing): sign in with your PIN").format(
+            hours=LINK_HOURS
+        )
         raise Refusal("token", "login-link-expired", message, status=GONE)
     link.used_at = now
     link.save(update_fields=["used_at"])

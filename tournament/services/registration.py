@@ -8,7 +8,8 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 from django_countries import countries
 
 from tournament import access, registration
@@ -20,14 +21,18 @@ from tournament.standings_db import schedule_standings_refresh
 
 @cache
 def country_lookup() -> dict[str, str]:
-    """Upper-cased ISO 3166 alpha-2 codes, alpha-3 codes and English names, each to its alpha-2 code."""
+    """Upper-cased ISO 3166 alpha-2 codes, alpha-3 codes and English names, each to its alpha-2 code.
+
+    The names are read in English whatever the language of the request that first asks (django_countries
+    translates them, and the lookup is kept for the process's life)."""
     lookup: dict[str, str] = {}
-    for code, name in countries:
-        lookup[code.upper()] = code
-        lookup[str(name).upper()] = code
-        alpha3 = countries.alpha3(code)
-        if alpha3:
-            lookup[alpha3.upper()] = code
+    with translation.override("en"):
+        for code, name in countries:
+            lookup[code.upper()] = code
+            lookup[str(name).upper()] = code
+            alpha3 = countries.alpha3(code)
+            if alpha3:
+                lookup[alpha3.upper()] = code
     return lookup
 
 
@@ -130,7 +135,8 @@ def update_player(player: Player, user: AbstractBaseUser, **fields: Any) -> Play
     player = Player.objects.select_for_update().get(pk=player.pk)
     unknown = sorted(set(fields) - set(EDITABLE_FIELDS))
     if unknown:
-        raise Refusal(unknown[0], "player-fields", f"{unknown[0]}: not a field an organiser changes")
+        message = _("{field}: not a field an organiser changes").format(field=unknown[0])
+        raise Refusal(unknown[0], "player-fields", message)
     current = {name: str(getattr(player, name)) for name in EDITABLE_FIELDS if name != "is_substitute"}
     current["country"] = player.country.code or ""
     wanted = {**current, **{k: str(v) for k, v in fields.items() if k != "is_substitute"}}
@@ -144,7 +150,9 @@ def update_player(player: Player, user: AbstractBaseUser, **fields: Any) -> Play
         raise Refusal(
             "is_substitute",
             "played-players-stay",
-            f"is_substitute: {player.name} has played; a player stays a player, a substitute a substitute",
+            _("is_substitute: {name} has played; a player stays a player, a substitute a substitute").format(
+                name=player.name
+            ),
         )
     checked = preview.rows[0]
     after = {
@@ -181,8 +189,10 @@ def remove_player(player: Player, user: AbstractBaseUser) -> None:
         raise Refusal(
             "player",
             "played-players-stay",
-            f"player: {player.name} is in the record of the tournament (seated, scored, penalised or "
-            "replaced); withdraw them instead",
+            _(
+                "player: {name} is in the record of the tournament (seated, scored, penalised or replaced); "
+                "withdraw them instead"
+            ).format(name=player.name),
         )
     removed = {
         "name": player.name,
@@ -203,7 +213,8 @@ def remove_player(player: Player, user: AbstractBaseUser) -> None:
 def check_in(player: Player, *, user: AbstractBaseUser, checked_in: bool = True) -> Player:
     access.require_role(user, player.tournament, StaffRole.Role.ORGANISER)
     if player.status == Player.Status.WITHDRAWN:
-        raise Refusal("status", "check-in", f"{player.name} has withdrawn and cannot check in")
+        message = _("{name} has withdrawn and cannot check in").format(name=player.name)
+        raise Refusal("status", "check-in", message)
     player.status = Player.Status.CHECKED_IN if checked_in else Player.Status.REGISTERED
     player.checked_in_at = timezone.now() if checked_in else None
     player.save(update_fields=["status", "checked_in_at"])
@@ -242,7 +253,8 @@ PREFERENCES = ("substitutes", "sit_out")
 
 def check_in_plan(tournament: Tournament, *, prefer: str = "substitutes") -> CheckInPlan:
     if prefer not in PREFERENCES:
-        raise Refusal("prefer", "check-in-plan", f"prefer: {prefer!r} is neither 'substitutes' nor 'sit_out'")
+        message = _("prefer: {value} is neither 'substitutes' nor 'sit_out'").format(value=repr(prefer))
+        raise Refusal("prefer", "check-in-plan", message)
     players = list(
         tournament.players.filter(status=Player.Status.CHECKED_IN, is_substitute=False).order_by(
             "checked_in_at", "pk"

@@ -9,6 +9,7 @@ import secrets
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from tournament import access
 from tournament.models import StaffRole, Tournament
@@ -18,8 +19,11 @@ from tournament.services import audit
 USERNAME = re.compile(r"^[\w.@+-]{1,150}$")
 
 
-def _role_label(role: str) -> str:
-    return StaffRole.Role(role).label.lower()
+def _unknown_role(role: str) -> str:
+    """The refusal of a role that is none of the roles (named by their identifiers, which the API takes)."""
+    return _("role: {role} is not one of {roles}").format(
+        role=repr(role), roles=", ".join(StaffRole.Role.values)
+    )
 
 
 @transaction.atomic
@@ -31,15 +35,13 @@ def grant_role(
     if role == "":
         return remove_role(tournament, user, grantee)
     if role not in StaffRole.Role.values:
-        raise Refusal(
-            "role", "staff-roles", f"role: {role!r} is not one of {', '.join(StaffRole.Role.values)}"
-        )
+        raise Refusal("role", "staff-roles", _unknown_role(role))
     if grantee.pk == user.pk and role != StaffRole.Role.ORGANISER:
-        raise Refusal("role", "keep-an-organiser", "role: organisers cannot lower their own role")
+        raise Refusal("role", "keep-an-organiser", _("role: organisers cannot lower their own role"))
     before = (
         StaffRole.objects.filter(tournament=tournament, user=grantee).values_list("role", flat=True).first()
     )
-    staff, _ = StaffRole.objects.update_or_create(
+    staff, _created = StaffRole.objects.update_or_create(
         tournament=tournament, user=grantee, defaults={"role": role, "granted_by": user}
     )
     if before != role:
@@ -55,12 +57,13 @@ def remove_role(tournament: Tournament, user: AbstractBaseUser, grantee: Abstrac
     """Take a user's role away; refused for one's own role and for a user without a role."""
     access.require_role(user, tournament, StaffRole.Role.ORGANISER)
     if grantee.pk == user.pk:
-        raise Refusal("user", "keep-an-organiser", "user: organisers cannot remove their own role")
+        raise Refusal("user", "keep-an-organiser", _("user: organisers cannot remove their own role"))
     staff = StaffRole.objects.filter(tournament=tournament, user=grantee).first()
     if staff is None:
-        raise Refusal(
-            "user", "staff-roles", f"user: {grantee.get_username()} has no role in {tournament.name}"
+        message = _("user: {name} has no role in {tournament}").format(
+            name=grantee.get_username(), tournament=tournament.name
         )
+        raise Refusal("user", "staff-roles", message)
     staff.delete()
     audit.record(
         tournament, user, "staff.remove", f"user {grantee.get_username()}", {"role": [staff.role, None]}
@@ -79,17 +82,14 @@ def invite_staff(
     username = username.strip()
     if not USERNAME.fullmatch(username):
         raise Refusal(
-            "username", "user-names", "username: 1 to 150 letters, digits and @ . + - _ (no spaces)"
+            "username", "user-names", _("username: 1 to 150 letters, digits and @ . + - _ (no spaces)")
         )
     if role not in StaffRole.Role.values:
-        raise Refusal(
-            "role", "staff-roles", f"role: {role!r} is not one of {', '.join(StaffRole.Role.values)}"
-        )
+        raise Refusal("role", "staff-roles", _unknown_role(role))
     accounts = get_user_model()
     if accounts.objects.filter(username__iexact=username).exists():
-        raise Refusal(
-            "username", "user-names", f"username: {username} exists already; give that account a role instead"
-        )
+        message = _("username: {name} exists already; give that account a role instead").format(name=username)
+        raise Refusal("username", "user-names", message)
     password = secrets.token_urlsafe(12)
     grantee = accounts.objects.create_user(username=username, email=email.strip(), password=password)
     staff = StaffRole.objects.create(tournament=tournament, user=grantee, role=role, granted_by=user)

@@ -6,6 +6,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from tournament import access
 from tournament.inputs import require_printable, require_printable_json
@@ -22,7 +23,9 @@ def _checked_fields(fields: dict[str, Any]) -> None:
     """Refuse unknown fields, names and custom rules that are not printable, and an endless hanchan."""
     unknown = sorted(set(fields) - set(TOURNAMENT_FIELDS))
     if unknown:
-        raise Refusal(unknown[0], "tournament-fields", f"{unknown[0]}: not a tournament field")
+        raise Refusal(
+            unknown[0], "tournament-fields", _("{field}: not a tournament field").format(field=unknown[0])
+        )
     # Names are one line of printable text; the custom rules hold no control character either.
     require_printable("name", fields.get("name"))
     require_printable("venue", fields.get("venue"))
@@ -32,7 +35,9 @@ def _checked_fields(fields: dict[str, Any]) -> None:
         raise Refusal(
             "hanchan_minutes",
             "hanchan-time (WRCR 2015 §8.2)",
-            f"hanchan_minutes: at most {MAX_HANCHAN_MINUTES} (WRCR 2015 §8.2 recommends 90)",
+            _("hanchan_minutes: at most {limit} (WRCR 2015 §8.2 recommends 90)").format(
+                limit=MAX_HANCHAN_MINUTES
+            ),
         )
 
 
@@ -59,10 +64,14 @@ def update_tournament(tournament: Tournament, user: AbstractBaseUser, **fields: 
         raise Refusal(
             "hanchan_count",
             "phases",
-            f"hanchan_count: the phases have {phases} hanchan in all; change the phases instead",
+            _("hanchan_count: the phases have {count} hanchan in all; change the phases instead").format(
+                count=phases
+            ),
         )
     if "hanchan_count" in fields and tournament.rounds.filter(number__gt=fields["hanchan_count"]).exists():
-        raise Refusal("hanchan_count", "seated-rounds", "hanchan_count: hanchan beyond it are already seated")
+        raise Refusal(
+            "hanchan_count", "seated-rounds", _("hanchan_count: hanchan beyond it are already seated")
+        )
     for name, value in fields.items():
         setattr(tournament, name, value)
     tournament.full_clean()
@@ -78,7 +87,7 @@ def reveal_standings(tournament: Tournament, user: AbstractBaseUser, *, revealed
     access.require_role(user, tournament, StaffRole.Role.ORGANISER)
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if not tournament.hidden_hanchan:
-        raise Refusal("revealed", "hidden-hanchan", "revealed: this tournament hides no hanchan")
+        raise Refusal("revealed", "hidden-hanchan", _("revealed: this tournament hides no hanchan"))
     if tournament.standings_revealed == revealed:
         return tournament
     Tournament.objects.filter(pk=tournament.pk).update(standings_revealed=revealed)

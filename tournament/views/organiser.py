@@ -63,7 +63,9 @@ def create(request: HttpRequest) -> HttpResponse:
         except (Refusal, ValidationError) as error:
             add_refusal(form, error)
         else:
-            messages.success(request, f"{tournament.name} is created; you are its organiser.")
+            messages.success(
+                request, _("{name} is created; you are its organiser.").format(name=tournament.name)
+            )
             return redirect("tournament:manage", slug=tournament.slug)
     return render_page(request, "tournament/tournament_form.html", None, {"form": form, "creating": True})
 
@@ -79,7 +81,7 @@ def edit(request: HttpRequest, slug: str) -> HttpResponse:
         except (Refusal, ValidationError) as error:
             add_refusal(form, error)
         else:
-            messages.success(request, "Saved.")
+            messages.success(request, _("Saved."))
             return redirect("tournament:manage", slug=tournament.slug)
     return render_page(request, "tournament/tournament_form.html", tournament, {"form": form})
 
@@ -132,7 +134,7 @@ def registration(request: HttpRequest, slug: str) -> HttpResponse:
         except Refusal as error:
             add_refusal(form, error)
         else:
-            messages.success(request, f"{person} is registered.")
+            messages.success(request, _("{name} is registered.").format(name=person))
             return redirect("tournament:registration", slug=tournament.slug)
     return render_page(
         request,
@@ -196,7 +198,7 @@ def import_confirm(request: HttpRequest, slug: str) -> HttpResponse:
         cache.get(_import_key(tournament, request, form.data.get("token", ""))) if form.is_valid() else None
     )
     if stored is None:
-        messages.error(request, "That upload has expired or was already imported; upload the file again.")
+        messages.error(request, _("That upload has expired or was already imported; upload the file again."))
         return redirect("tournament:registration", slug=tournament.slug)
     try:
         preview = services.import_players(tournament, stored["data"], stored["name"], user=request.user)
@@ -212,7 +214,13 @@ def import_confirm(request: HttpRequest, slug: str) -> HttpResponse:
             status=409,
         )
     cache.delete(_import_key(tournament, request, form.cleaned_data["token"]))
-    messages.success(request, f"Imported {len(preview.rows)} players from {stored['name']}.")
+    count = len(preview.rows)
+    messages.success(
+        request,
+        ngettext(
+            "Imported {count} player from {file}.", "Imported {count} players from {file}.", count
+        ).format(count=count, file=stored["name"]),
+    )
     return redirect("tournament:registration", slug=tournament.slug)
 
 
@@ -253,6 +261,7 @@ def wants_json(request: HttpRequest) -> bool:
 @require_GET
 def check_in(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = access_tournament(request, slug, Role.ORGANISER)
+    sit_out = services.check_in_plan(tournament, prefer="sit_out")
     return render_page(
         request,
         "tournament/check_in.html",
@@ -260,7 +269,8 @@ def check_in(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "players": players_in_order(tournament),
             "plan": services.check_in_plan(tournament),
-            "sit_out_plan": services.check_in_plan(tournament, prefer="sit_out"),
+            "sit_out_plan": sit_out,
+            "sitting_out_names": ", ".join(player.name for player in sit_out.sitting_out),
         },
     )
 
@@ -300,14 +310,19 @@ def check_in_many(request: HttpRequest, slug: str) -> HttpResponse:
                 return refusal_response(error)
             messages.error(request, error.message)
         else:
-            messages.success(request, f"{len(done)} player{'s' if len(done) != 1 else ''} checked in.")
+            messages.success(
+                request,
+                ngettext("{count} player checked in.", "{count} players checked in.", len(done)).format(
+                    count=len(done)
+                ),
+            )
     elif wants_json(request):
         return JsonResponse(
-            {"errors": [{"field": "players", "rule": "check-in", "message": "tick the players present"}]},
+            {"errors": [{"field": "players", "rule": "check-in", "message": _("tick the players present")}]},
             status=400,
         )
     else:
-        messages.error(request, "Tick the players present first.")
+        messages.error(request, _("Tick the players present first."))
     if wants_json(request):
         return JsonResponse(check_in_state(tournament, done))
     return redirect("tournament:check_in", slug=tournament.slug)
@@ -400,11 +415,13 @@ def staff(request: HttpRequest, slug: str) -> HttpResponse:
         if which == "grant" and form.is_valid():
             grantee = get_user_model().objects.filter(username=form.cleaned_data["username"]).first()
             if grantee is None:
-                form.add_error("username", "No account has this user name: invite them below.")
+                form.add_error("username", _("No account has this user name: invite them below."))
             else:
                 role = form.cleaned_data["role"]
                 services.grant_role(tournament, request.user, grantee, role)
-                messages.success(request, f"{grantee}: {Role(role).label.lower()}.")
+                messages.success(
+                    request, _("{user}: {role}.").format(user=grantee, role=Role(role).label.lower())
+                )
                 return redirect("tournament:staff", slug=tournament.slug)
         elif which == "remove":
             remove = RemoveStaffForm(request.POST)
@@ -414,10 +431,10 @@ def staff(request: HttpRequest, slug: str) -> HttpResponse:
                 else None
             )
             if grantee is None:
-                messages.error(request, "No account has this user name.")
+                messages.error(request, _("No account has this user name."))
             else:
                 services.remove_role(tournament, request.user, grantee)
-                messages.success(request, f"{grantee}: role removed.")
+                messages.success(request, _("{user}: role removed.").format(user=grantee))
             return redirect("tournament:staff", slug=tournament.slug)
         elif which == "invite" and invite_form.is_valid():
             data = invite_form.cleaned_data
@@ -464,11 +481,11 @@ def player_edit(request: HttpRequest, slug: str, player_id: int) -> HttpResponse
         if request.POST.get("form") == "remove":
             name = person.name
             services.remove_player(person, request.user)
-            messages.success(request, f"{name}'s registration is removed.")
+            messages.success(request, _("The registration of {name} is removed.").format(name=name))
             return redirect("tournament:registration", slug=tournament.slug)
         if request.POST.get("form") == "edit" and form.is_valid():
             services.update_player(person, request.user, **form.cleaned_data)
-            messages.success(request, "Saved.")
+            messages.success(request, _("Saved."))
             return redirect("tournament:registration", slug=tournament.slug)
     except Refusal as error:
         if request.POST.get("form") == "remove":
@@ -503,7 +520,9 @@ def reveal(request: HttpRequest, slug: str) -> HttpResponse:
     else:
         messages.success(
             request,
-            "The standings are whole for everyone." if revealed else "The last hanchan are hidden again.",
+            _("The standings are whole for everyone.")
+            if revealed
+            else _("The last hanchan are hidden again."),
         )
     return redirect("tournament:manage", slug=tournament.slug)
 
