@@ -10,9 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.utils import translation
+from django.utils.translation import gettext
 
 from scoring import services as sheets
-from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.conftest import DESKTOP, PHONE, log_in
 from tests.browser.test_content_security import watch
 from tests.conftest import make_user, seat_table
 from tournament import services
@@ -190,3 +192,49 @@ def test_the_switcher_changes_the_language_and_keeps_it(
         plain.click("[data-language-submit]")
     assert plain.locator("html").get_attribute("lang") == "de"
     assert "Nächste Hanchan" in plain.locator("body").inner_text()
+
+
+# The staff's main pages, each with a heading of its own (its English msgid): the page shows the
+# catalogue's words for it in the browser's language (%(name)s: the tournament's), and never the English
+# in another language.
+STAFF_PAGES = {
+    "manage": ("organiser", "/t/spring-open/manage/", "Manage %(name)s"),
+    "seating-manage": ("organiser", "/t/spring-open/manage/seating/", "Seating generation"),
+    "penalties": ("organiser", "/t/spring-open/penalties/", "Give a penalty"),
+    "exports": ("organiser", "/t/spring-open/exports/", "Exports of %(name)s"),
+    "clock": ("organiser", "/t/spring-open/clock/", "Hanchan clock"),
+    "my-tables": ("referee", "/t/spring-open/referee/", "My tables"),
+    "sheet": ("referee", "/t/spring-open/sheet/1/2/", "Final points"),
+}
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_staff_pages_in_each_language(
+    new_context: Any, live_server: Any, spring_open: Tournament
+) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for language, (locale, _words) in LANGUAGES.items():
+        for role in ("organiser", "referee"):
+            page = new_context(viewport=DESKTOP, locale=locale).new_page()
+            violations = watch(page)
+            log_in(page, live_server, role, "pw-for-tests-only", "/t/spring-open/")
+            for name, (who, path, heading) in STAFF_PAGES.items():
+                if who != role:
+                    continue
+                response = page.goto(live_server.url + path)
+                assert response.status == 200 and response.headers["content-language"] == language, (
+                    language,
+                    path,
+                )
+                text = page.locator("main").inner_text()
+                with translation.override(language):
+                    wanted = gettext(heading) % {"name": "Spring Open"}
+                heading %= {"name": "Spring Open"}
+                assert wanted.lower() in text.lower(), (language, name, wanted)
+                if wanted != heading:
+                    assert heading not in text, (language, name)
+                page.wait_for_timeout(300)
+                page.screenshot(path=str(SHOTS / f"{language}-{name}.png"), full_page=True)
+            assert violations == [], (language, role, violations)
+            page.context.close()
