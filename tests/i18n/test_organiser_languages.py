@@ -182,9 +182,7 @@ def test_the_player_sign_in_form_in_german(tournament: Tournament, organiser: An
     response = client.post(f"/t/{tournament.slug}/me/", {"player": ana.pk, "pin": wrong})
     page = response.content.decode()
     assert response.status_code == 400
-    assert (
-        "Das ist nicht die PIN dieses Spielers." in page and "Die 6 Ziffern auf Ihrer Sitzkarte." in page
-    )
+    assert "Das ist nicht die PIN dieses Spielers." in page and "Die 6 Ziffern auf Ihrer Sitzkarte." in page
     response = client.post(f"/t/{tournament.slug}/me/", {"player": ana.pk, "pin": issued.pin}, follow=True)
     assert "Angemeldet als Ana." in response.content.decode()
 
