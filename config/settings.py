@@ -84,6 +84,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A signed-in person's language follows them from device to device (config.language).
+    "config.language.AccountLanguageMiddleware",
     "tournament.middleware.RoleLookupMiddleware",
     "tournament.middleware.LastGoodCopyMiddleware",  # public pages answer while the database is down
     "django.contrib.messages.middleware.MessageMiddleware",

@@ -2,10 +2,9 @@
 
 from django.contrib import admin
 from django.urls import include, path
-from django.views.decorators.csrf import csrf_exempt
-from django.views.i18n import JavaScriptCatalog, set_language
+from django.views.i18n import JavaScriptCatalog
 
-from config import auth, health, player_login, pwa
+from config import auth, health, language, player_login, pwa
 
 urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
@@ -20,7 +19,7 @@ urlpatterns = [
     # the page). Exempt from the CSRF check on purpose: the switcher is on the public pages, whose copies
     # are shared by every anonymous visitor (tournament.middleware), so they carry no CSRF token; the
     # worst a forged post can do is change the reader's language.
-    path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
+    path("i18n/setlang/", language.set_language, name="set_language"),
     # The words of the pages' scripts in the reader's language (locale/*/LC_MESSAGES/djangojs.po).
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     # A player signs in without an account (PIN, or the one-time link of the seating card).

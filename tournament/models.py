@@ -779,3 +779,26 @@ class PlayerLoginLink(models.Model):
 
     def __str__(self) -> str:
         return f"Login link of {self.player} ({'used' if self.used_at else 'unused'})"
+
+
+class AccountLanguage(models.Model):
+    """The language a signed-in person chose with the switcher, kept with their account, so that it
+    follows them to another device (README, Languages). A player signed in with a PIN has no account:
+    their choice stays with their phone's cookie."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="language_choice",
+        verbose_name=_("user"),
+    )
+    language = models.CharField(_("language"), max_length=8, choices=settings.LANGUAGES)
+    chosen_at = models.DateTimeField(_("chosen at"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("account language")
+        verbose_name_plural = _("account languages")
+
+    def __str__(self) -> str:
+        return f"{self.user} reads {self.language}"

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import pytest
 from django.conf import settings
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
-from tournament.models import TOURNAMENT_FIELDS, Tournament
+from tests.conftest import make_user
+from tournament.models import TOURNAMENT_FIELDS, AccountLanguage, Tournament
 
 
 def page_language(response: object) -> str:
@@ -94,3 +97,49 @@ def test_the_tournament_language_is_an_organiser_setting(tournament: Tournament)
     tournament.language = "xx"
     with pytest.raises(Exception, match="language"):
         tournament.full_clean()
+
+
+def sign_in(client: Client, username: str) -> None:
+    response = client.post("/accounts/login/", {"username": username, "password": "pw-for-tests-only"})
+    assert response.status_code == 302, response.content[:300]
+
+
+@pytest.mark.django_db
+def test_a_signed_in_choice_follows_the_person_to_another_device(tournament: Tournament) -> None:
+    make_user("ines", tournament, "referee")
+    laptop = Client()
+    sign_in(laptop, "ines")
+    laptop.post("/i18n/setlang/", {"language": "fr", "next": "/"})
+    assert AccountLanguage.objects.get(user__username="ines").language == "fr"
+
+    phone = Client(headers={"Accept-Language": "de"})  # a new device, whose browser says German
+    assert page_language(phone.get(f"/t/{tournament.slug}/")) == "de"
+    sign_in(phone, "ines")
+    answer = phone.get(f"/t/{tournament.slug}/referee/")
+    assert page_language(answer) == "fr" and "Mes tables" in answer.content.decode()
+    assert answer.cookies[settings.LANGUAGE_COOKIE_NAME].value == "fr"  # looked up once per device
+    with CaptureQueriesContext(connection) as queries:
+        phone.get(f"/t/{tournament.slug}/referee/")
+    assert not [q for q in queries.captured_queries if "accountlanguage" in q["sql"]]
+
+    # A tournament's default language does not override the person's choice.
+    Tournament.objects.filter(pk=tournament.pk).update(language="ja")
+    tablet = Client()
+    sign_in(tablet, "ines")
+    assert page_language(tablet.get(f"/t/{tournament.slug}/")) == "fr"
+
+
+@pytest.mark.django_db
+def test_signing_in_keeps_the_devices_choice_for_an_account_without_one(tournament: Tournament) -> None:
+    make_user("omar", tournament, "organiser")
+    client = Client()
+    client.post("/i18n/setlang/", {"language": "ru", "next": "/"})  # chosen before signing in
+    assert not AccountLanguage.objects.exists()  # an anonymous choice stays with the browser
+    sign_in(client, "omar")
+    assert AccountLanguage.objects.get(user__username="omar").language == "ru"
+    # An account's own choice is not replaced by the language of the device it signs in on.
+    other = Client()
+    other.post("/i18n/setlang/", {"language": "ja", "next": "/"})
+    sign_in(other, "omar")
+    assert AccountLanguage.objects.get(user__username="omar").language == "ru"
+    assert page_language(other.get(f"/t/{tournament.slug}/")) == "ja"  # this device's cookie still rules here
