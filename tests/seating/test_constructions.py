@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from itertools import combinations
+from itertools import combinations, pairwise
 
 import pytest
 
-from tournament.seating import constructions, cyclic, generate
+from tournament.seating import constructions, cyclic, generate, quality_report
 from tournament.seating.cyclic import CyclicShape
 from tournament.seating.finder.satfind import Unsatisfiable, sat_group_rounds, sat_rounds, sat_tables
 
@@ -177,6 +177,18 @@ def test_shipped_whole_schedules_hold_their_figures() -> None:
         assert _fewest_common_opponents(schedule, n) == entry["opponents"], key
         low, at_low, below = constructions.common_opponent_figures(schedule, n, rounds > 4)
         assert (low, at_low, below) == (entry["opponents"], entry["at_fewest"], entry["below_bar"]), key
+        if entry.get("exact"):
+            # Used as found: no player at one table in consecutive hanchan, and the generator gives
+            # these very figures.
+            for before, after in pairwise(schedule):
+                for t, group in enumerate(before):
+                    assert not set(group) & set(after[t]), key
+            report = quality_report(generate(n, rounds, seed=3))
+            assert report["excess_meetings"] == entry["excess"], key
+            assert report["table_repeats"] == entry["table_repeats"], key
+            assert report["consecutive_table_repeats"] == 0, key
+            assert report["min_indirect"] == entry["opponents"], key
+            assert report["indirect_histogram"][str(low)] == entry["at_fewest"], key
 
 
 def test_whole_schedule_sat_finder_seats_24_players_5_hanchan_at_five_tables_each() -> None:
