@@ -207,10 +207,20 @@ def comparison(rows: list[dict[str, Any]], theirs: dict[tuple[int, int], dict[st
 # value any schedule can have (no consecutive table repeat, wind imbalance at its counting bound, one
 # connected field); anywhere else the comparison cannot tell and says so.
 UNPUBLISHED_BEST = {
-    "consecutive table repeats": lambda row: row["consecutive_table_repeats"] == 0,
+    "consecutive table repeats": lambda row: row["consecutive_table_repeats"] == _fewest_consecutive(row),
     "wind imbalance": lambda row: row["wind_imbalance"] <= row["wind_imbalance_lower_bound"],
     "connectedness": lambda row: row["opponent_graph_components"] == 1,
 }
+
+
+def _fewest_consecutive(row: dict[str, Any]) -> int:
+    """The fewest consecutive table repeats any schedule with these excess meetings can have: with 16
+    players and no repeat meeting, each table of a hanchan holds one player from every table of the
+    hanchan before (two from one table would meet again), so whatever the table numbers, four players
+    per hanchan after the first sit at the table they just left. Else 0."""
+    if row["players"] == 16 and row["excess_meetings"] == 0:
+        return 4 * (row["rounds"] - 1)
+    return 0
 
 
 def pareto_worse(row: dict[str, Any], other: dict[str, int]) -> tuple[list[str], list[str]]:
