@@ -198,6 +198,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--write", action="store_true")
     parser.add_argument(
+        "--exact",
+        action="store_true",
+        help="tables --write: store an exact entry, used as found (anneal and opponents always do)",
+    )
+    parser.add_argument(
         "--size-key",
         action="store_true",
         help="--write: store under players x hanchan (that size alone) rather than under the player count",
@@ -329,7 +334,17 @@ def _find_tables(args: argparse.Namespace, argv: list[str] | None) -> int:
         data = load_data("tables.json")
         key = f"{args.players}x{args.rounds}"
         old = data.get(key)
-        if old is None or _rank(old) > _rank(figures):
+        if args.exact and (old is None or not _as_good_everywhere(old, figures)):
+            command = _command(argv)
+            data[key] = {
+                "method": "sat tables",
+                "exact": True,
+                "command": command,
+                **figures,
+                "rounds": rounds,
+            }
+            _write_data("tables.json", data)
+        elif not args.exact and (old is None or _rank(old) > _rank(figures)):
             data[key] = {"method": "sat tables", "command": _command(argv), **figures, "rounds": rounds}
             _write_data("tables.json", data)
     return 0
