@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import random
-from itertools import combinations
+from collections.abc import Sequence
+from itertools import combinations, pairwise
 
 import pytest
 
-from tournament.seating import constructions, cyclic
+from tournament.seating import constructions, cyclic, generate, quality_report
 from tournament.seating.cyclic import CyclicShape
 from tournament.seating.finder.satfind import Unsatisfiable, sat_group_rounds, sat_rounds, sat_tables
 
@@ -176,6 +177,18 @@ def test_shipped_whole_schedules_hold_their_figures() -> None:
         assert _fewest_common_opponents(schedule, n) == entry["opponents"], key
         low, at_low, below = constructions.common_opponent_figures(schedule, n, rounds > 4)
         assert (low, at_low, below) == (entry["opponents"], entry["at_fewest"], entry["below_bar"]), key
+        if entry.get("exact"):
+            # Used as found: no player at one table in consecutive hanchan, and the generator gives
+            # these very figures.
+            for before, after in pairwise(schedule):
+                for t, group in enumerate(before):
+                    assert not set(group) & set(after[t]), key
+            report = quality_report(generate(n, rounds, seed=3))
+            assert report["excess_meetings"] == entry["excess"], key
+            assert report["table_repeats"] == entry["table_repeats"], key
+            assert report["consecutive_table_repeats"] == 0, key
+            assert report["min_indirect"] == entry["opponents"], key
+            assert report["indirect_histogram"][str(low)] == entry["at_fewest"], key
 
 
 def test_whole_schedule_sat_finder_seats_24_players_5_hanchan_at_five_tables_each() -> None:
@@ -301,3 +314,39 @@ def test_sat_finder_proves_no_base_hanchan_exists() -> None:
     # 12 players cannot play 4 hanchan without a repeat: each would need 12 different opponents.
     with pytest.raises(Unsatisfiable):
         sat_rounds(CyclicShape(m=4, k=3, f=0, s=1), random.Random(0), 60.0)
+
+
+def test_shipped_schedule_prefers_the_entry_of_the_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An entry keyed by players and hanchan ("48x10") serves that size alone; the entry keyed by
+    players ("48") still serves every size up to its length."""
+    longest = [[[0, 1, 2, 3], [4, 5, 6, 7]]] * 3
+    own = [[[0, 4, 1, 5], [2, 6, 3, 7]]] * 2
+    data = {"8": {"method": "longest", "rounds": longest}, "8x2": {"method": "own", "rounds": own}}
+    monkeypatch.setattr(cyclic, "_DATA", data)
+    assert cyclic.shipped_schedule(8, 2) == ("own", own)
+    assert cyclic.shipped_schedule(8, 1) == ("longest", longest)
+    assert cyclic.shipped_schedule(8, 3) == ("longest", longest)
+    assert cyclic.shipped_schedule(8, 4) is None
+
+
+def test_exact_entries_are_used_as_found(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An entry marked exact keeps its groups and table numbers (relabelled by the seed): the searches
+    would trade its common opponents back for table repeats."""
+    found = [
+        [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11], [12, 13, 14, 15]],
+        [[4, 9, 14, 3], [0, 5, 10, 15], [12, 1, 6, 11], [8, 13, 2, 7]],
+    ]
+    monkeypatch.setattr(cyclic, "_TABLES", {"16x2": {"exact": True, "rounds": found}})
+    schedule = generate(16, 2, seed=5)
+    assert schedule.method == "shipped"
+
+    def paths(rounds: Sequence[Sequence[Sequence[int]]]) -> list[tuple[int, ...]]:
+        """Every player's table numbers, hanchan by hanchan: a renaming keeps them as a whole."""
+        where: dict[int, list[int]] = {}
+        for hanchan in rounds:
+            for t, table in enumerate(hanchan):
+                for p in table:
+                    where.setdefault(p, []).append(t)
+        return sorted(tuple(v) for v in where.values())
+
+    assert paths(schedule.rounds) == paths(found)

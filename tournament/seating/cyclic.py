@@ -544,13 +544,18 @@ _TABLES: dict[str, Any] | None = None
 
 
 def shipped_schedule(n: int, rounds: int) -> tuple[str, list[Groups]] | None:
-    """Repeat-free hanchan found offline for ``n`` players (players ``0..n-1``), if at least ``rounds``."""
+    """Repeat-free hanchan found offline for ``n`` players (players ``0..n-1``): the entry for exactly
+    ``n`` x ``rounds`` (key ``"NxR"``) if one is shipped, else the entry for ``n`` players (key ``"N"``)
+    if it has at least ``rounds`` hanchan. A size of its own lets fewer hanchan than the longest
+    design differ from that design's first hanchan."""
     global _DATA
     if _DATA is None:
         _DATA = load_data()
-    entry = _DATA.get(str(n))
-    if entry is None or len(entry["rounds"]) < rounds:
-        return None
+    entry = _DATA.get(f"{n}x{rounds}")
+    if entry is None:
+        entry = _DATA.get(str(n))
+        if entry is None or len(entry["rounds"]) < rounds:
+            return None
     return str(entry["method"]), [[list(g) for g in hanchan] for hanchan in entry["rounds"]]
 
 
@@ -562,5 +567,18 @@ def shipped_tables(n: int, rounds: int) -> list[Groups] | None:
         _TABLES = load_data("tables.json")
     entry = _TABLES.get(f"{n}x{rounds}")
     if entry is None:
+        return None
+    return [[list(g) for g in hanchan] for hanchan in entry["rounds"]]
+
+
+def shipped_exact(n: int, rounds: int) -> list[Groups] | None:
+    """A whole schedule for exactly ``n`` x ``rounds`` that is used as found (entries marked ``exact``
+    in ``data/tables.json``): it trades table repeats for common opponents where the generator's own
+    order would not (see ``finder.anneal``), so no search may move its groups or table numbers."""
+    global _TABLES
+    if _TABLES is None:
+        _TABLES = load_data("tables.json")
+    entry = _TABLES.get(f"{n}x{rounds}")
+    if entry is None or not entry.get("exact"):
         return None
     return [[list(g) for g in hanchan] for hanchan in entry["rounds"]]

@@ -250,7 +250,8 @@ def _initial_groups(
     cap = (n - 1) // 3
     if cap >= 2 and (rounds <= cap or n <= 200):
         wanted = min(rounds, cap)
-        data = cyclic.shipped_schedule(n, 1)
+        # The entry of this very size first (its own hanchan), else the longest for this field.
+        data = cyclic.shipped_schedule(n, rounds) or cyclic.shipped_schedule(n, 1)
         # Shipped data serve dense sizes, which the searches cannot make repeat-free; sparser sizes do
         # as well or better from the searches (48 x 6: every stranger at 4 common opponents, 3 from
         # the first six shipped hanchan).
@@ -457,7 +458,14 @@ def generate(
     report(0.0, 0.0)(0.0)
     method = "played"
     seated: list[Groups] = []
-    if free_count:
+    exact = None
+    if not fixed and all(m is None for m in separation):
+        exact = cyclic.shipped_exact(n, rounds)
+    if exact is not None:
+        # Shipped as found, relabelled by the seed: only the winds are assigned.
+        method = "shipped"
+        seated = assign_winds(n, _relabel(exact, random.Random(seed), n), history.winds)
+    elif free_count:
         best: tuple[tuple[int, ...], str, list[Groups]] | None = None
         for attempt in range(attempts):
             now = time.monotonic()

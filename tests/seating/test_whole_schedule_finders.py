@@ -1,0 +1,74 @@
+"""The offline finders that trade table repeats for common opponents (finder.allowance, finder.anneal)."""
+
+from __future__ import annotations
+
+import random
+from itertools import pairwise
+
+from tournament.seating import generate
+from tournament.seating.constructions import common_opponent_figures
+from tournament.seating.finder.allowance import raise_opponents
+from tournament.seating.finder.anneal import WholeSchedule, anneal_tables
+
+from .helpers import pair_counts
+
+
+def _start(n: int, rounds: int) -> list[list[list[int]]]:
+    schedule = generate(n, rounds, seed=0)
+    return [[[p - 1 for p in table] for table in hanchan] for hanchan in schedule.rounds]
+
+
+def _table_figures(rounds: list[list[list[int]]], n: int) -> tuple[int, int]:
+    """Table repeats and players at one table in consecutive hanchan."""
+    visits: dict[tuple[int, int], int] = {}
+    for hanchan in rounds:
+        for t, group in enumerate(hanchan):
+            for p in group:
+                visits[p, t] = visits.get((p, t), 0) + 1
+    consecutive = sum(
+        1 for before, after in pairwise(rounds) for t, g in enumerate(before) for p in g if p in after[t]
+    )
+    return sum(c - 1 for c in visits.values() if c > 1), consecutive
+
+
+def test_the_allowance_keeps_its_limit_and_never_worsens_the_worst_strangers() -> None:
+    n, rounds = 48, 6
+    start = _start(n, rounds)
+    before = common_opponent_figures(start, n)
+    found = raise_opponents(n, start, 4, random.Random(1), 30_000, None)
+    for hanchan in found:
+        assert sorted(p for g in hanchan for p in g) == list(range(n))
+    assert max(pair_counts(found).values()) == 1
+    repeats, consecutive = _table_figures(found, n)
+    assert repeats <= 4 and consecutive == 0
+    low, at_low, _ = common_opponent_figures(found, n)
+    assert (low, -at_low) >= (before[0], -before[1])
+
+
+def test_the_annealing_keeps_its_figures_up_to_date() -> None:
+    n, rounds = 24, 4
+    state = WholeSchedule(n, _start(n, rounds), 0, 6, 5)
+    rng = random.Random(3)
+    for _ in range(500):
+        h, t1 = rng.randrange(rounds), rng.randrange(6)
+        t2 = (t1 + 1 + rng.randrange(5)) % 6
+        if rng.random() < 0.3:
+            state.exchange_tables(h, t1, t2)
+        else:
+            state.exchange_players(h, t1, rng.randrange(4), t2, rng.randrange(4))
+    fresh = WholeSchedule(n, state.tables, 0, 6, 5)
+    assert (state.soft, state.excess, state.repeats, state.consecutive) == (
+        fresh.soft,
+        fresh.excess,
+        fresh.repeats,
+        fresh.consecutive,
+    )
+    assert state.common == fresh.common
+    assert (state.repeats, state.consecutive) == _table_figures(state.tables, n)
+
+
+def test_the_annealing_returns_a_start_that_already_reaches_the_figures() -> None:
+    start = _start(24, 3)
+    low, _, _ = common_opponent_figures(start, 24)
+    found = anneal_tables(24, start, random.Random(1), 5.0, excess=0, table_repeats=0, opponents=low)
+    assert found == start
