@@ -19,6 +19,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.signals import user_logged_in
+from django.db import DatabaseError
 from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
@@ -66,9 +67,13 @@ class AccountLanguageMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         language = None
-        user = getattr(request, "user", None)
-        if user is not None and user.is_authenticated and chosen_language(request) is None:
-            language = AccountLanguage.objects.filter(user=user).values_list("language", flat=True).first()
+        if settings.SESSION_COOKIE_NAME in request.COOKIES and chosen_language(request) is None:
+            try:
+                language = self.account_language(request)
+            except DatabaseError:
+                # The database is away: the view meets the same error and the site answers its last
+                # good copy or its 503 page (tournament.middleware); the language is the browser's.
+                language = None
             if language:
                 translation.activate(language)
                 request.LANGUAGE_CODE = language
@@ -86,3 +91,10 @@ class AccountLanguageMiddleware:
                 samesite=settings.LANGUAGE_COOKIE_SAMESITE,
             )
         return response
+
+    @staticmethod
+    def account_language(request: HttpRequest) -> str | None:
+        user = getattr(request, "user", None)
+        if user is None or not user.is_authenticated:
+            return None
+        return AccountLanguage.objects.filter(user=user).values_list("language", flat=True).first()
