@@ -238,9 +238,12 @@ def anneal_tables(
         delta = after - cost
         if delta <= 0 or rng.random() < math.exp(-delta / temperature):
             cost = after
-            if delta < 0 and not state.hard() and state.soft < best and reached():
-                return [[list(g) for g in hanchan] for hanchan in state.tables]
-            if not state.hard():
-                best = min(best, state.soft)
+            # Checked at every accepted state that ties or beats the best seen free of hard costs, not
+            # only after improving moves: a move that removes the last table repeat may still cost more
+            # (the common opponents it spoils), and the state it reaches can be the one wanted.
+            if not state.hard() and state.soft <= best:
+                best = state.soft
+                if reached():
+                    return [[list(g) for g in hanchan] for hanchan in state.tables]
         else:
             undo()  # the same exchange again puts everything back
