@@ -188,18 +188,23 @@ def anneal_tables(
     opponents: int,
     at_fewest: int | None = None,
     report: Callable[[str], None] | None = None,
+    hot: float = HOT,
+    cold: float = COLD,
 ) -> list[Groups] | None:
     """A schedule reaching the given figures (see the module), found by simulated annealing from
     ``start`` within ``seconds``; ``None`` if none was found in time. ``report`` receives a line on
-    the state now and then."""
+    the state now and then. ``hot`` and ``cold``: the temperatures at the start and at the end (lower
+    ones where only the count of strangers at the level must fall, each of them costing one)."""
     state = WholeSchedule(n, start, excess, table_repeats, opponents)
     rounds, tables = state.r, state.t
     began = time.monotonic()
     deadline = began + seconds
     cost = state.cost()
-    temperature = HOT
+    temperature = hot
     steps = 0
-    best = state.soft + 1
+    # The lowest soft cost seen free of hard costs; the start usually has hard costs (that is why the
+    # search runs), so its own soft cost says nothing.
+    best = 1 << 62
 
     def reached() -> bool:
         if state.hard():
@@ -215,8 +220,8 @@ def anneal_tables(
             now = time.monotonic()
             if now > deadline:
                 return None
-            # Geometric cooling over the time given, from HOT to COLD.
-            temperature = HOT * (COLD / HOT) ** ((now - began) / seconds)
+            # Geometric cooling over the time given, from hot to cold.
+            temperature = hot * (cold / hot) ** ((now - began) / seconds)
             if report is not None and (steps & 65535) == 0:
                 report(
                     f"{steps} steps, temperature {temperature:.1f}: excess {state.excess}, table "
@@ -238,9 +243,12 @@ def anneal_tables(
         delta = after - cost
         if delta <= 0 or rng.random() < math.exp(-delta / temperature):
             cost = after
-            if delta < 0 and not state.hard() and state.soft < best and reached():
-                return [[list(g) for g in hanchan] for hanchan in state.tables]
-            if not state.hard():
-                best = min(best, state.soft)
+            # Checked at every accepted state that ties or beats the best seen free of hard costs, not
+            # only after improving moves: a move that removes the last table repeat may still cost more
+            # (the common opponents it spoils), and the state it reaches can be the one wanted.
+            if not state.hard() and state.soft <= best:
+                best = state.soft
+                if reached():
+                    return [[list(g) for g in hanchan] for hanchan in state.tables]
         else:
             undo()  # the same exchange again puts everything back

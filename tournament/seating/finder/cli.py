@@ -35,7 +35,7 @@ from ..cyclic import (
 from ..generator import generate
 from ..search import Budget
 from .allowance import raise_opponents
-from .anneal import anneal_tables
+from .anneal import COLD, HOT, anneal_tables
 from .satfind import Unsatisfiable, sat_group_rounds, sat_rounds, sat_tables
 from .transversal import transversal_classes, transversal_hanchan, transversal_vectors
 
@@ -151,6 +151,10 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="tables: at most this many pairs who never meet with exactly --opponents common opponents",
     )
+    parser.add_argument(
+        "--hot", type=float, default=HOT, help="anneal: the temperature at the start (see finder/anneal.py)"
+    )
+    parser.add_argument("--cold", type=float, default=COLD, help="anneal: the temperature at the end")
     parser.add_argument("--shape", help="only this cyclic shape, as m,k,f,s (see CyclicShape)")
     parser.add_argument(
         "--transversal", type=int, default=0, help="this many transversal hanchan more (with --shape m,4,0,1)"
@@ -381,6 +385,8 @@ def _anneal(args: argparse.Namespace, argv: list[str] | None) -> int:
             opponents=args.opponents,
             at_fewest=args.at_fewest,
             report=lambda line: print(line, file=sys.stderr, flush=True),
+            hot=args.hot,
+            cold=args.cold,
         )
     took = time.monotonic() - start
     if rounds is None:
