@@ -163,10 +163,14 @@ def test_affine_directions_reach_the_best_of_all_direction_sets(rounds: int) -> 
 
 def test_shipped_whole_schedules_hold_their_figures() -> None:
     data = cyclic.load_data("tables.json")
-    assert "24x5" in data
-    for key, entry in data.items():
+    exact = cyclic.load_data("exact.json")
+    assert "24x5" in data and "24x4" in exact
+    assert not any(entry.get("exact") for entry in data.values())
+    entries = [(key, entry, False) for key, entry in data.items()]
+    entries += [(key, entry, True) for key, entry in exact.items()]
+    for key, entry, is_exact in entries:
         n, rounds = (int(v) for v in key.split("x"))
-        schedule = cyclic.shipped_tables(n, rounds)
+        schedule = cyclic.shipped_exact(n, rounds) if is_exact else cyclic.shipped_tables(n, rounds)
         assert schedule is not None and len(schedule) == rounds
         for hanchan in schedule:
             assert sorted(p for g in hanchan for p in g) == list(range(n))
@@ -177,7 +181,7 @@ def test_shipped_whole_schedules_hold_their_figures() -> None:
         assert _fewest_common_opponents(schedule, n) == entry["opponents"], key
         low, at_low, below = constructions.common_opponent_figures(schedule, n, rounds > 4)
         assert (low, at_low, below) == (entry["opponents"], entry["at_fewest"], entry["below_bar"]), key
-        if entry.get("exact"):
+        if is_exact:
             # Used as found: no player at one table in consecutive hanchan, and the generator gives
             # these very figures.
             for before, after in pairwise(schedule):
@@ -330,13 +334,13 @@ def test_shipped_schedule_prefers_the_entry_of_the_size(monkeypatch: pytest.Monk
 
 
 def test_exact_entries_are_used_as_found(monkeypatch: pytest.MonkeyPatch) -> None:
-    """An entry marked exact keeps its groups and table numbers (relabelled by the seed): the searches
-    would trade its common opponents back for table repeats."""
+    """An exact entry (data/exact.json) keeps its groups and table numbers (relabelled by the seed):
+    the searches would trade its common opponents back for table repeats."""
     found = [
         [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11], [12, 13, 14, 15]],
         [[4, 9, 14, 3], [0, 5, 10, 15], [12, 1, 6, 11], [8, 13, 2, 7]],
     ]
-    monkeypatch.setattr(cyclic, "_TABLES", {"16x2": {"exact": True, "rounds": found}})
+    monkeypatch.setattr(cyclic, "_EXACT", {"16x2": {"rounds": found}})
     schedule = generate(16, 2, seed=5)
     assert schedule.method == "shipped"
 

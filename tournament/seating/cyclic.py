@@ -27,7 +27,8 @@ from __future__ import annotations
 import json
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -525,7 +526,8 @@ def find_schedule(
 
 # -- shipped data -----------------------------------------------------------------------------------
 def data_path(name: str = "cyclic.json") -> Any:
-    """A shipped data file of this package (``data/cyclic.json`` or ``data/tables.json``)."""
+    """A shipped data file of this package: ``data/cyclic.json``, ``data/tables.json`` or
+    ``data/exact.json``."""
     return resources.files(__package__).joinpath(f"data/{name}")
 
 
@@ -541,6 +543,7 @@ def load_data(name: str = "cyclic.json") -> dict[str, Any]:
 
 _DATA: dict[str, Any] | None = None
 _TABLES: dict[str, Any] | None = None
+_EXACT: dict[str, Any] | None = None
 
 
 def shipped_schedule(n: int, rounds: int) -> tuple[str, list[Groups]] | None:
@@ -559,26 +562,50 @@ def shipped_schedule(n: int, rounds: int) -> tuple[str, list[Groups]] | None:
     return str(entry["method"]), [[list(g) for g in hanchan] for hanchan in entry["rounds"]]
 
 
-def shipped_tables(n: int, rounds: int) -> list[Groups] | None:
-    """A whole schedule found offline for exactly ``n`` players and ``rounds`` hanchan, table numbers
-    included (each hanchan lists its tables in table-number order), if one is shipped."""
+def _tables_data() -> dict[str, Any]:
     global _TABLES
     if _TABLES is None:
         _TABLES = load_data("tables.json")
-    entry = _TABLES.get(f"{n}x{rounds}")
+    return _TABLES
+
+
+def _exact_data() -> dict[str, Any]:
+    global _EXACT
+    if _EXACT is None:
+        _EXACT = load_data("exact.json")
+    return _EXACT
+
+
+def shipped_tables(n: int, rounds: int) -> list[Groups] | None:
+    """A whole schedule found offline for exactly ``n`` players and ``rounds`` hanchan, table numbers
+    included (each hanchan lists its tables in table-number order), if one is shipped: the entry of
+    ``data/tables.json``, else the one of ``data/exact.json`` (a start for the searches where the exact
+    entry cannot be used as found, under a separation rule)."""
+    entry = _tables_data().get(f"{n}x{rounds}") or _exact_data().get(f"{n}x{rounds}")
     if entry is None:
         return None
     return [[list(g) for g in hanchan] for hanchan in entry["rounds"]]
 
 
 def shipped_exact(n: int, rounds: int) -> list[Groups] | None:
-    """A whole schedule for exactly ``n`` x ``rounds`` that is used as found (entries marked ``exact``
-    in ``data/tables.json``): it trades table repeats for common opponents where the generator's own
-    order would not (see ``finder.anneal``), so no search may move its groups or table numbers."""
-    global _TABLES
-    if _TABLES is None:
-        _TABLES = load_data("tables.json")
-    entry = _TABLES.get(f"{n}x{rounds}")
-    if entry is None or not entry.get("exact"):
+    """A whole schedule for exactly ``n`` x ``rounds`` that is used as found (``data/exact.json``): it
+    trades table repeats for common opponents where the generator's own order would not (see
+    ``finder.anneal``), so no search may move its groups or table numbers."""
+    entry = _exact_data().get(f"{n}x{rounds}")
+    if entry is None:
         return None
     return [[list(g) for g in hanchan] for hanchan in entry["rounds"]]
+
+
+@contextmanager
+def without_exact_entry(n: int, rounds: int) -> Iterator[None]:
+    """Within the block, ``data/exact.json`` reads as if it had no entry for ``n`` x ``rounds``: the
+    offline finders start from the generator's own schedule, so that a shipped command finds again
+    what it found, whatever was shipped for that size since."""
+    global _EXACT
+    saved = _exact_data()
+    _EXACT = {key: entry for key, entry in saved.items() if key != f"{n}x{rounds}"}
+    try:
+        yield
+    finally:
+        _EXACT = saved

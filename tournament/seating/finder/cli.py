@@ -6,8 +6,8 @@ Methods: ``search`` (the tabu and depth-first searches of :mod:`..cyclic`, on on
 :func:`.satfind.sat_group_rounds` over an abelian group with ``--group``) and ``tables``
 (:func:`.satfind.sat_tables`, whole schedules with their table numbers) and ``anneal``
 (:func:`.anneal.anneal_tables`, a whole schedule from the generator's, table repeats and common opponents
-in one objective). ``--write`` stores what it found in ``data/cyclic.json`` or ``data/tables.json``,
-which the generator reads at run time.
+in one objective). ``--write`` stores what it found in ``data/cyclic.json``, ``data/tables.json`` or
+(used as found) ``data/exact.json``, which the generator reads at run time.
 """
 
 from __future__ import annotations
@@ -31,11 +31,13 @@ from ..cyclic import (
     develop,
     find_schedule,
     load_data,
+    without_exact_entry,
 )
 from ..generator import generate
 from ..search import Budget
 from .allowance import raise_opponents
 from .anneal import COLD, HOT, anneal_tables
+from .native import anneal_native
 from .satfind import Unsatisfiable, sat_group_rounds, sat_rounds, sat_tables
 from .transversal import transversal_classes, transversal_hanchan, transversal_vectors
 
@@ -133,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
         "(needs python-sat, a development dependency); tables: a SAT solver on the whole schedule, "
         "table numbers included, for small fields (data/tables.json); anneal: simulated annealing on "
         "the whole schedule from the generator's; opponents: the generator's common-opponent search on its "
-        "own schedule, allowed up to --table-repeats table repeats; both used as found (data/tables.json)",
+        "own schedule, allowed up to --table-repeats table repeats; both used as found (data/exact.json)",
     )
     parser.add_argument(
         "--table-repeats", type=int, default=0, help="tables: at most this many table repeats"
@@ -155,6 +157,29 @@ def main(argv: list[str] | None = None) -> int:
         "--hot", type=float, default=HOT, help="anneal: the temperature at the start (see finder/anneal.py)"
     )
     parser.add_argument("--cold", type=float, default=COLD, help="anneal: the temperature at the end")
+    parser.add_argument(
+        "--engine",
+        choices=["python", "c"],
+        default="python",
+        help="anneal: python (finder/anneal.py) or c, the compiled core with chains of exchanges "
+        "(finder/anneal.c, built with the machine's C compiler on first use; see finder/native.py)",
+    )
+    parser.add_argument(
+        "--cycles",
+        type=float,
+        default=1.0,
+        help="anneal --engine c: cool from --hot to --cold this many times",
+    )
+    parser.add_argument(
+        "--chains", type=float, default=0.25, help="anneal --engine c: the share of moves that are chains"
+    )
+    parser.add_argument(
+        "--hard",
+        type=int,
+        default=200,
+        help="anneal --engine c: the cost of each unit beyond a hard limit (lower: the search crosses "
+        "them more easily)",
+    )
     parser.add_argument("--shape", help="only this cyclic shape, as m,k,f,s (see CyclicShape)")
     parser.add_argument(
         "--transversal", type=int, default=0, help="this many transversal hanchan more (with --shape m,4,0,1)"
@@ -204,7 +229,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--exact",
         action="store_true",
-        help="tables --write: store an exact entry, used as found (anneal and opponents always do)",
+        help="tables --write: store an exact entry, used as found, in data/exact.json (anneal and opponents "
+        "always do)",
     )
     parser.add_argument(
         "--size-key",
@@ -334,24 +360,37 @@ def _find_tables(args: argparse.Namespace, argv: list[str] | None) -> int:
         **_opponent_figures(rounds, args.players),
     }
     print(f"{args.players} x {args.rounds}: {figures} in {took:.1f} s")
-    if args.write:
+    if args.write and args.exact:
+        _write_exact("sat tables", args.players, args.rounds, figures, rounds, argv)
+    elif args.write:
         data = load_data("tables.json")
         key = f"{args.players}x{args.rounds}"
         old = data.get(key)
-        if args.exact and (old is None or not _as_good_everywhere(old, figures)):
-            command = _command(argv)
-            data[key] = {
-                "method": "sat tables",
-                "exact": True,
-                "command": command,
-                **figures,
-                "rounds": rounds,
-            }
-            _write_data("tables.json", data)
-        elif not args.exact and (old is None or _rank(old) > _rank(figures)):
+        if old is None or _rank(old) > _rank(figures):
             data[key] = {"method": "sat tables", "command": _command(argv), **figures, "rounds": rounds}
             _write_data("tables.json", data)
     return 0
+
+
+def _write_exact(
+    method: str, n: int, rounds: int, figures: dict[str, int], found: list[Groups], argv: list[str] | None
+) -> None:
+    """Stores ``found`` in ``data/exact.json`` (used as found) unless the entry there is at least as good
+    on every figure."""
+    data = load_data("exact.json")
+    key = f"{n}x{rounds}"
+    old = data.get(key)
+    if old is None or not _as_good_everywhere(old, figures):
+        data[key] = {"method": method, "command": _command(argv), **figures, "rounds": found}
+        _write_data("exact.json", data)
+
+
+def generator_start(n: int, rounds: int, seed: int) -> list[Groups]:
+    """The generator's schedule for ``seed`` (players ``0..n-1``) as it is without this size's entry in
+    ``data/exact.json``: where the finders start, so that a shipped command finds what it found."""
+    with without_exact_entry(n, rounds):
+        schedule = generate(n, rounds, seed=seed)
+    return [[[int(p) - 1 for p in table] for table in hanchan] for hanchan in schedule.rounds]
 
 
 def _anneal(args: argparse.Namespace, argv: list[str] | None) -> int:
@@ -360,8 +399,7 @@ def _anneal(args: argparse.Namespace, argv: list[str] | None) -> int:
     least as good on every figure."""
     start = time.monotonic()
     n = args.players
-    schedule = generate(n, args.rounds, seed=args.seed)
-    first = [[[int(p) - 1 for p in table] for table in hanchan] for hanchan in schedule.rounds]
+    first = generator_start(n, args.rounds, args.seed)
     rng = random.Random(args.seed)
     seconds = args.seconds or 600.0
     rounds: list[Groups] | None
@@ -374,6 +412,28 @@ def _anneal(args: argparse.Namespace, argv: list[str] | None) -> int:
         )
         if (low, -at_low) < (args.opponents, -(at_low if args.at_fewest is None else args.at_fewest)):
             rounds = None
+    elif args.engine == "c":
+        outcome = anneal_native(
+            n,
+            first,
+            args.seed,
+            seconds,
+            excess=args.excess,
+            table_repeats=args.table_repeats,
+            opponents=args.opponents,
+            at_fewest=args.at_fewest,
+            hard=args.hard,
+            hot=args.hot,
+            cold=args.cold,
+            cycles=args.cycles,
+            chain_share=args.chains,
+        )
+        rounds = outcome.rounds if outcome.reached else None
+        print(
+            f"{outcome.steps} steps; best free of hard costs: {outcome.below} strangers below "
+            f"{args.opponents} common opponents, {outcome.at_level} at it",
+            file=sys.stderr,
+        )
     else:
         rounds = anneal_tables(
             n,
@@ -404,19 +464,7 @@ def _anneal(args: argparse.Namespace, argv: list[str] | None) -> int:
     }
     print(f"{n} x {args.rounds}: {figures} in {took:.1f} s")
     if args.write:
-        data = load_data("tables.json")
-        key = f"{n}x{args.rounds}"
-        old = data.get(key)
-        if old is None or not _as_good_everywhere(old, figures):
-            command = _command(argv)
-            data[key] = {
-                "method": args.method,
-                "exact": True,
-                "command": command,
-                **figures,
-                "rounds": rounds,
-            }
-            _write_data("tables.json", data)
+        _write_exact(args.method, n, args.rounds, figures, rounds, argv)
     return 0
 
 

@@ -1,0 +1,181 @@
+"""The compiled annealing (``anneal.c`` beside this file), for the offline finder's long runs.
+
+``anneal_native`` takes the arguments of :func:`.anneal.anneal_tables` and searches the same objective
+with the same moves, plus chains of two or three exchanges in one hanchan and an exchange of two players
+in every hanchan from one on, about a hundred times faster. The C file is compiled on first use with
+the machine's C compiler (``$CC``, else ``cc``) into ``$XDG_CACHE_HOME/riichi-seating`` (else
+``~/.cache/riichi-seating``), named by the hash of its source; without a compiler the finder says so.
+The generator never uses it: its answers ship as data (``data/exact.json``).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import os
+import shutil
+import subprocess
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..cyclic import Groups
+
+SOURCE = Path(__file__).with_name("anneal.c")
+#: The C file's limits (``MAXN``, ``MAXR``).
+MAX_PLAYERS = 256
+MAX_ROUNDS = 32
+
+
+class NoCompiler(RuntimeError):
+    """No C compiler to build ``anneal.c`` with."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a run returns: ``rounds`` is the goal if ``reached``, else the best schedule free of hard
+    costs it saw (``None`` if none), with ``below`` strangers under the level and ``at_level`` at it."""
+
+    reached: bool
+    rounds: list[Groups] | None
+    steps: int
+    below: int
+    at_level: int
+    #: The last state's excess meetings, table repeats and consecutive tables, and accepted moves.
+    last: tuple[int, int, int, int] = (0, 0, 0, 0)
+
+
+def _library() -> ctypes.CDLL:
+    source = SOURCE.read_bytes()
+    digest = hashlib.sha256(source).hexdigest()[:16]
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "riichi-seating"
+    target = cache / f"anneal-{digest}.so"
+    if not target.exists():
+        compiler = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
+        if not compiler:
+            raise NoCompiler("the compiled annealing needs a C compiler (cc or $CC); none was found")
+        cache.mkdir(parents=True, exist_ok=True)
+        partial = target.with_suffix(f".{os.getpid()}.tmp")
+        subprocess.run(
+            [compiler, "-O2", "-shared", "-fPIC", "-o", str(partial), str(SOURCE), "-lm"],
+            check=True,
+            capture_output=True,
+        )
+        partial.replace(target)
+    library = ctypes.CDLL(str(target))
+    library.anneal.restype = ctypes.c_int
+    library.anneal.argtypes = [
+        ctypes.c_int,
+        ctypes.c_int,
+        ctypes.POINTER(ctypes.c_int),
+        ctypes.c_long,
+        ctypes.c_long,
+        ctypes.c_int,
+        ctypes.c_long,
+        ctypes.c_long,
+        ctypes.c_double,
+        ctypes.c_ulonglong,
+        ctypes.c_double,
+        ctypes.c_double,
+        ctypes.c_double,
+        ctypes.c_double,
+        ctypes.c_double,
+        ctypes.c_double,
+        ctypes.POINTER(ctypes.c_int),
+        ctypes.POINTER(ctypes.c_longlong),
+    ]
+    library.anneal_selfcheck.restype = ctypes.c_int
+    library.anneal_selfcheck.argtypes = [
+        ctypes.c_int,
+        ctypes.c_int,
+        ctypes.POINTER(ctypes.c_int),
+        ctypes.c_int,
+        ctypes.c_ulonglong,
+        ctypes.c_int,
+    ]
+    return library
+
+
+def _flat(n: int, start: Sequence[Groups]) -> ctypes.Array[ctypes.c_int]:
+    rounds = len(start)
+    if n % 4 or not 8 <= n <= MAX_PLAYERS or not 1 <= rounds <= MAX_ROUNDS:
+        raise ValueError(
+            f"the compiled annealing takes 8 to {MAX_PLAYERS} players (a multiple of 4) and 1 to "
+            f"{MAX_ROUNDS} hanchan, not {n} x {rounds}"
+        )
+    flat = [p for hanchan in start for group in hanchan for p in group]
+    if len(flat) != rounds * n or sorted(flat) != sorted(list(range(n)) * rounds):
+        raise ValueError("every hanchan must seat every player once, four to a table")
+    return (ctypes.c_int * len(flat))(*flat)
+
+
+def self_check(n: int, start: Sequence[Groups], moves: int, seed: int, level: int) -> int:
+    """How many of the figures the C core keeps up to date differ from a fresh count after ``moves``
+    random moves from ``start``, each kept or undone (0: all agree)."""
+    return int(_library().anneal_selfcheck(n, len(start), _flat(n, start), moves, seed, level))
+
+
+def anneal_native(
+    n: int,
+    start: Sequence[Groups],
+    seed: int,
+    seconds: float,
+    *,
+    excess: int,
+    table_repeats: int,
+    opponents: int,
+    at_fewest: int | None = None,
+    hard: int = 200,
+    hot: float = 60.0,
+    cold: float = 1.0,
+    cycles: float = 1.0,
+    table_share: float = 0.15,
+    chain_share: float = 0.25,
+    suffix_share: float = 0.02,
+) -> Outcome:
+    """Anneal from ``start`` for at most ``seconds`` (``cycles`` times from ``hot`` down to ``cold``),
+    each unit beyond a hard limit costing ``hard``;
+    the shares: how often a move exchanges table numbers, is a chain, or an exchange in every hanchan
+    from one on (the rest are single exchanges of players)."""
+    rounds = len(start)
+    tables = n // 4
+    buffer = _flat(n, start)
+    found = ctypes.c_int(0)
+    stats = (ctypes.c_longlong * 8)()
+    reached = _library().anneal(
+        n,
+        rounds,
+        buffer,
+        excess,
+        table_repeats,
+        opponents,
+        -1 if at_fewest is None else at_fewest,
+        hard,
+        seconds,
+        seed,
+        hot,
+        cold,
+        cycles,
+        table_share,
+        chain_share,
+        suffix_share,
+        ctypes.byref(found),
+        stats,
+    )
+    if reached < 0:
+        raise ValueError(f"the compiled annealing refused {n} x {rounds}")
+    result = None
+    if found.value:
+        values = list(buffer)
+        result = [
+            [values[(h * tables + t) * 4 : (h * tables + t) * 4 + 4] for t in range(tables)]
+            for h in range(rounds)
+        ]
+    return Outcome(
+        bool(reached),
+        result,
+        int(stats[0]),
+        int(stats[2]),
+        int(stats[3]),
+        (int(stats[4]), int(stats[5]), int(stats[6]), int(stats[1])),
+    )
