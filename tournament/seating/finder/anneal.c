@@ -12,7 +12,8 @@
  * Moves: two players of one hanchan change places; two groups of one hanchan change table numbers;
  * a chain of two or three player exchanges in one hanchan taken or refused as one (it reaches
  * regroupings that every single exchange on the way spoils); two players change places in every
- * hanchan from one on (a large step out of a valley).
+ * hanchan from one on (a large step out of a valley); an exchange aimed at a pair of strangers at or
+ * below the level (one of them joins an opponent of the other).
  */
 #include <math.h>
 #include <stdint.h>
@@ -234,11 +235,43 @@ static void apply(State *s, const Step *m) {
     else exchange_players(s, m->h, m->t1, m->i, m->t2, m->j);
 }
 
+/* A pair of strangers at or below the level (p first), found from a random player; 0 if p has none. */
+static int low_pair(const State *s, int *p, int *q) {
+    int n = s->n, a = below_n(n), from = below_n(n);
+    for (int k = 0; k < n; k++) {
+        int b = (from + k) % n;
+        if (b != a && !s->meet[a][b] && s->common[a][b] <= s->level) {
+            *p = a;
+            *q = b;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Makes a random move of one to R steps (undone in reverse order) and returns how many. */
-static int propose(State *s, Step *steps, double table_share, double chain_share, double suffix_share) {
+static int propose(State *s, Step *steps, double table_share, double chain_share, double suffix_share,
+                   double focus_share) {
     int h = below_n(s->r), t1 = below_n(s->t), t2 = below_n(s->t - 1);
     t2 += t2 >= t1;
     double u = uniform();
+    int p, q;
+    if (u >= 1.0 - focus_share && low_pair(s, &p, &q)) {
+        /* Aimed at a pair of strangers too low: p takes the seat of a tablemate of one of q's
+         * opponents x whom p has not met, in hanchan h, so that p and q gain x in common. */
+        int n = s->n, from = below_n(n);
+        for (int k = 0; k < n; k++) {
+            int x = (from + k) % n;
+            if (x == p || x == q || !s->meet[q][x] || s->meet[p][x]) continue;
+            int tp = s->where[h][p], tx = s->where[h][x];
+            if (tp == tx) break;
+            int j = below_n(3);
+            j += j >= s->seat[h][x];
+            steps[0] = (Step){0, h, tp, s->seat[h][p], tx, j};
+            apply(s, &steps[0]);
+            return 1;
+        }
+    }
     if (u < table_share) {
         steps[0] = (Step){1, h, t1, 0, t2, 0};
         apply(s, &steps[0]);
@@ -280,8 +313,9 @@ static int propose(State *s, Step *steps, double table_share, double chain_share
  * of hard costs seen, if any: then found[0] is 1). stats: steps, accepted, best below, best at level,
  * final excess, repeats, consecutive. */
 int anneal(int n, int r, int *sched, long max_excess, long max_repeats, int level, long at_fewest,
-           long hard_weight, double seconds, unsigned long long seed, double hot, double cold, double cycles,
-           double table_share, double chain_share, double suffix_share, int *found, long long *stats) {
+           long hard_weight, int adaptive, double seconds, unsigned long long seed, double hot, double cold, double cycles,
+           double table_share, double chain_share, double suffix_share, double focus_share, int *found,
+           long long *stats) {
     static State state;
     static int best_tab[MAXR * MAXN];
     State *s = &state;
@@ -309,8 +343,19 @@ int anneal(int n, int r, int *sched, long max_excess, long max_repeats, int leve
             if (elapsed > seconds) break;
             double phase = fmod(elapsed, period) / period;
             temperature = hot * pow(cold / hot, phase);
+            if (adaptive && (steps_done & 4095) == 0) {
+                /* Strategic oscillation: hard limits cost more while they are broken and less while
+                 * they hold, so the search keeps crossing them without staying beyond. */
+                if (hard_cost(s)) {
+                    if (s->hard_weight < 100000) s->hard_weight += 1 + s->hard_weight / 16;
+                } else if (s->hard_weight > 1) {
+                    s->hard_weight -= 1 + s->hard_weight / 32;
+                    if (s->hard_weight < 1) s->hard_weight = 1;
+                }
+                cost = total_cost(s);
+            }
         }
-        int count = propose(s, steps, table_share, chain_share, suffix_share);
+        int count = propose(s, steps, table_share, chain_share, suffix_share, focus_share);
         long after = total_cost(s);
         long delta = after - cost;
         if (delta <= 0 || uniform() < exp(-(double)delta / temperature)) {
@@ -349,7 +394,7 @@ int anneal_selfcheck(int n, int r, int *sched, int moves, unsigned long long see
     init_state(&state, n, r, sched, 3, 5, level);
     Step steps[MAXR + 4];
     for (int m = 0; m < moves; m++) {
-        int count = propose(&state, steps, 0.15, 0.3, 0.05);
+        int count = propose(&state, steps, 0.15, 0.3, 0.05, 0.2);
         if (uniform() < 0.5)
             for (int k = count - 1; k >= 0; k--) apply(&state, &steps[k]);
     }

@@ -13,6 +13,7 @@ in one objective). ``--write`` stores what it found in ``data/cyclic.json``, ``d
 from __future__ import annotations
 
 import argparse
+import fcntl
 import json
 import random
 import shlex
@@ -35,6 +36,7 @@ from ..cyclic import (
 )
 from ..generator import generate
 from ..search import Budget
+from .affine import affine_start
 from .allowance import raise_opponents
 from .anneal import COLD, HOT, anneal_tables
 from .native import anneal_native
@@ -172,6 +174,30 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--chains", type=float, default=0.25, help="anneal --engine c: the share of moves that are chains"
+    )
+    parser.add_argument(
+        "--start",
+        choices=["generator", "affine"],
+        default="generator",
+        help="anneal: start from the generator's schedule, or (64 players) from AG(3, 4) on the best "
+        "directions with random table numbers (finder/affine.py)",
+    )
+    parser.add_argument(
+        "--table-moves",
+        type=float,
+        default=0.15,
+        help="anneal --engine c: the share of moves that exchange the table numbers of two groups",
+    )
+    parser.add_argument(
+        "--adaptive",
+        action="store_true",
+        help="anneal --engine c: --hard rises while a hard limit is broken and falls while they hold",
+    )
+    parser.add_argument(
+        "--focus",
+        type=float,
+        default=0.0,
+        help="anneal --engine c: the share of moves aimed at a pair of strangers at or below --opponents",
     )
     parser.add_argument(
         "--hard",
@@ -377,12 +403,15 @@ def _write_exact(
 ) -> None:
     """Stores ``found`` in ``data/exact.json`` (used as found) unless the entry there is at least as good
     on every figure."""
-    data = load_data("exact.json")
-    key = f"{n}x{rounds}"
-    old = data.get(key)
-    if old is None or not _as_good_everywhere(old, figures):
-        data[key] = {"method": method, "command": _command(argv), **figures, "rounds": found}
-        _write_data("exact.json", data)
+    # Several finders may run at once, one size each: one writes at a time.
+    with open(str(data_path("exact.json")), "a", encoding="utf-8") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        data = load_data("exact.json")
+        key = f"{n}x{rounds}"
+        old = data.get(key)
+        if old is None or not _as_good_everywhere(old, figures):
+            data[key] = {"method": method, "command": _command(argv), **figures, "rounds": found}
+            _write_data("exact.json", data)
 
 
 def generator_start(n: int, rounds: int, seed: int) -> list[Groups]:
@@ -399,8 +428,13 @@ def _anneal(args: argparse.Namespace, argv: list[str] | None) -> int:
     least as good on every figure."""
     start = time.monotonic()
     n = args.players
-    first = generator_start(n, args.rounds, args.seed)
     rng = random.Random(args.seed)
+    if args.start == "affine":
+        if n != 64:
+            raise SystemExit("--start affine: 64 players only (AG(3, 4))")
+        first = affine_start(args.rounds, random.Random(args.seed))
+    else:
+        first = generator_start(n, args.rounds, args.seed)
     seconds = args.seconds or 600.0
     rounds: list[Groups] | None
     if args.method == "opponents":
@@ -423,10 +457,13 @@ def _anneal(args: argparse.Namespace, argv: list[str] | None) -> int:
             opponents=args.opponents,
             at_fewest=args.at_fewest,
             hard=args.hard,
+            adaptive=args.adaptive,
             hot=args.hot,
             cold=args.cold,
             cycles=args.cycles,
+            table_share=args.table_moves,
             chain_share=args.chains,
+            focus_share=args.focus,
         )
         rounds = outcome.rounds if outcome.reached else None
         print(

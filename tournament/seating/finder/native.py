@@ -73,8 +73,10 @@ def _library() -> ctypes.CDLL:
         ctypes.c_int,
         ctypes.c_long,
         ctypes.c_long,
+        ctypes.c_int,
         ctypes.c_double,
         ctypes.c_ulonglong,
+        ctypes.c_double,
         ctypes.c_double,
         ctypes.c_double,
         ctypes.c_double,
@@ -126,17 +128,20 @@ def anneal_native(
     opponents: int,
     at_fewest: int | None = None,
     hard: int = 200,
+    adaptive: bool = False,
     hot: float = 60.0,
     cold: float = 1.0,
     cycles: float = 1.0,
     table_share: float = 0.15,
     chain_share: float = 0.25,
     suffix_share: float = 0.02,
+    focus_share: float = 0.0,
 ) -> Outcome:
     """Anneal from ``start`` for at most ``seconds`` (``cycles`` times from ``hot`` down to ``cold``),
-    each unit beyond a hard limit costing ``hard``;
-    the shares: how often a move exchanges table numbers, is a chain, or an exchange in every hanchan
-    from one on (the rest are single exchanges of players)."""
+    each unit beyond a hard limit costing ``hard`` (with ``adaptive``, only at the start: then more while
+    a limit is broken, less while they all hold);
+    the shares: how often a move exchanges table numbers, is a chain, an exchange in every hanchan
+    from one on, or aimed at a pair of strangers too low (the rest are single exchanges of players)."""
     rounds = len(start)
     tables = n // 4
     buffer = _flat(n, start)
@@ -151,6 +156,7 @@ def anneal_native(
         opponents,
         -1 if at_fewest is None else at_fewest,
         hard,
+        int(adaptive),
         seconds,
         seed,
         hot,
@@ -159,6 +165,7 @@ def anneal_native(
         table_share,
         chain_share,
         suffix_share,
+        focus_share,
         ctypes.byref(found),
         stats,
     )
