@@ -12,6 +12,7 @@ from tournament.seating import generate
 from tournament.seating.constructions import common_opponent_figures
 from tournament.seating.finder.affine import affine_start, best_directions
 from tournament.seating.finder.allowance import raise_opponents
+from tournament.seating.finder.binary import best_spread, binary_start, spread_figures
 from tournament.seating.finder.anneal import WholeSchedule, anneal_tables
 from tournament.seating.finder.cli import generator_start
 
@@ -131,3 +132,16 @@ def test_the_best_affine_directions_for_64_by_13_beat_the_generators_order() -> 
         assert sorted(p for g in hanchan for p in g) == list(range(64))
     assert common_opponent_figures(start, 64, True) == (24, 96, 0)
     assert best_directions(13)[1] == (24, 96, 0)
+
+
+def test_planes_of_gf2_count_their_strangers_as_the_schedule_does() -> None:
+    """128 x 15 on planes of GF(2)^7: the figures judged from the differences alone equal those counted
+    on the schedule itself; every meeting is new."""
+    rng = random.Random(1)
+    chosen, figures = best_spread(7, 15, rng, 2_000)
+    assert figures == spread_figures(7, chosen)
+    start = binary_start(128, 15, random.Random(1), 2_000)
+    assert max(pair_counts(start).values()) == 1
+    for hanchan in start:
+        assert sorted(p for g in hanchan for p in g) == list(range(128))
+    assert common_opponent_figures(start, 128, True) == figures

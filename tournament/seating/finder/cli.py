@@ -38,6 +38,7 @@ from ..generator import generate
 from ..search import Budget
 from .affine import affine_start
 from .allowance import raise_opponents
+from .binary import binary_start
 from .anneal import COLD, HOT, anneal_tables
 from .native import anneal_native
 from .satfind import Unsatisfiable, sat_group_rounds, sat_rounds, sat_tables
@@ -177,10 +178,17 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--start",
-        choices=["generator", "affine"],
+        choices=["generator", "affine", "binary"],
         default="generator",
-        help="anneal: start from the generator's schedule, or (64 players) from AG(3, 4) on the best "
-        "directions with random table numbers (finder/affine.py)",
+        help="anneal: start from the generator's schedule, from AG(3, 4) on the best directions (64 "
+        "players, finder/affine.py) or from planes of GF(2)^k (a power of two of players, "
+        "finder/binary.py, --spread-steps), with random table numbers",
+    )
+    parser.add_argument(
+        "--spread-steps",
+        type=int,
+        default=100_000,
+        help="--start binary: annealing steps over the choice of planes",
     )
     parser.add_argument(
         "--table-moves",
@@ -401,15 +409,15 @@ def _find_tables(args: argparse.Namespace, argv: list[str] | None) -> int:
 def _write_exact(
     method: str, n: int, rounds: int, figures: dict[str, int], found: list[Groups], argv: list[str] | None
 ) -> None:
-    """Stores ``found`` in ``data/exact.json`` (used as found) unless the entry there is at least as good
-    on every figure."""
+    """Stores ``found`` in ``data/exact.json`` (used as found) when it is at least as good as the entry
+    there on every figure and better on one (a trade of one figure for another keeps the entry)."""
     # Several finders may run at once, one size each: one writes at a time.
     with open(str(data_path("exact.json")), "a", encoding="utf-8") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         data = load_data("exact.json")
         key = f"{n}x{rounds}"
         old = data.get(key)
-        if old is None or not _as_good_everywhere(old, figures):
+        if old is None or (_as_good_everywhere(figures, old) and not _as_good_everywhere(old, figures)):
             data[key] = {"method": method, "command": _command(argv), **figures, "rounds": found}
             _write_data("exact.json", data)
 
@@ -433,6 +441,11 @@ def _anneal(args: argparse.Namespace, argv: list[str] | None) -> int:
         if n != 64:
             raise SystemExit("--start affine: 64 players only (AG(3, 4))")
         first = affine_start(args.rounds, random.Random(args.seed))
+    elif args.start == "binary":
+        try:
+            first = binary_start(n, args.rounds, random.Random(args.seed), args.spread_steps)
+        except ValueError as error:
+            raise SystemExit(str(error)) from None
     else:
         first = generator_start(n, args.rounds, args.seed)
     seconds = args.seconds or 600.0
@@ -505,7 +518,7 @@ def _anneal(args: argparse.Namespace, argv: list[str] | None) -> int:
     return 0
 
 
-def _as_good_everywhere(old: dict[str, Any], new: dict[str, int]) -> bool:
+def _as_good_everywhere(old: dict[str, Any], new: dict[str, Any]) -> bool:
     """Whether ``old`` has no figure worse than ``new``: excess meetings, table repeats, then the worst
     strangers (the fewest common opponents, then how many have so few)."""
     return (
