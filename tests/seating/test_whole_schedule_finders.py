@@ -12,8 +12,8 @@ from tournament.seating import generate
 from tournament.seating.constructions import common_opponent_figures
 from tournament.seating.finder.affine import affine_start, best_directions
 from tournament.seating.finder.allowance import raise_opponents
-from tournament.seating.finder.binary import best_spread, binary_start, spread_figures
 from tournament.seating.finder.anneal import WholeSchedule, anneal_tables
+from tournament.seating.finder.binary import best_spread, binary_start, spread_figures
 from tournament.seating.finder.cli import generator_start
 
 from .helpers import pair_counts

@@ -38,8 +38,8 @@ from ..generator import generate
 from ..search import Budget
 from .affine import affine_start
 from .allowance import raise_opponents
-from .binary import binary_start
 from .anneal import COLD, HOT, anneal_tables
+from .binary import binary_start
 from .native import anneal_native
 from .satfind import Unsatisfiable, sat_group_rounds, sat_rounds, sat_tables
 from .transversal import transversal_classes, transversal_hanchan, transversal_vectors
