@@ -26,10 +26,11 @@ Figures = tuple[int, int, int]
 def _lines(k: int) -> list[tuple[int, int, int]]:
     """The two-dimensional subspaces of GF(2)^k, as their three nonzero vectors."""
     size = 1 << k
-    found = set()
+    found: set[tuple[int, int, int]] = set()
     for a in range(1, size):
         for b in range(a + 1, size):
-            found.add(tuple(sorted((a, b, a ^ b))))
+            low, mid, high = sorted((a, b, a ^ b))
+            found.add((low, mid, high))
     return sorted(found)
 
 
