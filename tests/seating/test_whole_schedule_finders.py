@@ -10,7 +10,7 @@ import pytest
 
 from tournament.seating import generate
 from tournament.seating.constructions import common_opponent_figures
-from tournament.seating.finder.affine import affine_start, best_directions
+from tournament.seating.finder.affine import affine_start
 from tournament.seating.finder.allowance import raise_opponents
 from tournament.seating.finder.anneal import WholeSchedule, anneal_tables
 from tournament.seating.finder.binary import best_spread, binary_start, spread_figures
@@ -96,8 +96,14 @@ def test_the_compiled_annealing_keeps_its_figures_up_to_date() -> None:
     """After thousands of random moves (single exchanges, chains, exchanges in every hanchan from one
     on, table numbers), each kept or undone, every figure the C core keeps equals a fresh count."""
     native = _native()
+    rng = random.Random(7)
     for n, rounds, level in ((24, 4, 5), (40, 7, 9), (68, 10, 12), (132, 9, 3)):
-        start = _start(n, rounds)
+        # Random hanchan: repeat meetings, table repeats and consecutive tables from the start; one,
+        # two and three words of 64 players.
+        start = []
+        for _ in range(rounds):
+            order = rng.sample(range(n), n)
+            start.append([order[i : i + 4] for i in range(0, n, 4)])
         for seed in (1, 2):
             assert native.self_check(n, start, 3000, seed, level) == 0, (n, rounds, seed)
 
@@ -131,7 +137,6 @@ def test_the_best_affine_directions_for_64_by_13_beat_the_generators_order() -> 
     for hanchan in start:
         assert sorted(p for g in hanchan for p in g) == list(range(64))
     assert common_opponent_figures(start, 64, True) == (24, 96, 0)
-    assert best_directions(13)[1] == (24, 96, 0)
 
 
 def test_planes_of_gf2_count_their_strangers_as_the_schedule_does() -> None:
@@ -145,3 +150,22 @@ def test_planes_of_gf2_count_their_strangers_as_the_schedule_does() -> None:
     for hanchan in start:
         assert sorted(p for g in hanchan for p in g) == list(range(128))
     assert common_opponent_figures(start, 128, True) == figures
+
+
+def test_the_tabu_search_lowers_the_strangers_at_the_level_where_no_exchange_is_free() -> None:
+    """24 x 4 from the generator's schedule (24 strangers at 5 common opponents): the tabu search takes
+    the best exchange each iteration, worse ones included, and gets below 20 within the published
+    6 table repeats and no repeat meeting; the figures are counted again here."""
+    native = _native()
+    n, rounds = 24, 4
+    start = generator_start(n, rounds, 1)
+    assert common_opponent_figures(start, n)[:2] == (5, 24)
+    outcome = native.tabu_native(n, start, 1, 60.0, excess=0, table_repeats=6, opponents=5, at_fewest=20)
+    assert outcome.reached and outcome.rounds is not None
+    for hanchan in outcome.rounds:
+        assert sorted(p for g in hanchan for p in g) == list(range(n))
+    assert max(pair_counts(outcome.rounds).values()) == 1
+    repeats, consecutive = _table_figures(outcome.rounds, n)
+    assert repeats <= 6 and consecutive == 0
+    low, at_low, _ = common_opponent_figures(outcome.rounds, n)
+    assert low == 5 and at_low <= 20

@@ -413,3 +413,126 @@ int anneal_selfcheck(int n, int r, int *sched, int moves, unsigned long long see
     }
     return differ;
 }
+
+/* Excess meetings that exchanging the players at (t1, i) and (t2, j) of hanchan h would add (negative:
+ * remove), counted from the meetings alone. */
+static int excess_delta(const State *s, int h, int t1, int i, int t2, int j) {
+    const int *g1 = &s->tab[(h * s->t + t1) * 4], *g2 = &s->tab[(h * s->t + t2) * 4];
+    int a = g1[i], b = g2[j], d = 0;
+    for (int k = 0; k < 4; k++) {
+        if (k != i) d += (s->meet[b][g1[k]] >= 1) - (s->meet[a][g1[k]] >= 2);
+        if (k != j) d += (s->meet[a][g2[k]] >= 1) - (s->meet[b][g2[k]] >= 2);
+    }
+    return d;
+}
+
+/* Tabu search over the same objective and hard limits as `anneal`: every iteration takes the best
+ * exchange of two players (among those that keep the excess meetings within their limit) or, when it
+ * lowers the cost, of two table numbers, whichever costs least, even when it costs more than the state now, unless it moves a
+ * player who moved in that hanchan during the last `tenure` iterations (taken anyway when it beats
+ * the best state seen). Where exchanges that keep the groups repeat-free are rare, it finds them all
+ * each time instead of drawing them at random; `slack` more excess meetings than the limit may be
+ * crossed (each costing `hard_weight`) where none keeps within it. Returns and fills as `anneal`. */
+int tabu(int n, int r, int *sched, long max_excess, long max_repeats, int level, long at_fewest,
+         long hard_weight, long slack, double seconds, unsigned long long seed, int tenure, int *found,
+         long long *stats) {
+    static State state;
+    static int best_tab[MAXR * MAXN];
+    static long long until[MAXR][MAXN];
+    State *s = &state;
+    if (n > MAXN || r > MAXR || n % 4 || n < 8) return -1;
+    rng_state = seed * 0x9E3779B97F4A7C15ULL + 1;
+    init_state(s, n, r, sched, max_excess, max_repeats, level);
+    s->hard_weight = hard_weight;
+    memset(until, 0, sizeof(until));
+    int size = r * s->t * 4;
+    memcpy(best_tab, sched, sizeof(int) * (size_t)size);
+    long best_cost = -1, best_below = -1, best_at = -1;
+    *found = 0;
+    double began = now_seconds();
+    long long iteration = 0;
+    int reached = 0;
+    for (;;) {
+        if (!hard_cost(s) && s->below == 0 && (at_fewest < 0 || s->at_level <= at_fewest)) {
+            reached = 1;
+            break;
+        }
+        if (now_seconds() - began > seconds) break;
+        iteration++;
+        long chosen_cost = -1, table_cost = -1, current = total_cost(s);
+        Step chosen = {0, 0, 0, 0, 0, 0}, table_step = {0, 0, 0, 0, 0, 0};
+        int ties = 0;
+        for (int h = 0; h < r; h++)
+            for (int t1 = 0; t1 < s->t; t1++)
+                for (int t2 = t1 + 1; t2 < s->t; t2++) {
+                    for (int m = -1; m < 16; m++) {
+                        Step step;
+                        if (m < 0) {
+                            step = (Step){1, h, t1, 0, t2, 0};
+                        } else {
+                            int i = m >> 2, j = m & 3;
+                            int a = s->tab[(h * s->t + t1) * 4 + i], b = s->tab[(h * s->t + t2) * 4 + j];
+                            int d = excess_delta(s, h, t1, i, t2, j);
+                            if (d > 0 && s->excess + d > s->max_excess + slack) continue;
+                            step = (Step){0, h, t1, i, t2, j};
+                            int taboo = until[h][a] > iteration || until[h][b] > iteration;
+                            apply(s, &step);
+                            long after = total_cost(s);
+                            apply(s, &step);
+                            if (taboo && !(best_cost >= 0 && after < best_cost)) continue;
+                            if (chosen_cost < 0 || after < chosen_cost) {
+                                chosen_cost = after;
+                                chosen = step;
+                                ties = 1;
+                            } else if (after == chosen_cost && below_n(++ties) == 0) {
+                                chosen = step;
+                            }
+                            continue;
+                        }
+                        apply(s, &step);
+                        long after = total_cost(s);
+                        apply(s, &step);
+                        /* Table numbers only when they lower the cost: they cannot lead the groups
+                         * anywhere, and walking them would crowd out the exchanges of players. */
+                        if (after < current && (table_cost < 0 || after < table_cost)) {
+                            table_cost = after;
+                            table_step = step;
+                        }
+                    }
+                }
+        if (table_step.kind == 1 && (chosen_cost < 0 || table_cost <= chosen_cost)) {
+            chosen = table_step;
+            chosen_cost = table_cost;
+        }
+        if (chosen_cost < 0) {
+            /* Every exchange is taboo or repeats a meeting: forget the taboos. */
+            memset(until, 0, sizeof(until));
+            continue;
+        }
+        if (chosen.kind == 0) {
+            int a = s->tab[(chosen.h * s->t + chosen.t1) * 4 + chosen.i];
+            int b = s->tab[(chosen.h * s->t + chosen.t2) * 4 + chosen.j];
+            until[chosen.h][a] = until[chosen.h][b] = iteration + tenure + below_n(tenure + 1);
+        }
+        apply(s, &chosen);
+        long now_cost = total_cost(s);
+        if (best_cost < 0 || now_cost < best_cost) best_cost = now_cost;
+        if (!hard_cost(s) &&
+            (best_below < 0 || s->below < best_below || (s->below == best_below && s->at_level < best_at))) {
+            best_below = s->below;
+            best_at = s->at_level;
+            memcpy(best_tab, sched, sizeof(int) * (size_t)size);
+            *found = 1;
+        }
+    }
+    stats[0] = iteration;
+    stats[1] = iteration;
+    stats[2] = best_below;
+    stats[3] = best_at;
+    stats[4] = s->excess;
+    stats[5] = s->repeats;
+    stats[6] = s->consecutive;
+    if (!reached && *found) memcpy(sched, best_tab, sizeof(int) * (size_t)size);
+    if (reached) *found = 1;
+    return reached;
+}

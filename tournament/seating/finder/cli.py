@@ -40,7 +40,7 @@ from .affine import affine_start
 from .allowance import raise_opponents
 from .anneal import COLD, HOT, anneal_tables
 from .binary import binary_start
-from .native import anneal_native
+from .native import anneal_native, tabu_native
 from .satfind import Unsatisfiable, sat_group_rounds, sat_rounds, sat_tables
 from .transversal import transversal_classes, transversal_hanchan, transversal_vectors
 
@@ -195,6 +195,19 @@ def main(argv: list[str] | None = None) -> int:
         type=float,
         default=0.15,
         help="anneal --engine c: the share of moves that exchange the table numbers of two groups",
+    )
+    parser.add_argument(
+        "--tabu-seconds",
+        type=float,
+        default=0.0,
+        help="anneal --engine c: if the annealing stops short, a tabu search from its best state for this "
+        "long (finder/anneal.c, every exchange tried each iteration)",
+    )
+    parser.add_argument(
+        "--tenure", type=int, default=10, help="--tabu-seconds: iterations a moved player stays"
+    )
+    parser.add_argument(
+        "--slack", type=int, default=0, help="--tabu-seconds: excess meetings the tabu search may cross"
     )
     parser.add_argument(
         "--adaptive",
@@ -478,12 +491,31 @@ def _anneal(args: argparse.Namespace, argv: list[str] | None) -> int:
             chain_share=args.chains,
             focus_share=args.focus,
         )
-        rounds = outcome.rounds if outcome.reached else None
         print(
             f"{outcome.steps} steps; best free of hard costs: {outcome.below} strangers below "
             f"{args.opponents} common opponents, {outcome.at_level} at it",
             file=sys.stderr,
         )
+        if not outcome.reached and args.tabu_seconds > 0:
+            outcome = tabu_native(
+                n,
+                outcome.rounds or first,
+                args.seed,
+                args.tabu_seconds,
+                excess=args.excess,
+                table_repeats=args.table_repeats,
+                opponents=args.opponents,
+                at_fewest=args.at_fewest,
+                hard=args.hard,
+                slack=args.slack,
+                tenure=args.tenure,
+            )
+            print(
+                f"tabu: {outcome.steps} iterations; best free of hard costs: {outcome.below} strangers "
+                f"below {args.opponents} common opponents, {outcome.at_level} at it",
+                file=sys.stderr,
+            )
+        rounds = outcome.rounds if outcome.reached else None
     else:
         rounds = anneal_tables(
             n,

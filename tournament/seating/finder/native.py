@@ -86,6 +86,23 @@ def _library() -> ctypes.CDLL:
         ctypes.POINTER(ctypes.c_int),
         ctypes.POINTER(ctypes.c_longlong),
     ]
+    library.tabu.restype = ctypes.c_int
+    library.tabu.argtypes = [
+        ctypes.c_int,
+        ctypes.c_int,
+        ctypes.POINTER(ctypes.c_int),
+        ctypes.c_long,
+        ctypes.c_long,
+        ctypes.c_int,
+        ctypes.c_long,
+        ctypes.c_long,
+        ctypes.c_long,
+        ctypes.c_double,
+        ctypes.c_ulonglong,
+        ctypes.c_int,
+        ctypes.POINTER(ctypes.c_int),
+        ctypes.POINTER(ctypes.c_longlong),
+    ]
     library.anneal_selfcheck.restype = ctypes.c_int
     library.anneal_selfcheck.argtypes = [
         ctypes.c_int,
@@ -171,6 +188,65 @@ def anneal_native(
     )
     if reached < 0:
         raise ValueError(f"the compiled annealing refused {n} x {rounds}")
+    result = None
+    if found.value:
+        values = list(buffer)
+        result = [
+            [values[(h * tables + t) * 4 : (h * tables + t) * 4 + 4] for t in range(tables)]
+            for h in range(rounds)
+        ]
+    return Outcome(
+        bool(reached),
+        result,
+        int(stats[0]),
+        int(stats[2]),
+        int(stats[3]),
+        (int(stats[4]), int(stats[5]), int(stats[6]), int(stats[1])),
+    )
+
+
+def tabu_native(
+    n: int,
+    start: Sequence[Groups],
+    seed: int,
+    seconds: float,
+    *,
+    excess: int,
+    table_repeats: int,
+    opponents: int,
+    at_fewest: int | None = None,
+    hard: int = 200,
+    slack: int = 0,
+    tenure: int = 10,
+) -> Outcome:
+    """The tabu search of ``anneal.c`` from ``start`` for at most ``seconds``: every iteration takes the
+    best exchange of two players that keeps the excess meetings within ``excess``, or of two table
+    numbers, a moved player staying put in that hanchan for ``tenure`` to ``2 * tenure`` iterations
+    (``slack`` more excess meetings may be crossed, each costing ``hard``, where none keeps within).
+    Same goal and outcome as :func:`anneal_native` (``steps`` counts iterations)."""
+    rounds = len(start)
+    tables = n // 4
+    buffer = _flat(n, start)
+    found = ctypes.c_int(0)
+    stats = (ctypes.c_longlong * 8)()
+    reached = _library().tabu(
+        n,
+        rounds,
+        buffer,
+        excess,
+        table_repeats,
+        opponents,
+        -1 if at_fewest is None else at_fewest,
+        hard,
+        slack,
+        seconds,
+        seed,
+        tenure,
+        ctypes.byref(found),
+        stats,
+    )
+    if reached < 0:
+        raise ValueError(f"the compiled tabu search refused {n} x {rounds}")
     result = None
     if found.value:
         values = list(buffer)
