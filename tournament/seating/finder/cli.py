@@ -178,11 +178,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--start",
-        choices=["generator", "affine", "binary"],
+        choices=["generator", "affine", "binary", "random"],
         default="generator",
         help="anneal: start from the generator's schedule, from AG(3, 4) on the best directions (64 "
         "players, finder/affine.py) or from planes of GF(2)^k (a power of two of players, "
-        "finder/binary.py, --spread-steps), with random table numbers",
+        "finder/binary.py, --spread-steps), with random table numbers, or from random hanchan",
     )
     parser.add_argument(
         "--spread-steps",
@@ -459,6 +459,12 @@ def _anneal(args: argparse.Namespace, argv: list[str] | None) -> int:
             first = binary_start(n, args.rounds, random.Random(args.seed), args.spread_steps)
         except ValueError as error:
             raise SystemExit(str(error)) from None
+    elif args.start == "random":
+        shuffle = random.Random(args.seed)
+        first = []
+        for _ in range(args.rounds):
+            order = shuffle.sample(range(n), n)
+            first.append([order[i : i + 4] for i in range(0, n, 4)])
     else:
         first = generator_start(n, args.rounds, args.seed)
     seconds = args.seconds or 600.0
