@@ -447,8 +447,14 @@ int tabu(int n, int r, int *sched, long max_excess, long max_repeats, int level,
     memset(until, 0, sizeof(until));
     int size = r * s->t * 4;
     memcpy(best_tab, sched, sizeof(int) * (size_t)size);
-    long best_cost = -1, best_below = -1, best_at = -1;
+    long best_cost = total_cost(s), best_below = -1, best_at = -1;
     *found = 0;
+    if (!hard_cost(s)) {
+        /* The start counts: where no exchange keeps the limits, it is the best there is. */
+        best_below = s->below;
+        best_at = s->at_level;
+        *found = 1;
+    }
     double began = now_seconds();
     long long iteration = 0;
     int reached = 0;
@@ -479,7 +485,7 @@ int tabu(int n, int r, int *sched, long max_excess, long max_repeats, int level,
                             apply(s, &step);
                             long after = total_cost(s);
                             apply(s, &step);
-                            if (taboo && !(best_cost >= 0 && after < best_cost)) continue;
+                            if (taboo && after >= best_cost) continue;
                             if (chosen_cost < 0 || after < chosen_cost) {
                                 chosen_cost = after;
                                 chosen = step;
@@ -516,7 +522,7 @@ int tabu(int n, int r, int *sched, long max_excess, long max_repeats, int level,
         }
         apply(s, &chosen);
         long now_cost = total_cost(s);
-        if (best_cost < 0 || now_cost < best_cost) best_cost = now_cost;
+        if (now_cost < best_cost) best_cost = now_cost;
         if (!hard_cost(s) &&
             (best_below < 0 || s->below < best_below || (s->below == best_below && s->at_level < best_at))) {
             best_below = s->below;
