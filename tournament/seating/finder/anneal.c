@@ -309,6 +309,22 @@ static int propose(State *s, Step *steps, double table_share, double chain_share
     return length;
 }
 
+/* The end of a run: the statistics, and the best state free of hard costs into `sched` when the goal
+ * was not reached. */
+static int finish(const State *s, int reached, int *sched, const int *best_tab, int size, int *found,
+                  long long *stats, long long steps, long long accepted, long best_below, long best_at) {
+    stats[0] = steps;
+    stats[1] = accepted;
+    stats[2] = best_below;
+    stats[3] = best_at;
+    stats[4] = s->excess;
+    stats[5] = s->repeats;
+    stats[6] = s->consecutive;
+    if (!reached && *found) memcpy(sched, best_tab, sizeof(int) * (size_t)size);
+    if (reached) *found = 1;
+    return reached;
+}
+
 /* Returns 1 when the goal was reached (sched holds it), 0 otherwise (sched holds the best state free
  * of hard costs seen, if any: then found[0] is 1). stats: steps, accepted, best below, best at level,
  * final excess, repeats, consecutive. */
@@ -372,16 +388,7 @@ int anneal(int n, int r, int *sched, long max_excess, long max_repeats, int leve
             for (int k = count - 1; k >= 0; k--) apply(s, &steps[k]);
         }
     }
-    stats[0] = steps_done;
-    stats[1] = accepted;
-    stats[2] = best_below;
-    stats[3] = best_at;
-    stats[4] = s->excess;
-    stats[5] = s->repeats;
-    stats[6] = s->consecutive;
-    if (!reached && *found) memcpy(sched, best_tab, sizeof(int) * (size_t)size);
-    if (reached) *found = 1;
-    return reached;
+    return finish(s, reached, sched, best_tab, size, found, stats, steps_done, accepted, best_below, best_at);
 }
 
 /* For the tests: `moves` random moves from `sched` (each kept or undone at random), then the figures
@@ -531,14 +538,5 @@ int tabu(int n, int r, int *sched, long max_excess, long max_repeats, int level,
             *found = 1;
         }
     }
-    stats[0] = iteration;
-    stats[1] = iteration;
-    stats[2] = best_below;
-    stats[3] = best_at;
-    stats[4] = s->excess;
-    stats[5] = s->repeats;
-    stats[6] = s->consecutive;
-    if (!reached && *found) memcpy(sched, best_tab, sizeof(int) * (size_t)size);
-    if (reached) *found = 1;
-    return reached;
+    return finish(s, reached, sched, best_tab, size, found, stats, iteration, iteration, best_below, best_at);
 }

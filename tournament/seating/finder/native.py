@@ -128,6 +128,36 @@ def _flat(n: int, start: Sequence[Groups]) -> ctypes.Array[ctypes.c_int]:
     return (ctypes.c_int * len(flat))(*flat)
 
 
+def _outcome(
+    search: str,
+    n: int,
+    rounds: int,
+    reached: int,
+    found: ctypes.c_int,
+    buffer: ctypes.Array[ctypes.c_int],
+    stats: ctypes.Array[ctypes.c_longlong],
+) -> Outcome:
+    """What a run of the C core filled in, read back (``reached`` < 0: it refused the size)."""
+    if reached < 0:
+        raise ValueError(f"the compiled {search} refused {n} x {rounds}")
+    tables = n // 4
+    result = None
+    if found.value:
+        values = list(buffer)
+        result = [
+            [values[(h * tables + t) * 4 : (h * tables + t) * 4 + 4] for t in range(tables)]
+            for h in range(rounds)
+        ]
+    return Outcome(
+        bool(reached),
+        result,
+        int(stats[0]),
+        int(stats[2]),
+        int(stats[3]),
+        (int(stats[4]), int(stats[5]), int(stats[6]), int(stats[1])),
+    )
+
+
 def self_check(n: int, start: Sequence[Groups], moves: int, seed: int, level: int) -> int:
     """How many of the figures the C core keeps up to date differ from a fresh count after ``moves``
     random moves from ``start``, each kept or undone (0: all agree)."""
@@ -160,7 +190,6 @@ def anneal_native(
     the shares: how often a move exchanges table numbers, is a chain, an exchange in every hanchan
     from one on, or aimed at a pair of strangers too low (the rest are single exchanges of players)."""
     rounds = len(start)
-    tables = n // 4
     buffer = _flat(n, start)
     found = ctypes.c_int(0)
     stats = (ctypes.c_longlong * 8)()
@@ -186,23 +215,7 @@ def anneal_native(
         ctypes.byref(found),
         stats,
     )
-    if reached < 0:
-        raise ValueError(f"the compiled annealing refused {n} x {rounds}")
-    result = None
-    if found.value:
-        values = list(buffer)
-        result = [
-            [values[(h * tables + t) * 4 : (h * tables + t) * 4 + 4] for t in range(tables)]
-            for h in range(rounds)
-        ]
-    return Outcome(
-        bool(reached),
-        result,
-        int(stats[0]),
-        int(stats[2]),
-        int(stats[3]),
-        (int(stats[4]), int(stats[5]), int(stats[6]), int(stats[1])),
-    )
+    return _outcome("annealing", n, rounds, reached, found, buffer, stats)
 
 
 def tabu_native(
@@ -225,7 +238,6 @@ def tabu_native(
     (``slack`` more excess meetings may be crossed, each costing ``hard``, where none keeps within).
     Same goal and outcome as :func:`anneal_native` (``steps`` counts iterations)."""
     rounds = len(start)
-    tables = n // 4
     buffer = _flat(n, start)
     found = ctypes.c_int(0)
     stats = (ctypes.c_longlong * 8)()
@@ -245,20 +257,4 @@ def tabu_native(
         ctypes.byref(found),
         stats,
     )
-    if reached < 0:
-        raise ValueError(f"the compiled tabu search refused {n} x {rounds}")
-    result = None
-    if found.value:
-        values = list(buffer)
-        result = [
-            [values[(h * tables + t) * 4 : (h * tables + t) * 4 + 4] for t in range(tables)]
-            for h in range(rounds)
-        ]
-    return Outcome(
-        bool(reached),
-        result,
-        int(stats[0]),
-        int(stats[2]),
-        int(stats[3]),
-        (int(stats[4]), int(stats[5]), int(stats[6]), int(stats[1])),
-    )
+    return _outcome("tabu search", n, rounds, reached, found, buffer, stats)
