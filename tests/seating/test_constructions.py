@@ -205,18 +205,19 @@ def test_whole_schedule_sat_finder_seats_24_players_5_hanchan_at_five_tables_eac
 
 def test_whole_schedule_sat_finder_gives_strangers_common_opponents() -> None:
     pytest.importorskip("pysat")
-    # 24 players, 3 hanchan: each meets 9 of 23, so 14 strangers each; every stranger shares 3 opponents,
-    # and 3 is the most without a table repeat: the solver proves 4 impossible.
-    rounds = sat_tables(24, 3, 0, random.Random(2), 60.0, opponents=3)
+    # 20 players, 3 hanchan: each meets 9 of 19, so 10 strangers each; every stranger shares 4 opponents
+    # (as in the published schedule), and 4 is the most without a table repeat: the solver proves 5
+    # impossible.
+    rounds = sat_tables(20, 3, 0, random.Random(2), 60.0, opponents=4)
     assert rounds is not None
-    _check_no_repeat(rounds, 24)
-    assert _fewest_common_opponents(rounds, 24) >= 3
+    _check_no_repeat(rounds, 20)
+    assert _fewest_common_opponents(rounds, 20) >= 4
     with pytest.raises(Unsatisfiable):
-        sat_tables(24, 3, 0, random.Random(2), 60.0, opponents=4)
-    # At least 2, and no stranger at exactly 2 (at most 0 of them): at least 3 again.
-    rounds = sat_tables(24, 3, 0, random.Random(2), 60.0, opponents=2, at_fewest=0)
+        sat_tables(20, 3, 0, random.Random(2), 60.0, opponents=5)
+    # At least 3, and no stranger at exactly 3 (at most 0 of them): at least 4 again.
+    rounds = sat_tables(20, 3, 0, random.Random(2), 60.0, opponents=3, at_fewest=0)
     assert rounds is not None
-    assert _fewest_common_opponents(rounds, 24) >= 3
+    assert _fewest_common_opponents(rounds, 20) >= 4
 
 
 def test_whole_schedule_sat_finder_proves_a_table_repeat_forced() -> None:

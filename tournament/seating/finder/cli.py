@@ -35,13 +35,15 @@ from ..cyclic import (
     without_exact_entry,
 )
 from ..generator import generate
-from ..search import Budget
+from ..search import Budget, GroupState
+from ..tables import TableSearch
 from .affine import affine_start
 from .allowance import raise_opponents
 from .anneal import COLD, HOT, anneal_tables
 from .binary import binary_start
+from .matrix import difference_matrix, matrix_schedule
 from .native import anneal_native, tabu_native
-from .satfind import Unsatisfiable, sat_group_rounds, sat_rounds, sat_tables
+from .satfind import PlayerRef, Unsatisfiable, sat_group_rounds, sat_rounds, sat_tables
 from .transversal import transversal_classes, transversal_hanchan, transversal_vectors
 
 
@@ -132,13 +134,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=None)
     parser.add_argument(
         "--method",
-        choices=["search", "sat", "tables", "anneal", "opponents"],
+        choices=["search", "sat", "tables", "anneal", "opponents", "matrix"],
         default="search",
         help="search: the generator's own finder (tabu); sat: a SAT solver on each cyclic shape in turn "
         "(needs python-sat, a development dependency); tables: a SAT solver on the whole schedule, "
         "table numbers included, for small fields (data/tables.json); anneal: simulated annealing on "
         "the whole schedule from the generator's; opponents: the generator's common-opponent search on its "
-        "own schedule, allowed up to --table-repeats table repeats; both used as found (data/exact.json)",
+        "own schedule, allowed up to --table-repeats table repeats; both used as found (data/exact.json); "
+        "matrix: a transversal design with its table numbers from a difference matrix over Z_(N/4), "
+        "N/4 hanchan (finder/matrix.py), used as found",
     )
     parser.add_argument(
         "--table-repeats", type=int, default=0, help="tables: at most this many table repeats"
@@ -178,12 +182,22 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--start",
-        choices=["generator", "affine", "binary", "random"],
+        choices=["generator", "affine", "binary", "random", "group"],
         default="generator",
         help="anneal: start from the generator's schedule, from AG(3, 4) on the best directions (64 "
         "players, finder/affine.py) or from planes of GF(2)^k (a power of two of players, "
-        "finder/binary.py, --spread-steps), with random table numbers, or from random hanchan",
+        "finder/binary.py, --spread-steps), with random table numbers, from random hanchan, or from "
+        "the first --rounds hanchan of the SAT method over --group (with --apart, a prescribed leave)",
     )
+    parser.add_argument(
+        "--tables",
+        choices=["anneal", "generator"],
+        default="anneal",
+        help="--start group: table numbers by the annealing (only table numbers move) or by the "
+        "generator's table search (tables.TableSearch: nobody above ceil(R/T) visits to a table), the "
+        "best of --attempts seeds",
+    )
+    parser.add_argument("--attempts", type=int, default=10, help="--tables generator: seeds tried")
     parser.add_argument(
         "--spread-steps",
         type=int,
@@ -267,6 +281,13 @@ def main(argv: list[str] | None = None) -> int:
         "trivial subgroup)",
     )
     parser.add_argument(
+        "--apart",
+        default="",
+        help="--group: pairs who never meet, with their whole classes (the leave), separated by ';', "
+        "each two players joined by '-': 'i:g' is (g, i) with g's coordinates separated by '.', 'sj:g' "
+        "the player of g's coset in short orbit j, 'fj' fixed player j (see satfind.sat_group_rounds)",
+    )
+    parser.add_argument(
         "--groups",
         type=int,
         default=0,
@@ -290,6 +311,8 @@ def main(argv: list[str] | None = None) -> int:
     rng = random.Random(args.seed)
     if args.method == "tables":
         return _find_tables(args, argv)
+    if args.method == "matrix":
+        return _find_matrix(args, argv)
     if args.method in ("anneal", "opponents"):
         return _anneal(args, argv)
     if args.group:
@@ -349,6 +372,7 @@ def _sat_group(args: argparse.Namespace, rng: random.Random) -> tuple[str, list[
             args.seconds or 600.0,
             short,
             multiplier,
+            [_apart_pair(text) for text in args.apart.split(";") if text],
         )
         verdict = "no answer" if found is None else "found"
     except Unsatisfiable:
@@ -361,6 +385,22 @@ def _sat_group(args: argparse.Namespace, rng: random.Random) -> tuple[str, list[
     if found is None:
         return None
     return f"group {name} k={args.types} f={args.fixed} (sat)", found
+
+
+def _apart_pair(text: str) -> tuple[PlayerRef, PlayerRef]:
+    """Two players who never meet, written ``0:0.1-fj``: see ``--apart``."""
+    first, second = text.split("-")
+    return _player_ref(first), _player_ref(second)
+
+
+def _player_ref(text: str) -> PlayerRef:
+    if text.startswith("f"):
+        return ("fixed", int(text[1:]), ())
+    head, element = text.split(":")
+    coordinates = tuple(int(c) for c in element.split("."))
+    if head.startswith("s"):
+        return ("short", int(head[1:]), coordinates)
+    return ("type", int(head), coordinates)
 
 
 def _generators(text: str) -> list[tuple[int, ...]]:
@@ -419,6 +459,34 @@ def _find_tables(args: argparse.Namespace, argv: list[str] | None) -> int:
     return 0
 
 
+def _find_matrix(args: argparse.Namespace, argv: list[str] | None) -> int:
+    """A transversal design from a difference matrix over Z_m (``matrix.difference_matrix``), for
+    ``4m`` players and ``m`` hanchan; ``--write`` stores it as an exact entry."""
+    start = time.monotonic()
+    m = args.players // 4
+    if args.players != 4 * m or args.rounds != m:
+        raise SystemExit("--method matrix: N players and N/4 hanchan")
+    verdict = "none found in"
+    try:
+        rows = difference_matrix(m, random.Random(args.seed), args.seconds or 600.0)
+    except Unsatisfiable:
+        rows, verdict = None, "none exists, proved in"
+    took = time.monotonic() - start
+    if rows is None:
+        print(f"no ({m}, 5, 1) difference matrix over Z_{m}: {verdict} {took:.1f} s", file=sys.stderr)
+        return 1
+    rounds = matrix_schedule(rows, m)
+    figures = {
+        "excess": _excess(rounds, args.players),
+        "table_repeats": _table_repeats(rounds, args.players),
+        **_opponent_figures(rounds, args.players),
+    }
+    print(f"{args.players} x {args.rounds}: {figures} in {took:.1f} s (matrix rows {rows})")
+    if args.write:
+        _write_exact("difference matrix", args.players, args.rounds, figures, rounds, argv)
+    return 0
+
+
 def _write_exact(
     method: str, n: int, rounds: int, figures: dict[str, int], found: list[Groups], argv: list[str] | None
 ) -> None:
@@ -443,6 +511,28 @@ def generator_start(n: int, rounds: int, seed: int) -> list[Groups]:
     return [[[int(p) - 1 for p in table] for table in hanchan] for hanchan in schedule.rounds]
 
 
+def generator_tables(n: int, found: list[Groups], seed: int, attempts: int) -> list[Groups]:
+    """Table numbers for the hanchan ``found`` (groups kept) by the generator's own table search, which
+    keeps every player within ``ceil(R/T)`` visits to a table and off the table of the hanchan before;
+    the fewest table repeats of ``attempts`` seeds from ``seed`` on. Where every pair outside the leave
+    meets once, no exchange of players keeps the groups repeat-free, so only table numbers move."""
+    tables = n // 4
+    best: list[Groups] | None = None
+    for attempt in range(seed, seed + attempts):
+        state = GroupState(n, found, [bytearray(n) for _ in range(n)], [None] * len(found))
+        search = TableSearch(
+            state, tables, [[0] * tables for _ in range(n)], [-1] * n, random.Random(attempt)
+        )
+        search.start()
+        search.run(Budget(2_000_000, time.monotonic() + 60))
+        rounds = [[list(group) for group in hanchan] for hanchan in state.rounds]
+        if _excess(rounds, n) == _excess(found, n) and (
+            best is None or _table_repeats(rounds, n) < _table_repeats(best, n)
+        ):
+            best = rounds
+    return best if best is not None else found
+
+
 def _anneal(args: argparse.Namespace, argv: list[str] | None) -> int:
     """The whole-schedule annealing (``anneal.anneal_tables``) from the generator's schedule for
     ``--seed``; ``--write`` stores it as an exact entry (used as found) unless the entry there is at
@@ -459,6 +549,18 @@ def _anneal(args: argparse.Namespace, argv: list[str] | None) -> int:
             first = binary_start(n, args.rounds, random.Random(args.seed), args.spread_steps)
         except ValueError as error:
             raise SystemExit(str(error)) from None
+    elif args.start == "group":
+        if not args.group:
+            raise SystemExit("--start group needs --group (see --method sat)")
+        found = _sat_group(args, rng)
+        if found is None:
+            print(f"nothing repeat-free found for {n} x {args.rounds}", file=sys.stderr)
+            return 1
+        # The first --rounds of them: a design one hanchan longer, cut short, keeps its leave plus the
+        # tables of the hanchan left out (36 x 10 from 36 x 11).
+        first = found[1][: args.rounds]
+        if len(first) < args.rounds:
+            raise SystemExit(f"--stabilisers develop into {len(found[1])} hanchan, fewer than {args.rounds}")
     elif args.start == "random":
         shuffle = random.Random(args.seed)
         first = []
@@ -469,7 +571,13 @@ def _anneal(args: argparse.Namespace, argv: list[str] | None) -> int:
         first = generator_start(n, args.rounds, args.seed)
     seconds = args.seconds or 600.0
     rounds: list[Groups] | None
-    if args.method == "opponents":
+    if args.start == "group" and args.tables == "generator":
+        rounds = generator_tables(n, first, args.seed, args.attempts)
+        low, at_low, _ = common_opponent_figures(rounds, n)
+        wanted = (args.opponents, -(at_low if args.at_fewest is None else args.at_fewest))
+        if (low, -at_low) < wanted or _table_repeats(rounds, n) > args.table_repeats:
+            rounds = None
+    elif args.method == "opponents":
         rounds = raise_opponents(n, first, args.table_repeats, rng, args.effort, start + seconds)
         low, at_low, _ = common_opponent_figures(rounds, n)
         print(

@@ -32,6 +32,10 @@ from itertools import combinations, product
 from ..cyclic import Classes, CyclicShape, Groups, develop
 from .transversal import transversal_hanchan
 
+# A player of :func:`sat_group_rounds`: ("type", i, g) is (g, i); ("short", j, g) the player of the
+# coset of g in short orbit j; ("fixed", j, ()) fixed player j.
+PlayerRef = tuple[str, int, tuple[int, ...]]
+
 
 class Unsatisfiable(Exception):
     """The solver proved that no schedule of the kind asked for exists (a timeout proves nothing)."""
@@ -496,6 +500,7 @@ def sat_group_rounds(
     seconds: float,
     short: Sequence[list[tuple[int, ...]]] = (),
     multiplier: tuple[int, int] | None = None,
+    apart: Sequence[tuple[PlayerRef, PlayerRef]] = (),
 ) -> list[Groups] | None:
     """Repeat-free hanchan with the symmetry of an abelian group G = Z_o1 x Z_o2 x ... (``orders``):
     players ``(g, i)`` for g in G and ``k`` types, plus ``f`` fixed players; ``None`` if the solver
@@ -513,7 +518,16 @@ def sat_group_rounds(
     hanchan that H maps to itself, developed over G / H into ``|G : H|`` hanchan. Difference classes are
     the orbits of pairs under G; an orbit of pairs under H develops into its class exactly once when
     its size times ``|G : H|`` is the class's size (otherwise some pair would meet twice), and each
-    class is used at most once. The encoding is :class:`_Stabilised`'s, for any abelian group: the
+    class is used at most once.
+
+    ``apart`` prescribes who never meet (the *leave*): pairs of players, each written as a
+    :data:`PlayerRef`, whose whole classes are then never used. When the hanchan hold exactly as many
+    meetings as the other classes have pairs, every other pair meets exactly once, and the leave decides
+    the common opponents: two players who never meet share every player but their own strangers, so
+    a leave whose strangers share strangers (groups of three who never meet, for 36 x 11) gives the
+    worst pair of strangers more common opponents than any repeat-free schedule whose leave has none.
+
+    The encoding is :class:`_Stabilised`'s, for any abelian group: the
     cyclic shapes are G = Z_m; a non-cyclic G reaches structures they cannot (the published 32 x 10
     keeps its hanchan under Z_2 x Z_2 x Z_2: four hanchan that G maps to themselves, three pairs
     exchanged).
@@ -573,6 +587,16 @@ def sat_group_rounds(
     for p, q in combinations(range(n), 2):
         c = class_of[p, q] = orbit(elements, p, q)
         pairs_in[c] = pairs_in.get(c, 0) + 1
+
+    def player(ref: PlayerRef) -> int:
+        kind, j, g = ref
+        if kind == "type":
+            return j * size + index[g]
+        if kind == "short":
+            return coset_player[j, coset_of[j][g]]
+        return finite + len(coset_player) + j
+
+    never = {class_of[min(a, b), max(a, b)] for a, b in ((player(p), player(q)) for p, q in apart)}
     formula = _Formula()
     by_class: dict[tuple[int, int], list[int]] = {}
     hanchan: list[tuple[list[tuple[int, ...]], dict[tuple[int, int], int]]] = []
@@ -593,7 +617,7 @@ def sat_group_rounds(
                 var[key] = formula.new()
         for key, lit in var.items():
             c = class_of[key]
-            if members[key] * len(reps) == pairs_in[c]:
+            if members[key] * len(reps) == pairs_in[c] and c not in never:
                 by_class.setdefault(c, []).append(lit)
             else:
                 formula.clauses.append([-lit])
@@ -604,8 +628,16 @@ def sat_group_rounds(
         for p in points:
             _three_table_mates(formula, p, [q for q in order if q != p], partial(_pair_variable, together))
         hanchan.append((reps, together))
-    for lits in by_class.values():
-        if len(lits) > 1:
+    # With a leave that leaves exactly as many pairs as the hanchan seat, every other class is met once.
+    meetings = 6 * (n // 4) * sum(len(reps) for reps, _ in hanchan)
+    exact = bool(apart) and meetings == sum(count for c, count in pairs_in.items() if c not in never)
+    for c in pairs_in:
+        lits = by_class.get(c, [])
+        if exact and c not in never:
+            if not lits:
+                raise Unsatisfiable
+            formula.card(lits, 1, "equals")
+        elif len(lits) > 1:
             formula.card(lits, 1, "atmost")
     if multiplier is not None:
         u, t = multiplier

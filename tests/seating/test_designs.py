@@ -1,0 +1,124 @@
+"""Designs the offline finder builds whole: transversal designs from difference matrices (finder.matrix)
+and repeat-free schedules with a prescribed leave (finder.satfind.sat_group_rounds with ``apart``)."""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+
+import pytest
+
+from tournament.seating.constructions import common_opponent_figures
+from tournament.seating.finder import cli
+from tournament.seating.finder.matrix import difference_matrix, is_difference_matrix, matrix_schedule
+from tournament.seating.finder.satfind import PlayerRef, Unsatisfiable, sat_group_rounds
+
+from .helpers import pair_counts
+
+
+def _table_repeats(rounds: list[list[list[int]]], n: int) -> int:
+    visits: dict[tuple[int, int], int] = {}
+    for hanchan in rounds:
+        for t, table in enumerate(hanchan):
+            for p in table:
+                visits[p, t] = visits.get((p, t), 0) + 1
+    return sum(c - 1 for c in visits.values())
+
+
+@pytest.mark.parametrize("m", [5, 7, 11])
+def test_a_difference_matrix_seats_4m_players_for_m_hanchan_with_no_repeat_of_any_kind(m: int) -> None:
+    pytest.importorskip("pysat")
+    rows = difference_matrix(m, random.Random(0), 60.0)
+    assert rows is not None and is_difference_matrix(rows, m)
+    rounds = matrix_schedule(rows, m)
+    n = 4 * m
+    for hanchan in rounds:
+        assert sorted(p for table in hanchan for p in table) == list(range(n))
+    met = pair_counts(rounds)
+    # Players of different types meet exactly once, two of one type never.
+    assert met == {(p, q): 1 for p, q in combinations(range(n), 2) if p // m != q // m}
+    # Every player sits at every table once.
+    assert _table_repeats(rounds, n) == 0
+    # The strangers of one type share every player of the three other types.
+    assert common_opponent_figures(rounds, n)[:2] == (3 * m, 4 * m * (m - 1) // 2)
+
+
+@pytest.mark.parametrize("m", [3, 4, 6])
+def test_no_difference_matrix_over_z3_or_an_even_cyclic_group(m: int) -> None:
+    # Z_m of even order has no orthomorphism at all, and Z_3 has too few elements for three of them.
+    pytest.importorskip("pysat")
+    with pytest.raises(Unsatisfiable):
+        difference_matrix(m, random.Random(0), 60.0)
+
+
+def test_the_rows_of_a_difference_matrix_are_checked() -> None:
+    assert is_difference_matrix([[0, 0, 0], [0, 1, 2], [0, 2, 1]], 3)
+    assert not is_difference_matrix([[0, 0, 0], [0, 1, 2], [0, 2, 2]], 3)
+
+
+def _pure(
+    orders: tuple[int, ...], types: int, elements: list[tuple[int, ...]]
+) -> list[tuple[PlayerRef, PlayerRef]]:
+    zero = tuple(0 for _ in orders)
+    return [(("type", i, zero), ("type", i, g)) for i in range(types) for g in elements]
+
+
+def test_a_prescribed_leave_is_never_met_and_every_other_pair_meets_once() -> None:
+    pytest.importorskip("pysat")
+    # 16 players = Z_2 x Z_2 x 4 types, the types apart: four hanchan that the group maps to themselves
+    # (a resolvable transversal design; the affine plane without one of its parallel classes).
+    apart = _pure((2, 2), 4, [(0, 1), (1, 0), (1, 1)])
+    rounds = sat_group_rounds((2, 2), 4, 0, [None] * 4, random.Random(0), 60.0, apart=apart)
+    assert rounds is not None and len(rounds) == 4
+    met = pair_counts(rounds)
+    assert met == {(p, q): 1 for p, q in combinations(range(16), 2) if p // 4 != q // 4}
+    # Two players of one type share the 12 players of the other types as common opponents.
+    assert common_opponent_figures(rounds, 16)[:2] == (12, 24)
+
+
+def test_a_leave_that_cannot_be_kept_is_proved_impossible() -> None:
+    pytest.importorskip("pysat")
+    # 12 players in four types of three who never meet, three hanchan: a resolvable transversal design
+    # with groups of three, which would take three mutually orthogonal Latin squares of order 3 (there
+    # are two at most).
+    apart = _pure((3,), 4, [(1,)])
+    with pytest.raises(Unsatisfiable):
+        sat_group_rounds((3,), 4, 0, [None] * 3, random.Random(0), 60.0, apart=apart)
+
+
+def _leave_argv(tables: str) -> list[str]:
+    # 20 players = Z_5 x 4 types, the types apart: five hanchan that Z_5 maps to themselves.
+    apart = ";".join(f"{i}:0-{i}:{d}" for i in range(4) for d in (1, 2))
+    argv = ["--players", "20", "--rounds", "5", "--method", "anneal", "--start", "group", "--tables", tables]
+    argv += ["--group", "5", "--types", "4", "--apart", apart, "--stabilisers", "*;*;*;*;*"]
+    argv += ["--excess", "0", "--table-repeats", "0", "--opponents", "15", "--seconds", "20", "--seed", "1"]
+    return argv
+
+
+# Everyone at every table once, and two of one type share the other 15 players.
+LEAVE_FIGURES = "20 x 5: {'excess': 0, 'table_repeats': 0, 'opponents': 15, 'at_fewest': 40"
+
+
+def test_the_finder_anneals_table_numbers_around_the_hanchan_of_a_leave(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--start group``: the SAT method's hanchan, then only table numbers move."""
+    pytest.importorskip("pysat")
+    from tournament.seating.finder import native
+
+    try:
+        native.self_check(8, [[[0, 1, 2, 3], [4, 5, 6, 7]]], 1, 1, 0)
+    except native.NoCompiler as error:
+        pytest.skip(str(error))
+    argv = [*_leave_argv("anneal"), "--engine", "c", "--table-moves", "1.0", "--hard", "1", "--hot", "3"]
+    assert cli.main([*argv, "--cold", "0.05"]) == 0
+    assert LEAVE_FIGURES in capsys.readouterr().out
+
+
+def test_the_generators_table_search_numbers_the_tables_of_a_leave(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--start group --tables generator``: nobody above ceil(R/T) visits to a table, groups kept."""
+    pytest.importorskip("pysat")
+    assert cli.main([*_leave_argv("generator"), "--attempts", "2"]) == 0
+    assert LEAVE_FIGURES in capsys.readouterr().out
