@@ -441,11 +441,7 @@ def _find_tables(args: argparse.Namespace, argv: list[str] | None) -> int:
             file=sys.stderr,
         )
         return 1
-    figures = {
-        "excess": _excess(rounds, args.players),
-        "table_repeats": _table_repeats(rounds, args.players),
-        **_opponent_figures(rounds, args.players),
-    }
+    figures = _figures(rounds, args.players)
     print(f"{args.players} x {args.rounds}: {figures} in {took:.1f} s")
     if args.write and args.exact:
         _write_exact("sat tables", args.players, args.rounds, figures, rounds, argv)
@@ -476,11 +472,7 @@ def _find_matrix(args: argparse.Namespace, argv: list[str] | None) -> int:
         print(f"no ({m}, 5, 1) difference matrix over Z_{m}: {verdict} {took:.1f} s", file=sys.stderr)
         return 1
     rounds = matrix_schedule(rows, m)
-    figures = {
-        "excess": _excess(rounds, args.players),
-        "table_repeats": _table_repeats(rounds, args.players),
-        **_opponent_figures(rounds, args.players),
-    }
+    figures = _figures(rounds, args.players)
     print(f"{args.players} x {args.rounds}: {figures} in {took:.1f} s (matrix rows {rows})")
     if args.write:
         _write_exact("difference matrix", args.players, args.rounds, figures, rounds, argv)
@@ -574,8 +566,7 @@ def _anneal(args: argparse.Namespace, argv: list[str] | None) -> int:
     if args.start == "group" and args.tables == "generator":
         rounds = generator_tables(n, first, args.seed, args.attempts)
         low, at_low, _ = common_opponent_figures(rounds, n)
-        wanted = (args.opponents, -(at_low if args.at_fewest is None else args.at_fewest))
-        if (low, -at_low) < wanted or _table_repeats(rounds, n) > args.table_repeats:
+        if _short_of_goal(low, at_low, args) or _table_repeats(rounds, n) > args.table_repeats:
             rounds = None
     elif args.method == "opponents":
         rounds = raise_opponents(n, first, args.table_repeats, rng, args.effort, start + seconds)
@@ -584,7 +575,7 @@ def _anneal(args: argparse.Namespace, argv: list[str] | None) -> int:
             f"reached {_table_repeats(rounds, n)} table repeats, worst strangers {low} ({at_low})",
             file=sys.stderr,
         )
-        if (low, -at_low) < (args.opponents, -(at_low if args.at_fewest is None else args.at_fewest)):
+        if _short_of_goal(low, at_low, args):
             rounds = None
     elif args.engine == "c":
         outcome = anneal_native(
@@ -653,15 +644,17 @@ def _anneal(args: argparse.Namespace, argv: list[str] | None) -> int:
             file=sys.stderr,
         )
         return 1
-    figures = {
-        "excess": _excess(rounds, n),
-        "table_repeats": _table_repeats(rounds, n),
-        **_opponent_figures(rounds, n),
-    }
+    figures = _figures(rounds, n)
     print(f"{n} x {args.rounds}: {figures} in {took:.1f} s")
     if args.write:
         _write_exact(args.method, n, args.rounds, figures, rounds, argv)
     return 0
+
+
+def _short_of_goal(low: int, at_low: int, args: argparse.Namespace) -> bool:
+    """Whether the worst strangers (``low`` common opponents, ``at_low`` pairs that low) fall short of
+    ``--opponents`` (with at most ``--at-fewest`` pairs at exactly that many)."""
+    return (low, -at_low) < (args.opponents, -(at_low if args.at_fewest is None else args.at_fewest))
 
 
 def _as_good_everywhere(old: dict[str, Any], new: dict[str, Any]) -> bool:
@@ -688,6 +681,16 @@ def _rank(figures: dict[str, Any]) -> tuple[int, int, int, int, int]:
         figures.get("at_fewest", 1 << 30),
         figures.get("below_bar", 1 << 30),
     )
+
+
+def _figures(rounds: list[Groups], n: int) -> dict[str, int]:
+    """What an entry stores and ``--write`` compares: excess meetings, table repeats, then
+    :func:`_opponent_figures`."""
+    return {
+        "excess": _excess(rounds, n),
+        "table_repeats": _table_repeats(rounds, n),
+        **_opponent_figures(rounds, n),
+    }
 
 
 def _opponent_figures(rounds: list[Groups], n: int) -> dict[str, int]:
