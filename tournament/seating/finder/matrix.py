@@ -25,7 +25,7 @@ import random
 from itertools import combinations
 
 from ..cyclic import Groups
-from .satfind import _Formula, _solve
+from .satfind import Formula, solve
 
 
 def difference_matrix(m: int, rng: random.Random, seconds: float) -> list[list[int]] | None:
@@ -37,7 +37,7 @@ def difference_matrix(m: int, rng: random.Random, seconds: float) -> list[list[i
     (a column may be subtracted from every row) and ``s(x) - x`` a bijection; for two of them, ``k`` and
     ``other``, a mark per ``x`` and ``e`` stands for ``s_k(x) - s_other(x) = e``, exactly one ``x`` for
     each ``e``."""
-    formula = _Formula()
+    formula = Formula()
     new, clauses = formula.new, formula.clauses
 
     def one(lits: list[int]) -> None:
@@ -68,7 +68,7 @@ def difference_matrix(m: int, rng: random.Random, seconds: float) -> list[list[i
                     clauses.append([-s[k][x][y], -s[other][x][(y - e) % m], mark])
                     clauses.append([-mark, -s[k][x][y], s[other][x][(y - e) % m]])
             one(marks)
-    model = _solve(clauses, seconds)
+    model = solve(clauses, seconds)
     if model is None:
         return None
     rows = [[0] * m, list(range(m))]

@@ -41,7 +41,7 @@ class Unsatisfiable(Exception):
     """The solver proved that no schedule of the kind asked for exists (a timeout proves nothing)."""
 
 
-class _Formula:
+class Formula:
     """Clauses over numbered variables, with cardinality constraints as sequential counters."""
 
     def __init__(self) -> None:
@@ -126,7 +126,7 @@ def sat_rounds(
         for i, j in combinations(range(shape.k), 2)
         if groups and i % period == j % period
     }
-    formula = _Formula()
+    formula = Formula()
     new, card, clauses = formula.new, formula.card, formula.clauses
 
     # Variable numbers in a seeded order, so that seeds explore differently.
@@ -198,7 +198,7 @@ def sat_rounds(
             card(lits, 1, "atmost")
     x = _free_hanchan(formula, classes, by_class, n, free)
 
-    model = _solve(clauses, seconds)
+    model = solve(clauses, seconds)
     if model is None:
         return None
     bases: list[Groups] = []
@@ -220,7 +220,7 @@ def sat_rounds(
 
 
 def _free_hanchan(
-    formula: _Formula, classes: Classes, by_class: dict[int, list[int]], n: int, count: int
+    formula: Formula, classes: Classes, by_class: dict[int, list[int]], n: int, count: int
 ) -> list[list[list[int]]]:
     """``count`` hanchan without symmetry (see :func:`sat_rounds`): ``x[r][p][g]``, player ``p`` at
     table ``g`` of free hanchan ``r``; tables in increasing order of their first player."""
@@ -259,7 +259,7 @@ class _Stabilised:
     symmetry it is enough to ask it of the players ``(x, i)`` with ``x < m/h``."""
 
     def __init__(
-        self, formula: _Formula, classes: Classes, shape: CyclicShape, apart: set[int], h: int
+        self, formula: Formula, classes: Classes, shape: CyclicShape, apart: set[int], h: int
     ) -> None:
         m, n = shape.m, shape.n
         self.step = step = m // h
@@ -307,7 +307,7 @@ class _Stabilised:
 
 
 def _three_table_mates(
-    formula: _Formula, p: int, others: list[int], together: Callable[[int, int], int]
+    formula: Formula, p: int, others: list[int], together: Callable[[int, int], int]
 ) -> None:
     """Player ``p`` has exactly three table-mates among ``others``, and two of them share a table
     (``together(q, r)``: the variable true when ``q`` and ``r`` share one). One variable may stand for
@@ -334,7 +334,7 @@ def _tables_of(n: int, together: set[tuple[int, int]]) -> Groups:
     return tables
 
 
-def _solve(clauses: list[list[int]], seconds: float) -> set[int] | None:
+def solve(clauses: list[list[int]], seconds: float) -> set[int] | None:
     """The true variables of a model, or ``None`` when no answer came within ``seconds`` (or the
     solver's process died); raises :class:`Unsatisfiable` when the solver proves there is no model.
     CaDiCaL cannot be interrupted, so it runs in a child process that is stopped at the deadline."""
@@ -358,7 +358,7 @@ def _solve(clauses: list[list[int]], seconds: float) -> set[int] | None:
 
 
 def _solve_child(clauses: list[list[int]], send: object) -> None:
-    # Optional dependency, imported when used (see _Formula.card).
+    # Optional dependency, imported when used (see Formula.card).
     from pysat.solvers import Solver  # type: ignore[import-not-found,unused-ignore]
 
     with Solver(name="cadical195", bootstrap_with=clauses) as solver:
@@ -401,7 +401,7 @@ def sat_tables(
     """
     tables = n // 4
     cap = max(2, -(-rounds // tables))
-    formula = _Formula()
+    formula = Formula()
     new, card, equal, clauses = formula.new, formula.card, formula.equal, formula.clauses
 
     x = [[[0] * tables for _ in range(n)] for _ in range(rounds)]
@@ -485,7 +485,7 @@ def sat_tables(
         if at_fewest is not None:
             card(at_level, at_fewest, "atmost")
 
-    model = _solve(clauses, seconds)
+    model = solve(clauses, seconds)
     if model is None:
         return None
     return [[[p for p in range(n) if x[r][p][t] in model] for t in range(tables)] for r in range(rounds)]
@@ -597,7 +597,7 @@ def sat_group_rounds(
         return finite + len(coset_player) + j
 
     never = {class_of[min(a, b), max(a, b)] for a, b in ((player(p), player(q)) for p, q in apart)}
-    formula = _Formula()
+    formula = Formula()
     by_class: dict[tuple[int, int], list[int]] = {}
     hanchan: list[tuple[list[tuple[int, ...]], dict[tuple[int, int], int]]] = []
     for gens in stabilisers:
@@ -655,7 +655,7 @@ def sat_group_rounds(
                 image = together[min(scale(p), scale(q)), max(scale(p), scale(q))]
                 formula.clauses.extend([[-lit, image], [lit, -image]])
 
-    model = _solve(formula.clauses, seconds)
+    model = solve(formula.clauses, seconds)
     if model is None:
         return None
     rounds: list[Groups] = []
