@@ -1,5 +1,6 @@
 """Designs the offline finder builds whole: transversal designs from difference matrices (finder.matrix)
-and repeat-free schedules with a prescribed leave (finder.satfind.sat_group_rounds with ``apart``)."""
+and repeat-free schedules with a prescribed leave (finder.satfind.sat_group_rounds with ``apart``), or
+with strangers who share strangers (``shared``, the leave chosen by the solver or by finder.leave)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,10 @@ import pytest
 
 from tournament.seating.constructions import common_opponent_figures
 from tournament.seating.finder import cli
+from tournament.seating.finder.group import GroupAction, PlayerRef
+from tournament.seating.finder.leave import leave_candidates, shared_strangers
 from tournament.seating.finder.matrix import difference_matrix, is_difference_matrix, matrix_schedule
-from tournament.seating.finder.satfind import PlayerRef, Unsatisfiable, sat_group_rounds
+from tournament.seating.finder.satfind import Unsatisfiable, coverable_classes, sat_group_rounds
 
 from .helpers import pair_counts
 
@@ -122,3 +125,61 @@ def test_the_generators_table_search_numbers_the_tables_of_a_leave(
     pytest.importorskip("pysat")
     assert cli.main([*_leave_argv("generator"), "--attempts", "2"]) == 0
     assert LEAVE_FIGURES in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("orders", "k", "f", "short"), [((6,), 4, 0, []), ((3, 3), 3, 1, []), ((4,), 3, 0, [[(2,)]])]
+)
+def test_the_classes_of_a_group_action_hold_every_pair_once(
+    orders: tuple[int, ...], k: int, f: int, short: list[list[tuple[int, ...]]]
+) -> None:
+    action = GroupAction(orders, k, f, short)
+    assert sum(action.pairs_in.values()) == action.n * (action.n - 1) // 2
+    assert all(action.player(action.ref(p)) == p for p in range(action.n))
+    for pair, c in action.class_of.items():
+        # Every element moves a pair within its class.
+        for g in action.elements:
+            a, b = (action.act(g, p) for p in pair)
+            assert action.class_of[min(a, b), max(a, b)] == c
+
+
+def test_strangers_who_share_two_strangers_are_four_groups_of_four() -> None:
+    pytest.importorskip("pysat")
+    # 16 x 4: every player has 3 strangers; sharing two of them makes the strangers groups of four
+    # who never meet (a resolvable transversal design: over Z_2 x Z_2, as Z_4 has none), and each
+    # stranger shares all 12 others.
+    rounds = sat_group_rounds((2, 2), 4, 0, [None] * 4, random.Random(0), 60.0, shared=2)
+    assert rounds is not None
+    assert max(pair_counts(rounds).values()) == 1
+    shares = shared_strangers(16, rounds)
+    assert len(shares) == 24 and set(shares.values()) == {2}
+    assert common_opponent_figures(rounds, 16)[:2] == (12, 24)
+
+
+def test_strangers_cannot_share_more_strangers_than_they_have() -> None:
+    pytest.importorskip("pysat")
+    with pytest.raises(Unsatisfiable):
+        sat_group_rounds((2, 2), 4, 0, [None] * 4, random.Random(0), 60.0, shared=3)
+
+
+def test_a_chosen_leave_gives_every_player_its_strangers_and_its_shares() -> None:
+    # 40 x 8 over Z_10 x 4 types: 15 strangers each; the figures of each leave found are those of its
+    # graph, counted pair by pair.
+    action = GroupAction((10,), 4, 0)
+    seated = coverable_classes(action, [None] * 8)
+    forced = {c for c in action.pairs_in if c not in seated}
+    leaves = leave_candidates(action, 8, forced, random.Random(0), 1.0, keep=3)
+    assert leaves and forced <= set(leaves[0].classes)
+    members = action.class_members()
+    for leave in leaves:
+        pairs = [pair for c in leave.classes for pair in members[c]]
+        degree = [0] * 40
+        for p, q in pairs:
+            degree[p] += 1
+            degree[q] += 1
+        assert degree == [15] * 40
+        strange = [{q for pair in pairs if p in pair for q in pair if q != p} for p in range(40)]
+        shares = [len(strange[p] & strange[q]) for p, q in pairs]
+        assert min(shares) == leave.shared
+        assert shares.count(leave.shared) == leave.at_fewest
+    assert [leave.rank() for leave in leaves] == sorted(leave.rank() for leave in leaves)

@@ -41,9 +41,11 @@ from .affine import affine_start
 from .allowance import raise_opponents
 from .anneal import COLD, HOT, anneal_tables
 from .binary import binary_start
+from .group import GroupAction, PlayerRef
+from .leave import apart_pairs, leave_candidates, leave_text
 from .matrix import difference_matrix, matrix_schedule
 from .native import anneal_native, tabu_native
-from .satfind import PlayerRef, Unsatisfiable, sat_group_rounds, sat_rounds, sat_tables
+from .satfind import Unsatisfiable, coverable_classes, sat_group_rounds, sat_rounds, sat_tables
 from .transversal import transversal_classes, transversal_hanchan, transversal_vectors
 
 
@@ -285,8 +287,20 @@ def main(argv: list[str] | None = None) -> int:
         default="",
         help="--group: pairs who never meet, with their whole classes (the leave), separated by ';', "
         "each two players joined by '-': 'i:g' is (g, i) with g's coordinates separated by '.', 'sj:g' "
-        "the player of g's coset in short orbit j, 'fj' fixed player j (see satfind.sat_group_rounds)",
+        "the player of g's coset in short orbit j, 'fj' fixed player j (see satfind.sat_group_rounds); "
+        "'search': the best leaves that reach --opponents and --at-fewest, tried in turn (see leave.py)",
     )
+    parser.add_argument(
+        "--shared",
+        type=int,
+        default=0,
+        help="--group: every two players who never meet share at least this many players who meet "
+        "neither, the solver choosing who never meets (see satfind.sat_group_rounds)",
+    )
+    parser.add_argument(
+        "--leave-seconds", type=float, default=30.0, help="--apart search: seconds spent choosing leaves"
+    )
+    parser.add_argument("--leave-tries", type=int, default=5, help="--apart search: leaves tried at most")
     parser.add_argument(
         "--groups",
         type=int,
@@ -361,30 +375,64 @@ def _sat_group(args: argparse.Namespace, rng: random.Random) -> tuple[str, list[
     if args.multiplier:
         u, t = (int(v) for v in args.multiplier.split(","))
         multiplier = (u, t)
-    began = time.monotonic()
-    try:
-        found = sat_group_rounds(
-            orders,
-            args.types,
-            args.fixed,
-            stabilisers,
-            rng,
-            args.seconds or 600.0,
-            short,
-            multiplier,
-            [_apart_pair(text) for text in args.apart.split(";") if text],
-        )
-        verdict = "no answer" if found is None else "found"
-    except Unsatisfiable:
-        found, verdict = None, "proved impossible"
     name = " x ".join(f"Z_{o}" for o in orders)
-    print(
-        f"  {name}, {args.types} types + {args.fixed} fixed: {verdict} in {time.monotonic() - began:.1f} s",
-        file=sys.stderr,
-    )
-    if found is None:
-        return None
-    return f"group {name} k={args.types} f={args.fixed} (sat)", found
+    if args.apart == "search":
+        leaves = _search_leaves(args, orders, stabilisers, short, rng)
+    else:
+        leaves = [[_apart_pair(text) for text in args.apart.split(";") if text]]
+    for apart in leaves:
+        began = time.monotonic()
+        try:
+            found = sat_group_rounds(
+                orders,
+                args.types,
+                args.fixed,
+                stabilisers,
+                rng,
+                args.seconds or 600.0,
+                short,
+                multiplier,
+                apart,
+                args.shared,
+            )
+            verdict = "no answer" if found is None else "found"
+        except Unsatisfiable:
+            found, verdict = None, "proved impossible"
+        print(
+            f"  {name}, {args.types} types + {args.fixed} fixed: {verdict} in "
+            f"{time.monotonic() - began:.1f} s",
+            file=sys.stderr,
+        )
+        if found is not None:
+            return f"group {name} k={args.types} f={args.fixed} (sat)", found
+    return None
+
+
+def _search_leaves(
+    args: argparse.Namespace,
+    orders: tuple[int, ...],
+    stabilisers: list[list[tuple[int, ...]] | None],
+    short: list[list[tuple[int, ...]]],
+    rng: random.Random,
+) -> list[list[tuple[PlayerRef, PlayerRef]]]:
+    """``--apart search``: the leaves that G maps to itself which reach ``--opponents`` (with at most
+    ``--at-fewest`` pairs there), best first, for the SAT search to try one after another."""
+    action = GroupAction(orders, args.types, args.fixed, short)
+    strangers = action.n - 1 - 3 * args.rounds
+    stop = coverable_classes(action, stabilisers)
+    forced = {c for c in action.pairs_in if c not in stop}
+    leaves = leave_candidates(action, args.rounds, forced, rng, args.leave_seconds, args.leave_tries)
+    chosen = []
+    for leave in leaves:
+        low = action.n - 2 * strangers + leave.shared
+        print(
+            f"  leave: worst strangers {low} common opponents ({leave.at_fewest} pairs): "
+            f"--apart '{leave_text(action, leave)}'",
+            file=sys.stderr,
+        )
+        if not _short_of_goal(low, leave.at_fewest, args):
+            chosen.append(apart_pairs(action, leave))
+    return chosen
 
 
 def _apart_pair(text: str) -> tuple[PlayerRef, PlayerRef]:

@@ -27,14 +27,11 @@ import multiprocessing
 import random
 from collections.abc import Callable, Sequence
 from functools import partial
-from itertools import combinations, product
+from itertools import combinations
 
 from ..cyclic import Classes, CyclicShape, Groups, develop
+from .group import GroupAction, Pair, PlayerRef
 from .transversal import transversal_hanchan
-
-# A player of :func:`sat_group_rounds`: ("type", i, g) is (g, i); ("short", j, g) the player of the
-# coset of g in short orbit j; ("fixed", j, ()) fixed player j.
-PlayerRef = tuple[str, int, tuple[int, ...]]
 
 
 class Unsatisfiable(Exception):
@@ -52,8 +49,9 @@ class Formula:
         self.top += 1
         return self.top
 
-    def card(self, lits: list[int], bound: int, kind: str) -> None:
-        """At most, exactly or at least (``kind``) ``bound`` of ``lits`` are true."""
+    def card(self, lits: list[int], bound: int, kind: str, guard: int | None = None) -> None:
+        """At most, exactly or at least (``kind``) ``bound`` of ``lits`` are true; with ``guard``, only
+        when that literal is true (every clause of the encoding holds ``-guard`` too)."""
         # python-sat is an optional (development) dependency: imported here, when a SAT method runs, so
         # that the finder's other methods and its tests work without it.
         from pysat.card import CardEnc, EncType  # type: ignore[import-not-found,unused-ignore]
@@ -62,7 +60,7 @@ class Formula:
             return
         maker = {"atmost": CardEnc.atmost, "equals": CardEnc.equals, "atleast": CardEnc.atleast}[kind]
         enc = maker(lits=lits, bound=bound, top_id=self.top, encoding=EncType.seqcounter)
-        self.clauses.extend(enc.clauses)
+        self.clauses.extend(enc.clauses if guard is None else [[*c, -guard] for c in enc.clauses])
         self.top = max(self.top, enc.nv)
 
     def equal(self, lit: int) -> int:
@@ -491,6 +489,66 @@ def sat_tables(
     return [[[p for p in range(n) if x[r][p][t] in model] for t in range(tables)] for r in range(rounds)]
 
 
+def _share_strangers(
+    formula: Formula, action: GroupAction, by_class: dict[Pair, list[int]], shared: int
+) -> None:
+    """Every class left unused (its pairs never meet) has pairs sharing at least ``shared`` players
+    of unused classes: ``unused[c]`` is true exactly when no hanchan uses class ``c``, and for the
+    least pair ``(p, q)`` of each class ``both[r]`` may be true only when ``(p, r)`` and ``(q, r)``
+    are both unused; at least ``shared`` of them, when ``c`` is unused (the same count holds for every
+    pair of the class, G moving it onto them)."""
+    unused: dict[Pair, int] = {}
+    for c in action.pairs_in:
+        unused[c] = formula.new()
+        lits = by_class.get(c, [])
+        formula.clauses.extend([-unused[c], -lit] for lit in lits)
+        formula.clauses.append([unused[c], *lits])
+    for c in action.pairs_in:
+        p, q = c
+        both = []
+        for r in range(action.n):
+            if r not in c:
+                lit = formula.new()
+                for a in (p, q):
+                    formula.clauses.append([-lit, unused[action.class_of[min(a, r), max(a, r)]]])
+                both.append(lit)
+        formula.card(both, shared, "atleast", guard=unused[c])
+
+
+def stabiliser_orbits(
+    action: GroupAction, gens: list[tuple[int, ...]] | None
+) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]], dict[Pair, int]]:
+    """For one hanchan that the subgroup H (``gens``, ``None`` for G) maps to itself: H's elements,
+    representatives of the cosets of H (the translations that develop it) and the orbits of pairs
+    under H with their sizes."""
+    sub = action.elements if gens is None else action.span(gens)
+    reps: list[tuple[int, ...]] = []
+    covered: set[tuple[int, ...]] = set()
+    for g in action.elements:
+        if g not in covered:
+            reps.append(g)
+            covered.update(action.add(g, h) for h in sub)
+    members: dict[Pair, int] = {}
+    for p, q in combinations(range(action.n), 2):
+        key = action.orbit(sub, p, q)
+        members[key] = members.get(key, 0) + 1
+    return sub, reps, members
+
+
+def coverable_classes(action: GroupAction, stabilisers: list[list[tuple[int, ...]] | None]) -> set[Pair]:
+    """The classes some hanchan of ``stabilisers`` can seat without a pair meeting twice (an orbit of
+    pairs under its H as large as the class over the index of H); the others are always in the leave."""
+    found: set[Pair] = set()
+    for gens in stabilisers:
+        _, reps, members = stabiliser_orbits(action, gens)
+        found.update(
+            action.class_of[key]
+            for key, size in members.items()
+            if size * len(reps) == action.pairs_in[action.class_of[key]]
+        )
+    return found
+
+
 def sat_group_rounds(
     orders: tuple[int, ...],
     k: int,
@@ -501,6 +559,7 @@ def sat_group_rounds(
     short: Sequence[list[tuple[int, ...]]] = (),
     multiplier: tuple[int, int] | None = None,
     apart: Sequence[tuple[PlayerRef, PlayerRef]] = (),
+    shared: int = 0,
 ) -> list[Groups] | None:
     """Repeat-free hanchan with the symmetry of an abelian group G = Z_o1 x Z_o2 x ... (``orders``):
     players ``(g, i)`` for g in G and ``k`` types, plus ``f`` fixed players; ``None`` if the solver
@@ -527,94 +586,32 @@ def sat_group_rounds(
     a leave whose strangers share strangers (groups of three who never meet, for 36 x 11) gives the
     worst pair of strangers more common opponents than any repeat-free schedule whose leave has none.
 
+    ``shared`` leaves the leave to the solver but asks every two players who never meet to share at
+    least that many players who meet neither (:mod:`.leave`: their common opponents are then at least
+    ``N - 2s + shared``): a leave chosen first is mostly one no hanchan fit (40 x 8 over Z_10 x 4: the
+    ten best each proved impossible in a second), so the solver chooses both at once.
+
     The encoding is :class:`_Stabilised`'s, for any abelian group: the
     cyclic shapes are G = Z_m; a non-cyclic G reaches structures they cannot (the published 32 x 10
     keeps its hanchan under Z_2 x Z_2 x Z_2: four hanchan that G maps to themselves, three pairs
     exchanged).
     """
-    elements = list(product(*(range(o) for o in orders)))
-    index = {g: i for i, g in enumerate(elements)}
-    size = len(elements)
-    finite = k * size
-
-    def add(g: tuple[int, ...], h: tuple[int, ...]) -> tuple[int, ...]:
-        return tuple((a + b) % o for a, b, o in zip(g, h, orders, strict=True))
-
-    def span(gens: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
-        group = {elements[0]}
-        frontier = [elements[0]]
-        while frontier:
-            g = frontier.pop()
-            for h in gens:
-                image = add(g, h)
-                if image not in group:
-                    group.add(image)
-                    frontier.append(image)
-        return sorted(group)
-
-    # Short orbits: player number of (orbit, coset representative), the cosets as sets.
-    coset_player: dict[tuple[int, tuple[int, ...]], int] = {}
-    coset_of: list[dict[tuple[int, ...], tuple[int, ...]]] = []
-    for j, kernel in enumerate(short):
-        stays = span(kernel)
-        canon: dict[tuple[int, ...], tuple[int, ...]] = {}
-        for g in elements:
-            if g not in canon:
-                coset = [add(g, h) for h in stays]
-                rep = min(coset)
-                for member in coset:
-                    canon[member] = rep
-                coset_player[j, rep] = finite + len(coset_player)
-        coset_of.append(canon)
-    player_coset = {p: key for key, p in coset_player.items()}
-    n = finite + len(coset_player) + f
+    action = GroupAction(orders, k, f, short)
+    elements, size, finite, n = action.elements, action.size, action.finite, action.n
     if n % 4:
         raise ValueError("the players do not fill tables of four")
+    act, orbit, index = action.act, action.orbit, action.index
+    class_of, pairs_in = action.class_of, action.pairs_in
 
-    def act(g: tuple[int, ...], p: int) -> int:
-        if p < finite:
-            return (p // size) * size + index[add(elements[p % size], g)]
-        if p in player_coset:
-            j, rep = player_coset[p]
-            return coset_player[j, coset_of[j][add(rep, g)]]
-        return p
-
-    def orbit(group: list[tuple[int, ...]], p: int, q: int) -> tuple[int, int]:
-        return min((min(act(g, p), act(g, q)), max(act(g, p), act(g, q))) for g in group)
-
-    pairs_in: dict[tuple[int, int], int] = {}
-    class_of: dict[tuple[int, int], tuple[int, int]] = {}
-    for p, q in combinations(range(n), 2):
-        c = class_of[p, q] = orbit(elements, p, q)
-        pairs_in[c] = pairs_in.get(c, 0) + 1
-
-    def player(ref: PlayerRef) -> int:
-        kind, j, g = ref
-        if kind == "type":
-            return j * size + index[g]
-        if kind == "short":
-            return coset_player[j, coset_of[j][g]]
-        return finite + len(coset_player) + j
-
-    never = {class_of[min(a, b), max(a, b)] for a, b in ((player(p), player(q)) for p, q in apart)}
+    never = {
+        class_of[min(a, b), max(a, b)] for a, b in ((action.player(p), action.player(q)) for p, q in apart)
+    }
     formula = Formula()
     by_class: dict[tuple[int, int], list[int]] = {}
     hanchan: list[tuple[list[tuple[int, ...]], dict[tuple[int, int], int]]] = []
     for gens in stabilisers:
-        sub = elements if gens is None else span(gens)
-        reps: list[tuple[int, ...]] = []
-        covered: set[tuple[int, ...]] = set()
-        for g in elements:
-            if g not in covered:
-                reps.append(g)
-                covered.update(add(g, h) for h in sub)
-        var: dict[tuple[int, int], int] = {}
-        members: dict[tuple[int, int], int] = {}
-        for p, q in combinations(range(n), 2):
-            key = orbit(sub, p, q)
-            members[key] = members.get(key, 0) + 1
-            if key not in var:
-                var[key] = formula.new()
+        sub, reps, members = stabiliser_orbits(action, gens)
+        var = {key: formula.new() for key in members}
         for key, lit in var.items():
             c = class_of[key]
             if members[key] * len(reps) == pairs_in[c] and c not in never:
@@ -639,6 +636,8 @@ def sat_group_rounds(
             formula.card(lits, 1, "equals")
         elif len(lits) > 1:
             formula.card(lits, 1, "atmost")
+    if shared:
+        _share_strangers(formula, action, by_class, shared)
     if multiplier is not None:
         u, t = multiplier
 
