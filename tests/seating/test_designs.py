@@ -156,6 +156,14 @@ def test_strangers_who_share_two_strangers_are_four_groups_of_four() -> None:
     assert common_opponent_figures(rounds, 16)[:2] == (12, 24)
 
 
+def test_no_stranger_shares_only_the_floor_when_none_may() -> None:
+    pytest.importorskip("pysat")
+    # At least one shared stranger, and no pair at exactly one: the groups of four again.
+    rounds = sat_group_rounds((2, 2), 4, 0, [None] * 4, random.Random(0), 60.0, shared=1, shared_fewest=0)
+    assert rounds is not None
+    assert set(shared_strangers(16, rounds).values()) == {2}
+
+
 def test_strangers_cannot_share_more_strangers_than_they_have() -> None:
     pytest.importorskip("pysat")
     with pytest.raises(Unsatisfiable):

@@ -19,6 +19,7 @@ import random
 import shlex
 import sys
 import time
+from itertools import combinations
 from typing import Any
 
 from ..constructions import common_opponent_figures
@@ -184,12 +185,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--start",
-        choices=["generator", "affine", "binary", "random", "group"],
+        choices=["generator", "affine", "binary", "random", "group", "drop"],
         default="generator",
         help="anneal: start from the generator's schedule, from AG(3, 4) on the best directions (64 "
         "players, finder/affine.py) or from planes of GF(2)^k (a power of two of players, "
-        "finder/binary.py, --spread-steps), with random table numbers, from random hanchan, or from "
-        "the first --rounds hanchan of the SAT method over --group (with --apart, a prescribed leave)",
+        "finder/binary.py, --spread-steps), with random table numbers, from random hanchan, from "
+        "the first --rounds hanchan of the SAT method over --group (with --apart, a prescribed leave), "
+        "or from --rounds of the generator's --from-rounds hanchan (--keep)",
     )
     parser.add_argument(
         "--tables",
@@ -200,6 +202,16 @@ def main(argv: list[str] | None = None) -> int:
         "best of --attempts seeds",
     )
     parser.add_argument("--attempts", type=int, default=10, help="--tables generator: seeds tried")
+    parser.add_argument(
+        "--from-rounds", type=int, default=0, help="--start drop: the longer schedule's hanchan count"
+    )
+    parser.add_argument(
+        "--keep",
+        default="best",
+        help="--start drop: the hanchan kept (numbers from 0, separated by ','), or 'best': of every "
+        "choice, the one whose worst strangers have the most common opponents, then the fewest pairs "
+        "that low (the first such in order)",
+    )
     parser.add_argument(
         "--spread-steps",
         type=int,
@@ -298,6 +310,12 @@ def main(argv: list[str] | None = None) -> int:
         "neither, the solver choosing who never meets (see satfind.sat_group_rounds)",
     )
     parser.add_argument(
+        "--shared-fewest",
+        type=int,
+        default=None,
+        help="--shared: at most this many pairs who never meet share only --shared players",
+    )
+    parser.add_argument(
         "--leave-seconds", type=float, default=30.0, help="--apart search: seconds spent choosing leaves"
     )
     parser.add_argument("--leave-tries", type=int, default=5, help="--apart search: leaves tried at most")
@@ -394,6 +412,7 @@ def _sat_group(args: argparse.Namespace, rng: random.Random) -> tuple[str, list[
                 multiplier,
                 apart,
                 args.shared,
+                args.shared_fewest,
             )
             verdict = "no answer" if found is None else "found"
         except Unsatisfiable:
@@ -551,6 +570,27 @@ def generator_start(n: int, rounds: int, seed: int) -> list[Groups]:
     return [[[int(p) - 1 for p in table] for table in hanchan] for hanchan in schedule.rounds]
 
 
+def best_kept(design: list[Groups], n: int, rounds: int) -> tuple[int, ...]:
+    """The ``rounds`` hanchan of ``design`` (their numbers) whose worst strangers have the most common
+    opponents, then the fewest pairs that low; the first such in lexicographic order. A design where
+    everyone meets everyone once (40 x 13, 52 x 17) loses three hanchan for 40 x 10: the strangers are
+    the table-mates of those three, and which three decides how many strangers share only the two
+    others of their table (57 pairs at 24 common opponents against 108 for the first ten)."""
+    best: tuple[tuple[int, int], tuple[int, ...]] | None = None
+    for keep in combinations(range(len(design)), rounds):
+        low, at_low, _ = common_opponent_figures([design[i] for i in keep], n)
+        rank = (-low, at_low)
+        if best is None or rank < best[0]:
+            best = (rank, keep)
+    if best is None:
+        raise ValueError(f"the design holds fewer than {rounds} hanchan")
+    return best[1]
+
+
+def _numbers(text: str) -> tuple[int, ...]:
+    return tuple(int(v) for v in text.split(",") if v)
+
+
 def generator_tables(n: int, found: list[Groups], seed: int, attempts: int) -> list[Groups]:
     """Table numbers for the hanchan ``found`` (groups kept) by the generator's own table search, which
     keeps every player within ``ceil(R/T)`` visits to a table and off the table of the hanchan before;
@@ -601,6 +641,13 @@ def _anneal(args: argparse.Namespace, argv: list[str] | None) -> int:
         first = found[1][: args.rounds]
         if len(first) < args.rounds:
             raise SystemExit(f"--stabilisers develop into {len(found[1])} hanchan, fewer than {args.rounds}")
+    elif args.start == "drop":
+        if args.from_rounds <= args.rounds:
+            raise SystemExit("--start drop needs --from-rounds above --rounds")
+        design = generator_start(n, args.from_rounds, args.seed)
+        keep = best_kept(design, n, args.rounds) if args.keep == "best" else _numbers(args.keep)
+        print(f"kept hanchan {','.join(map(str, keep))} of {args.from_rounds}", file=sys.stderr)
+        first = [design[i] for i in keep]
     elif args.start == "random":
         shuffle = random.Random(args.seed)
         first = []
@@ -611,7 +658,7 @@ def _anneal(args: argparse.Namespace, argv: list[str] | None) -> int:
         first = generator_start(n, args.rounds, args.seed)
     seconds = args.seconds or 600.0
     rounds: list[Groups] | None
-    if args.start == "group" and args.tables == "generator":
+    if args.start in ("group", "drop") and args.tables == "generator":
         rounds = generator_tables(n, first, args.seed, args.attempts)
         low, at_low, _ = common_opponent_figures(rounds, n)
         if _short_of_goal(low, at_low, args) or _table_repeats(rounds, n) > args.table_repeats:

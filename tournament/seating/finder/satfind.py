@@ -28,6 +28,7 @@ import random
 from collections.abc import Callable, Sequence
 from functools import partial
 from itertools import combinations
+from math import gcd
 
 from ..cyclic import Classes, CyclicShape, Groups, develop
 from .group import GroupAction, Pair, PlayerRef
@@ -490,19 +491,25 @@ def sat_tables(
 
 
 def _share_strangers(
-    formula: Formula, action: GroupAction, by_class: dict[Pair, list[int]], shared: int
+    formula: Formula,
+    action: GroupAction,
+    by_class: dict[Pair, list[int]],
+    shared: int,
+    at_fewest: int | None = None,
 ) -> None:
     """Every class left unused (its pairs never meet) has pairs sharing at least ``shared`` players
     of unused classes: ``unused[c]`` is true exactly when no hanchan uses class ``c``, and for the
     least pair ``(p, q)`` of each class ``both[r]`` may be true only when ``(p, r)`` and ``(q, r)``
     are both unused; at least ``shared`` of them, when ``c`` is unused (the same count holds for every
-    pair of the class, G moving it onto them)."""
+    pair of the class, G moving it onto them). With ``at_fewest``, at most that many pairs share only
+    ``shared``: the others, at least one more (``low[c]`` marks a class that shares no more)."""
     unused: dict[Pair, int] = {}
     for c in action.pairs_in:
         unused[c] = formula.new()
         lits = by_class.get(c, [])
         formula.clauses.extend([-unused[c], -lit] for lit in lits)
         formula.clauses.append([unused[c], *lits])
+    low: dict[Pair, int] = {}
     for c in action.pairs_in:
         p, q = c
         both = []
@@ -513,6 +520,16 @@ def _share_strangers(
                     formula.clauses.append([-lit, unused[action.class_of[min(a, r), max(a, r)]]])
                 both.append(lit)
         formula.card(both, shared, "atleast", guard=unused[c])
+        if at_fewest is not None:
+            low[c] = formula.new()
+            more = formula.new()
+            formula.clauses.append([-unused[c], low[c], more])
+            formula.card(both, shared + 1, "atleast", guard=more)
+    if at_fewest is not None:
+        # Pairs, counted in units of the classes' common divisor (a literal repeated per unit).
+        unit = gcd(*action.pairs_in.values())
+        lits = [low[c] for c in low for _ in range(action.pairs_in[c] // unit)]
+        formula.card(lits, at_fewest // unit, "atmost")
 
 
 def stabiliser_orbits(
@@ -560,6 +577,7 @@ def sat_group_rounds(
     multiplier: tuple[int, int] | None = None,
     apart: Sequence[tuple[PlayerRef, PlayerRef]] = (),
     shared: int = 0,
+    shared_fewest: int | None = None,
 ) -> list[Groups] | None:
     """Repeat-free hanchan with the symmetry of an abelian group G = Z_o1 x Z_o2 x ... (``orders``):
     players ``(g, i)`` for g in G and ``k`` types, plus ``f`` fixed players; ``None`` if the solver
@@ -589,7 +607,8 @@ def sat_group_rounds(
     ``shared`` leaves the leave to the solver but asks every two players who never meet to share at
     least that many players who meet neither (:mod:`.leave`: their common opponents are then at least
     ``N - 2s + shared``): a leave chosen first is mostly one no hanchan fit (40 x 8 over Z_10 x 4: the
-    ten best each proved impossible in a second), so the solver chooses both at once.
+    ten best each proved impossible in a second), so the solver chooses both at once. With
+    ``shared_fewest``, at most that many pairs of strangers share only ``shared``.
 
     The encoding is :class:`_Stabilised`'s, for any abelian group: the
     cyclic shapes are G = Z_m; a non-cyclic G reaches structures they cannot (the published 32 x 10
@@ -637,7 +656,7 @@ def sat_group_rounds(
         elif len(lits) > 1:
             formula.card(lits, 1, "atmost")
     if shared:
-        _share_strangers(formula, action, by_class, shared)
+        _share_strangers(formula, action, by_class, shared, shared_fewest)
     if multiplier is not None:
         u, t = multiplier
 
