@@ -33,6 +33,7 @@ from ..cyclic import (
     develop,
     find_schedule,
     load_data,
+    shipped_exact,
     without_exact_entry,
 )
 from ..generator import generate
@@ -204,6 +205,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--attempts", type=int, default=10, help="--tables generator: seeds tried")
     parser.add_argument(
         "--from-rounds", type=int, default=0, help="--start drop: the longer schedule's hanchan count"
+    )
+    parser.add_argument(
+        "--from-exact",
+        action="store_true",
+        help="--start drop: the longer schedule is the exact entry for that size (data/exact.json)",
     )
     parser.add_argument(
         "--keep",
@@ -644,7 +650,13 @@ def _anneal(args: argparse.Namespace, argv: list[str] | None) -> int:
     elif args.start == "drop":
         if args.from_rounds <= args.rounds:
             raise SystemExit("--start drop needs --from-rounds above --rounds")
-        design = generator_start(n, args.from_rounds, args.seed)
+        if args.from_exact:
+            shipped = shipped_exact(n, args.from_rounds)
+            if shipped is None:
+                raise SystemExit(f"no exact entry for {n} x {args.from_rounds}")
+            design = shipped
+        else:
+            design = generator_start(n, args.from_rounds, args.seed)
         keep = best_kept(design, n, args.rounds) if args.keep == "best" else _numbers(args.keep)
         print(f"kept hanchan {','.join(map(str, keep))} of {args.from_rounds}", file=sys.stderr)
         first = [design[i] for i in keep]
