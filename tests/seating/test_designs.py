@@ -191,3 +191,25 @@ def test_a_chosen_leave_gives_every_player_its_strangers_and_its_shares() -> Non
         assert min(shares) == leave.shared
         assert shares.count(leave.shared) == leave.at_fewest
     assert [leave.rank() for leave in leaves] == sorted(leave.rank() for leave in leaves)
+
+
+def test_dropping_hanchan_keeps_those_whose_table_mates_share_strangers() -> None:
+    # 40 x 13 seats everyone with everyone once; three hanchan fewer leave their table-mates strangers,
+    # who share the two others of their table and, for the best three, often more.
+    design = cli.generator_start(40, 13, 0)
+    keep = cli.best_kept(design, 40, 10)
+    assert len(keep) == 10 and len(set(keep)) == 10
+    assert common_opponent_figures([design[i] for i in keep], 40)[:2] == (24, 57)
+    assert common_opponent_figures(design[:10], 40)[:2] == (24, 108)
+
+
+def test_the_finder_drops_hanchan_from_a_longer_schedule(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--players", "16", "--rounds", "4", "--method", "anneal", "--start", "drop", "--from-rounds", "5"]
+    argv += ["--tables", "generator", "--attempts", "1", "--opponents", "12", "--table-repeats", "48"]
+    assert cli.main(argv) == 0
+    out = capsys.readouterr()
+    assert "kept hanchan 0,1,2,3 of 5" in out.err
+    # The affine plane of order 4 less one parallel class: the three strangers of each player (the
+    # rest of their table in the hanchan dropped) share the two others, so 16 - 2 * 3 + 2 common
+    # opponents for all 24 pairs of strangers.
+    assert "'excess': 0," in out.out and "'opponents': 12, 'at_fewest': 24," in out.out

@@ -519,7 +519,8 @@ def _share_strangers(
                 for a in (p, q):
                     formula.clauses.append([-lit, unused[action.class_of[min(a, r), max(a, r)]]])
                 both.append(lit)
-        formula.card(both, shared, "atleast", guard=unused[c])
+        if shared:
+            formula.card(both, shared, "atleast", guard=unused[c])
         if at_fewest is not None:
             low[c] = formula.new()
             more = formula.new()
@@ -655,7 +656,7 @@ def sat_group_rounds(
             formula.card(lits, 1, "equals")
         elif len(lits) > 1:
             formula.card(lits, 1, "atmost")
-    if shared:
+    if shared or shared_fewest is not None:
         _share_strangers(formula, action, by_class, shared, shared_fewest)
     if multiplier is not None:
         u, t = multiplier
