@@ -12,7 +12,7 @@ import pytest
 from tournament.seating.constructions import common_opponent_figures
 from tournament.seating.finder import cli
 from tournament.seating.finder.group import GroupAction, PlayerRef
-from tournament.seating.finder.leave import leave_candidates, shared_strangers
+from tournament.seating.finder.leave import leave_candidates
 from tournament.seating.finder.matrix import difference_matrix, is_difference_matrix, matrix_schedule
 from tournament.seating.finder.satfind import Unsatisfiable, coverable_classes, sat_group_rounds
 
@@ -141,6 +141,17 @@ def test_the_classes_of_a_group_action_hold_every_pair_once(
         for g in action.elements:
             a, b = (action.act(g, p) for p in pair)
             assert action.class_of[min(a, b), max(a, b)] == c
+
+
+def shared_strangers(n: int, rounds: list[list[list[int]]]) -> dict[tuple[int, int], int]:
+    """For each pair of players who never meet, how many players meet neither of them."""
+    met = {p: {p} for p in range(n)}
+    for hanchan in rounds:
+        for table in hanchan:
+            for p in table:
+                met[p].update(table)
+    strange = {p: set(range(n)) - met[p] for p in range(n)}
+    return {(p, q): len(strange[p] & strange[q]) for p, q in combinations(range(n), 2) if q in strange[p]}
 
 
 def test_strangers_who_share_two_strangers_are_four_groups_of_four() -> None:

@@ -198,7 +198,7 @@ def main(argv: list[str] | None = None) -> int:
         "--tables",
         choices=["anneal", "generator"],
         default="anneal",
-        help="--start group: table numbers by the annealing (only table numbers move) or by the "
+        help="--start group or drop: table numbers by the annealing (only table numbers move) or by the "
         "generator's table search (tables.TableSearch: nobody above ceil(R/T) visits to a table), the "
         "best of --attempts seeds",
     )

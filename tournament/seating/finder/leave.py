@@ -19,7 +19,6 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
-from itertools import combinations
 
 from .group import GroupAction, Pair, PlayerRef
 
@@ -173,20 +172,3 @@ def leave_text(action: GroupAction, leave: Leave) -> str:
         return {"type": f"{j}:{coordinates}", "short": f"s{j}:{coordinates}", "fixed": f"f{j}"}[kind]
 
     return ";".join(f"{one(a)}-{one(b)}" for a, b in apart_pairs(action, leave))
-
-
-def shared_strangers(n: int, rounds: list[list[list[int]]]) -> dict[Pair, int]:
-    """For a schedule, the number of strangers each pair of strangers shares (a check of the above)."""
-    met = [0] * n
-    for hanchan in rounds:
-        for table in hanchan:
-            for p, q in combinations(table, 2):
-                met[p] |= 1 << q
-                met[q] |= 1 << p
-    everyone = (1 << n) - 1
-    strange = [everyone & ~met[p] & ~(1 << p) for p in range(n)]
-    return {
-        (p, q): (strange[p] & strange[q]).bit_count()
-        for p, q in combinations(range(n), 2)
-        if strange[p] >> q & 1
-    }
