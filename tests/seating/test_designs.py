@@ -1,15 +1,19 @@
 """Designs the offline finder builds whole: transversal designs from difference matrices (finder.matrix)
 and repeat-free schedules with a prescribed leave (finder.satfind.sat_group_rounds with ``apart``), or
-with strangers who share strangers (``shared``, the leave chosen by the solver or by finder.leave)."""
+with strangers who share strangers (``shared``, the leave chosen by the solver or by finder.leave), and
+one base hanchan developed over Z_m whose leave is annealed for shared strangers (finder.develop)."""
 
 from __future__ import annotations
 
+import ast
 import random
 from itertools import combinations
+from types import ModuleType
 
 import pytest
 
 from tournament.seating.constructions import common_opponent_figures
+from tournament.seating.cyclic import CyclicShape
 from tournament.seating.finder import cli
 from tournament.seating.finder.group import GroupAction, PlayerRef
 from tournament.seating.finder.leave import leave_candidates
@@ -224,3 +228,74 @@ def test_the_finder_drops_hanchan_from_a_longer_schedule(capsys: pytest.CaptureF
     # rest of their table in the hanchan dropped) share the two others, so 16 - 2 * 3 + 2 common
     # opponents for all 24 pairs of strangers.
     assert "'excess': 0," in out.out and "'opponents': 12, 'at_fewest': 24," in out.out
+
+
+def _develop() -> ModuleType:
+    """The compiled development search, built on first use; skipped without a C compiler (the offline
+    finder's own requirement, not the product's)."""
+    from tournament.seating.finder import develop, native
+
+    try:
+        develop.self_check(CyclicShape(5, 4, 0, 1), 0, 1, 1)
+    except native.NoCompiler as error:
+        pytest.skip(str(error))
+    return develop
+
+
+@pytest.mark.parametrize(("m", "transversal"), [(7, 0), (7, 1), (11, 1), (13, 0)])
+def test_the_development_search_keeps_its_class_counts_up_to_date(m: int, transversal: int) -> None:
+    develop = _develop()
+    for seed in (1, 2, 3):
+        assert develop.self_check(CyclicShape(m, 4, 0, 1), transversal, 5000, seed) == 0
+
+
+def test_a_development_whose_strangers_share_two_strangers() -> None:
+    """28 x 7 over Z_7 x 4: six strangers each, so 28 - 2 * 6 + 2 = 18 common opponents when every two
+    strangers share two strangers; the search reaches it in well under a second, counted again here."""
+    develop = _develop()
+    outcome = develop.develop_native(CyclicShape(7, 4, 0, 1), 0, 1, 30.0, shared=2)
+    assert outcome.reached
+    rounds = outcome.rounds
+    assert len(rounds) == 7
+    for hanchan in rounds:
+        assert sorted(p for table in hanchan for p in table) == list(range(28))
+    met = pair_counts(rounds)
+    assert max(met.values()) == 1 and len(met) == 7 * 7 * 6
+    assert common_opponent_figures(rounds, 28)[0] >= 18
+
+
+def test_the_development_search_returns_its_last_state_when_time_runs_out() -> None:
+    # 36 x 12 over Z_9 x 4 + 3 transversal hanchan needs every two strangers (two each) to share ten.
+    develop = _develop()
+    outcome = develop.develop_native(CyclicShape(9, 4, 0, 1), 3, 1, 0.2, shared=10)
+    assert not outcome.reached and len(outcome.rounds) == 12
+
+
+def test_the_finder_numbers_the_tables_of_a_development(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--start develop``: 28 x 8 over Z_7 x 4 plus a transversal hanchan, three strangers each who
+    share a stranger (28 - 6 + 1 = 23 common opponents at least), then the generator's table search."""
+    _develop()
+    argv = ["--players", "28", "--rounds", "8", "--method", "anneal", "--start", "develop"]
+    argv += ["--shape", "7,4,0,1", "--transversal", "1", "--opponents", "23", "--hard", "3", "--hot", "1"]
+    argv += ["--tables", "generator", "--attempts", "1", "--table-repeats", "60", "--seconds", "30"]
+    assert cli.main(argv) == 0
+    out = capsys.readouterr().out
+    assert "28 x 8: {'excess': 0," in out
+    figures = ast.literal_eval(out.split(": ", 1)[1].rsplit(" in ", 1)[0])
+    assert figures["opponents"] >= 23
+
+
+@pytest.mark.parametrize(
+    ("rounds", "extra", "message"),
+    [
+        ("8", ["--shape", "7,4,0,1", "--transversal", "2"], "make 9 hanchan, not 8"),
+        ("14", ["--shape", "14,2,0,1"], "odd Z_m"),
+        ("8", [], "needs --shape"),
+    ],
+)
+def test_the_finder_refuses_a_development_of_the_wrong_size(
+    rounds: str, extra: list[str], message: str
+) -> None:
+    argv = ["--players", "28", "--rounds", rounds, "--method", "anneal", "--start", "develop", *extra]
+    with pytest.raises(SystemExit, match=message):
+        cli.main([*argv, "--opponents", "23"])

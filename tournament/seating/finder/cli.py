@@ -43,6 +43,7 @@ from .affine import affine_start
 from .allowance import raise_opponents
 from .anneal import COLD, HOT, anneal_tables
 from .binary import binary_start
+from .develop import develop_native
 from .group import GroupAction, PlayerRef
 from .leave import apart_pairs, leave_candidates, leave_text
 from .matrix import difference_matrix, matrix_schedule
@@ -186,21 +187,24 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--start",
-        choices=["generator", "affine", "binary", "random", "group", "drop"],
+        choices=["generator", "affine", "binary", "random", "group", "drop", "develop"],
         default="generator",
         help="anneal: start from the generator's schedule, from AG(3, 4) on the best directions (64 "
         "players, finder/affine.py) or from planes of GF(2)^k (a power of two of players, "
         "finder/binary.py, --spread-steps), with random table numbers, from random hanchan, from "
         "the first --rounds hanchan of the SAT method over --group (with --apart, a prescribed leave), "
-        "or from --rounds of the generator's --from-rounds hanchan (--keep)",
+        "from --rounds of the generator's --from-rounds hanchan (--keep), or from one base hanchan over "
+        "--shape m,k,0,1 developed m times plus --transversal hanchan, annealed with the leave's shared "
+        "strangers in the objective (finder/develop.c: --hard per class used twice, --hot the "
+        "temperature)",
     )
     parser.add_argument(
         "--tables",
         choices=["anneal", "generator"],
         default="anneal",
-        help="--start group or drop: table numbers by the annealing (only table numbers move) or by the "
-        "generator's table search (tables.TableSearch: nobody above ceil(R/T) visits to a table), the "
-        "best of --attempts seeds",
+        help="--start group, drop or develop: table numbers by the annealing (only table numbers move) "
+        "or by the generator's table search (tables.TableSearch: nobody above ceil(R/T) visits to a "
+        "table), the best of --attempts seeds",
     )
     parser.add_argument("--attempts", type=int, default=10, help="--tables generator: seeds tried")
     parser.add_argument(
@@ -660,6 +664,12 @@ def _anneal(args: argparse.Namespace, argv: list[str] | None) -> int:
         keep = best_kept(design, n, args.rounds) if args.keep == "best" else _numbers(args.keep)
         print(f"kept hanchan {','.join(map(str, keep))} of {args.from_rounds}", file=sys.stderr)
         first = [design[i] for i in keep]
+    elif args.start == "develop":
+        developed = _developed(args)
+        if developed is None:
+            print(f"no development reached the goal for {n} x {args.rounds}", file=sys.stderr)
+            return 1
+        first = developed
     elif args.start == "random":
         shuffle = random.Random(args.seed)
         first = []
@@ -670,7 +680,7 @@ def _anneal(args: argparse.Namespace, argv: list[str] | None) -> int:
         first = generator_start(n, args.rounds, args.seed)
     seconds = args.seconds or 600.0
     rounds: list[Groups] | None
-    if args.start in ("group", "drop") and args.tables == "generator":
+    if args.start in ("group", "drop", "develop") and args.tables == "generator":
         rounds = generator_tables(n, first, args.seed, args.attempts)
         low, at_low, _ = common_opponent_figures(rounds, n)
         if _short_of_goal(low, at_low, args) or _table_repeats(rounds, n) > args.table_repeats:
@@ -756,6 +766,41 @@ def _anneal(args: argparse.Namespace, argv: list[str] | None) -> int:
     if args.write:
         _write_exact(args.method, n, args.rounds, figures, rounds, argv)
     return 0
+
+
+def _developed(args: argparse.Namespace) -> list[Groups] | None:
+    """``--start develop``: a repeat-free development of one base hanchan over ``--shape`` plus
+    ``--transversal`` hanchan whose worst strangers reach ``--opponents`` (``finder/develop.c``)."""
+    if not args.shape:
+        raise SystemExit("--start develop needs --shape m,k,0,1")
+    shape = _parse_shape(args.shape, args.players)
+    if shape.m + args.transversal != args.rounds:
+        raise SystemExit(
+            f"--shape {args.shape} and --transversal {args.transversal} make "
+            f"{shape.m + args.transversal} hanchan, not {args.rounds}"
+        )
+    # Two strangers share N - 2s + c common opponents, s strangers each and c strangers in common.
+    strangers = args.players - 1 - 3 * args.rounds
+    shared = args.opponents - (args.players - 2 * strangers)
+    try:
+        outcome = develop_native(
+            shape,
+            args.transversal,
+            args.seed,
+            args.seconds or 600.0,
+            shared=shared,
+            at_most=None if args.at_fewest is None else args.at_fewest // shape.m,
+            weight=args.hard,
+            temperature=args.hot,
+        )
+    except ValueError as error:
+        raise SystemExit(str(error)) from None
+    print(
+        f"{outcome.steps} moves, {outcome.free} arrivals at repeat-free states, the best leave "
+        f"{outcome.best_shortfall} short ({outcome.best_shared} shared strangers at fewest)",
+        file=sys.stderr,
+    )
+    return outcome.rounds if outcome.reached else None
 
 
 def _short_of_goal(low: int, at_low: int, args: argparse.Namespace) -> bool:

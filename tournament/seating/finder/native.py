@@ -5,7 +5,8 @@ with the same moves, plus chains of two or three exchanges in one hanchan and an
 in every hanchan from one on, about a hundred times faster. The C file is compiled on first use with
 the machine's C compiler (``$CC``, else ``cc``) into ``$XDG_CACHE_HOME/riichi-seating`` (else
 ``~/.cache/riichi-seating``), named by the hash of its source; without a compiler the finder says so.
-The generator never uses it: its answers ship as data (``data/exact.json``).
+The generator never uses it: its answers ship as data (``data/exact.json``). :func:`load_compiled`
+builds ``develop.c`` (:mod:`.develop`) the same way.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ MAX_ROUNDS = 32
 
 
 class NoCompiler(RuntimeError):
-    """No C compiler to build ``anneal.c`` with."""
+    """No C compiler to build ``anneal.c`` (or ``develop.c``) with."""
 
 
 @dataclass(frozen=True)
@@ -45,24 +46,29 @@ class Outcome:
     last: tuple[int, int, int, int] = (0, 0, 0, 0)
 
 
-def _library() -> ctypes.CDLL:
-    source = SOURCE.read_bytes()
+def load_compiled(source_path: Path) -> ctypes.CDLL:
+    """The C file ``source_path`` compiled into the cache (once per version of its source), loaded."""
+    source = source_path.read_bytes()
     digest = hashlib.sha256(source).hexdigest()[:16]
     cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "riichi-seating"
-    target = cache / f"anneal-{digest}.so"
+    target = cache / f"{source_path.stem}-{digest}.so"
     if not target.exists():
         compiler = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
         if not compiler:
-            raise NoCompiler("the compiled annealing needs a C compiler (cc or $CC); none was found")
+            raise NoCompiler(f"{source_path.name} needs a C compiler (cc or $CC); none was found")
         cache.mkdir(parents=True, exist_ok=True)
         partial = target.with_suffix(f".{os.getpid()}.tmp")
         subprocess.run(
-            [compiler, "-O2", "-shared", "-fPIC", "-o", str(partial), str(SOURCE), "-lm"],
+            [compiler, "-O2", "-shared", "-fPIC", "-o", str(partial), str(source_path), "-lm"],
             check=True,
             capture_output=True,
         )
         partial.replace(target)
-    library = ctypes.CDLL(str(target))
+    return ctypes.CDLL(str(target))
+
+
+def _library() -> ctypes.CDLL:
+    library = load_compiled(SOURCE)
     library.anneal.restype = ctypes.c_int
     library.anneal.argtypes = [
         ctypes.c_int,
