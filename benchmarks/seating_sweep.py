@@ -6,12 +6,14 @@ plus 200, 500 and 1000 players x 12 hanchan, evaluates every schedule with the p
 writes ``benchmarks/seating_sweep.json`` plus a Markdown summary on stdout.
 
     .venv/bin/python benchmarks/seating_sweep.py [--jobs 2] [--time-limit SECONDS] [--only 16x5 ...]
-        [--published DIR]
+        [--published DIR] [--seed S --out FILE]
 
 ``--only`` re-measures some sizes and keeps the other rows of the JSON file. ``--published DIR`` compares
 with the statistics of the World Riichi tournament app's precomputed schedules (``meet.csv`` and
 ``tables.csv``, ``indirects.csv`` from ApplySci/aim, ``server/seating/stats/``, fetched by you: they are
-not part of this repository) and lists every size where theirs is better on some figure.
+not part of this repository) and lists every size where theirs is better on some figure. ``--seed``
+runs the command line with another seed (every seed should give the same figures: the seed relabels the
+players of a fresh schedule).
 """
 
 from __future__ import annotations
@@ -38,9 +40,10 @@ def grid() -> list[tuple[int, int]]:
     return [*sizes, (200, 12), (500, 12), (1000, 12)]
 
 
-def run_one(job: tuple[int, int, float | None]) -> dict[str, Any]:
-    n, r, limit = job
+def run_one(job: tuple[int, int, float | None, int]) -> dict[str, Any]:
+    n, r, limit, seed = job
     cmd = [sys.executable, "-m", "tournament.seating", "--players", str(n), "--rounds", str(r)]
+    cmd += ["--seed", str(seed)]
     if limit is not None:
         cmd += ["--time-limit", str(limit)]
     start = time.monotonic()
@@ -73,6 +76,7 @@ def run_one(job: tuple[int, int, float | None]) -> dict[str, Any]:
     row.update(
         players=n,
         rounds=r,
+        seed=seed,
         seconds=round(seconds, 2),
         consecutive_table_repeats=report["consecutive_table_repeats"],
     )
@@ -315,6 +319,12 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--time-limit", type=float, default=None)
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="the command line's seed (with another --out to keep the seed-0 file)",
+    )
     parser.add_argument("--only", nargs="*", default=None, help="sizes like 16x5")
     parser.add_argument("--out", default=str(ROOT / "benchmarks" / "seating_sweep.json"))
     parser.add_argument(
@@ -329,7 +339,7 @@ def main() -> int:
     out = Path(args.out)
     rows: list[dict[str, Any]] = json.loads(out.read_text(encoding="utf-8")) if out.exists() else []
     if not args.no_run:
-        jobs = [(n, r, args.time_limit) for n, r in sizes]
+        jobs = [(n, r, args.time_limit, args.seed) for n, r in sizes]
         with ProcessPoolExecutor(max_workers=args.jobs) as pool:
             fresh = list(pool.map(run_one, jobs))
         measured = {(row["players"], row["rounds"]) for row in fresh}

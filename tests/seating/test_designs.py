@@ -265,7 +265,7 @@ def test_a_development_whose_strangers_share_two_strangers() -> None:
 
 
 def test_the_development_search_returns_its_last_state_when_time_runs_out() -> None:
-    # 36 x 12 over Z_9 x 4 + 3 transversal hanchan needs every two strangers (two each) to share ten.
+    # 36 x 12 over Z_9 x 4 + 3 transversal hanchan: 36 meetings each among 35 others, never repeat-free.
     develop = _develop()
     outcome = develop.develop_native(CyclicShape(9, 4, 0, 1), 3, 1, 0.2, shared=10)
     assert not outcome.reached and len(outcome.rounds) == 12
