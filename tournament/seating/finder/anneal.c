@@ -20,6 +20,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "search.h"
+
 #define MAXN 256
 #define WORDS (MAXN / 64)
 #define MAXR 32
@@ -40,27 +42,6 @@ typedef struct {
     long soft, at_level, below;
     long weights[MAXN];             /* weight by missing common opponents, capped */
 } State;
-
-static uint64_t rng_state;
-
-static uint64_t next_random(void) {
-    uint64_t x = rng_state;
-    x ^= x >> 12;
-    x ^= x << 25;
-    x ^= x >> 27;
-    rng_state = x;
-    return x * 0x2545F4914F6CDD1DULL;
-}
-
-static int below_n(int bound) { return (int)((next_random() >> 33) % (uint64_t)bound); }
-
-static double uniform(void) { return (double)(next_random() >> 11) / 9007199254740992.0; }
-
-static double now_seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static int popcount_and(const uint64_t *a, const uint64_t *b, int words) {
     int c = 0;

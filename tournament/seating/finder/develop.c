@@ -22,30 +22,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "search.h"
+
 #define MAXN 256
 #define MAXC 4096
 #define MAXT 8
-
-static uint64_t rng_state;
-
-static uint64_t next_random(void) {
-    uint64_t x = rng_state;
-    x ^= x >> 12;
-    x ^= x << 25;
-    x ^= x >> 27;
-    rng_state = x;
-    return x * 0x2545F4914F6CDD1DULL;
-}
-
-static int below_n(int bound) { return (int)((next_random() >> 33) % (uint64_t)bound); }
-
-static double uniform(void) { return (double)(next_random() >> 11) / 9007199254740992.0; }
-
-static double now_seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 typedef struct {
     int n, m, tables, ntrans, nclass, goal, at_most;
@@ -132,50 +113,84 @@ static void exchange_counted(Base *b, int p, int q) {
     }
 }
 
+/* The problem's fields and one pair per class; -1 for arguments out of range. */
+static int setup(Base *b, int n, int m, const int *cls, int nclass, int ntrans, int goal, int at_most) {
+    if (n > MAXN || n % 4 || m < 3 || n % m || nclass > MAXC || ntrans > MAXT || (ntrans && n != 4 * m))
+        return -1;
+    memset(b, 0, sizeof *b);
+    b->n = n;
+    b->m = m;
+    b->tables = n / 4;
+    b->ntrans = ntrans;
+    b->nclass = nclass;
+    b->goal = goal;
+    b->at_most = at_most;
+    b->cls = cls;
+    for (int c = 0; c < nclass; c++) b->rep[c][0] = -1;
+    for (int p = 0; p < n; p++)
+        for (int q = p + 1; q < n; q++) {
+            int c = cls[p * n + q];
+            if (c < 0 || c >= nclass) return -1;
+            if (b->rep[c][0] < 0) {
+                b->rep[c][0] = p;
+                b->rep[c][1] = q;
+            }
+        }
+    return 0;
+}
+
+/* The state `base` (table t at base[4t..4t+3]) and `vec` (four entries per transversal hanchan), its
+ * classes counted afresh. */
+static void place(Base *b, const int *base, const int *vec) {
+    memset(b->use, 0, sizeof b->use);
+    b->excess = 0;
+    for (int t = 0; t < b->tables; t++)
+        for (int a = 0; a < 4; a++) {
+            b->members[t][a] = base[t * 4 + a];
+            b->table_of[base[t * 4 + a]] = t;
+        }
+    for (int h = 0; h < b->ntrans; h++)
+        for (int i = 0; i < 4; i++) b->vec[h][i] = vec[h * 4 + i];
+    for (int t = 0; t < b->tables; t++) table_classes(b, t, 1);
+    for (int h = 0; h < b->ntrans; h++) transversal_classes(b, h, 1);
+}
+
+static void save(const Base *b, int *base, int *vec) {
+    for (int t = 0; t < b->tables; t++)
+        for (int a = 0; a < 4; a++) base[t * 4 + a] = b->members[t][a];
+    for (int h = 0; h < b->ntrans; h++)
+        for (int i = 0; i < 4; i++) vec[h * 4 + i] = b->vec[h][i];
+}
+
+/* Entry `i` (a type 1..3) of transversal vector `h` set to `value`, the counts kept up to date;
+ * returns the old value, for a second call to put back. */
+static int set_entry(Base *b, int h, int i, int value) {
+    int old = b->vec[h][i];
+    transversal_classes(b, h, -1);
+    b->vec[h][i] = value;
+    transversal_classes(b, h, 1);
+    return old;
+}
+
 /* stats: steps, repeat-free states reached, the least leave cost among them (-1: none), the fewest
  * shared strangers of that state. Returns 1 when the goal is reached (base and vec hold it), 0 when
  * `seconds` ran out (they hold the last state), -1 for arguments out of range. */
 int develop(int n, int m, const int *cls, int nclass, int ntrans, int goal, int at_most, int weight,
             double temperature, double seconds, uint64_t seed, int *base, int *vec, long long *stats) {
     static Base b;
-    if (n > MAXN || n % 4 || m < 3 || n % m || nclass > MAXC || ntrans > MAXT || (ntrans && n != 4 * m))
-        return -1;
-    memset(&b, 0, sizeof b);
-    b.n = n;
-    b.m = m;
-    b.tables = n / 4;
-    b.ntrans = ntrans;
-    b.nclass = nclass;
-    b.goal = goal;
-    b.at_most = at_most;
-    b.cls = cls;
-    for (int c = 0; c < nclass; c++) b.rep[c][0] = -1;
-    for (int p = 0; p < n; p++)
-        for (int q = p + 1; q < n; q++) {
-            int c = cls[p * n + q];
-            if (c < 0 || c >= nclass) return -1;
-            if (b.rep[c][0] < 0) {
-                b.rep[c][0] = p;
-                b.rep[c][1] = q;
-            }
-        }
+    if (setup(&b, n, m, cls, nclass, ntrans, goal, at_most) < 0) return -1;
     rng_state = seed * 0x9E3779B97F4A7C15ULL + 0x2545F4914F6CDD1DULL;
     if (!rng_state) rng_state = 1;
-    int order[MAXN];
+    int order[MAXN], start_vec[MAXT * 4] = {0};
     for (int p = 0; p < n; p++) order[p] = p;
     for (int p = n - 1; p > 0; p--) {
         int j = below_n(p + 1), t = order[p];
         order[p] = order[j];
         order[j] = t;
     }
-    for (int p = 0; p < n; p++) {
-        b.members[p / 4][p % 4] = order[p];
-        b.table_of[order[p]] = p / 4;
-    }
     for (int h = 0; h < ntrans; h++)
-        for (int i = 1; i < 4; i++) b.vec[h][i] = below_n(m);
-    for (int t = 0; t < b.tables; t++) table_classes(&b, t, 1);
-    for (int h = 0; h < ntrans; h++) transversal_classes(&b, h, 1);
+        for (int i = 1; i < 4; i++) start_vec[h * 4 + i] = below_n(m);
+    place(&b, order, start_vec);
 
     double deadline = now_seconds() + seconds;
     long cost = weight * b.excess + leave_cost(&b, NULL);
@@ -202,37 +217,28 @@ int develop(int n, int m, const int *cls, int nclass, int ntrans, int goal, int 
         double threshold = (double)cost - temperature * log(1.0 - uniform());
         long old_excess = b.excess;
         if (ntrans && below_n(50) == 0) {
-            int h = below_n(ntrans), i = 1 + below_n(3), old = b.vec[h][i];
-            transversal_classes(&b, h, -1);
-            b.vec[h][i] = below_n(m);
-            transversal_classes(&b, h, 1);
+            int h = below_n(ntrans), i = 1 + below_n(3);
+            int old = set_entry(&b, h, i, below_n(m));
             long next = weight * b.excess;
             if (next <= threshold) next += leave_cost(&b, NULL);
-            if (next <= threshold) {
+            if (next <= threshold)
                 cost = next;
-            } else {
-                transversal_classes(&b, h, -1);
-                b.vec[h][i] = old;
-                transversal_classes(&b, h, 1);
-            }
+            else
+                set_entry(&b, h, i, old);
         } else {
             int p = below_n(n), q = below_n(n);
             if (b.table_of[p] == b.table_of[q]) continue;
             exchange_counted(&b, p, q);
             long next = weight * b.excess;
             if (next <= threshold) next += leave_cost(&b, NULL);
-            if (next <= threshold) {
+            if (next <= threshold)
                 cost = next;
-            } else {
+            else
                 exchange_counted(&b, p, q);
-            }
         }
         if (b.excess == 0 && old_excess != 0) reached_free++;
     }
-    for (int t = 0; t < b.tables; t++)
-        for (int a = 0; a < 4; a++) base[t * 4 + a] = b.members[t][a];
-    for (int h = 0; h < ntrans; h++)
-        for (int i = 0; i < 4; i++) vec[h * 4 + i] = b.vec[h][i];
+    save(&b, base, vec);
     stats[0] = steps;
     stats[1] = reached_free;
     stats[2] = best_free;
@@ -240,52 +246,32 @@ int develop(int n, int m, const int *cls, int nclass, int ntrans, int goal, int 
     return reached;
 }
 
-/* For the tests: after `moves` random moves, each kept or undone, whether the class counts and the
- * excess uses kept up to date equal a fresh count (0: they do). */
+/* For the tests: after `moves` random moves (exchanges and transversal entries), each kept or undone,
+ * whether the class counts and the excess uses kept up to date equal a fresh count (0: they do). */
 int develop_selfcheck(int n, int m, const int *cls, int nclass, int ntrans, int moves, uint64_t seed) {
-    static Base b;
+    static Base b, fresh;
     int base[MAXN], vec[MAXT * 4];
     long long stats[4];
     if (develop(n, m, cls, nclass, ntrans, 0, -1, 1, 1.0, 0.0, seed, base, vec, stats) < 0) return -1;
-    memset(&b, 0, sizeof b);
-    b.n = n;
-    b.m = m;
-    b.tables = n / 4;
-    b.ntrans = ntrans;
-    b.nclass = nclass;
-    b.cls = cls;
-    for (int t = 0; t < b.tables; t++)
-        for (int a = 0; a < 4; a++) {
-            b.members[t][a] = base[t * 4 + a];
-            b.table_of[base[t * 4 + a]] = t;
-        }
-    for (int h = 0; h < ntrans; h++)
-        for (int i = 0; i < 4; i++) b.vec[h][i] = vec[h * 4 + i];
-    for (int t = 0; t < b.tables; t++) table_classes(&b, t, 1);
-    for (int h = 0; h < ntrans; h++) transversal_classes(&b, h, 1);
+    setup(&b, n, m, cls, nclass, ntrans, 0, -1);
+    place(&b, base, vec);
     for (int s = 0; s < moves; s++) {
         int p = below_n(n), q = below_n(n);
-        if (b.table_of[p] == b.table_of[q]) continue;
-        exchange_counted(&b, p, q);
-        if (below_n(2)) exchange_counted(&b, p, q);
+        if (b.table_of[p] != b.table_of[q]) {
+            exchange_counted(&b, p, q);
+            if (below_n(2)) exchange_counted(&b, p, q);
+        }
         if (ntrans) {
             int h = below_n(ntrans), i = 1 + below_n(3);
-            transversal_classes(&b, h, -1);
-            b.vec[h][i] = below_n(m);
-            transversal_classes(&b, h, 1);
+            int old = set_entry(&b, h, i, below_n(m));
+            if (below_n(2)) set_entry(&b, h, i, old);
         }
     }
-    Base fresh;
-    memset(&fresh, 0, sizeof fresh);
-    fresh.n = n;
-    fresh.m = m;
-    fresh.cls = cls;
-    memcpy(fresh.members, b.members, sizeof b.members);
-    memcpy(fresh.vec, b.vec, sizeof b.vec);
-    for (int t = 0; t < b.tables; t++) table_classes(&fresh, t, 1);
-    for (int h = 0; h < ntrans; h++) transversal_classes(&fresh, h, 1);
     for (int t = 0; t < b.tables; t++)
         for (int a = 0; a < 4; a++)
             if (b.table_of[b.members[t][a]] != t) return 1;
+    save(&b, base, vec);
+    setup(&fresh, n, m, cls, nclass, ntrans, 0, -1);
+    place(&fresh, base, vec);
     return memcmp(fresh.use, b.use, sizeof b.use) != 0 || fresh.excess != b.excess;
 }

@@ -47,8 +47,11 @@ class Outcome:
 
 
 def load_compiled(source_path: Path) -> ctypes.CDLL:
-    """The C file ``source_path`` compiled into the cache (once per version of its source), loaded."""
+    """The C file ``source_path`` compiled into the cache (once per version of its source and of the
+    headers beside it, ``search.h``), loaded."""
     source = source_path.read_bytes()
+    for header in sorted(source_path.parent.glob("*.h")):
+        source += header.read_bytes()
     digest = hashlib.sha256(source).hexdigest()[:16]
     cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "riichi-seating"
     target = cache / f"{source_path.stem}-{digest}.so"
