@@ -106,3 +106,17 @@ def wait_until(page: Any, expression: str, timeout: float = 5.0) -> None:
         if time.monotonic() > deadline:
             raise AssertionError(f"not true within {timeout} s: {expression}")
         page.wait_for_timeout(50)
+
+
+NEXT_FRAME = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+
+
+def drawn_after(page: Any, url_end: str, action: Any, *args: Any) -> Any:
+    """Runs ``action(*args)`` (a navigation, or the page's clock moved on), waits for the answer to the
+    fetch of the URL ending in ``url_end`` that it causes, and for the page to draw it; returns what
+    ``action`` returned."""
+    with page.expect_response(lambda response: response.url.split("?")[0].endswith(url_end)) as answer:
+        result = action(*args)
+    answer.value.finished()
+    page.evaluate(NEXT_FRAME)
+    return result

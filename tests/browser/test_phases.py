@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring import services as sheets
-from tests.browser.conftest import log_in
+from tests.browser.conftest import drawn_after, log_in
 from tests.browser.test_content_security import watch
 from tests.conftest import make_user, seat_table
 from tests.standings.test_phase_event import NAMES, QUALIFYING
@@ -65,12 +65,14 @@ def test_the_organiser_runs_the_cut_and_the_public_sees_the_phases(
     screenshot(page, "phases-seated")
 
     public = new_context().new_page()
+    public.clock.install()  # the page's timers, moved on by the test instead of waited for
     public_violations = watch(public)
-    public.goto(f"{live_server.url}/t/{slug}/standings/")
+    # The rows as the live script draws them from its poll: the phase tags are still there.
+    drawn_after(public, "/standings.json", public.goto, f"{live_server.url}/t/{slug}/standings/")
     first = public.locator("[data-rows] tr").first
     expect(first).to_contain_text("Ann")
     expect(first.locator(".phase-tag")).to_have_text("Final")
-    public.wait_for_timeout(3000)  # a poll has redrawn the rows: the phase tags are still there
+    drawn_after(public, "/standings.json", public.clock.run_for, 2500)  # and after the next poll
     expect(public.locator("[data-rows] tr").nth(4).locator(".phase-tag")).to_have_text("Qualifying")
     expect(public.locator('[data-phases] details[data-phase="2"]')).to_contain_text("26.5")
     screenshot(public, "standings-phases")

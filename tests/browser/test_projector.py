@@ -62,6 +62,7 @@ def test_120_players_fit_and_the_seating_shows_once_published(
     new_context: Any, live_server: Any, big_room: Tournament, tmp_path: Path, screenshot: Any
 ) -> None:
     page = new_context(viewport=FULL_HD).new_page()
+    page.clock.install()  # the page turns moved on by the test instead of waited for
     violations = watch(page)
     page.goto(f"{live_server.url}/t/{big_room.slug}/projector/")
     expect(page.locator("[data-columns] table")).to_have_count(5, timeout=10_000)
@@ -94,7 +95,8 @@ def test_120_players_fit_and_the_seating_shows_once_published(
     services.publish_seating(big_room.rounds.get(number=2), organiser)
     expect(page.locator("[data-seating-title]")).to_have_text("Seating of hanchan 2", timeout=10_000)
     # The seating takes its turn with the standings (a page every 12 seconds).
-    expect(page.locator('[data-view="seating"]')).to_be_visible(timeout=20_000)
+    page.clock.run_for(12_000)
+    expect(page.locator('[data-view="seating"]')).to_be_visible()
     assert page.evaluate("document.scrollingElement.scrollHeight <= innerHeight")
     tables = page.evaluate(ON_SCREEN, ".seat-table")
     label = page.locator("[data-page-label]").inner_text()

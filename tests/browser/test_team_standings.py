@@ -10,11 +10,14 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring import services as sheets
+from tests.browser.conftest import drawn_after
 from tests.browser.test_content_security import watch
 from tests.conftest import make_user, seat_table
 from tournament.models import Player, Round, Tournament
 
 FULL_HD = {"width": 1920, "height": 1080}
+POLL_MS = 2500  # static/js/standings.js: the standings poll's interval
+PAGE_MS = 12000  # and the projector's page turn's
 
 
 @pytest.fixture
@@ -45,21 +48,24 @@ def test_the_teams_show_beside_the_standings_and_on_the_projector(
     new_context: Any, live_server: Any, team_cup: Tournament, screenshot: Any
 ) -> None:
     page = new_context().new_page()
+    page.clock.install()  # the page's timers, moved on by the test instead of waited for
     violations = watch(page)
-    page.goto(f"{live_server.url}/t/{team_cup.slug}/standings/")
+    drawn_after(page, "/standings.json", page.goto, f"{live_server.url}/t/{team_cup.slug}/standings/")
     kyoto = page.locator('[data-team-rows] tr[data-team="Kyoto"]')
     expect(kyoto).to_contain_text("Aki 30")
-    page.wait_for_timeout(3000)  # a poll has redrawn the rows: the teams are still there
+    drawn_after(page, "/standings.json", page.clock.run_for, POLL_MS)  # the next poll, drawn
     expect(kyoto.locator(".total")).to_have_text("20")
     expect(page.locator('[data-team-rows] tr[data-team="Osaka"] .total')).to_have_text("-20")
     screenshot(page, "standings-teams")
 
     projector = new_context(viewport=FULL_HD).new_page()
+    projector.clock.install()
     projector_violations = watch(projector)
     projector.goto(f"{live_server.url}/t/{team_cup.slug}/projector/")
-    expect(projector.locator("[data-page-label]")).to_have_text("Standings 1/1", timeout=10_000)
+    expect(projector.locator("[data-page-label]")).to_have_text("Standings 1/1")
     expect(projector.locator('[data-view="teams"]')).to_be_hidden()
-    expect(projector.locator("[data-page-label]")).to_have_text("Teams 1/1", timeout=15_000)
+    projector.clock.run_for(PAGE_MS)  # the page turns
+    expect(projector.locator("[data-page-label]")).to_have_text("Teams 1/1")
     expect(projector.locator('[data-view="standings"]')).to_be_hidden()
     rows = projector.locator("[data-team-columns] tr[data-team]")
     expect(rows).to_have_count(2)

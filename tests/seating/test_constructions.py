@@ -289,6 +289,10 @@ def test_group_sat_finder_over_a_non_cyclic_group() -> None:
     rounds = sat_group_rounds((2, 2, 2, 2), 1, 0, [None] * 5, random.Random(0), 60.0)
     assert rounds is not None
     assert pair_counts(rounds) == {(p, q): 1 for p in range(16) for q in range(p + 1, 16)}
+
+
+def test_group_sat_finder_with_pairs_exchanged_outside_a_subgroup() -> None:
+    pytest.importorskip("pysat")
     # 32 x 10 without a repeat meeting (the social-golfer maximum): Z_2^3 x 4 types, four hanchan
     # that the group maps to themselves and three pairs, each pair exchanged by the translations
     # outside a subgroup of order four. Everyone meets everyone but one other player exactly once.
@@ -300,12 +304,20 @@ def test_group_sat_finder_over_a_non_cyclic_group() -> None:
     assert max(met.values()) == 1 and len(met) == 32 * 30 // 2
     for hanchan in rounds:
         assert sorted(p for table in hanchan for p in table) == list(range(32))
+
+
+def test_group_sat_finder_with_a_short_orbit() -> None:
+    pytest.importorskip("pysat")
     # A short orbit: 24 players = Z_3 x Z_7 and the three cosets of Z_7 (the shape of the shipped
     # 48 x 15 over Z_3 x Z_15); one hanchan fixed by the subgroup of order 3, developed into 7.
     rounds = sat_group_rounds((3, 7), 1, 0, [[(1, 0)]], random.Random(0), 60.0, short=[[(0, 1)]])
     assert rounds is not None and len(rounds) == 7
     _check_no_repeat(rounds, 24)
     assert len(pair_counts(rounds)) == 24 * 21 // 2
+
+
+def test_group_sat_finder_with_a_multiplier() -> None:
+    pytest.importorskip("pysat")
     # A multiplier: 44 x 14 over Z_14 x 3 + 2 fixed with the base hanchan also fixed by
     # (x, i) -> (11 x, i + 1); everyone meets everyone but one other player exactly once.
     rounds = sat_group_rounds((14,), 3, 2, [[]], random.Random(0), 300.0, multiplier=(11, 1))
