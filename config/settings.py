@@ -236,12 +236,16 @@ LIVE_HEARTBEAT_SECONDS = float(os.environ.get("LIVE_HEARTBEAT_SECONDS", "15"))
 HEALTHZ_REQUIRE_WORKER = env_bool("HEALTHZ_REQUIRE_WORKER", bool(REDIS_URL))
 
 # Test sessions running side by side on one machine (see the Makefile) keep apart: each has its own
-# test database, cache keys and Celery queue.
+# test database, cache keys and Celery queue. Within a session, each pytest-xdist worker (gw0, gw1, ...)
+# keeps apart too: pytest-django gives it a database of its own (the name ends in _gw0), and the worker's
+# name joins the cache prefix, the queue and the media folder. The processes a test starts (a Celery
+# worker, a web server) inherit PYTEST_XDIST_WORKER, so they share their test's namespace.
 TEST_RUN_ID = os.environ.get("TEST_RUN_ID", "")
+TEST_NAMESPACE = "-".join(part for part in (TEST_RUN_ID, os.environ.get("PYTEST_XDIST_WORKER", "")) if part)
 if TEST_RUN_ID:
     DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default']['NAME']}_{TEST_RUN_ID}"}
-    CACHES["default"]["KEY_PREFIX"] = f"test-{TEST_RUN_ID}"
-    CELERY_TASK_DEFAULT_QUEUE = f"test-{TEST_RUN_ID}"
+    CACHES["default"]["KEY_PREFIX"] = f"test-{TEST_NAMESPACE}"
+    CELERY_TASK_DEFAULT_QUEUE = f"test-{TEST_NAMESPACE}"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -288,7 +292,7 @@ WHITENOISE_USE_FINDERS = DEBUG
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "var" / "media"))
 MEDIA_URL = "media/"
 if TEST_RUN_ID:  # test sessions side by side keep their files apart too
-    MEDIA_ROOT = MEDIA_ROOT / f"test-{TEST_RUN_ID}"
+    MEDIA_ROOT = MEDIA_ROOT / f"test-{TEST_NAMESPACE}"
 # Exports (exports.services): a produced file is kept this many hours, then deleted.
 EXPORT_EXPIRY_HOURS = float(os.environ.get("EXPORT_EXPIRY_HOURS", "24"))
 

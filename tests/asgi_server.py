@@ -6,20 +6,22 @@ from __future__ import annotations
 import http.client
 import json
 import os
-import signal
 import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
 from django.conf import settings
 
-from tests.conftest import ROOT, database_url_of_test_database
+from tests import processes
+from tests.conftest import database_url_of_test_database
 from tests.own_redis import free_port
+from tests.processes import artifact
 
 
 @dataclass
@@ -145,41 +147,33 @@ def running_server(env: dict[str, str] | None = None, log_name: str = "live-serv
         "PYTHONUNBUFFERED": "1",
         **(env or {}),
     }
-    log = ROOT / "tests" / "artifacts" / log_name
-    log.parent.mkdir(parents=True, exist_ok=True)
+    log = artifact(log_name)
     command = [sys.executable, "-m", "uvicorn", "config.asgi:application", "--port", str(port)]
     command += ["--host", "127.0.0.1", "--no-access-log", "--timeout-graceful-shutdown", "1"]
     with log.open("w") as log_file:
-        process = subprocess.Popen(
-            command,
-            cwd=ROOT,
-            env=environment,
-            stdout=log_file,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+        process = processes.start(command, env=environment, output=log_file)
         server = Server(port, process)
         try:
-            deadline = time.monotonic() + 30
-            while True:
-                if process.poll() is not None:
-                    pytest.fail(f"the server exited with {process.returncode}; see {log}")
-                with suppress(OSError):
-                    if server.get("/healthz")[0] == 200:
-                        break
-                if time.monotonic() > deadline:
-                    pytest.fail(f"the server did not answer within 30 s; see {log}")
-                time.sleep(0.1)
+            wait_until_serving(server, log)
             yield server
         finally:
-            with suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                with suppress(ProcessLookupError):
-                    os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
+            processes.stop(process)
+
+
+def wait_until_serving(server: Server, log: Path | None = None, timeout: float = 30) -> None:
+    """Until ``server`` answers ``/healthz`` with 200; fails if its process exits first or it takes longer
+    than ``timeout`` seconds."""
+    see = f"; see {log}" if log else ""
+    deadline = time.monotonic() + timeout
+    while True:
+        if server.process.poll() is not None:
+            pytest.fail(f"the server exited with {server.process.returncode}{see}")
+        with suppress(OSError):
+            if server.get("/healthz")[0] == 200:
+                return
+        if time.monotonic() > deadline:
+            pytest.fail(f"the server did not answer within {timeout:.0f} s{see}")
+        time.sleep(0.05)
 
 
 def wait_for(check: Callable[[], bool], timeout: float = 5.0) -> bool:

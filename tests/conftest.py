@@ -8,15 +8,12 @@ test database.
 from __future__ import annotations
 
 import os
-import signal
-import subprocess
 import sys
 import time
 import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from datetime import date
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -25,11 +22,53 @@ from django.db import connection
 
 from config.auth import local_counts as login_counts
 from config.celery import app as celery_app
+from tests import processes
+from tests.processes import artifact
 
 if TYPE_CHECKING:
     from tournament.models import Player, Tournament
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = processes.ROOT
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The main pytest process and each pytest-xdist worker end with their parent (tests.processes)."""
+    processes.die_with_parent()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """The main process of a parallel run drops the test databases of workers stopped before their own
+    teardown could (the run interrupted: Ctrl-C, a timeout, ``make`` killed)."""
+    if hasattr(config, "workerinput") or not settings.TEST_RUN_ID:
+        return
+    conf = connection.settings_dict
+    prefix = (conf.get("TEST") or {}).get("NAME") or ""
+    if conf["ENGINE"] != "django.db.backends.postgresql" or not prefix:
+        return
+    import psycopg  # the server's own connection, outside Django's (whose use the plugin has blocked)
+
+    dsn = {"host": conf.get("HOST") or "127.0.0.1", "port": conf.get("PORT") or 5432, "dbname": conf["NAME"]}
+    dsn |= {"user": conf.get("USER") or "postgres", "password": conf.get("PASSWORD") or None}
+    with psycopg.connect(**dsn, autocommit=True) as server:
+        names = server.execute(
+            r"SELECT datname FROM pg_database WHERE datname LIKE %s", [f"{prefix}\\_gw%"]
+        ).fetchall()
+        for (name,) in names:
+            server.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+# The longest tests (a browser, a worker or a server of their own, a seating search) run first, so that a
+# parallel run ends on short tests with both workers busy, not on one long test with the other idle.
+LONG_MARKERS = {"browser", "integration"}
+LONG_FOLDERS = {"browser", "live", "seating", "faults"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def long(item: pytest.Item) -> bool:
+        folder = item.path.relative_to(ROOT / "tests").parts[0]
+        return folder in LONG_FOLDERS or any(item.get_closest_marker(m) for m in LONG_MARKERS)
+
+    items.sort(key=lambda item: not long(item))  # stable: each group keeps its order
 
 
 def database_url_of_test_database() -> str:
@@ -65,19 +104,13 @@ def running_worker(
         "PYTHONUNBUFFERED": "1",
         **(env or {}),
     }
-    log = ROOT / "tests" / "artifacts" / log_name
-    log.parent.mkdir(parents=True, exist_ok=True)
+    log = artifact(log_name)
     command = [sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel", "INFO"]
     command += ["--concurrency", str(concurrency), "--hostname", node, "--without-gossip", "--without-mingle"]
     with log.open("w") as log_file:
-        process = subprocess.Popen(
-            [*command, *extra_args],
-            cwd=ROOT,
-            env=env,
-            stdout=log_file,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+        # If this process ends first, a cold shutdown (SIGQUIT): the worker stops at once, with its pool
+        # and its embedded beat (which SIGKILL would leave behind).
+        process = processes.start([*command, *extra_args], env=env, output=log_file, death_signal="QUIT")
         try:
             deadline = time.monotonic() + 60
             while not celery_app.control.ping(destination=[node], timeout=0.5):
@@ -87,19 +120,13 @@ def running_worker(
                     pytest.fail(f"the Celery worker {node} did not answer a ping within 60 s; see {log}")
             yield node
         finally:
-            with suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                with suppress(ProcessLookupError):
-                    os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
+            processes.stop(process, grace=20)
 
 
 @pytest.fixture(scope="session")
 def celery_worker(django_db_setup: None, django_db_blocker: object) -> Iterator[str]:
-    """The session's real Celery worker process on the real broker; yields its node name."""
+    """This pytest process's real Celery worker process on the real broker (its own queue: see
+    ``TEST_NAMESPACE`` in the settings); yields its node name."""
     with running_worker(f"test-{uuid.uuid4().hex[:8]}@localhost", "celery-worker.log") as node:
         yield node
 

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from config.celery import app as celery_app
+from tests import processes
 
 
 def free_port() -> int:
@@ -66,15 +67,10 @@ class OwnRedis:
             "no",
         ]
         if self.log is not None:
-            self.log.parent.mkdir(parents=True, exist_ok=True)
             with self.log.open("a") as output:
-                self.process = subprocess.Popen(
-                    command, stdout=output, stderr=subprocess.STDOUT, start_new_session=True
-                )
+                self.process = processes.start(command, output=output)
         else:
-            self.process = subprocess.Popen(
-                command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
-            )
+            self.process = processes.start(command)
         deadline = time.monotonic() + 10
         while not answers(self.port):
             if self.process.poll() is not None or time.monotonic() > deadline:
@@ -86,10 +82,7 @@ class OwnRedis:
 
     def stop(self) -> None:
         if self.process is not None:
-            if self.process.poll() is None:
-                os.kill(self.process.pid, signal.SIGCONT)  # a frozen server cannot act on SIGTERM
-                self.process.terminate()
-            self.process.wait(timeout=10)
+            processes.stop(self.process)
             self.process = None
 
     def freeze(self) -> None:

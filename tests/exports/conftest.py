@@ -48,7 +48,7 @@ def media_root(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[None]
 def session_media() -> Iterator[None]:
     yield
     root = Path(settings.MEDIA_ROOT)
-    if settings.TEST_RUN_ID and root.name == f"test-{settings.TEST_RUN_ID}":
+    if settings.TEST_RUN_ID and root.name == f"test-{settings.TEST_NAMESPACE}":
         shutil.rmtree(root, ignore_errors=True)
 
 

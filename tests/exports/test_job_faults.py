@@ -23,8 +23,9 @@ from config.celery import app as celery_app
 from exports import services as export_services
 from exports.exporters import register, unregister
 from exports.models import ExportJob
-from tests.conftest import ROOT, running_worker
+from tests.conftest import running_worker
 from tests.own_redis import OwnRedis, broker_at, own_redis
+from tests.processes import artifact
 from tournament.models import Tournament
 
 State = ExportJob.State
@@ -51,7 +52,7 @@ def finished(job_id: int) -> ExportJob | None:
 @pytest.fixture
 def broker() -> Iterator[OwnRedis]:
     """A Redis of this test's own, this process's broker meanwhile."""
-    with own_redis(ROOT / "tests" / "artifacts" / "own-redis.log") as server, broker_at(server.url):
+    with own_redis(artifact("own-redis.log")) as server, broker_at(server.url):
         yield server
 
 

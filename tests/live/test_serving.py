@@ -5,16 +5,14 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
-import time
-from contextlib import suppress
 
 import pytest
 from django.conf import settings
 
-from tests.asgi_server import Server, open_stream
+from tests import processes
+from tests.asgi_server import Server, open_stream, wait_until_serving
 from tests.conftest import ROOT, database_url_of_test_database
 from tests.own_redis import free_port
 from tournament.models import Tournament
@@ -69,33 +67,14 @@ def test_the_procfile_web_line_serves_pages_and_live_streams(tournament: Tournam
         "PORT": str(port),
         "WEB_CONCURRENCY": "2",
     }
-    process = subprocess.Popen(
-        ["sh", "-c", web_command()],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
+    # As honcho runs it: a shell, which runs uvicorn in its place; uvicorn's own processes end with it.
+    process = processes.start(["sh", "-c", web_command()], env=env)
     server = Server(port, process)
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            with suppress(OSError):
-                if server.get("/healthz")[0] == 200:
-                    break
-            assert process.poll() is None and time.monotonic() < deadline, "the web line did not serve"
-            time.sleep(0.2)
+        wait_until_serving(server)
         assert server.get(f"/t/{tournament.slug}/standings/")[0] == 200
         stream = open_stream(server, f"/t/{tournament.slug}/live")
         assert stream.status == 200 and stream.next().kind == "hello"
         stream.close()
     finally:
-        with suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            with suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+        processes.stop(process, grace=15)
