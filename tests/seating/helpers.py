@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
+
+# The time limit of a generation whose figures a test asserts: none, so that the searches end on their own
+# budgets (work, not seconds) and give the same schedule on an idle machine and on a loaded one. A wall-clock
+# limit would cut them wherever the machine's speed left them, and a figure reached late would be missed.
+UNTIMED = math.inf
 
 
 def assert_valid(rounds: Sequence[Sequence[Sequence[Any]]], players: Sequence[Any]) -> None:
