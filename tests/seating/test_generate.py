@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tournament.seating import SeatingError, generate, lower_bounds, quality_report
+from tournament.seating import SeatingError, generate, generator, lower_bounds, quality_report
 from tournament.seating.cyclic import without_exact_entry
 from tournament.seating.generator import attempts_for, opponents_first
 
@@ -150,6 +150,7 @@ def test_every_seed_gives_a_fresh_schedule_of_the_same_quality() -> None:
     figures = []
     schedules = []
     for seed in (0, 1, 1):
+        generator._FRESH_SEARCHED.clear()  # each seed's own search, not the one kept from the last
         schedule = generate(60, 9, seed=seed)
         schedules.append(schedule.rounds)
         report = quality_report(schedule)
@@ -159,6 +160,26 @@ def test_every_seed_gives_a_fresh_schedule_of_the_same_quality() -> None:
     assert figures[0]["min_indirect"] == 8 and figures[0]["indirect_histogram"]["8"] == 2
     # The same seed, the same schedule; another seed, another.
     assert schedules[1] == schedules[2] != schedules[0]
+
+
+def test_a_size_searched_already_is_relabelled_not_searched_again() -> None:
+    generator._FRESH_SEARCHED.clear()
+    first = generate(28, 4, seed=3)
+    kept = generator._FRESH_SEARCHED[(28, 4, attempts_for(28, 4))]
+    again = generate(28, 4, seed=3)
+    other = generate(28, 4, seed=4)
+    assert first.rounds == again.rounds != other.rounds
+    figures = [
+        {key: value for key, value in quality_report(s).items() if not key.endswith("_cells")}
+        for s in (first, other)
+    ]
+    assert figures[0] == figures[1]
+    assert generator._FRESH_SEARCHED[(28, 4, attempts_for(28, 4))] is kept  # used, not replaced
+    # A search cut by the caller's time limit is never kept, nor one with hanchan played.
+    generator._FRESH_SEARCHED.clear()
+    generate(28, 5, seed=1, time_limit=5)
+    generate(28, 5, seed=1, fixed_rounds=first.rounds[:1])
+    assert generator._FRESH_SEARCHED == {}
 
 
 def test_the_seed_drives_the_searches_around_played_hanchan() -> None:

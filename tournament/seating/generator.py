@@ -173,6 +173,21 @@ def normalise_fixed(fixed_rounds: Sequence[RoundInput]) -> list[Round]:
 CANONICAL_SEED = 0
 
 
+#: Fresh schedules already searched in this process, by (players, hanchan, attempts): the search of a size
+#: does not depend on the seed, so an organiser who tries another seed (or a worker that seats a second
+#: tournament of the same size) gets the relabelled schedule at once. Only searches run without a caller's
+#: time limit are kept (their budgets, not the clock, ended them), and only the most recent few.
+_FRESH_SEARCHED: dict[tuple[int, int, int], tuple[str, tuple[tuple[tuple[int, ...], ...], ...]]] = {}
+_FRESH_KEPT = 16
+
+
+def _remember_fresh(key: tuple[int, int, int], method: str, seated: list[Groups]) -> None:
+    _FRESH_SEARCHED.pop(key, None)
+    _FRESH_SEARCHED[key] = (method, tuple(tuple(tuple(g) for g in hanchan) for hanchan in seated))
+    while len(_FRESH_SEARCHED) > _FRESH_KEPT:
+        del _FRESH_SEARCHED[next(iter(_FRESH_SEARCHED))]
+
+
 def _relabel(groups: list[Groups], rng: random.Random, n: int) -> list[Groups]:
     perm = list(range(n))
     rng.shuffle(perm)
@@ -473,10 +488,16 @@ def generate(
     if fresh:
         exact = cyclic.shipped_exact(n, rounds)
     search_seed = CANONICAL_SEED if fresh else seed
+    searched = _FRESH_SEARCHED.get((n, rounds, attempts)) if fresh and time_limit is None else None
     if exact is not None:
         # Shipped as found, relabelled by the seed: only the winds are assigned.
         method = "shipped"
         seated = assign_winds(n, _relabel(exact, random.Random(seed), n), history.winds)
+    elif searched is not None:
+        method = searched[0]
+        seated = [[list(g) for g in hanchan] for hanchan in searched[1]]
+        if seed != CANONICAL_SEED:
+            seated = _relabel(seated, random.Random(seed), n)
     elif free_count:
         best: tuple[tuple[int, ...], str, list[Groups]] | None = None
         for attempt in range(attempts):
@@ -499,6 +520,8 @@ def generate(
                 best = (key, tried.method, tried.seated)
         if best is not None:
             _score, method, seated = best
+        if fresh and time_limit is None:
+            _remember_fresh((n, rounds, attempts), method, seated)
         if fresh and seed != CANONICAL_SEED:
             seated = _relabel(seated, random.Random(seed), n)
     ids = [info.id for info in infos]
