@@ -163,22 +163,23 @@ def test_every_seed_gives_a_fresh_schedule_of_the_same_quality() -> None:
 
 
 def test_a_size_searched_already_is_relabelled_not_searched_again() -> None:
+    key = (20, 5, attempts_for(20, 5))
     generator._FRESH_SEARCHED.clear()
-    first = generate(28, 4, seed=3)
-    kept = generator._FRESH_SEARCHED[(28, 4, attempts_for(28, 4))]
-    again = generate(28, 4, seed=3)
-    other = generate(28, 4, seed=4)
+    first = generate(20, 5, seed=3)
+    kept = generator._FRESH_SEARCHED[key]
+    again = generate(20, 5, seed=3)
+    other = generate(20, 5, seed=4)
     assert first.rounds == again.rounds != other.rounds
     figures = [
         {key: value for key, value in quality_report(s).items() if not key.endswith("_cells")}
         for s in (first, other)
     ]
     assert figures[0] == figures[1]
-    assert generator._FRESH_SEARCHED[(28, 4, attempts_for(28, 4))] is kept  # used, not replaced
-    # A search cut by the caller's time limit is never kept, nor one with hanchan played.
+    assert generator._FRESH_SEARCHED[key] is kept  # used, not replaced
+    # A search cut by the caller's time limit is never kept, nor one around played hanchan.
     generator._FRESH_SEARCHED.clear()
-    generate(28, 5, seed=1, time_limit=5)
-    generate(28, 5, seed=1, fixed_rounds=first.rounds[:1])
+    generate(20, 5, seed=1, time_limit=5)
+    generate(20, 5, seed=1, fixed_rounds=first.rounds[:4])
     assert generator._FRESH_SEARCHED == {}
 
 
