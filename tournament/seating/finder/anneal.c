@@ -308,9 +308,11 @@ static int finish(const State *s, int reached, int *sched, const int *best_tab, 
 
 /* Returns 1 when the goal was reached (sched holds it), 0 otherwise (sched holds the best state free
  * of hard costs seen, if any: then found[0] is 1). stats: steps, accepted, best below, best at level,
- * final excess, repeats, consecutive. */
+ * final excess, repeats, consecutive. The temperature falls over `seconds` of wall-clock time or, when
+ * `max_steps` is positive, over that many steps (the same run on any machine; `seconds` is then a cap). */
 int anneal(int n, int r, int *sched, long max_excess, long max_repeats, int level, long at_fewest,
-           long hard_weight, int adaptive, double seconds, unsigned long long seed, double hot, double cold, double cycles,
+           long hard_weight, int adaptive, double seconds, long long max_steps, unsigned long long seed,
+           double hot, double cold, double cycles,
            double table_share, double chain_share, double suffix_share, double focus_share, int *found,
            long long *stats) {
     static State state;
@@ -325,6 +327,7 @@ int anneal(int n, int r, int *sched, long max_excess, long max_repeats, int leve
     long best_below = -1, best_at = -1;
     *found = 0;
     double began = now_seconds(), temperature = hot, period = seconds / (cycles > 1 ? cycles : 1);
+    double step_period = (double)max_steps / (cycles > 1 ? cycles : 1);
     long cost = total_cost(s);
     long long steps_done = 0, accepted = 0;
     Step steps[MAXR + 4];
@@ -337,8 +340,9 @@ int anneal(int n, int r, int *sched, long max_excess, long max_repeats, int leve
         steps_done++;
         if ((steps_done & 1023) == 0) {
             double elapsed = now_seconds() - began;
-            if (elapsed > seconds) break;
-            double phase = fmod(elapsed, period) / period;
+            if (elapsed > seconds || (max_steps > 0 && steps_done > max_steps)) break;
+            double phase = max_steps > 0 ? fmod((double)steps_done, step_period) / step_period
+                                         : fmod(elapsed, period) / period;
             temperature = hot * pow(cold / hot, phase);
             if (adaptive && (steps_done & 4095) == 0) {
                 /* Strategic oscillation: hard limits cost more while they are broken and less while

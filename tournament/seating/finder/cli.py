@@ -183,6 +183,13 @@ def main(argv: list[str] | None = None) -> int:
         help="anneal --engine c: cool from --hot to --cold this many times",
     )
     parser.add_argument(
+        "--steps",
+        type=int,
+        default=0,
+        help="anneal --engine c: cool over this many steps instead of the time limit (the same run on any"
+        " machine; the time limit still caps it)",
+    )
+    parser.add_argument(
         "--chains", type=float, default=0.25, help="anneal --engine c: the share of moves that are chains"
     )
     parser.add_argument(
@@ -712,6 +719,7 @@ def _anneal(args: argparse.Namespace, argv: list[str] | None) -> int:
             table_share=args.table_moves,
             chain_share=args.chains,
             focus_share=args.focus,
+            steps=args.steps,
         )
         print(
             f"{outcome.steps} steps; best free of hard costs: {outcome.below} strangers below "

@@ -84,6 +84,7 @@ def _library() -> ctypes.CDLL:
         ctypes.c_long,
         ctypes.c_int,
         ctypes.c_double,
+        ctypes.c_longlong,
         ctypes.c_ulonglong,
         ctypes.c_double,
         ctypes.c_double,
@@ -192,8 +193,10 @@ def anneal_native(
     chain_share: float = 0.25,
     suffix_share: float = 0.02,
     focus_share: float = 0.0,
+    steps: int = 0,
 ) -> Outcome:
-    """Anneal from ``start`` for at most ``seconds`` (``cycles`` times from ``hot`` down to ``cold``),
+    """Anneal from ``start`` for at most ``seconds`` (``cycles`` times from ``hot`` down to ``cold``; with
+    ``steps``, over that many steps instead, so that a run is the same on a loaded machine),
     each unit beyond a hard limit costing ``hard`` (with ``adaptive``, only at the start: then more while
     a limit is broken, less while they all hold);
     the shares: how often a move exchanges table numbers, is a chain, an exchange in every hanchan
@@ -213,6 +216,7 @@ def anneal_native(
         hard,
         int(adaptive),
         seconds,
+        steps,
         seed,
         hot,
         cold,
