@@ -47,9 +47,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         return
     import psycopg  # the server's own connection, outside Django's (whose use the plugin has blocked)
 
-    dsn = {"host": conf.get("HOST") or "127.0.0.1", "port": conf.get("PORT") or 5432, "dbname": conf["NAME"]}
-    dsn |= {"user": conf.get("USER") or "postgres", "password": conf.get("PASSWORD") or None}
-    with psycopg.connect(**dsn, autocommit=True) as server:
+    with psycopg.connect(database_url(conf["NAME"]), autocommit=True) as server:
         names = server.execute(
             r"SELECT datname FROM pg_database WHERE datname LIKE %s", [f"{prefix}\\_gw%"]
         ).fetchall()
@@ -71,15 +69,21 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: not long(item))  # stable: each group keeps its order
 
 
-def database_url_of_test_database() -> str:
+def database_url(name: str) -> str:
+    """The URL of database ``name`` on the server of Django's connection."""
     conf = connection.settings_dict
-    if conf["ENGINE"] != "django.db.backends.postgresql":
-        pytest.fail("integration tests need PostgreSQL: run them with `make test`")
     user = conf.get("USER") or "postgres"
     password = f":{conf['PASSWORD']}" if conf.get("PASSWORD") else ""
     host = conf.get("HOST") or "127.0.0.1"
     port = conf.get("PORT") or 5432
-    return f"postgres://{user}{password}@{host}:{port}/{conf['NAME']}"
+    return f"postgres://{user}{password}@{host}:{port}/{name}"
+
+
+def database_url_of_test_database() -> str:
+    conf = connection.settings_dict
+    if conf["ENGINE"] != "django.db.backends.postgresql":
+        pytest.fail("integration tests need PostgreSQL: run them with `make test`")
+    return database_url(conf["NAME"])
 
 
 @contextmanager

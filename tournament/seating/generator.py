@@ -494,10 +494,7 @@ def generate(
         method = "shipped"
         seated = assign_winds(n, _relabel(exact, random.Random(seed), n), history.winds)
     elif searched is not None:
-        method = searched[0]
-        seated = [[list(g) for g in hanchan] for hanchan in searched[1]]
-        if seed != CANONICAL_SEED:
-            seated = _relabel(seated, random.Random(seed), n)
+        method, seated = searched[0], [[list(g) for g in hanchan] for hanchan in searched[1]]
     elif free_count:
         best: tuple[tuple[int, ...], str, list[Groups]] | None = None
         for attempt in range(attempts):
@@ -522,8 +519,8 @@ def generate(
             _score, method, seated = best
         if fresh and time_limit is None:
             _remember_fresh((n, rounds, attempts), method, seated)
-        if fresh and seed != CANONICAL_SEED:
-            seated = _relabel(seated, random.Random(seed), n)
+    if fresh and exact is None and seed != CANONICAL_SEED:  # searched from the canonical seed: relabelled
+        seated = _relabel(seated, random.Random(seed), n)
     ids = [info.id for info in infos]
     out_rounds: list[Round] = list(fixed)
     for hanchan in seated:
