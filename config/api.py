@@ -262,15 +262,22 @@ class TokenLoginView(ObtainAuthToken):
         data = request.data if isinstance(request.data, Mapping) else {}
         username, password = data.get("username"), data.get("password")
         username = username if isinstance(username, str) else ""
-        refused = auth.blocked(request, username)
-        if refused is not None:
-            raise LoginLimited(refused)
-        serializer = self.get_serializer(data=request.data)
-        if not serializer.is_valid():
+        attempt = auth.reserve(request, username)
+        if attempt.block is not None:
+            raise LoginLimited(attempt.block)
+        try:
+            serializer = self.get_serializer(data=request.data)
+            valid = serializer.is_valid()
+        except BaseException:
+            attempt.abandoned()
+            raise
+        if not valid:
             if username and password:  # a wrong password, not a missing field
-                auth.record_failure(request, username)
+                attempt.failed()
+            else:
+                attempt.abandoned()
             raise exceptions.ValidationError(serializer.errors)
-        auth.clear_failures(request, username)
+        attempt.succeeded()
         token, _created = Token.objects.get_or_create(user=serializer.validated_data["user"])
         return Response({"token": token.key})
 

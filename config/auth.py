@@ -88,83 +88,136 @@ local_counts = LocMemCache("login-failures", {"TIMEOUT": None, "OPTIONS": {"MAX_
 STORES = (cache, local_counts)
 
 
-def _seconds_left(key: str, limit: int, window: int = WINDOW_SECONDS) -> int:
-    """Seconds until ``key``'s window closes when it holds ``limit`` failures, in either store; else 0."""
-    left = 0
-    for store in STORES:
-        try:
-            if (store.get(key) or 0) < limit:
-                continue
-            started = store.get(f"{key}:start") or time.time()
-        except CACHE_ERRORS:
-            logger.warning(
-                "login limits: the shared cache cannot be reached; this process counts", exc_info=True
-            )
-            continue
-        left = max(left, math.ceil(started + window - time.time()), 1)
-    return left
+@dataclass(frozen=True)
+class Limit:
+    """One count an attempt is held to: ``limit`` attempts under ``key`` within ``window`` seconds."""
+
+    kind: str  # "name", "address" or "player": which message a refusal gives
+    key: str
+    limit: int
+    window: int = WINDOW_SECONDS
 
 
-def blocked(request: HttpRequest, username: str) -> Block | None:
-    """Why this attempt is refused before its password is checked, or None when it may go ahead."""
-    name_key, address_key = _keys(request, username)
+def _take(store: Any, key: str, window: int) -> int | None:
+    """One more attempt under ``key`` in ``store``, counted before anything is checked: the count with it
+    (an atomic increment in Redis, so simultaneous attempts each see their own number), or None when the
+    store cannot count. The first attempt opens a window of ``window`` seconds."""
     try:
-        by_name = _seconds_left(name_key, MAX_FAILURES)
-        by_address = _seconds_left(address_key, MAX_ADDRESS_FAILURES)
-    except CACHE_ERRORS:
-        logger.warning("login limits skipped: the cache cannot be reached", exc_info=True)
-        return None
-    seconds = max(by_name, by_address)
-    if not seconds:
-        return None
-    minutes = math.ceil(seconds / 60)
-    if by_name >= by_address:
-        message = ngettext(
-            "Too many failed sign-in attempts for this user name. Try again in {minutes} minute.",
-            "Too many failed sign-in attempts for this user name. Try again in {minutes} minutes.",
-            minutes,
-        )
-    else:
-        message = ngettext(
-            "Too many failed sign-in attempts from this address. Try again in {minutes} minute.",
-            "Too many failed sign-in attempts from this address. Try again in {minutes} minutes.",
-            minutes,
-        )
-    return Block(seconds, message.format(minutes=minutes))
-
-
-def _count(key: str, window: int = WINDOW_SECONDS) -> None:
-    """One more failure in each store; the first opens a window of ``window`` seconds (atomic in Redis)."""
-    for store in STORES:
+        store.add(f"{key}:start", time.time(), window)
+        store.add(key, 0, window)
         try:
-            store.add(f"{key}:start", time.time(), window)
-            if not store.add(key, 1, window):
+            return int(store.incr(key))
+        except ValueError:  # the window closed between the two calls, or Redis is unreachable
+            return 1 if store.add(key, 1, window) else None
+    except CACHE_ERRORS:
+        logger.warning("login limits: the shared cache cannot be reached; this process counts", exc_info=True)
+        return None
+
+
+def _give_back(store: Any, key: str) -> None:
+    try:
+        store.decr(key)
+    except (ValueError, *CACHE_ERRORS):  # the window closed meanwhile, or Redis is unreachable
+        pass
+
+
+def _seconds_left(store: Any, key: str, window: int) -> int:
+    try:
+        started = store.get(f"{key}:start") or time.time()
+    except CACHE_ERRORS:
+        started = time.time()
+    return max(math.ceil(started + window - time.time()), 1)
+
+
+class Attempt:
+    """A sign-in attempt, counted before its password or PIN is checked (``reserve``): ``block`` says why
+    it is refused (its count given back), or None when it may go ahead. The count it took stands as a
+    failure unless the caller says ``succeeded`` (the name's count cleared, the others given back) or
+    ``abandoned`` (nothing was checked: every count given back). Counting first is what holds the limits
+    when attempts arrive together: each sees the number its own increment returned, so of any number of
+    simultaneous attempts at most the limit go ahead, in every process."""
+
+    def __init__(self, limits: list[Limit]) -> None:
+        self.limits = limits
+        self.taken: list[tuple[Any, Limit]] = []
+        self.block: Block | None = None
+        over: dict[str, int] = {}
+        for limit in limits:
+            for store in STORES:
+                count = _take(store, limit.key, limit.window)
+                if count is None:
+                    continue
+                self.taken.append((store, limit))
+                if count > limit.limit:
+                    seconds = _seconds_left(store, limit.key, limit.window)
+                    over[limit.kind] = max(over.get(limit.kind, 0), seconds)
+        if over:
+            self.abandoned()
+            self.block = _refusal(over)
+
+    def succeeded(self) -> None:
+        """The right password or PIN: the name's count starts afresh; the address's and the player's
+        counts keep their failures only."""
+        for store, limit in self.taken:
+            if limit.kind == "name":
                 try:
-                    store.incr(key)
-                except ValueError:  # the window closed between the two calls, or Redis is unreachable
-                    store.add(key, 1, window)
-        except CACHE_ERRORS:
-            logger.warning(
-                "login failure: the shared cache cannot be reached; this process counts", exc_info=True
+                    store.delete_many([limit.key, f"{limit.key}:start"])
+                except CACHE_ERRORS:
+                    logger.warning("login failures not cleared: the cache cannot be reached", exc_info=True)
+            else:
+                _give_back(store, limit.key)
+        self.taken = []
+
+    def failed(self) -> None:
+        """A wrong password or PIN: the count taken stands."""
+        self.taken = []
+
+    def abandoned(self) -> None:
+        """Nothing was checked (a field missing): every count taken is given back."""
+        for store, limit in self.taken:
+            _give_back(store, limit.key)
+        self.taken = []
+
+
+def _refusal(over: dict[str, int]) -> Block:
+    """The message of a refused attempt: the name's or the address's window, whichever closes later, else
+    the player's day."""
+    if "name" in over or "address" in over:
+        seconds = max(over.get("name", 0), over.get("address", 0))
+        minutes = math.ceil(seconds / 60)
+        if over.get("name", 0) >= over.get("address", 0):
+            message = ngettext(
+                "Too many failed sign-in attempts for this user name. Try again in {minutes} minute.",
+                "Too many failed sign-in attempts for this user name. Try again in {minutes} minutes.",
+                minutes,
             )
+        else:
+            message = ngettext(
+                "Too many failed sign-in attempts from this address. Try again in {minutes} minute.",
+                "Too many failed sign-in attempts from this address. Try again in {minutes} minutes.",
+                minutes,
+            )
+        return Block(seconds, message.format(minutes=minutes))
+    seconds = over["player"]
+    hours = math.ceil(seconds / 3600)
+    message = ngettext(
+        "Too many wrong PINs for this player today. Try again in {hours} hour, sign in with the code on "
+        "your seating card, or ask an organiser for a new PIN.",
+        "Too many wrong PINs for this player today. Try again in {hours} hours, sign in with the code on "
+        "your seating card, or ask an organiser for a new PIN.",
+        hours,
+    )
+    return Block(seconds, message.format(hours=hours))
 
 
-def record_failure(request: HttpRequest, username: str) -> None:
-    try:
-        for key in _keys(request, username):
-            _count(key)
-    except CACHE_ERRORS:
-        logger.warning("login failure not counted: the cache cannot be reached", exc_info=True)
+def _limits(request: HttpRequest, username: str) -> list[Limit]:
+    name_key, address_key = _keys(request, username)
+    return [Limit("name", name_key, MAX_FAILURES), Limit("address", address_key, MAX_ADDRESS_FAILURES)]
 
 
-def clear_failures(request: HttpRequest, username: str) -> None:
-    """A right password: this address and name start afresh (the address's own count stays)."""
-    name_key, _ = _keys(request, username)
-    try:
-        for store in (local_counts, cache):
-            store.delete_many([name_key, f"{name_key}:start"])
-    except CACHE_ERRORS:
-        logger.warning("login failures not cleared: the cache cannot be reached", exc_info=True)
+def reserve(request: HttpRequest, username: str) -> Attempt:
+    """The attempt to sign in as ``username`` from this request's address, counted (see ``Attempt``)."""
+    return Attempt(_limits(request, username))
 
 
 # A player's PIN (``config.player_login``): six digits, a million values. Besides the two counts above
@@ -178,60 +231,40 @@ def _player_name(tournament_pk: int, player_pk: int) -> str:
     return f"player {tournament_pk}/{player_pk}"
 
 
-def player_blocked(request: HttpRequest, tournament_pk: int, player_pk: int) -> Block | None:
-    """Why this PIN attempt is refused before the PIN is checked, or None when it may go ahead."""
-    refused = blocked(request, _player_name(tournament_pk, player_pk))
-    if refused is not None:
-        return refused
-    key = _key("player", str(tournament_pk), str(player_pk))
-    try:
-        seconds = _seconds_left(key, MAX_PLAYER_FAILURES, PLAYER_WINDOW_SECONDS)
-    except CACHE_ERRORS:
-        logger.warning("PIN limits skipped: the cache cannot be reached", exc_info=True)
-        return None
-    if not seconds:
-        return None
-    hours = math.ceil(seconds / 3600)
-    message = ngettext(
-        "Too many wrong PINs for this player today. Try again in {hours} hour, sign in with the code on "
-        "your seating card, or ask an organiser for a new PIN.",
-        "Too many wrong PINs for this player today. Try again in {hours} hours, sign in with the code on "
-        "your seating card, or ask an organiser for a new PIN.",
-        hours,
-    )
-    return Block(seconds, message.format(hours=hours))
-
-
-def record_player_failure(request: HttpRequest, tournament_pk: int, player_pk: int) -> None:
-    record_failure(request, _player_name(tournament_pk, player_pk))
-    try:
-        _count(_key("player", str(tournament_pk), str(player_pk)), PLAYER_WINDOW_SECONDS)
-    except CACHE_ERRORS:
-        logger.warning("PIN failure not counted: the cache cannot be reached", exc_info=True)
-
-
-def clear_player_failures(request: HttpRequest, tournament_pk: int, player_pk: int) -> None:
-    """A right PIN: this address and player start afresh (the player's count of the day stays)."""
-    clear_failures(request, _player_name(tournament_pk, player_pk))
+def reserve_player(request: HttpRequest, tournament_pk: int, player_pk: int) -> Attempt:
+    """A PIN attempt for this player, counted per address and player, per address, and per player from
+    every address (``MAX_PLAYER_FAILURES`` a day)."""
+    player_key = _key("player", str(tournament_pk), str(player_pk))
+    limits = _limits(request, _player_name(tournament_pk, player_pk))
+    return Attempt([*limits, Limit("player", player_key, MAX_PLAYER_FAILURES, PLAYER_WINDOW_SECONDS)])
 
 
 class LoginForm(AuthenticationForm):
     """The sign-in form that asks the limiter first and tells it how the attempt went."""
 
     def clean(self) -> dict[str, Any]:
+        if self.request is None:
+            return super().clean()
         username = str(self.cleaned_data.get("username") or "")
-        refused = blocked(self.request, username) if self.request is not None else None
-        if refused is not None:
-            self.block = refused
-            raise ValidationError(refused.message, code=TOO_MANY)
+        attempt = reserve(self.request, username)
+        if attempt.block is not None:
+            self.block = attempt.block
+            raise ValidationError(attempt.block.message, code=TOO_MANY)
         try:
             cleaned = super().clean()
         except ValidationError as error:
-            if getattr(error, "code", None) == "invalid_login" and self.request is not None:
-                record_failure(self.request, username)
+            if getattr(error, "code", None) == "invalid_login":
+                attempt.failed()
+            else:
+                attempt.abandoned()
             raise
-        if self.request is not None and self.user_cache is not None:
-            clear_failures(self.request, username)
+        except BaseException:
+            attempt.abandoned()
+            raise
+        if self.user_cache is not None:
+            attempt.succeeded()
+        else:
+            attempt.abandoned()  # a field missing: no password was checked
         return cleaned
 
 

@@ -58,18 +58,23 @@ def pin_login(request: HttpRequest, slug: str) -> HttpResponse:
     status = 200
     if request.method == "POST" and form.is_valid():
         player = next(p for p in players if p.pk == form.cleaned_data["player"])
-        refused = auth.player_blocked(request, tournament.pk, player.pk)
-        if refused is not None:
-            form.add_error(None, refused.message)
+        attempt = auth.reserve_player(request, tournament.pk, player.pk)
+        if attempt.block is not None:
+            form.add_error(None, attempt.block.message)
             response = render_page(
                 request, "tournament/player_login.html", tournament, {"form": form}, status=429
             )
-            response["Retry-After"] = str(refused.seconds)
+            response["Retry-After"] = str(attempt.block.seconds)
             return response
-        if player_login.pin_matches(player, form.cleaned_data["pin"]):
-            auth.clear_player_failures(request, tournament.pk, player.pk)
+        try:
+            matches = player_login.pin_matches(player, form.cleaned_data["pin"])
+        except BaseException:
+            attempt.abandoned()
+            raise
+        if matches:
+            attempt.succeeded()
             return _sign_in(request, tournament, player)
-        auth.record_player_failure(request, tournament.pk, player.pk)
+        attempt.failed()
         form.add_error("pin", gettext("This is not the PIN of this player."))
         status = 400
     elif request.method == "POST":

@@ -133,9 +133,11 @@ def open_stream(server: Server, path: str, headers: dict[str, str] | None = None
 
 
 @contextmanager
-def running_server(env: dict[str, str] | None = None, log_name: str = "live-server.log") -> Iterator[Server]:
-    """``uvicorn config.asgi:application`` (one process) on a free port, with this session's database,
-    Redis and key prefix (``TEST_RUN_ID``), ``env`` added; stopped afterwards."""
+def running_server(
+    env: dict[str, str] | None = None, log_name: str = "live-server.log", workers: int = 1
+) -> Iterator[Server]:
+    """``uvicorn config.asgi:application`` (``workers`` processes) on a free port, with this session's
+    database, Redis and key prefix (``TEST_RUN_ID``), ``env`` added; stopped afterwards."""
     if not settings.REDIS_URL:
         pytest.fail("live stream tests need REDIS_URL and PostgreSQL: run them with `make test`")
     port = free_port()
@@ -150,6 +152,8 @@ def running_server(env: dict[str, str] | None = None, log_name: str = "live-serv
     log = artifact(log_name)
     command = [sys.executable, "-m", "uvicorn", "config.asgi:application", "--port", str(port)]
     command += ["--host", "127.0.0.1", "--no-access-log", "--timeout-graceful-shutdown", "1"]
+    if workers > 1:
+        command += ["--workers", str(workers)]
     with log.open("w") as log_file:
         process = processes.start(command, env=environment, output=log_file)
         server = Server(port, process)
