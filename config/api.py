@@ -26,6 +26,7 @@ from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.urls import path
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views import defaults
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
@@ -282,6 +283,36 @@ class TokenLoginView(ObtainAuthToken):
         return Response({"token": token.key})
 
 
+class SchemaView(SpectacularAPIView):
+    """The OpenAPI schema (drf-spectacular's view), generated once per process and language: it is the
+    same for every caller (``SERVE_PUBLIC``) and changes only with the code, while generating it walks
+    every view and serializer (over a second)."""
+
+    generated: dict[tuple[str, str | None], Any] = {}
+
+    def _get_schema_response(self, request: Any) -> Response:
+        version = self.api_version or request.version or self._get_version_parameter(request)
+        key = (translation.get_language() or "", version)
+        if key not in self.generated:
+            self.generated[key] = super()._get_schema_response(request).data
+        filename = self._get_filename(request, version)
+        return Response(
+            self.generated[key], headers={"Content-Disposition": f'inline; filename="{filename}"'}
+        )
+
+
+class SwaggerView(SpectacularSwaggerSplitView):
+    """Swagger UI: an HTML page, with no OPTIONS description of its own (405, not a renderer's 500)."""
+
+    metadata_class = None
+
+
+class RedocView(SpectacularRedocView):
+    """ReDoc: an HTML page, with no OPTIONS description of its own (405, not a renderer's 500)."""
+
+    metadata_class = None
+
+
 # -- Routes --------------------------------------------------------------------------------------------
 
 
@@ -306,12 +337,12 @@ router.register("tables", TableViewSet, basename="table")
 app_name = "api"
 urlpatterns = [
     path("auth/token/", TokenLoginView.as_view(), name="token"),
-    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("schema/", SchemaView.as_view(), name="schema"),
     # The split view serves Swagger UI's start-up script as a file (config.security: no inline script).
-    path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),
+    path("docs/", SwaggerView.as_view(url_name="api:schema"), name="docs"),
     path(
         "redoc/",
-        SpectacularRedocView.as_view(url_name="api:schema", template_name="api/redoc.html"),
+        RedocView.as_view(url_name="api:schema", template_name="api/redoc.html"),
         name="redoc",
     ),
     path("tournaments/<int:tournament_pk>/phases/", phases_view, name="phases"),

@@ -749,7 +749,7 @@ class PhaseViewSet(TournamentScopedViewSet):
         request=SetPhasesSerializer,
         responses={200: PhasesSerializer},
     )
-    def put(self, request: Request, tournament_pk: int) -> Response:
+    def set_all(self, request: Request, tournament_pk: int) -> Response:
         self.require(Role.ORGANISER)
         serializer = SetPhasesSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -799,8 +799,10 @@ class PhaseViewSet(TournamentScopedViewSet):
         return self.phases()
 
 
-# The routes, mapped by hand: the phases are set all at once (PUT on the list).
-phases_view = PhaseViewSet.as_view({"get": "list", "put": "put"})
+# The routes, mapped by hand: the phases are set all at once (PUT on the list). No handler is named after
+# an HTTP method: a view answers only the methods of its own mapping (DRF's dispatch would otherwise
+# find a method-named handler on every route of the class).
+phases_view = PhaseViewSet.as_view({"get": "list", "put": "set_all"})
 phase_cut_view = PhaseViewSet.as_view({"post": "cut"})
 phase_call_up_view = PhaseViewSet.as_view({"post": "call_up"})
 phase_seat_by_rank_view = PhaseViewSet.as_view({"post": "seat_by_rank"})
