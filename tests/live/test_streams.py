@@ -5,11 +5,14 @@ answer 503 with Retry-After while the pages keep working."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import aclosing
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.db import connections
 from django.test import Client
 from rest_framework.authtoken.models import Token
@@ -19,6 +22,7 @@ from tests.conftest import make_players, seat_table
 from tests.own_redis import OwnRedis, free_port
 from tournament import live, services
 from tournament.models import Round, Tournament
+from tournament.views import live as live_views
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -220,3 +224,52 @@ def test_a_tournament_made_private_ends_its_public_streams(tournament: Tournamen
     with pytest.raises(EOFError):  # nothing more reaches a stranger
         stream.next()
     assert server.get(f"/t/{tournament.slug}/live")[0] == 404
+
+
+def test_one_address_cannot_take_every_stream_and_other_addresses_still_connect(
+    tournament: Tournament,
+) -> None:
+    env = {"LIVE_MAX_PER_ADDRESS": "2", "TRUSTED_PROXY_COUNT": "1"}
+    with running_server(env) as server:
+        path = f"/t/{tournament.slug}/live"
+        mine = [open_stream(server, path, {"X-Forwarded-For": "198.51.100.7"}) for _ in range(2)]
+        assert [stream.status for stream in mine] == [200, 200]
+        refused = open_stream(server, path, {"X-Forwarded-For": "198.51.100.7"})
+        assert refused.status == 503 and refused.headers["retry-after"] == "10"
+        assert json.loads(refused.response.read())["errors"][0]["rule"] == "live-address-limit"
+        other = open_stream(server, path, {"X-Forwarded-For": "203.0.113.20"})
+        assert other.status == 200 and other.next().kind == "hello"
+        for stream in [*mine, other]:
+            stream.close()
+
+
+def test_a_stream_whose_writes_wait_is_dropped_once_its_queue_is_full_and_gives_its_place_back() -> None:
+    """A browser that stops reading: once the socket's buffers are full, the write of its stream waits
+    (as Django's ASGI handler awaits the server's send); the events meant for it fill its queue, and the
+    next one drops it: the task writing it is cancelled, the stream ends and its place (the process's and
+    its address's) is free. Driven here as the handler drives a stream, with a write that never ends."""
+
+    async def scenario() -> None:
+        hub = live_views.Hub(settings.REDIS_URL)
+        stream = live_views.Stream(1, True, "10.3.0.1")
+        hub.add(stream)
+        assert (hub.count, dict(hub.per_address)) == (1, {"10.3.0.1": 1})
+        writing = asyncio.Event()
+
+        async def handler() -> None:  # as django.core.handlers.asgi's send_response
+            async with aclosing(live_views.events(hub, stream, [b"hello"])) as content:
+                async for _part in content:
+                    writing.set()
+                    await asyncio.Event().wait()  # the network takes nothing more
+
+        task = asyncio.create_task(handler())
+        await asyncio.wait_for(writing.wait(), 10)
+        for version in range(1, live_views.QUEUE_LENGTH + 1):
+            stream.offer(version, b"event")
+        assert not task.done()  # a full queue, not yet a drop
+        stream.offer(live_views.QUEUE_LENGTH + 1, b"event")
+        with pytest.raises(asyncio.CancelledError):
+            await asyncio.wait_for(task, 10)
+        assert (hub.count, dict(hub.per_address)) == (0, {})
+
+    asyncio.run(scenario())

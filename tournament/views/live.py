@@ -17,9 +17,17 @@ An event::
 ``id`` is the tournament's live version: a browser that reconnects sends it back as ``Last-Event-ID``
 and gets one event for each kind it missed, with what is current. A comment every
 ``LIVE_HEARTBEAT_SECONDS`` keeps proxies from closing a quiet stream. Beyond ``LIVE_MAX_CONNECTIONS``
-streams in one process, or while Redis cannot be reached, the answer is 503 with ``Retry-After``; with
+streams in one process, beyond ``LIVE_MAX_PER_ADDRESS`` from one client address (``config.auth.
+client_address``) in one process, or while Redis cannot be reached, the answer is 503 with
+``Retry-After``; with
 no Redis configured, or under a WSGI server (``runserver``, which cannot hold a stream open), it is
 204: in each case the browser polls as before (``static/js/live.js``).
+
+A reader too slow for its stream (its ``QUEUE_LENGTH`` events waiting: the network does not take what
+was sent) is dropped: its request is cancelled, which closes the connection and frees its place; the
+browser reconnects with ``Last-Event-ID`` and catches up. A stream that never reads holds its place
+only as long as the socket's buffers and the queue take the events sent meanwhile (heartbeats
+included).
 """
 
 from __future__ import annotations
@@ -43,6 +51,7 @@ from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_GET
 from redis.exceptions import RedisError
 
+from config.auth import client_address
 from tournament import access, live
 from tournament.models import StaffRole, Tournament
 from tournament.standings_db import public_cutoff
@@ -65,20 +74,30 @@ REDIS_DOWN = gettext_lazy("Live updates are unavailable for a moment: the page p
 class Stream:
     """One browser's stream: its queue of (version, text) and whether it sees only what is public."""
 
-    __slots__ = ("overflow", "public", "queue", "sent", "tournament_id")
+    __slots__ = ("address", "overflow", "public", "queue", "sent", "task", "tournament_id")
 
-    def __init__(self, tournament_id: int, public: bool) -> None:
+    def __init__(self, tournament_id: int, public: bool, address: str = "") -> None:
         self.tournament_id = tournament_id
         self.public = public
+        self.address = address
         self.queue: asyncio.Queue[tuple[int, bytes] | None] = asyncio.Queue(QUEUE_LENGTH)
         self.sent = 0
         self.overflow = False
+        # The task that writes the stream to its browser (set when it starts writing).
+        self.task: asyncio.Task[Any] | None = None
 
     def offer(self, version: int, text: bytes) -> None:
         try:
             self.queue.put_nowait((version, text))
         except asyncio.QueueFull:
-            self.overflow = True  # too slow a reader: it reconnects and catches up with Last-Event-ID
+            self.drop()
+
+    def drop(self) -> None:
+        """Too slow a reader: the stream ends, even while a write to it waits on the network (the task
+        writing it is cancelled); the browser reconnects and catches up with Last-Event-ID."""
+        self.overflow = True
+        if self.task is not None and not self.task.done() and self.task is not asyncio.current_task():
+            self.task.cancel()
 
 
 def event_text(version: int, kind: str, payload: Any = None) -> bytes:
@@ -112,6 +131,7 @@ class Hub:
         self.loop = asyncio.get_running_loop()
         self.streams: dict[int, set[Stream]] = defaultdict(set)
         self.count = 0
+        self.per_address: dict[str, int] = defaultdict(int)
         self.up = False
         self.settled = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
@@ -222,12 +242,16 @@ class Hub:
     def add(self, stream: Stream) -> None:
         self.streams[stream.tournament_id].add(stream)
         self.count += 1
+        self.per_address[stream.address] += 1
 
     def remove(self, stream: Stream) -> None:
         streams = self.streams.get(stream.tournament_id)
         if streams is not None and stream in streams:
             streams.discard(stream)
             self.count -= 1
+            self.per_address[stream.address] -= 1
+            if self.per_address[stream.address] <= 0:
+                del self.per_address[stream.address]
             if not streams:
                 del self.streams[stream.tournament_id]
 
@@ -300,10 +324,17 @@ async def stream(request: HttpRequest, slug: str) -> HttpResponse:
             "meanwhile)."
         ).format(count=settings.LIVE_MAX_CONNECTIONS, seconds=RETRY_AFTER_SECONDS)
         return unavailable(message, "live-connection-limit")
+    address = client_address(request)
+    if the_hub.per_address.get(address, 0) >= settings.LIVE_MAX_PER_ADDRESS:
+        message = gettext(
+            "Too many live streams from this address: try again in {seconds} seconds (the page polls "
+            "meanwhile)."
+        ).format(seconds=RETRY_AFTER_SECONDS)
+        return unavailable(message, "live-address-limit")
     if not await the_hub.ready():
         return unavailable(str(REDIS_DOWN), "live-redis")
     last_seen = last_event_id(request)
-    connection = Stream(tournament_id, public)
+    connection = Stream(tournament_id, public, address)
     the_hub.add(connection)  # first, so that nothing published while catching up is lost
     try:
         first = await the_hub.catch_up(connection, last_seen)
@@ -320,6 +351,7 @@ async def stream(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 async def events(the_hub: Hub, connection: Stream, first: list[bytes]) -> AsyncIterator[bytes]:
+    connection.task = asyncio.current_task()  # the request's task, which writes what this yields
     try:
         # Any connection the middleware opened in this request's thread goes back now.
         await sync_to_async(connections.close_all)()
