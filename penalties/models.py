@@ -53,6 +53,9 @@ class Penalty(models.Model):
     )
     revoked_at = models.DateTimeField(null=True, blank=True)
     revoke_reason = models.TextField(blank=True)
+    # A missed-hanchan penalty revoked because the check-in that booked it was taken back: it never
+    # stands in the way of booking it again (a head referee's revocation does).
+    revoked_with_check_in = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["tournament", "given_at"]

@@ -239,14 +239,18 @@ def book_missed_hanchan(
 ) -> list[Penalty]:
     """WRCR 2015 §7.2: the missed-hanchan penalty of each player of ``missed`` (with its reason), for a
     hanchan that is complete. Never twice for one player and hanchan: a penalty a head referee revoked
-    stays revoked. It replaces an active lateness penalty of that hanchan (not cumulative).
+    stays revoked; one revoked with the check-in that booked it (``withdraw_missed_hanchan``) is booked
+    again when the player is checked in again. It replaces an active lateness penalty of that hanchan
+    (not cumulative).
 
     An internal service of ``tournament.services.participation``, which decides who missed the hanchan
     (``tournament.participation``) inside the action that completed it (signing its last sheet, finishing
     it, a late check-in) and has checked that action's role; it makes no check of its own.
     """
     booked = set(
-        Penalty.objects.filter(round=round_, kind=Kind.MISSED_HANCHAN).values_list("player_id", flat=True)
+        Penalty.objects.filter(
+            round=round_, kind=Kind.MISSED_HANCHAN, revoked_with_check_in=False
+        ).values_list("player_id", flat=True)
     )
     given = []
     for player, reason in missed:
@@ -281,6 +285,8 @@ def withdraw_missed_hanchan(
     )
     count = 0
     for penalty in penalties:
+        penalty.revoked_with_check_in = True
+        penalty.save(update_fields=["revoked_with_check_in"])
         _revoke(penalty, user, reason)
         count += 1
     if count:

@@ -97,6 +97,7 @@ PENALTY_FIELDS = (
     "given_at",
     "revoked_at",
     "revoke_reason",
+    "revoked_with_check_in",
 )
 # Fields added to version 1 after it was first written, with the value an archive without them means.
 # (``tie_breaks`` replaced the single ``tie_break``: load.tournament_settings reads an old archive's.)
@@ -123,5 +124,6 @@ ADDED_FIELDS = {
     "team_best_n": None,
     "team_substitutes_count": False,
     "findings": None,
+    "revoked_with_check_in": False,
 }
 USER_FIELDS = ("username", "first_name", "last_name")

@@ -129,6 +129,21 @@ def test_a_late_arrival_gets_the_penalty_of_the_hanchan_played_before_they_came(
     services.check_in(late, user=organiser, checked_in=False)  # a mistake: they never came
     assert missed_penalties(late) == [(1, Decimal(30), False)]
     assert load_standings(tournament.pk).row_of(late.pk).note == "Did not start"
+    # They did come after all: checked in again, the penalty is booked again (the one the undo revoked
+    # never blocks), once however often the door is undone and redone.
+    services.check_in(late, user=organiser)
+    assert missed_penalties(late) == [(1, Decimal(30), False), (1, Decimal(30), True)]
+    assert load_standings(tournament.pk).row_of(late.pk).total == Decimal(-30)
+    services.check_in(late, user=organiser, checked_in=False)
+    services.check_in(late, user=organiser)
+    assert sorted(missed_penalties(late)) == [(1, Decimal(30), False)] * 2 + [(1, Decimal(30), True)]
+    # A head referee's revocation, unlike the door's, stands.
+    penalties.revoke_penalty(
+        Penalty.objects.get(player=late, revoked_at=None), organiser, reason="excused by the head referee"
+    )
+    services.check_in(late, user=organiser, checked_in=False)
+    services.check_in(late, user=organiser)
+    assert all(not active for _, _, active in missed_penalties(late))
 
 
 @pytest.mark.django_db

@@ -155,6 +155,38 @@ def test_substitutes_needed_or_players_sitting_out(
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("disqualified", ["player", "substitute"])
+def test_the_check_in_plan_counts_only_who_can_be_seated_as_the_seating_does(
+    tournament: Tournament, organiser: Any, disqualified: str
+) -> None:
+    """A disqualified player (WRCR 2015 §7.1), checked in or not, is neither in the plan's field nor among
+    its substitutes: the plan says substitutes are short exactly when the seating refuses the field."""
+    from penalties import services as penalties
+    from tournament.services.seating import seating_field
+
+    players = make_players(tournament, 8 if disqualified == "player" else 7)
+    for player in players:
+        services.check_in(player, user=organiser)
+    subs = make_players(tournament, 1, prefix="Sub", is_substitute=True, status=Player.Status.CHECKED_IN)
+    gone = players[3] if disqualified == "player" else subs[0]
+    if disqualified == "player":
+        subs[0].delete()
+    penalties.disqualify(gone, organiser, reason="collusion")
+    plan = services.check_in_plan(tournament)
+    assert (plan.checked_in, plan.substitutes_needed, plan.substitutes_available) == (7, 1, 0)
+    assert plan.short_of_substitutes == 1
+    with pytest.raises(Refusal) as refused:
+        seating_field(tournament)
+    assert refused.value.rule == "full-tables"
+    # A substitute arrives: the plan is complete and the seating takes the field.
+    (sub,) = make_players(
+        tournament, 1, prefix="Late sub", is_substitute=True, status=Player.Status.CHECKED_IN
+    )
+    assert services.check_in_plan(tournament).short_of_substitutes == 0
+    assert gone not in seating_field(tournament) and sub in seating_field(tournament)
+
+
+@pytest.mark.django_db
 def test_a_withdrawn_player_cannot_check_in(tournament: Tournament, organiser: Any) -> None:
     player = Player.objects.create(tournament=tournament, name="Gone", status=Player.Status.WITHDRAWN)
     with pytest.raises(Refusal, match="Gone has withdrawn and cannot check in"):

@@ -255,12 +255,16 @@ def check_in_plan(tournament: Tournament, *, prefer: str = "substitutes") -> Che
     if prefer not in PREFERENCES:
         message = _("prefer: {value} is neither 'substitutes' nor 'sit_out'").format(value=repr(prefer))
         raise Refusal("prefer", "check-in-plan", message)
+    # Only who the seating accepts (``tournament.services.seating.seating_field``): a disqualified player
+    # plays no more (WRCR 2015 §7.1), checked in or not.
     players = list(
-        tournament.players.filter(status=Player.Status.CHECKED_IN, is_substitute=False).order_by(
-            "checked_in_at", "pk"
-        )
+        tournament.players.filter(
+            status=Player.Status.CHECKED_IN, is_substitute=False, disqualified=False
+        ).order_by("checked_in_at", "pk")
     )
-    pool = tournament.players.filter(is_substitute=True).exclude(status=Player.Status.WITHDRAWN)
+    pool = tournament.players.filter(is_substitute=True, disqualified=False).exclude(
+        status=Player.Status.WITHDRAWN
+    )
     if players:  # check-in is in use: only the substitutes present are available
         pool = pool.filter(status=Player.Status.CHECKED_IN)
     available = pool.count()

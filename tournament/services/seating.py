@@ -45,9 +45,13 @@ def seating_field(tournament: Tournament, prefer: str = "substitutes", hanchan: 
     if prefer == "sit_out":
         out = {player.pk for player in sitting_out(tournament)}
         return [player for player in field if player.pk not in out]
-    checking_in = tournament.players.filter(status=Player.Status.CHECKED_IN, is_substitute=False).exists()
+    checking_in = tournament.players.filter(
+        status=Player.Status.CHECKED_IN, is_substitute=False, disqualified=False
+    ).exists()
     needed = registration.substitutes_needed(len(field))
-    pool = tournament.players.filter(is_substitute=True).exclude(status=Player.Status.WITHDRAWN)
+    pool = tournament.players.filter(is_substitute=True, disqualified=False).exclude(
+        status=Player.Status.WITHDRAWN
+    )
     if checking_in:
         pool = pool.filter(status=Player.Status.CHECKED_IN)
     substitutes = list(pool.order_by("checked_in_at", "pk")[:needed])
