@@ -67,6 +67,16 @@ class ScoreSheet(models.Model):
     def is_signed(self) -> bool:
         return self.status == self.Status.SIGNED
 
+    @property
+    def signed_by_table(self) -> bool:
+        """Signed because the four players agreed with its current version (players' entry), no referee
+        signing: ``signed_by`` is then empty, as it is for a referee whose account was deleted."""
+        return (
+            self.is_signed
+            and self.signed_by_id is None
+            and self.versions.filter(version=self.version, action=SheetVersion.Action.CONFIRMED).exists()
+        )
+
 
 class SeatResult(models.Model):
     """One player's result on a sheet: what the standings add up (signed sheets only)."""

@@ -156,6 +156,10 @@ class SheetSerializer(PublicSheetSerializer):
     created_by = serializers.SerializerMethodField()
     submitted_by = serializers.SerializerMethodField()
     signed_by = serializers.SerializerMethodField()
+    signed_by_table = serializers.BooleanField(
+        read_only=True,
+        help_text="Signed because the four players agreed (players' entry); signed_by is null.",
+    )
     history = SheetVersionSerializer(source="versions", many=True, read_only=True)
     findings = serializers.SerializerMethodField()
 
@@ -168,6 +172,7 @@ class SheetSerializer(PublicSheetSerializer):
             "submitted_by",
             "submitted_at",
             "signed_by",
+            "signed_by_table",
             "findings",
             "history",
         )

@@ -117,7 +117,11 @@ def table_rows(number: int, names: list[str], sheet: ScoreSheet | None) -> Itera
         else:
             text = _("Chombo: {players}").format(players=player)
         yield [number, None, None, None, None, text]
-    if sheet.status == ScoreSheet.Status.SIGNED:
+    if sheet.status == ScoreSheet.Status.SIGNED and sheet.signed_by_table:
+        status = _("Agreed by the four players at {time} (version {version})").format(
+            time=local(sheet.signed_at), version=sheet.version
+        )
+    elif sheet.status == ScoreSheet.Status.SIGNED:
         signer = sheet.signed_by.get_username() if sheet.signed_by else _("(deleted user)")
         status = _("Signed by {user} at {time} (version {version})").format(
             user=signer, time=local(sheet.signed_at), version=sheet.version

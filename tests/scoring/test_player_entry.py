@@ -154,6 +154,37 @@ def test_a_referee_may_sign_a_submitted_sheet_without_waiting(table: Any, refere
 
 
 @pytest.mark.django_db
+def test_the_sheet_names_who_signed_it_and_asks_nothing_more_once_signed(
+    table: Any, referee: Any, client: Any
+) -> None:
+    """Agreed by the four: the sheet says so, not "signed by None"; signed by a referee before everyone
+    answered: nobody is listed as still to answer."""
+    p = seated(table)
+    sheet = services.player_save_sheet(table, FINAL, p["Ana"], submit=True)
+    for name in ("Ben", "Cho", "Dai"):
+        services.confirm_sheet(table, p[name], version=1)
+    client.force_login(referee)
+    page = client.get("/t/test-open/sheet/1/1/").content.decode()
+    assert "agreed by the four players" in page and "None" not in page
+    assert "no answer yet" not in page
+    assert client.get(f"/api/tables/{table.pk}/sheet/").json()["signed_by_table"] is True
+
+    other = seat_table(
+        table.round, 2, [Player.objects.create(tournament=table.round.tournament, name=n) for n in "EFGH"]
+    )
+    q = seated(other)
+    sheet = services.player_save_sheet(
+        other, {**FINAL, "final_points": dict(zip("EFGH", POINTS.values(), strict=True))}, q["E"], submit=True
+    )
+    services.confirm_sheet(other, q["F"], version=1)
+    services.sign_sheet(sheet, referee)
+    page = client.get("/t/test-open/sheet/1/2/").content.decode()
+    assert "signed by referee" in page and "agreed by the four players" not in page
+    assert "no answer yet" not in page and page.count("not asked: a referee signed") == 2
+    assert client.get(f"/api/tables/{other.pk}/sheet/").json()["signed_by_table"] is False
+
+
+@pytest.mark.django_db
 def test_the_rules_engine_refuses_a_player_as_it_refuses_a_referee(table: Any, referee: Any) -> None:
     p = seated(table)
     wrong = {**FINAL, "final_points": {**POINTS, "Ana": 41050}}
