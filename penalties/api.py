@@ -29,6 +29,7 @@ from penalties.serializers import (
 )
 from tournament.api import TournamentScopedViewSet
 from tournament.models import StaffRole
+from tournament.standings_db import reader_cutoff, visible_penalties
 
 Role = StaffRole.Role
 
@@ -58,6 +59,8 @@ class PenaltyViewSet(TournamentScopedViewSet):
         penalties = self.tournament.penalties.select_related("player", "round", "given_by", "revoked_by")
         if not self.staff:
             penalties = penalties.filter(revoked_at=None)  # a revoked penalty is history, for the staff
+            # Only those of the hanchan whose results this reader sees (a hidden hanchan's are not).
+            penalties = visible_penalties(penalties, reader_cutoff(self.request.user, self.tournament))
         return penalties
 
     def penalty_serializer(self) -> type[PublicPenaltySerializer]:

@@ -47,6 +47,7 @@ from scoring.serializers import (
 from tournament import access
 from tournament.api import is_staff
 from tournament.models import Player, StaffRole, Table, Tournament
+from tournament.standings_db import reader_cutoff, shows_hanchan
 
 Role = StaffRole.Role
 
@@ -129,7 +130,11 @@ class SheetViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
             .filter(table=self.table)
             .first()
         )
-        if sheet is None or not (sheet.is_signed or self.staff or self.player is not None):
+        public = not self.staff and self.player is None
+        hidden = public and not shows_hanchan(
+            reader_cutoff(self.request.user, self.table.round.tournament), self.table.round.number
+        )
+        if sheet is None or hidden or not (sheet.is_signed or not public):
             raise NotFound(
                 _("table {table} of hanchan {hanchan} has no sheet yet").format(
                     table=self.table.number, hanchan=self.table.round.number

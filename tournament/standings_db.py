@@ -24,8 +24,8 @@ from django.db.models import Count, F, Q, QuerySet
 from penalties.models import Penalty
 from scoring.models import ScoreSheet, SeatResult
 from scoring.rules.scores import format_score
-from tournament import live, participation, phases_db
-from tournament.models import Player, Round, Tournament
+from tournament import access, live, participation, phases_db
+from tournament.models import Player, Round, StaffRole, Tournament
 from tournament.participation_db import tournament_facts
 from tournament.phases import PhasedStandings, phased_standings
 from tournament.standings import Entrant, HanchanResult, PenaltyEntry, Standings, compute_standings
@@ -119,10 +119,7 @@ def signed_results(tournament_id: int, up_to: int | None) -> QuerySet[SeatResult
 
 
 def active_penalties(tournament_id: int, up_to: int | None) -> QuerySet[Penalty]:
-    penalties = Penalty.objects.filter(tournament_id=tournament_id, revoked_at=None)
-    if up_to is None:
-        return penalties
-    return penalties.filter(Q(round=None) | Q(round__number__lte=up_to))
+    return visible_penalties(Penalty.objects.filter(tournament_id=tournament_id, revoked_at=None), up_to)
 
 
 def last_complete_hanchan(tournament_id: int) -> int:
@@ -155,6 +152,29 @@ def public_cutoff(tournament: Tournament) -> int | None:
         shown = tournament.hanchan_count - tournament.hidden_hanchan
         cutoff = shown if cutoff is None else min(cutoff, shown)
     return cutoff
+
+
+def reader_cutoff(user: Any, tournament: Tournament) -> int | None:
+    """After which hanchan this reader sees results, everywhere results are shown (the standings, sheets
+    and their hands, penalties, statistics, a player's page, teams, phases, streams): None, every
+    hanchan, for the tournament's staff; ``public_cutoff`` for everyone else, a player signed in
+    included (their own table's sheet aside: they entered and agreed it)."""
+    if access.has_role(user, tournament, StaffRole.Role.REFEREE):
+        return None
+    return public_cutoff(tournament)
+
+
+def shows_hanchan(cutoff: int | None, number: int) -> bool:
+    """Whether a reader with ``cutoff`` (``reader_cutoff``) sees the results of hanchan ``number``."""
+    return cutoff is None or number <= cutoff
+
+
+def visible_penalties(penalties: QuerySet[Penalty], cutoff: int | None) -> QuerySet[Penalty]:
+    """The penalties a reader with ``cutoff`` sees: those of the hanchan they see, and those given for
+    no hanchan (which always count, as in the standings)."""
+    if cutoff is None:
+        return penalties
+    return penalties.filter(Q(round=None) | Q(round__number__lte=cutoff))
 
 
 def serialize(standings: Standings) -> dict[str, Any]:

@@ -27,7 +27,9 @@ from tournament.standings_db import (
     cached_standings,
     cached_summary,
     public_cutoff,
+    reader_cutoff,
     remember_live,
+    visible_penalties,
 )
 from tournament.statistics import player_statistics
 from tournament.statistics_db import signed_sheets
@@ -84,9 +86,7 @@ def home(request: HttpRequest, slug: str) -> HttpResponse:
 def standings_cutoff(request: HttpRequest, tournament: Tournament) -> int | None:
     """After which hanchan this visitor sees the standings: whole for the tournament's staff, as the
     tournament publishes them for everyone else (``standings_db.public_cutoff``)."""
-    if access.has_role(request.user, tournament, StaffRole.Role.REFEREE):
-        return None
-    return public_cutoff(tournament)
+    return reader_cutoff(request.user, tournament)
 
 
 def standings_payload(tournament: Tournament, up_to: int | None = None) -> dict[str, Any]:
@@ -263,7 +263,11 @@ def player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
     absences = {
         a.round.number: a for a in Absence.objects.filter(player=person).select_related("round", "substitute")
     }
-    active = list(person.penalties.filter(revoked_at=None).select_related("round").order_by("given_at"))
+    active = list(
+        visible_penalties(person.penalties.filter(revoked_at=None), cutoff)
+        .select_related("round")
+        .order_by("given_at")
+    )
     # Only the hanchan this visitor may see: the standings' cutoff (hidden hanchan) and the published seating.
     ruleset = tournament.ruleset()
     stats = player_statistics(
