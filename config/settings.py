@@ -86,6 +86,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # A signed-in person's language follows them from device to device (config.language).
     "config.language.AccountLanguageMiddleware",
+    # Whose session answered, and which pages a phone may keep offline (config.pwa, static/js/sw.js).
+    "config.pwa.SessionOwnerMiddleware",
     "tournament.middleware.RoleLookupMiddleware",
     "tournament.middleware.LastGoodCopyMiddleware",  # public pages answer while the database is down
     "django.contrib.messages.middleware.MessageMiddleware",

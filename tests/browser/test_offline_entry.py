@@ -19,6 +19,7 @@ from tests.browser.test_content_security import watch
 from tests.conftest import make_user, seat_table
 from tests.scoring import hanchan
 from tournament.models import Player, Round, Table, Tournament
+from tournament.services import player_login
 
 PASSWORD = "pw-for-tests-only"
 SHEET = "/t/harbour-open/sheet/1/1/"
@@ -246,7 +247,7 @@ def test_an_entry_survives_the_network_going_away_and_is_sent_once(
     # Signing out forgets every page kept on the phone: the next user cannot open them offline.
     page.get_by_role("button", name="Sign out").click()
     page.wait_for_url(live_server.url + "/")
-    kept = "async () => (await (await caches.open('riichi-pages-v1')).keys()).map(r => r.url)"
+    kept = "async () => (await (await caches.open('riichi-pages-v2')).keys()).map(r => r.url)"
     deadline = time.monotonic() + 10
     while any("/referee/" in url or "/sheet/" in url for url in page.evaluate(kept)):
         assert time.monotonic() < deadline, page.evaluate(kept)
@@ -350,3 +351,91 @@ def test_a_correction_still_posts_its_form(new_context: Any, live_server: Any, o
     sheet = ScoreSheet.objects.get(table=open_table)
     assert sheet.version == 2 and sheet.entry["hands"][10]["han"] == 2
     assert errors == []
+
+
+KEPT = "async () => (await (await caches.open('riichi-pages-v2')).keys()).map(r => new URL(r.url).pathname)"
+
+
+def forgotten(page: Any, path: str) -> None:
+    """Wait until the phone's copy of the page at ``path`` is gone."""
+    deadline = time.monotonic() + 10
+    while path in page.evaluate(KEPT):
+        assert time.monotonic() < deadline, f"{path} is still kept: {page.evaluate(KEPT)}"
+        page.wait_for_timeout(100)
+
+
+def pin_sign_in(page: Any, live_server: Any, name: str, pin: str) -> None:
+    page.goto(live_server.url + "/t/harbour-open/me/")
+    page.get_by_label("Your name").select_option(label=name)
+    page.get_by_label("PIN").fill(pin)
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url("**/players/*/")
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_no_page_of_a_session_outlives_it_on_a_shared_phone(
+    new_context: Any, live_server: Any, open_table: Table
+) -> None:
+    """A player's sign-out, another person's sign-in, an expired session and the admin's sign-out each
+    leave no page of the person before them on the phone (the site's sign-out: the test above); only the
+    pages the offline entry needs are kept at all."""
+    from django.contrib.sessions.models import Session
+
+    tournament = open_table.round.tournament
+    tournament.entry_mode = Tournament.EntryMode.PLAYERS
+    tournament.save()
+    organiser = make_user("organiser", tournament, "organiser")
+    organiser.is_staff = organiser.is_superuser = True
+    organiser.save()
+    pins = {
+        name: player_login.issue_for_player(Player.objects.get(name=name), organiser).pin
+        for name in ("Ana", "Ben")
+    }
+    context = new_context(viewport=PHONE, has_touch=True)
+    page = context.new_page()
+
+    # A player signs out.
+    pin_sign_in(page, live_server, "Ana", pins["Ana"])
+    page.goto(live_server.url + SHEET)
+    kept_by_service_worker(page, SHEET)
+    page.goto(live_server.url + "/t/harbour-open/me/")
+    page.get_by_role("button", name="Sign out").click()
+    page.wait_for_url("**/me/")
+    forgotten(page, SHEET)
+
+    # Another player signs in on the same phone, the first never having signed out.
+    pin_sign_in(page, live_server, "Ana", pins["Ana"])
+    page.goto(live_server.url + SHEET)
+    kept_by_service_worker(page, SHEET)
+    pin_sign_in(page, live_server, "Ben", pins["Ben"])
+    forgotten(page, SHEET)
+
+    # The session expires (here: the server forgets it); the next page the phone opens says so.
+    page.goto(live_server.url + SHEET)
+    kept_by_service_worker(page, SHEET)
+    Session.objects.all().delete()
+    page.goto(live_server.url + "/t/harbour-open/standings/")
+    forgotten(page, SHEET)
+    context.set_offline(True)
+    offline = page.goto(live_server.url + SHEET)
+    assert offline is not None and offline.status == 503  # "this page was not opened on this device"
+    context.set_offline(False)
+
+    # The admin signs out; an organiser's page is never kept at all.
+    page.goto(live_server.url + "/admin/login/?next=/admin/")
+    page.fill("#id_username", "organiser")
+    page.fill("#id_password", PASSWORD)
+    page.click("input[type=submit]")
+    page.wait_for_url("**/admin/")
+    page.goto(live_server.url + MY_TABLES)
+    kept_by_service_worker(page, MY_TABLES)
+    page.goto(live_server.url + "/t/harbour-open/manage/")
+    page.goto(live_server.url + MY_TABLES)
+    kept_by_service_worker(page, MY_TABLES)
+    assert "/t/harbour-open/manage/" not in page.evaluate(KEPT)
+    page.goto(live_server.url + "/admin/")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Log out").click()
+    expect(page.get_by_role("link", name="Staff sign in")).to_be_visible()  # signed out
+    forgotten(page, MY_TABLES)
