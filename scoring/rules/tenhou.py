@@ -502,7 +502,7 @@ def log_sheet(log: GameLog, players: Sequence[str], ruleset: Ruleset) -> LogShee
     findings: list[Finding] = []
     entries: list[dict[str, Any]] = []
     played: list[LogHand] = []
-    for hand in log.hands:
+    for index, hand in enumerate(log.hands):
         if hand.round_index >= 8:
             findings.append(
                 Finding(
@@ -516,7 +516,10 @@ def log_sheet(log: GameLog, players: Sequence[str], ruleset: Ruleset) -> LogShee
                 )
             )
             break
-        entries.append(_entry(hand, players, ruleset, findings))
+        following = log.hands[index + 1] if index + 1 < len(log.hands) else None
+        # Whether the online game's dealer kept the deal after this hand: its next hand says so.
+        dealer_kept = following is not None and following.round_index == hand.round_index
+        entries.append(_entry(hand, players, ruleset, findings, dealer_kept))
         played.append(hand)
     entry: dict[str, Any] = {"form": "hands", "hands": entries}
     _compare(log, played, entry, players, ruleset, findings)
@@ -524,7 +527,7 @@ def log_sheet(log: GameLog, players: Sequence[str], ruleset: Ruleset) -> LogShee
 
 
 def _entry(
-    hand: LogHand, players: Sequence[str], ruleset: Ruleset, findings: list[Finding]
+    hand: LogHand, players: Sequence[str], ruleset: Ruleset, findings: list[Finding], dealer_kept: bool
 ) -> dict[str, Any]:
     def note(rule: str, message: str) -> None:
         findings.append(Finding(hand.number, hand.label, rule, message))
@@ -541,14 +544,25 @@ def _entry(
             )
             return {"result": "draw", "tenpai": list(players), "riichi": riichi}
         if hand.draw == NAGASHI:
-            note(
-                RULE_NAGASHI,
-                _(
-                    "nagashi mangan: the tournament pays only noten payments at an exhaustive draw; "
-                    "entered as the log's point changes"
-                ),
-            )
-            return _deltas(hand, players)
+            # The online game scores a nagashi mangan as a draw: the dealer keeps the deal when tenpai,
+            # and the next hand has one more honba either way. The log gives the nagashi's payments but
+            # not who was tenpai; whether the dealer kept the deal (the next hand) says the dealer's.
+            dealer = players[hand.round_index % 4]
+            if dealer_kept:
+                message = _(
+                    "nagashi mangan: the tournament has none, and pays only noten payments at an exhaustive "
+                    "draw; entered as an exhaustive draw with the dealer tenpai, as the online game kept "
+                    "the deal (the log does not say whether the others were tenpai: check them)"
+                )
+            else:
+                message = _(
+                    "nagashi mangan: the tournament has none, and pays only noten payments at an exhaustive "
+                    "draw; entered as an exhaustive draw with the dealer noten, as the online game passed "
+                    "the deal (the log does not say whether the others were tenpai: check them)"
+                )
+            note(RULE_NAGASHI, message)
+            tenpai = [name for name in players if name in riichi or (dealer_kept and name == dealer)]
+            return {"result": "draw", "tenpai": tenpai, "riichi": riichi}
         if hand.draw == ALL_TENPAI:
             return {"result": "draw", "tenpai": list(players), "riichi": riichi}
         if hand.draw == ALL_NOTEN:

@@ -18,9 +18,12 @@ from scoring.rules.tenhou import (
     MAX_HANDS,
     RESEAT_LABEL,
     RULE_ABORTIVE,
+    RULE_FINAL,
     RULE_HEAD_BUMP,
     RULE_KIRIAGE,
     RULE_LIABILITY,
+    RULE_NAGASHI,
+    RULE_PAYMENT,
     RULE_RED_FIVES,
     RULE_START,
     fold,
@@ -244,3 +247,53 @@ def test_liability_is_entered_where_the_tournament_plays_it_and_reported_where_n
     ema = log_sheet(read, SEATED, get_ruleset("EMA2016"))
     assert "liable" not in ema.entry["hands"][1]
     assert [f.label for f in ema.findings if f.rule == RULE_LIABILITY] == ["East 2, 0 honba"]
+
+
+def with_nagashi(hand: int, changes: list[int]) -> dict[str, Any]:
+    """The whole-hanchan log with the draw of hand ``hand`` (0-based) made a nagashi mangan paying
+    ``changes``: every later hand's points and the final points moved by the difference."""
+    value = data("hanchan")
+    result = value["log"][hand][16]
+    assert result[0] == "流局"
+    moved = [new - old for new, old in zip(changes, result[1], strict=True)]
+    value["log"][hand][16] = ["流し満貫", changes]
+    for later in value["log"][hand + 1 :]:
+        later[1] = [points + change for points, change in zip(later[1], moved, strict=True)]
+    for seat, change in enumerate(moved):
+        value["sc"][2 * seat] += change
+    return value
+
+
+@pytest.mark.parametrize(
+    ("hand", "changes", "dealer", "kept"),
+    [
+        # East 2 (Ben deals), Dai's nagashi; the online game's next hand is East 2, 1 honba: Ben kept the deal.
+        (2, [-2000, -4000, -2000, 8000], "Ben", True),
+        # East 4 (Dai deals), Ana's nagashi; the next hand is South 1, 1 honba: the deal passed.
+        (6, [8000, -2000, -2000, -4000], "Dai", False),
+    ],
+)
+def test_a_nagashi_mangan_is_the_draw_the_online_game_made_it(
+    hand: int, changes: list[int], dealer: str, kept: bool
+) -> None:
+    """The online game scores a nagashi mangan as a draw: the dealer keeps the deal when tenpai, one more
+    honba either way. The sheet enters the exhaustive draw the tournament plays (it has no nagashi), with
+    the dealer tenpai exactly when the online game kept the deal, so every later hand is named as in the
+    log; the findings are the nagashi, its payment, and the final points, nothing after it."""
+    value = with_nagashi(hand, changes)
+    log = read_log(json.dumps(value, ensure_ascii=False))
+    converted = log_sheet(log, match_players(log.names, SEATED, MAPPING), get_ruleset("WRC2015"))
+    entry = converted.entry
+    assert entry["hands"][hand]["result"] == "draw"
+    assert (dealer in entry["hands"][hand]["tenpai"]) is kept
+    verdict = replay({**entry, "players": SEATED}, get_ruleset("WRC2015"))
+    assert verdict.valid and verdict.finished is True
+    named = [(record.round, record.honba) for record in verdict.hands or ()]
+    assert named == [(hand_label(h[0][0], h[0][1]).rsplit(",", 1)[0], h[0][1]) for h in value["log"]]
+    found = {(finding.hand, finding.rule) for finding in converted.findings}
+    assert found == {
+        (2, RULE_RED_FIVES),
+        (hand + 1, RULE_NAGASHI),
+        (hand + 1, RULE_PAYMENT),
+        (None, RULE_FINAL),
+    }
