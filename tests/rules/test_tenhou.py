@@ -267,7 +267,7 @@ def with_nagashi(hand: int, changes: list[int]) -> dict[str, Any]:
 @pytest.mark.parametrize(
     ("hand", "changes", "dealer", "kept"),
     [
-        # East 2 (Ben deals), Dai's nagashi; the online game's next hand is East 2, 1 honba: Ben kept the deal.
+        # East 2 (Ben deals), Dai's nagashi; the log's next hand is East 2, 1 honba: Ben kept the deal.
         (2, [-2000, -4000, -2000, 8000], "Ben", True),
         # East 4 (Dai deals), Ana's nagashi; the next hand is South 1, 1 honba: the deal passed.
         (6, [8000, -2000, -2000, -4000], "Dai", False),
