@@ -33,7 +33,6 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from django.conf import settings
 from django.contrib import admin
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import views as auth_views
@@ -46,6 +45,8 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy, ngettext
 from redis.exceptions import RedisError
 
+from tournament.access import client_address
+
 logger = logging.getLogger(__name__)
 
 MAX_FAILURES = 5  # per client address and user name
@@ -53,17 +54,6 @@ MAX_ADDRESS_FAILURES = 20  # per client address, whatever the user names
 WINDOW_SECONDS = 10 * 60
 TOO_MANY = "too_many_attempts"  # the refusal's rule (a form error's code, an API error's rule)
 CACHE_ERRORS = (RedisError, OSError)
-
-
-def client_address(request: HttpRequest) -> str:
-    """The caller's address: ``REMOTE_ADDR``, or the one ``TRUSTED_PROXY_COUNT`` proxies vouch for."""
-    remote = str(request.META.get("REMOTE_ADDR", ""))
-    trusted = settings.TRUSTED_PROXY_COUNT
-    forwarded = [part.strip() for part in str(request.META.get("HTTP_X_FORWARDED_FOR", "")).split(",")]
-    forwarded = [part for part in forwarded if part]
-    if trusted <= 0 or not forwarded:
-        return remote
-    return forwarded[-min(trusted, len(forwarded))]
 
 
 def _key(*parts: str) -> str:

@@ -30,6 +30,8 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from tournament.access import PLAYER_SESSION_KEY
+
 WORKER = "js/sw.js"
 # The line of the worker that holds the offline page's words (English in the file).
 OFFLINE_LINE = re.compile(r"^const OFFLINE_TEXTS = .*;$", re.MULTILINE)
@@ -104,8 +106,6 @@ KEEP_HEADER = "X-Offline-Keep"
 def session_owner(request: HttpRequest) -> str:
     """Who this session is, as an opaque digest: the signed-in account and the players signed in by PIN or
     link; "anonymous" for nobody. It changes whenever the person behind the session does."""
-    from tournament.access import PLAYER_SESSION_KEY  # the tournament app's, loaded after the settings
-
     if settings.SESSION_COOKIE_NAME not in request.COOKIES:
         return "anonymous"  # no session: nobody (and the session is not touched, so no Vary: Cookie)
     user = getattr(request, "user", None)

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
@@ -116,6 +117,17 @@ def public_rounds(user: AnyUser | None, tournament: Tournament) -> set[int] | No
     if tournament.seating_publication == Tournament.SeatingPublication.ALL:
         return None
     return set(tournament.rounds.exclude(published_at=None).values_list("number", flat=True))
+
+
+def client_address(request: HttpRequest) -> str:
+    """The caller's address: ``REMOTE_ADDR``, or the one ``TRUSTED_PROXY_COUNT`` proxies vouch for."""
+    remote = str(request.META.get("REMOTE_ADDR", ""))
+    trusted = settings.TRUSTED_PROXY_COUNT
+    forwarded = [part.strip() for part in str(request.META.get("HTTP_X_FORWARDED_FOR", "")).split(",")]
+    forwarded = [part for part in forwarded if part]
+    if trusted <= 0 or not forwarded:
+        return remote
+    return forwarded[-min(trusted, len(forwarded))]
 
 
 # ---------------------------------------------------------------------------------------------------

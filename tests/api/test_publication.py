@@ -35,10 +35,11 @@ CANDIDATES = {  # the values tried for each id in a route
     "t": ["t"],
     "tournament_pk": ["t"],
     "tournaments": ["t"],
-    "players": ["ana", "ben", "t3_player"],
-    "player_id": ["ana", "ben", "t3_player"],
-    "tables": ["t1", "r2t1", "r2t2"],
-    "table_pk": ["t1", "r2t1", "r2t2"],
+    # Ben (the hidden penalty's) and table 3's East (the player signed in); hanchan 2's tables.
+    "players": ["ben", "t3_player"],
+    "player_id": ["ben", "t3_player"],
+    "tables": ["r2t1", "r2t2"],
+    "table_pk": ["r2t1", "r2t2"],
     "penalties": ["penalty", "hidden_penalty"],
 }
 NUMBERS = {"number", "round_number", "table_number"}

@@ -23,8 +23,10 @@ GUESSES = 60
 SERVER_PROCESSES = 3
 
 
-@pytest.fixture
-def servers(transactional_db: None) -> Iterator[Server]:
+@pytest.fixture(scope="module")
+def servers(django_db_setup: None) -> Iterator[Server]:
+    """One set of server processes for the module's tests (each test's data on the test database, each
+    test's addresses its own, so no count of one test meets another's)."""
     # One proxy of our own in front: the address is the last of X-Forwarded-For, so one test machine
     # can speak from many addresses.
     # Requests wait for a database connection rather than answer 503 (the PIN's hash holds one a while,

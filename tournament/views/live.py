@@ -17,7 +17,7 @@ An event::
 ``id`` is the tournament's live version: a browser that reconnects sends it back as ``Last-Event-ID``
 and gets one event for each kind it missed, with what is current. A comment every
 ``LIVE_HEARTBEAT_SECONDS`` keeps proxies from closing a quiet stream. Beyond ``LIVE_MAX_CONNECTIONS``
-streams in one process, beyond ``LIVE_MAX_PER_ADDRESS`` from one client address (``config.auth.
+streams in one process, beyond ``LIVE_MAX_PER_ADDRESS`` from one client address (``tournament.access.
 client_address``) in one process, or while Redis cannot be reached, the answer is 503 with
 ``Retry-After``; with
 no Redis configured, or under a WSGI server (``runserver``, which cannot hold a stream open), it is
@@ -51,7 +51,6 @@ from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_GET
 from redis.exceptions import RedisError
 
-from config.auth import client_address
 from tournament import access, live
 from tournament.models import StaffRole, Tournament
 from tournament.standings_db import public_cutoff
@@ -324,7 +323,7 @@ async def stream(request: HttpRequest, slug: str) -> HttpResponse:
             "meanwhile)."
         ).format(count=settings.LIVE_MAX_CONNECTIONS, seconds=RETRY_AFTER_SECONDS)
         return unavailable(message, "live-connection-limit")
-    address = client_address(request)
+    address = access.client_address(request)
     if the_hub.per_address.get(address, 0) >= settings.LIVE_MAX_PER_ADDRESS:
         message = gettext(
             "Too many live streams from this address: try again in {seconds} seconds (the page polls "
