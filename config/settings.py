@@ -234,8 +234,9 @@ CELERY_BEAT_SCHEDULE = {
 # Retry-After; the pages poll), and the seconds between the comments that keep a quiet stream open.
 LIVE_MAX_CONNECTIONS = int(os.environ.get("LIVE_MAX_CONNECTIONS", "2000"))
 # Streams one client address may hold in one web process: a hall's phones often share the venue's one
-# public address, so the default leaves room for a large hall while no single address takes every place.
-LIVE_MAX_PER_ADDRESS = int(os.environ.get("LIVE_MAX_PER_ADDRESS", "400"))
+# public address, so the default (half the process's places) leaves room for a large hall while no
+# single address takes every place.
+LIVE_MAX_PER_ADDRESS = int(os.environ.get("LIVE_MAX_PER_ADDRESS", str(LIVE_MAX_CONNECTIONS // 2)))
 LIVE_HEARTBEAT_SECONDS = float(os.environ.get("LIVE_HEARTBEAT_SECONDS", "15"))
 # /healthz asks a worker to answer a ping when a broker is configured.
 HEALTHZ_REQUIRE_WORKER = env_bool("HEALTHZ_REQUIRE_WORKER", bool(REDIS_URL))
