@@ -21,9 +21,11 @@ import hmac
 import json
 import re
 from collections.abc import Callable
+from contextlib import suppress
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
+from django.db.utils import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.templatetags.static import static
 from django.utils import translation
@@ -100,6 +102,7 @@ OFFLINE_PAGES = frozenset(
     }
 )
 OWNER_HEADER = "X-Session-Owner"
+DATABASE_DOWN = (OperationalError, InterfaceError)
 KEEP_HEADER = "X-Offline-Keep"
 
 
@@ -129,7 +132,11 @@ class SessionOwnerMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
-        response[OWNER_HEADER] = session_owner(request)
+        # With the database down the session cannot be read (a public page's last good copy answers):
+        # the owner is unknown, and the worker keeps nothing of that answer.
+        with suppress(*DATABASE_DOWN):
+            response[OWNER_HEADER] = session_owner(request)
+
         match = getattr(request, "resolver_match", None)
         if match is not None and match.view_name in OFFLINE_PAGES:
             response[KEEP_HEADER] = "1"

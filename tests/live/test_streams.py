@@ -150,7 +150,7 @@ def test_a_reconnecting_browser_catches_up_with_last_event_id(
 
 
 def test_beyond_the_connection_cap_a_stream_is_refused_with_retry_after(tournament: Tournament) -> None:
-    with running_server({"LIVE_MAX_CONNECTIONS": "2"}) as server:
+    with running_server({"LIVE_MAX_CONNECTIONS": "2", "LIVE_MAX_PER_ADDRESS": "2"}) as server:
         path = f"/t/{tournament.slug}/live"
         first, second = open_stream(server, path), open_stream(server, path)
         assert first.status == second.status == 200
