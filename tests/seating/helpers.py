@@ -14,6 +14,18 @@ from typing import Any
 UNTIMED = math.inf
 
 
+def history(n: int, rounds: int, *, built_for: int, seed: int = 0) -> list[list[list[int]]]:
+    """A schedule of ``rounds`` hanchan for players ``1..n`` where a test needs played hanchan and their
+    quality is not what it checks: the first hanchan of the ``built_for``-hanchan schedule, which the
+    generator builds at once (a shipped or algebraic design), rather than a search of seconds of its own
+    for ``rounds``. Every hanchan is valid and no two players meet twice."""
+    from tournament.seating import generate
+
+    schedule = generate(n, built_for, seed=seed)
+    assert len(schedule.rounds) >= rounds
+    return [list(map(list, hanchan)) for hanchan in schedule.rounds[:rounds]]
+
+
 def assert_valid(rounds: Sequence[Sequence[Sequence[Any]]], players: Sequence[Any]) -> None:
     """Every hanchan seats every player exactly once, four to a table, N/4 tables."""
     n = len(players)

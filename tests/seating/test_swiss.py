@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from tournament.seating import generate
 from tournament.seating.swiss import swiss_round
 
 from .helpers import assert_valid, pair_counts
+from .helpers import history as played
 
 
 def test_top_four_together_without_history() -> None:
@@ -20,7 +20,7 @@ def test_top_four_together_without_history() -> None:
 
 @pytest.mark.parametrize("seed", [0, 5])
 def test_repeats_avoided_with_small_moves(seed: int) -> None:
-    history = generate(32, 3, seed=seed).rounds
+    history = played(32, 3, built_for=8, seed=seed)
     ranking = [p for hanchan in history[:1] for table in hanchan for p in table]  # tables met in h1
     hanchan = swiss_round(ranking, history)
     assert_valid([hanchan], ranking)
@@ -36,7 +36,7 @@ def test_repeats_avoided_with_small_moves(seed: int) -> None:
 
 
 def test_table_numbers_and_winds_follow_the_history() -> None:
-    history = generate(40, 4, seed=2).rounds
+    history = played(40, 4, built_for=8, seed=2)
     ranking = sorted(range(1, 41))
     hanchan = swiss_round(ranking, history)
     last = {p: t for t, table in enumerate(history[-1]) for p in table}
@@ -48,6 +48,6 @@ def test_table_numbers_and_winds_follow_the_history() -> None:
 
 
 def test_deterministic() -> None:
-    history = generate(40, 2, seed=1).rounds
+    history = played(40, 2, built_for=8, seed=1)
     ranking = list(range(40, 0, -1))
     assert swiss_round(ranking, history, seed=3) == swiss_round(ranking, history, seed=3)
