@@ -8,12 +8,15 @@ and one seated table. "Other Cup" has the outsider referee.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
 
 import pytest
 from django.core.files.base import ContentFile
+from django.db import transaction
+from django.test import override_settings
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
@@ -73,6 +76,23 @@ def quick_passwords(settings: Any) -> None:
 
 @pytest.fixture
 def world(db: None) -> World:
+    return build_world()
+
+
+@pytest.fixture(scope="module")
+def shared_world(django_db_setup: None, django_db_blocker: Any) -> Iterator[World]:
+    """The world built once for a module whose tests only read it, or change it inside a savepoint they
+    roll back (each test still runs in a transaction of its own, nested in this one): set-up paid once,
+    not per test. Rolled back when the module is done."""
+    quick = override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"])
+    with django_db_blocker.unblock(), transaction.atomic():
+        with quick:  # the hasher the tests check the passwords with (quick_passwords)
+            world = build_world()
+        yield world
+        transaction.set_rollback(True)
+
+
+def build_world() -> World:
     tournament = new_tournament("Test Open", "test-open")
     private = new_tournament("Closed Cup", "closed-cup", is_public=False)
     other = new_tournament("Other Cup", "other-cup")

@@ -233,7 +233,8 @@ def case_id(case: Case) -> str:
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("case", CASES, ids=case_id)
-def test_every_endpoint_as_every_role(world: World, case: Case) -> None:
+def test_every_endpoint_as_every_role(shared_world: World, case: Case) -> None:
+    world = shared_world  # built once for the module: each role's request is rolled back below
     got: dict[str, int] = {}
     for role in ROLES:
         with transaction.atomic():
@@ -315,7 +316,8 @@ def test_the_table_tries_every_route_and_method_of_the_api() -> None:
     assert len(api_routes()) > 40  # the walk found the API
 
 
-def test_private_tournament_is_left_out_of_the_list_for_outsiders(world: World) -> None:
+def test_private_tournament_is_left_out_of_the_list_for_outsiders(shared_world: World) -> None:
+    world = shared_world
     seen = {}
     for role in ROLES:
         response = world.client(role).get("/api/tournaments/")
@@ -333,7 +335,8 @@ def test_private_tournament_is_left_out_of_the_list_for_outsiders(world: World) 
 
 
 @pytest.mark.django_db
-def test_creating_a_tournament_is_refused_by_the_service_itself(world: World) -> None:
+def test_creating_a_tournament_is_refused_by_the_service_itself(shared_world: World) -> None:
+    world = shared_world
     """One permission, in the service both doors call: a caller that skips the page or the API's own
     checks is refused too; Django's add_tournament permission opens it to an account without a role."""
     fields = {"name": "Side Door", "slug": "side-door", "starts_on": date(2026, 6, 1)}
