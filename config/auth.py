@@ -11,14 +11,17 @@ user out:
 - per client address: twenty failures within ten minutes, whatever the names, close the window for that
   address (one address cannot try a password against every user name).
 
-A refused attempt answers 429 with "Too many failed sign-in attempts ... Try again in N minutes." and a
-``Retry-After`` header; its password is not even checked. A successful sign-in clears the count of its
-address and name (not the address's own count).
+Each attempt is counted before its password is checked (``reserve``: an atomic increment, so attempts
+sent together each see their own number and no more than the limit go ahead, in any number of
+processes); a wrong password keeps its place in the counts, a right one gives it back. A refused attempt
+answers 429 with "Too many failed sign-in attempts ... Try again in N minutes." and a ``Retry-After``
+header; its password is not even checked. A successful sign-in clears the count of its address and name
+(not the address's own count).
 
-The client address is ``REMOTE_ADDR``, or, when ``TRUSTED_PROXY_COUNT`` (0 by default) says how many
-proxies of our own stand in front of the site, the address that many places from the right of
-``X-Forwarded-For``, as DRF's ``NUM_PROXIES`` reads it. A client-supplied header is never trusted
-otherwise. The counts live in the Django cache (Redis in production), so all web processes share them,
+The client address is ``tournament.access.client_address``: ``REMOTE_ADDR``, or, when
+``TRUSTED_PROXY_COUNT`` (0 by default) says how many proxies of our own stand in front of the site, the
+address that many places from the right of ``X-Forwarded-For``, as DRF's ``NUM_PROXIES`` reads it. A
+client-supplied header is never trusted otherwise. The counts live in the Django cache (Redis in production), so all web processes share them,
 and each process also keeps its own count in memory: when Redis cannot be reached (the fail-soft cache
 answers every read as a miss), the limits still hold, per process (with four web processes, at most
 four times the attempts), instead of falling away; the sign-in itself never fails for it.
