@@ -21,10 +21,12 @@ header; its password is not even checked. A successful sign-in clears the count 
 The client address is ``tournament.access.client_address``: ``REMOTE_ADDR``, or, when
 ``TRUSTED_PROXY_COUNT`` (0 by default) says how many proxies of our own stand in front of the site, the
 address that many places from the right of ``X-Forwarded-For``, as DRF's ``NUM_PROXIES`` reads it. A
-client-supplied header is never trusted otherwise. The counts live in the Django cache (Redis in production), so all web processes share them,
-and each process also keeps its own count in memory: when Redis cannot be reached (the fail-soft cache
-answers every read as a miss), the limits still hold, per process (with four web processes, at most
-four times the attempts), instead of falling away; the sign-in itself never fails for it.
+client-supplied header is never trusted otherwise.
+
+The counts live in the Django cache (Redis in production), so all web processes share them, and each
+process also keeps its own count in memory: when Redis cannot be reached (the fail-soft cache answers
+every read as a miss), the limits still hold, per process (with four web processes, at most four times
+the attempts), instead of falling away; the sign-in itself never fails for it.
 """
 
 from __future__ import annotations
