@@ -75,20 +75,21 @@ def together(server: Server, path: str, forms: list[dict[str, str]], addresses: 
     return Counter(statuses)
 
 
-def wrong_pin(right: str) -> str:
-    return "000000" if right != "000000" else "111111"
+def ben_signs_in(tournament: Tournament, organiser: Any) -> tuple[str, dict[str, str], str]:
+    """Players enter the results; Ben has a PIN: the sign-in page, its form with a wrong PIN, the PIN."""
+    tournament.entry_mode = Tournament.EntryMode.PLAYERS
+    tournament.save()
+    ben = Player.objects.get(name="Ben")
+    pin = player_login.issue_for_player(ben, organiser).pin
+    wrong = "000000" if pin != "000000" else "111111"
+    return f"/t/{tournament.slug}/me/", {"player": str(ben.pk), "pin": wrong}, pin
 
 
 @pytest.mark.django_db(transaction=True)
 def test_simultaneous_wrong_pins_from_many_addresses_check_at_most_the_players_limit(
     servers: Server, tournament: Tournament, seated_table: Any, organiser: Any
 ) -> None:
-    tournament.entry_mode = Tournament.EntryMode.PLAYERS
-    tournament.save()
-    ben = Player.objects.get(name="Ben")
-    pin = player_login.issue_for_player(ben, organiser).pin
-    path = f"/t/{tournament.slug}/me/"
-    form = {"player": str(ben.pk), "pin": wrong_pin(pin)}
+    path, form, pin = ben_signs_in(tournament, organiser)
     statuses = together(
         servers, path, [form] * GUESSES, [f"10.7.{i // 250}.{i % 250}" for i in range(GUESSES)]
     )
@@ -103,12 +104,7 @@ def test_simultaneous_wrong_pins_from_many_addresses_check_at_most_the_players_l
 def test_simultaneous_wrong_pins_from_one_address_check_at_most_its_limit(
     servers: Server, tournament: Tournament, seated_table: Any, organiser: Any
 ) -> None:
-    tournament.entry_mode = Tournament.EntryMode.PLAYERS
-    tournament.save()
-    ben = Player.objects.get(name="Ben")
-    pin = player_login.issue_for_player(ben, organiser).pin
-    path = f"/t/{tournament.slug}/me/"
-    form = {"player": str(ben.pk), "pin": wrong_pin(pin)}
+    path, form, pin = ben_signs_in(tournament, organiser)
     statuses = together(servers, path, [form] * GUESSES, ["10.9.0.1"] * GUESSES)
     assert statuses == {400: auth.MAX_FAILURES, 429: GUESSES - auth.MAX_FAILURES}
     # Another address still has the player's remaining tries; the right PIN signs in.
