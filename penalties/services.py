@@ -148,9 +148,12 @@ def _lateness(player: Player, round: Round | None, minutes_late: int | None) -> 
     return Decimal(minutes_late)
 
 
-def _revoke(penalty: Penalty, user: AbstractBaseUser | None, reason: str) -> None:
+def _revoke(
+    penalty: Penalty, user: AbstractBaseUser | None, reason: str, *, with_check_in: bool = False
+) -> None:
     penalty.revoked_by, penalty.revoked_at, penalty.revoke_reason = user, timezone.now(), reason
-    penalty.save(update_fields=["revoked_by", "revoked_at", "revoke_reason"])
+    penalty.revoked_with_check_in = with_check_in
+    penalty.save(update_fields=["revoked_by", "revoked_at", "revoke_reason", "revoked_with_check_in"])
 
 
 def sync_sheet_chombo(
@@ -285,9 +288,7 @@ def withdraw_missed_hanchan(
     )
     count = 0
     for penalty in penalties:
-        penalty.revoked_with_check_in = True
-        penalty.save(update_fields=["revoked_with_check_in"])
-        _revoke(penalty, user, reason)
+        _revoke(penalty, user, reason, with_check_in=True)
         count += 1
     if count:
         schedule_standings_refresh(player.tournament_id)
