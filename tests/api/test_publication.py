@@ -51,11 +51,21 @@ def spellings(points: int) -> list[str]:
     return [str(points), *(f"{thousands}{sep}{rest:03d}" for sep in (",", ".", " ", "\u00a0", "\u202f"))]
 
 
+def written(text: str, body: str) -> bool:
+    """Whether the body writes this number as a number of its own: 7.35 is not written by a clock's
+    1764318007.351, nor 47300 by 1473001."""
+    return re.search(rf"(?<![\d.,]){re.escape(text)}(?![\d])", body) is not None
+
+
 def leaks(body: str, tables: list[str]) -> list[str]:
     found = [
-        text for table in tables for points in HIDDEN[table] for text in spellings(points) if text in body
+        text
+        for table in tables
+        for points in HIDDEN[table]
+        for text in spellings(points)
+        if written(text, body)
     ]
-    return found + [text for text in (REASON, *PENALTY) if text in body]
+    return found + [text for text in PENALTY if written(text, body)] + ([REASON] if REASON in body else [])
 
 
 def urls(world: World) -> Iterator[str]:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.db import connection
 
 # Playwright's sync API runs an event loop in this thread; the ORM calls of the tests are still
 # synchronous and safe here.
@@ -66,6 +67,30 @@ def new_context(browser: Any, transactional_db: None) -> Iterator[Any]:
     yield make
     for context in opened:
         context.close()
+    server_let_go()
+
+
+# Locks on this database's tables held by another connection: a live-server thread still answering a
+# request the closed page had sent.
+OTHERS_LOCKS = """
+    SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+    WHERE a.datname = current_database() AND l.pid <> pg_backend_pid() AND l.locktype = 'relation'
+"""
+
+
+def server_let_go(timeout: float = 10.0) -> None:
+    """Waits until no other connection holds a lock on the test database's tables, so that the flush
+    after the test (TRUNCATE, which takes every table at once) does not deadlock with a request the
+    closed page left in flight."""
+    if connection.vendor != "postgresql":
+        return
+    deadline = time.monotonic() + timeout
+    with connection.cursor() as cursor:
+        while True:
+            cursor.execute(OTHERS_LOCKS)
+            if cursor.fetchone()[0] == 0 or time.monotonic() > deadline:
+                return
+            time.sleep(0.02)
 
 
 @pytest.fixture
