@@ -32,8 +32,13 @@ ROOT = processes.ROOT
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """The main pytest process and each pytest-xdist worker end with their parent (tests.processes)."""
+    """The main pytest process and each pytest-xdist worker end with their parent (tests.processes); the
+    suite's accounts are hashed cheaply (tests.hashers)."""
     processes.die_with_parent()
+    settings.PASSWORD_HASHERS = [
+        "tests.hashers.QuickPBKDF2PasswordHasher" if path.endswith(".PBKDF2PasswordHasher") else path
+        for path in settings.PASSWORD_HASHERS
+    ]
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
