@@ -8,7 +8,8 @@ PORT ?= 8000
 # The suite runs on the real services of this machine.
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/15
-# One pytest-xdist worker per core; `make test TEST_WORKERS=0` runs the suite in one process.
+# One pytest-xdist worker per core; `make test TEST_WORKERS=0` runs the suite in one process. A worker
+# whose queue runs dry takes half of another's (worksteal), so no worker idles while one still has a queue.
 TEST_WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
 
 .PHONY: run serve test lint format bench services clean
@@ -41,7 +42,7 @@ services:
 # The suite includes browser tests: Debian's chromium and chromium-driver come with the services.
 test: $(VENV)/.installed-dev
 	WITH_BROWSER=1 scripts/ensure-services.sh
-	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) TEST_RUN_ID=$$$$ $(BIN)/python -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) TEST_RUN_ID=$$$$ $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .

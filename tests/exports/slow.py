@@ -16,7 +16,7 @@ from exports.exporters.base import Exporter, ExportFile, Progress, no_progress, 
 from tournament.models import StaffRole, Tournament
 
 STEPS = 40
-STEP_SECONDS = 0.15
+STEP_SECONDS = 0.1
 
 
 def attempts_key(tournament_id: int) -> str:
