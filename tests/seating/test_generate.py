@@ -12,7 +12,7 @@ from tournament.seating import SeatingError, generate, generator, lower_bounds, 
 from tournament.seating.cyclic import without_exact_entry
 from tournament.seating.generator import attempts_for, opponents_first
 
-from .helpers import UNTIMED, assert_valid, pair_counts
+from .helpers import QUICK, UNTIMED, assert_valid, pair_counts
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -113,21 +113,21 @@ PUBLISHED_EXCESS = {(20, 7): 41, (20, 9): 89, (24, 9): 67}
 
 @pytest.mark.parametrize(("players", "rounds"), sorted(PUBLISHED_EXCESS))
 def test_more_hanchan_than_tables(players: int, rounds: int) -> None:
-    report = quality_report(generate(players, rounds, seed=4, time_limit=3))
+    report = quality_report(generate(players, rounds, seed=4, time_limit=QUICK))
     assert report["excess_meetings"] <= PUBLISHED_EXCESS[(players, rounds)]
     assert report["table_repeats"] <= 1.25 * report["table_repeats_lower_bound"]
     assert report["wind_warnings"] == 0
 
 
 def test_16_players_10_hanchan_everyone_meets_twice() -> None:
-    report = quality_report(generate(16, 10, seed=1, time_limit=1))
+    report = quality_report(generate(16, 10, seed=1, time_limit=QUICK))
     assert report["pair_meeting_histogram"] == {"2": 120}
     assert report["excess_meetings"] == report["excess_meetings_lower_bound"]
 
 
 @pytest.mark.parametrize(("players", "rounds"), [(28, 9), (40, 11), (60, 14), (96, 6)])
 def test_never_the_same_table_in_consecutive_hanchan(players: int, rounds: int) -> None:
-    schedule = generate(players, rounds, seed=9, time_limit=2)
+    schedule = generate(players, rounds, seed=9, time_limit=QUICK)
     for h in range(rounds - 1):
         now = {p: t for t, table in enumerate(schedule.rounds[h]) for p in table}
         after = {p: t for t, table in enumerate(schedule.rounds[h + 1]) for p in table}
@@ -194,7 +194,7 @@ def test_the_seed_drives_the_searches_around_played_hanchan() -> None:
 
 def test_progress_is_reported_up_to_one() -> None:
     seen: list[float] = []
-    generate(40, 6, seed=1, progress=seen.append, time_limit=2)
+    generate(40, 6, seed=1, progress=seen.append, time_limit=QUICK)
     assert seen and seen[-1] == 1.0
     assert all(0.0 <= x <= 1.0 for x in seen)
     assert seen == sorted(seen)
@@ -223,7 +223,7 @@ def test_tables_argument_must_match() -> None:
 
 
 def test_winds_balanced_within_every_four_hanchan() -> None:
-    schedule = generate(24, 8, seed=3, time_limit=2)
+    schedule = generate(24, 8, seed=3, time_limit=QUICK)
     for start in (0, 4):
         seats: dict[int, Counter[int]] = {}
         for hanchan in schedule.rounds[start : start + 4]:

@@ -6,13 +6,13 @@ import pytest
 
 from tournament.seating import NEVER, PlayerInfo, SeparationRule, generate, quality_report
 
-from .helpers import assert_valid, pair_counts
+from .helpers import QUICK, assert_valid, pair_counts
 
 
 def test_played_hanchan_are_kept_and_count_in_the_history() -> None:
-    first = generate(40, 8, seed=1, time_limit=2)
+    first = generate(40, 8, seed=1, time_limit=QUICK)
     played = first.rounds[:4]
-    again = generate(40, 8, seed=99, fixed_rounds=played, time_limit=2)
+    again = generate(40, 8, seed=99, fixed_rounds=played, time_limit=QUICK)
     assert again.rounds[:4] == played
     assert again.fixed_rounds == 4
     assert again.rounds[4:] != first.rounds[4:]
@@ -39,10 +39,10 @@ def test_withdrawn_player_and_substitute() -> None:
 
 
 def test_smaller_field_after_withdrawals() -> None:
-    first = generate(24, 6, seed=2, time_limit=1)
+    first = generate(24, 6, seed=2, time_limit=QUICK)
     played = first.rounds[:2]
     remaining = list(range(1, 21))  # four players left: 20 players, 5 tables
-    schedule = generate(remaining, 6, seed=2, fixed_rounds=played, time_limit=1)
+    schedule = generate(remaining, 6, seed=2, fixed_rounds=played, time_limit=QUICK)
     assert schedule.rounds[:2] == played
     for hanchan in schedule.rounds[2:]:
         assert len(hanchan) == 5
@@ -71,7 +71,7 @@ def _players(count: int, teams: int, attr: str) -> list[PlayerInfo]:
 @pytest.mark.parametrize("attr", ["team", "club", "country"])
 def test_members_never_meet(attr: str) -> None:
     players = _players(48, 12, attr)  # 12 groups of 4
-    schedule = generate(players, 6, seed=3, separate=SeparationRule(**{attr: NEVER}), time_limit=3)
+    schedule = generate(players, 6, seed=3, separate=SeparationRule(**{attr: NEVER}), time_limit=QUICK)
     label = {p.id: getattr(p, attr) for p in players}
     for hanchan in schedule.rounds:
         for table in hanchan:
@@ -96,15 +96,15 @@ def test_compatriots_apart_until_a_given_hanchan() -> None:
 def test_separation_never_costs_a_repeat_meeting() -> None:
     # 16 players in 4 teams of 4 and 5 hanchan: the only repeat-free schedule makes everyone meet.
     players = _players(16, 4, "team")
-    schedule = generate(players, 5, seed=1, separate=SeparationRule(team=NEVER), time_limit=2)
+    schedule = generate(players, 5, seed=1, separate=SeparationRule(team=NEVER), time_limit=QUICK)
     assert quality_report(schedule)["excess_meetings"] == 0
 
 
 def test_separation_with_played_hanchan() -> None:
     players = _players(48, 12, "club")
     rule = SeparationRule(club=NEVER)
-    first = generate(players, 6, seed=8, separate=rule, time_limit=2)
-    again = generate(players, 6, seed=9, separate=rule, fixed_rounds=first.rounds[:3], time_limit=2)
+    first = generate(players, 6, seed=8, separate=rule, time_limit=QUICK)
+    again = generate(players, 6, seed=9, separate=rule, fixed_rounds=first.rounds[:3], time_limit=QUICK)
     club = {p.id: p.club for p in players}
     for hanchan in again.rounds:
         for table in hanchan:
