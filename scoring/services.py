@@ -40,7 +40,7 @@ from tournament import access, live
 from tournament.inputs import RULE_PRINTABLE, json_control_problem, require_printable
 from tournament.models import Player, Seat, StaffRole, Table
 from tournament.refusal import CONFLICT, INVALID, Problem, Refusal
-from tournament.services import audit, participation
+from tournament.services import audit, participation, rounds
 from tournament.standings_db import forget_live, schedule_standings_refresh
 
 Role = StaffRole.Role
@@ -283,6 +283,7 @@ def _write_entry(
         action = SheetVersion.Action.SUBMITTED if submit else SheetVersion.Action.UPDATED
     if submit:
         sheet.submitted_by, sheet.submitted_by_player, sheet.submitted_at = user, player, timezone.now()
+        rounds.follow_play(table.round, submitted=True)  # a table finished playing: the hanchan is on
     sheet.save()
     _record(sheet, action, user, seats, player=player, findings=findings)
     transaction.on_commit(lambda: forget_live(table.round.tournament_id))  # a table is no longer empty
@@ -509,7 +510,8 @@ def sign_sheet(
     _write_results(sheet, verdict, seats)
     _sync_chombo_penalties(sheet, verdict, seats, user)
     _record(sheet, SheetVersion.Action.SIGNED, user, seats)
-    participation.book_missed(sheet.table.round, user)  # the last table signed completes the hanchan
+    rounds.follow_play(sheet.table.round, signed=True)  # the last table signed finishes the hanchan
+    participation.book_missed(sheet.table.round, user)  # and books its missed-hanchan penalties
     schedule_standings_refresh(sheet.table.round.tournament_id)
     return sheet
 
@@ -698,7 +700,8 @@ def _sign_by_table(sheet: ScoreSheet, seats: Sequence[Seat]) -> None:
             east=east, south=south, west=west, north=north
         )
     _record(sheet, SheetVersion.Action.CONFIRMED, None, seats, agreed)
-    participation.book_missed(sheet.table.round, None)  # the last table signed completes the hanchan
+    rounds.follow_play(sheet.table.round, signed=True)  # the last table signed finishes the hanchan
+    participation.book_missed(sheet.table.round, None)  # and books its missed-hanchan penalties
     schedule_standings_refresh(sheet.table.round.tournament_id)
 
 

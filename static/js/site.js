@@ -216,6 +216,8 @@
     running: pgettext("time on the clock", "left"),
     paused: gettext("paused"),
     over: gettext("time is up"),
+    /* A hanchan being played (a sheet submitted) whose clock nobody started: the clock is optional. */
+    unclocked: gettext("in play, no clock"),
     none: "",
   };
 
@@ -226,6 +228,7 @@
     const state = {
       round: widgets[0].dataset.round || null,
       state: widgets[0].dataset.state || "none",
+      roundStatus: widgets[0].dataset.roundStatus || "",
       seconds: parseFloat(widgets[0].dataset.seconds || "0"),
       at: performance.now(),
       shown: null,
@@ -238,12 +241,13 @@
 
     function paint() {
       const seconds = left();
-      const shownState = state.state === "running" && seconds <= 0 ? "over" : state.state;
+      let shownState = state.state === "running" && seconds <= 0 ? "over" : state.state;
+      if (shownState === "stopped" && state.roundStatus === "started") shownState = "unclocked";
       for (const widget of widgets) {
         widget.dataset.state = shownState;
         widget.classList.toggle("ending", shownState === "running" && seconds <= 300);
         for (const node of widget.querySelectorAll("[data-clock-time]")) {
-          node.textContent = Riichi.formatSeconds(seconds);
+          node.textContent = shownState === "unclocked" ? "" : Riichi.formatSeconds(seconds);
         }
         for (const node of widget.querySelectorAll("[data-clock-state]")) {
           node.textContent = STATE_WORDS[shownState] || "";
@@ -271,6 +275,7 @@
       if (String(data.round) !== String(state.round)) state.shown = null; /* a new hanchan */
       state.round = data.round;
       state.state = data.state === "over" ? "running" : data.state;
+      state.roundStatus = data.round_status || "";
       state.seconds = Number(data.seconds_left || 0);
       state.at = performance.now();
       document.dispatchEvent(new CustomEvent("riichi:clock", { detail: data }));

@@ -170,7 +170,7 @@ def test_lists_cost_a_fixed_number_of_queries(world: World, django_assert_max_nu
 
 
 @pytest.mark.django_db
-def test_a_hanchan_is_finished_once_every_sheet_is_signed(world: World) -> None:
+def test_a_hanchan_is_finished_by_its_last_signed_sheet(world: World) -> None:
     base = f"/api/tournaments/{world.ids['t']}/rounds/1/"
     organiser, referee = world.client("organiser"), world.client("referee")
     refused = organiser.post(f"{base}finish/")
@@ -182,8 +182,10 @@ def test_a_hanchan_is_finished_once_every_sheet_is_signed(world: World) -> None:
         ),
         201,
     )
-    ok(referee.post(f"/api/tables/{world.ids['t3']}/sheet/sign/", {}))
-    assert ok(organiser.post(f"{base}finish/"))["status"] == "finished"
+    ok(referee.post(f"/api/tables/{world.ids['t3']}/sheet/sign/", {}))  # the last table: it finishes
+    assert ok(organiser.get(base))["status"] == "finished"
+    again = organiser.post(f"{base}finish/")
+    assert again.status_code == 400 and again.json()["errors"][0]["rule"] == "finish-started-hanchan"
 
 
 @pytest.mark.django_db

@@ -37,6 +37,9 @@ def open_table(transactional_db: None) -> dict[str, Any]:
     second = [Player.objects.create(tournament=tournament, name=n) for n in ("Eve", "Fay", "Gus", "Hal")]
     seat_table(round_, 1, first)
     signed = seat_table(round_, 2, second)
+    following = Round.objects.create(tournament=tournament, number=2, status=Round.Status.SEATED)
+    seat_table(following, 1, [first[0], first[2], second[0], second[2]])
+    seat_table(following, 2, [first[1], first[3], second[1], second[3]])
     referee = make_user("referee", tournament, "referee")
     points = {"form": "final", "final_points": {"Eve": 41000, "Fay": 31000, "Gus": 26000, "Hal": 22000}}
     sheets.sign_sheet(sheets.save_sheet(signed, points, referee, submit=True), referee)
@@ -57,6 +60,9 @@ def test_referee_enters_fixes_submits_and_signs_while_standings_update_live(
     standings = public.new_page()
     standings.goto(f"{base}/standings/")
     expect(standings.locator("[data-summary]")).to_contain_text("waiting for table 1")
+    # Hanchan 1 is being played (a table has signed) without anyone starting its clock: no time shown.
+    expect(standings.locator(".clock-bar [data-clock-state]")).to_have_text("in play, no clock")
+    expect(standings.locator(".clock-bar [data-clock-time]")).to_have_text("")
     expect(standings.locator('tr[data-name="Ben"] .total')).to_have_text("0")
     standings.evaluate("window.notReloaded = true")
 
@@ -101,7 +107,8 @@ def test_referee_enters_fixes_submits_and_signs_while_standings_update_live(
 
     # Within 5 seconds, without a reload, the standings show the new totals.
     expect(standings.locator('tr[data-name="Ben"] .total')).to_have_text(ben_total, timeout=5000)
-    expect(standings.locator("[data-summary]")).to_contain_text("every table signed")
+    # Its last table signed, hanchan 1 is over (no one ran its clock): the standings are after it.
+    expect(standings.locator("[data-summary]")).to_have_text("After hanchan 1")
     assert standings.evaluate("window.notReloaded") is True
     standings.locator('tr[data-name="Ben"] button.star').click()
     expect(standings.locator('tr[data-name="Ben"]')).to_have_class(re.compile(r"\bme\b"))
@@ -120,5 +127,6 @@ def test_referee_enters_fixes_submits_and_signs_while_standings_update_live(
     screenshot(look, "player")
     projector = public.new_page()
     projector.goto(f"{base}/projector/")
+    expect(projector.locator("[data-clock-round]")).to_have_text("2")  # the next hanchan's clock
     expect(projector.locator("[data-clock-time]")).to_have_text("1:30:00")
     screenshot(projector, "projector", full_page=False)

@@ -84,7 +84,7 @@ def test_the_clock_page_in_japanese_and_french(tournament: Tournament, organiser
     Round.objects.create(tournament=tournament, number=1, status="seated")
     page = f"/t/{tournament.slug}/clock/"
     japanese = staff_client(organiser, "ja").get(page).content.decode()
-    for words in ("半荘の時計", "第1半荘を開始", "卓ごとの延長時間", "先に半荘を開始してください。"):
+    for words in ("半荘の時計", "第1半荘を開始", "卓ごとの延長時間", "最後の卓の点数表に署名されると"):
         assert words in japanese, words
     assert f"1半荘{tournament.hanchan_minutes}分" in japanese
     french = staff_client(organiser, "fr").get(page).content.decode()

@@ -172,17 +172,20 @@ def test_clock_controls_for_organisers_and_extra_time_for_head_referees(site: Si
 
 
 @pytest.mark.django_db
-def test_finishing_a_hanchan_needs_every_sheet_signed(site: Site) -> None:
+def test_a_hanchan_finishes_with_its_last_signed_sheet_and_the_next_one_is_current(site: Site) -> None:
     client = client_for(site.users["organiser"])
     refused = client.post("/t/test-open/clock/", {"form": "finish"}, follow=True)
     assert b"table 2 has no signed sheet yet" in refused.content
+    page = client.get("/t/test-open/clock/").content.decode()
+    assert "finishes by itself when its last table" in page and 'value="finish"' not in page
+    Round.objects.create(tournament=site.tournament, number=2, status=Round.Status.SEATED)
     points = {"form": "final", "final_points": {"Eve": 40000, "Fay": 30000, "Gus": 25000, "Hal": 25000}}
     sheets.sign_sheet(
         sheets.save_sheet(site.table_2, points, site.users["referee"], submit=True), site.users["referee"]
     )
-    Round.objects.create(tournament=site.tournament, number=2, status=Round.Status.SEATED)
-    assert client.post("/t/test-open/clock/", {"form": "finish"}).status_code == 302
+    assert Round.objects.get(tournament=site.tournament, number=1).status == Round.Status.FINISHED
     assert client.get("/t/test-open/clock.json").json()["round"] == 2
+    assert "Hanchan 2" in client.get("/t/test-open/").content.decode()
 
 
 @pytest.mark.django_db

@@ -16,6 +16,7 @@ from tests.conftest import make_players, seat_table
 from tournament import services
 from tournament.models import Player, Round, Tournament
 from tournament.participation import Facts, State, is_ranked, missed, state, unranked_reason
+from tournament.refusal import Refusal
 from tournament.standings_db import load_standings
 
 # -- The rules, pure ---------------------------------------------------------------------------------
@@ -108,10 +109,13 @@ def test_an_absent_players_penalty_is_booked_when_the_hanchan_is_complete(
     assert missed_penalties(field["P 001"]) == []  # table 2 still plays
     play(second, referee)
     assert missed_penalties(field["P 001"]) == [(1, Decimal(30), True)]
-    # Booked once: a head referee's revocation stands when the hanchan is finished.
+    # Booked once: the last signature finished the hanchan, and a head referee's revocation stands when
+    # the organiser tries to finish it again.
+    assert Round.objects.get(pk=first.round.pk).status == Round.Status.FINISHED
     penalty = Penalty.objects.get(player=field["P 001"])
     penalties.revoke_penalty(penalty, organiser, reason="excused by the head referee")
-    services.finish_round(first.round, organiser)
+    with pytest.raises(Refusal, match="hanchan 1 is finished"):
+        services.finish_round(first.round, organiser)
     assert missed_penalties(field["P 001"]) == [(1, Decimal(30), False)]
 
 

@@ -21,8 +21,31 @@ CLOCK_ACTIONS = ("start", "pause", "extend")
 
 
 def current_round(tournament: Tournament) -> Round | None:
-    """The hanchan in play: the first not finished (the one the referees' "my tables" lists)."""
+    """The hanchan in play, or the next one: the first not finished (the one the referees' "my tables"
+    lists, and the one the home page, the standings, the projector and the clock show). A hanchan
+    finishes when its last table is signed (``follow_play``), with or without its clock."""
     return tournament.rounds.exclude(status=Round.Status.FINISHED).order_by("number").first()
+
+
+def follow_play(round_: Round, *, submitted: bool = False, signed: bool = False) -> Round:
+    """The hanchan's status follows its score sheets, whether or not anyone ran its clock: a sheet
+    submitted means the hanchan is being played (it was seated or planned); every table signed means it
+    is finished, and the next one becomes current. Called inside the transaction that submitted or
+    signed the sheet. Signing takes the hanchan's row lock before it counts the signed tables, so of two
+    last tables signed at once, the second to commit sees the first and finishes the hanchan."""
+    if submitted:
+        waiting = [Round.Status.PLANNED, Round.Status.SEATED]
+        if Round.objects.filter(pk=round_.pk, status__in=waiting).update(status=Round.Status.STARTED):
+            round_.status = Round.Status.STARTED
+            live.announce_on_commit(round_.tournament_id, "clock")
+    if signed:
+        locked = Round.objects.select_for_update().get(pk=round_.pk)
+        if locked.status != Round.Status.FINISHED and participation.is_complete(locked):
+            locked.status = round_.status = Round.Status.FINISHED
+            locked.save(update_fields=["status"])
+            live.announce_on_commit(round_.tournament_id, "clock")  # the next hanchan's clock
+            transaction.on_commit(lambda: forget_live(round_.tournament_id))  # the next one is current
+    return round_
 
 
 def tables_of_referee(user: AbstractBaseUser, tournament: Tournament) -> list[Table]:
@@ -94,10 +117,12 @@ def give_table_extra_time(table: Table, user: AbstractBaseUser, minutes: int) ->
 
 @transaction.atomic
 def finish_round(round_: Round, user: AbstractBaseUser) -> Round:
-    """The organiser closes a hanchan once every table's sheet is signed; the next one becomes current."""
+    """The organiser closes a hanchan once every table's sheet is signed (it was seated, or started with
+    its clock); the next one becomes current. Signing the last table does it by itself (``follow_play``):
+    this is for a hanchan whose sheets were all signed before that was so."""
     access.require_role(user, round_.tournament, StaffRole.Role.ORGANISER)
     round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
-    if round_.status != Round.Status.STARTED:
+    if round_.status not in {Round.Status.SEATED, Round.Status.STARTED}:
         raise Refusal(
             "round",
             "finish-started-hanchan",

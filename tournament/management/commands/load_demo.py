@@ -166,10 +166,7 @@ class Command(BaseCommand):
         services.run_seating_job(job.pk)  # already done when tasks run in process; else done here
 
     def sheets(self, tournament: Tournament, referee: Any) -> None:
-        first = Round.objects.get(tournament=tournament, number=1)
-        if first.status == Round.Status.SEATED:
-            first.status = Round.Status.STARTED
-            first.save(update_fields=["status"])
+        first = Round.objects.get(tournament=tournament, number=1)  # in play once a sheet is submitted
         for table in Table.objects.filter(round=first, number__in=[1, 2]).order_by("number"):
             if ScoreSheet.objects.filter(table=table).exists():
                 continue
