@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import threading
 import time
+from importlib import import_module
 from typing import Any
 
 import pytest
+from django.apps import apps
 from django.db import connection, connections, transaction
 from django.test import Client
 
@@ -136,3 +138,25 @@ def waiting_for_a_lock(pids: list[int]) -> bool:
         cursor.execute("SELECT wait_event_type FROM pg_stat_activity WHERE pid = %s", [pids[0]])
         row = cursor.fetchone()
     return row is not None and row[0] == "Lock"
+
+
+@pytest.mark.django_db
+def test_the_migration_brings_existing_hanchan_to_where_their_sheets_say(
+    tournament: Tournament, referee: Any
+) -> None:
+    """Tournaments played before: a hanchan fully signed but never finished by hand is finished, one with
+    a submitted sheet but no clock is being played, one with only a draft stays seated."""
+    migration = import_module("tournament.migrations.0024_hanchan_follow_play")
+    players = make_players(tournament, 4, status=Player.Status.CHECKED_IN)
+    tables = {number: seated(tournament, number, players)[0] for number in (1, 2, 3, 4)}
+    for number in (1, 2):  # signed, as before: the sheets' signatures left the hanchan as they were
+        sheets.sign_sheet(
+            sheets.save_sheet(tables[number], entry(tables[number]), referee, submit=True), referee
+        )
+    sheets.save_sheet(tables[3], entry(tables[3]), referee, submit=True)
+    sheets.save_sheet(tables[4], entry(tables[4]), referee)
+    Round.objects.filter(number=1).update(status=Status.STARTED)
+    Round.objects.filter(number__in=[2, 3, 4]).update(status=Status.SEATED)
+    Round.objects.create(tournament=tournament, number=5, status=Status.SEATED)  # no table yet
+    migration.follow_play(apps, None)
+    assert [status(n) for n in (1, 2, 3, 4, 5)] == ["finished", "finished", "started", "seated", "seated"]
