@@ -39,8 +39,12 @@ def fast_passwords(settings: Any) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """One Chromium per module, stopped when the module is done: Playwright's sync API keeps an event
+    loop running in this thread while it lives, and Django's test client refuses to call an async view
+    (the live stream) from a thread with a running loop; so the tests that a worker runs after a browser
+    module (in whatever order pytest-xdist hands them out) find none."""
     if not CHROMIUM.exists():
         pytest.fail("browser tests need Debian's chromium: run them with `make test`")
     from playwright.sync_api import sync_playwright
