@@ -16,6 +16,8 @@
     gettext_noop("Withdrawn"),
   ];
 
+  const MANY_WAITING = 6;
+
   function summary(data) {
     let text = data.rounds
       ? interpolate(gettext("After hanchan %(number)s"), { number: data.rounds }, true)
@@ -23,7 +25,15 @@
     if (data.current_round && data.current_round_status === "started") {
       const number = data.current_round;
       text += " · ";
-      if (data.pending.length) {
+      if (data.pending.length > MANY_WAITING) {
+        // Past a handful, how many: a list of twenty table numbers says less and runs off the line.
+        const waiting = ngettext(
+          "hanchan %(number)s: waiting for %(waiting)s of %(tables)s table",
+          "hanchan %(number)s: waiting for %(waiting)s of %(tables)s tables",
+          data.tables,
+        );
+        text += interpolate(waiting, { number, waiting: data.pending.length, tables: data.tables }, true);
+      } else if (data.pending.length) {
         const tables = data.pending.map((p) => p.table).join(", ");
         const waiting = ngettext(
           "hanchan %(number)s: waiting for table %(tables)s",
@@ -251,6 +261,7 @@
      hanchan's seating is published, its tables take turns with the standings. */
   const PAGE_MS = 12000;
   const MAX_COLUMNS = 8;
+  const FONT_SCALES = [1, 0.9, 0.8];
 
   function chunk(items, size) {
     const pages = [];
@@ -281,9 +292,18 @@
       return parseFloat(getComputedStyle(board).fontSize) || 16;
     }
 
-    /* A ranked table of players (``data-name``) or of teams (``data-team``): rank, name, total, played. */
-    function rankedTable(rows, heading, key) {
+    /* A column of the table sized in pixels (the name's column takes the rest of the table's width). */
+    function col(width) {
+      const node = R.el("col");
+      if (width) node.style.width = width + "px";
+      return node;
+    }
+
+    /* A ranked table of players (``data-name``) or of teams (``data-team``): rank, name, total, played;
+       ``widths`` (from ``columnWidths``) size the columns of rank, total and played. */
+    function rankedTable(rows, heading, key, widths) {
       return R.el("table", { className: "projector-standings" }, [
+        R.el("colgroup", {}, [col(widths && widths.rank), col(0), col(widths && widths.total), col(widths && widths.played)]),
         R.el(
           "thead",
           {},
@@ -312,8 +332,61 @@
       ]);
     }
 
-    const standingsTable = (rows) => rankedTable(rows, gettext("Player"), "data-name");
-    const teamTable = (rows) => rankedTable(rows, gettext("Team"), "data-team");
+    const standingsTable = (rows, widths) => rankedTable(rows, gettext("Player"), "data-name", widths);
+    const teamTable = (rows, widths) => rankedTable(rows, gettext("Team"), "data-team", widths);
+
+    /* Text widths in the page's own fonts, measured without laying anything out. */
+    const measurer = document.createElement("canvas").getContext("2d");
+    function textWidth(text, font) {
+      measurer.font = font;
+      return measurer.measureText(text).width;
+    }
+
+    /* An element's font as the canvas takes it (the computed ``font`` shorthand is empty for table cells). */
+    function fontOf(element) {
+      const style = getComputedStyle(element);
+      return [style.fontStyle, style.fontWeight, style.fontSize, style.fontFamily].join(" ");
+    }
+
+    /* The width of each column of a ranked table that shows every rank, name (with its phase), total and
+       number played of ``rows`` whole, and the headings too (upper-cased, in their smaller font): measured
+       in the fonts of ``probe``, a table of one of the rows laid out on the page. Three-digit ranks, long
+       names and negative totals take the room they need; nothing is cut to "1…" or "-2…". */
+    function columnWidths(probe, rows) {
+      const head = probe.tHead.rows[0].cells;
+      const cells = probe.tBodies[0].rows[0].cells;
+      const room = (cell) => {
+        const style = getComputedStyle(cell);
+        return parseFloat(style.paddingLeft) + parseFloat(style.paddingRight) + 2;
+      };
+      const widest = (texts, cell) => {
+        const font = fontOf(cell);
+        return texts.reduce((most, text) => Math.max(most, textWidth(String(text), font)), 0);
+      };
+      const heading = (i) => widest([head[i].textContent.toLocaleUpperCase()], head[i]) + room(head[i]);
+      const figure = (i, key) => Math.ceil(Math.max(heading(i), widest(rows.map((row) => row[key]), cells[i]) + room(cells[i])));
+      const tag = probe.querySelector(".phase-tag");
+      let tagRoom = 0;
+      let tagFont = "";
+      if (tag) {
+        const style = getComputedStyle(tag);
+        tagFont = fontOf(tag);
+        tagRoom = parseFloat(style.marginLeft) + parseFloat(style.paddingLeft) + parseFloat(style.paddingRight) + 2;
+      }
+      const nameFont = fontOf(cells[1]);
+      const names = rows.reduce((most, row) => {
+        const phase = row.phase_name && tag ? textWidth(row.phase_name, tagFont) + tagRoom : 0;
+        return Math.max(most, textWidth(R.shownName(row), nameFont) + phase);
+      }, 0);
+      const widths = {
+        rank: figure(0, "rank"),
+        name: Math.ceil(Math.max(heading(1), names + room(cells[1]))),
+        total: figure(2, "total"),
+        played: figure(3, "played"),
+      };
+      widths.table = widths.rank + widths.name + widths.total + widths.played;
+      return widths;
+    }
 
     /* How many rows of a ranked table fit in ``room`` pixels. */
     function rowsThatFit(table, room) {
@@ -333,30 +406,54 @@
       ]);
     }
 
-    /* How many items of a kind fit: columns by the width, rows by measuring one real item. */
-    function fit(view, box, probe, itemHeight, columnEms) {
+    /* How many items of a kind fit: columns by the width one item needs (``itemWidth(probe)``, in pixels,
+       measured with the probe on the page), rows by measuring one real item. */
+    function fit(view, box, probe, itemHeight, itemWidth) {
       const hidden = view.hidden;
       view.hidden = false;
       box.className = box.className.replace(/\bcols-\d+\b/, "cols-1");
       box.replaceChildren(probe);
-      const columns = Math.max(1, Math.min(MAX_COLUMNS, Math.floor(box.clientWidth / (fontSize() * columnEms))));
+      const extra = itemWidth(probe);
+      const gap = parseFloat(getComputedStyle(box).columnGap) || 0;
+      const columns = Math.max(1, Math.min(MAX_COLUMNS, Math.floor((box.clientWidth + gap) / (extra.width + gap))));
       const room = board.clientHeight - (box.getBoundingClientRect().top - board.getBoundingClientRect().top);
       const perColumn = Math.max(1, itemHeight(probe, room));
       view.hidden = hidden;
-      return { columns, perColumn };
+      return { columns, perColumn, widths: extra.widths };
+    }
+
+    /* The width a ranked table of ``rows`` needs, for ``fit``: the widest of its rows and headings. */
+    function rankedWidth(rows) {
+      return (probe) => {
+        const widths = columnWidths(probe, rows);
+        return { width: widths.table, widths };
+      };
     }
 
     function layout() {
       screens = [];
       const sample = ranked.length ? ranked : [{ rank: 1, name: "M", total: "0", played: 0 }];
-      const probe = standingsTable(sample.slice(0, 1));
-      const rows = fit(standingsView, columnsBox, probe, rowsThatFit, 17);
+      // The probe row carries a phase tag when any row does, so that the tag's font can be measured.
+      const probeRow = sample.find((row) => row.phase_name) || sample[0];
+      // The largest letters that show everyone on one screen, down to four fifths of the room's size
+      // (20 px on 1920 x 1080: 16 px still reads from the back of a hall); a bigger field turns pages
+      // at the full size.
+      let rows = null;
+      for (const scale of FONT_SCALES) {
+        board.style.fontSize = scale === 1 ? "" : scale + "em";
+        rows = fit(standingsView, columnsBox, standingsTable([probeRow]), rowsThatFit, rankedWidth(sample));
+        if (rows.columns * rows.perColumn >= ranked.length) break;
+      }
+      if (rows.columns * rows.perColumn < ranked.length) {
+        board.style.fontSize = "";
+        rows = fit(standingsView, columnsBox, standingsTable([probeRow]), rowsThatFit, rankedWidth(sample));
+      }
       const standingsPages = chunk(ranked, rows.columns * rows.perColumn);
       standingsPages.forEach((page, i) =>
         screens.push({ kind: "standings", page, layout: rows, label: interpolate(gettext("Standings %(page)s/%(pages)s"), { page: i + 1, pages: standingsPages.length }, true) }),
       );
       if (teamsView && teams.length) {
-        const teamRows = fit(teamsView, teamsBox, teamTable(teams.slice(0, 1)), rowsThatFit, 17);
+        const teamRows = fit(teamsView, teamsBox, teamTable(teams.slice(0, 1)), rowsThatFit, rankedWidth(teams));
         const teamPages = chunk(teams, teamRows.columns * teamRows.perColumn);
         teamPages.forEach((page, i) =>
           screens.push({ kind: "teams", page, layout: teamRows, label: interpolate(gettext("Teams %(page)s/%(pages)s"), { page: i + 1, pages: teamPages.length }, true) }),
@@ -367,7 +464,7 @@
         const cards = fit(seatingView, tablesBox, seatTable(seating.tables[0]), (card, room) => {
           const gap = fontSize() * 0.5;
           return Math.floor((room + gap) / (card.getBoundingClientRect().height + gap));
-        }, 13);
+        }, () => ({ width: fontSize() * 13 }));
         seatingView.hidden = true;
         const seatingPages = chunk(seating.tables, cards.columns * cards.perColumn);
         seatingPages.forEach((page, i) =>
@@ -395,7 +492,7 @@
       if (teamsView) teamsView.hidden = screen.kind !== "teams";
       if (screen.kind === "teams") {
         teamsBox.className = "columns " + columnsClass(screen.layout.columns);
-        teamsBox.replaceChildren(...chunk(screen.page, screen.layout.perColumn).map(teamTable));
+        teamsBox.replaceChildren(...chunk(screen.page, screen.layout.perColumn).map((rows) => teamTable(rows, screen.layout.widths)));
       } else if (seatingShown) {
         tablesBox.className = "seat-tables " + columnsClass(screen.layout.columns);
         tablesBox.replaceChildren(...screen.page.map(seatTable));
@@ -403,7 +500,7 @@
         const per = screen.layout.perColumn;
         const columns = chunk(screen.page, per);
         columnsBox.className = "columns " + columnsClass(screen.layout.columns);
-        columnsBox.replaceChildren(...columns.map(standingsTable));
+        columnsBox.replaceChildren(...columns.map((rows) => standingsTable(rows, screen.layout.widths)));
       }
       pageLabel.textContent = screens.length > 1 ? screen.label : "";
     }
@@ -417,7 +514,9 @@
 
     function paintSeating(data) {
       seating = data;
-      root.querySelector("[data-seating-title]").textContent = data.round ? "Seating of hanchan " + data.round : "";
+      root.querySelector("[data-seating-title]").textContent = data.round
+        ? interpolate(gettext("Seating of hanchan %(number)s"), { number: data.round }, true)
+        : "";
       layout();
     }
 

@@ -83,4 +83,21 @@ def test_the_organiser_runs_the_cut_and_the_public_sees_the_phases(
     first_row = projector.locator(".projector-standings tbody tr").first
     expect(first_row.locator(".name")).to_contain_text("Ann")
     expect(first_row.locator(".phase-tag")).to_have_text("Final")
+    # Legible from the back of the hall: WCAG's contrast of the tag's text on its own background.
+    assert first_row.locator(".phase-tag").evaluate(CONTRAST) >= 4.5
     assert violations == [] and public_violations == [] and projector_violations == []
+
+
+# WCAG 2's contrast ratio of an element's text colour on its background colour (both opaque here).
+CONTRAST = """(element) => {
+  const style = getComputedStyle(element);
+  const luminance = (colour) => {
+    const [r, g, b] = colour.match(/[\\d.]+/g).slice(0, 3).map((part) => {
+      const c = Number(part) / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const [light, dark] = [luminance(style.color), luminance(style.backgroundColor)].sort((a, b) => b - a);
+  return (light + 0.05) / (dark + 0.05);
+}"""

@@ -12,11 +12,13 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from scoring import services as sheets
+from tests.browser.conftest import wait_until
 from tests.browser.test_content_security import watch
 from tests.conftest import make_players, make_user, seat_table
 from tests.qr_reader import read_codes
 from tournament import services
-from tournament.models import Round, Tournament
+from tournament.models import Player, Round, Tournament
 
 FULL_HD = {"width": 1920, "height": 1080}
 
@@ -106,3 +108,120 @@ def test_120_players_fit_and_the_seating_shows_once_published(
     assert "Table 1" in tables[0] and "Competitor 002" in tables[0]
     screenshot(page, "projector-seating", full_page=False)
     assert violations == []
+
+
+# Names of up to 30 characters, as a big event's file has them.
+FIRST_NAMES = ["Maximilian", "Anne-Charlotte", "Bartholomew", "Jean-Baptiste", "Nguyễn Thị", "Konstantinos"]
+LAST_NAMES = ["Schwarzenberger", "Dubois-Lefèvre", "Kowalczykowski", "van der Westhuizen", "Papadopoulos"]
+HD = {"width": 1280, "height": 720}
+# Two signed hanchan at three tables: totals of three digits either way (+140, -140) and, below them in a
+# field of more than a hundred, ranks of three digits.
+EXTREMES = (155000, 25000, -20000, -40000)
+
+# The cells of the shown columns whose text does not fit: each one's content laid out again, unclipped,
+# in its own font, and compared with the room inside the cell.
+CUT_CELLS = """() => {
+  const probe = document.createElement("span");
+  probe.style.position = "absolute";
+  probe.style.visibility = "hidden";
+  probe.style.whiteSpace = "nowrap";
+  document.body.append(probe);
+  const cut = [];
+  for (const cell of document.querySelectorAll("[data-board] td, [data-board] th")) {
+    if (!cell.getClientRects().length) continue;
+    const style = getComputedStyle(cell);
+    for (const key of ["fontStyle", "fontWeight", "fontSize", "fontFamily", "textTransform"])
+      probe.style[key] = style[key];
+    probe.replaceChildren(...[...cell.childNodes].map((node) => node.cloneNode(true)));
+    const room = cell.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    if (probe.getBoundingClientRect().width > room + 0.5) cut.push(cell.textContent);
+  }
+  probe.remove();
+  return cut;
+}"""
+
+
+def settled(page: Any) -> None:
+    """Until the board stops being redrawn: the standings and the seating arrive by separate fetches
+    (and the live stream's first event), each drawing the board again; the page's own timers are frozen
+    (``page.clock``), so once those answers are in, nothing redraws it until the test moves the clock."""
+    page.evaluate(
+        """() => {
+          window.redrawn = 0;
+          new MutationObserver((changes) => { window.redrawn += changes.length; })
+            .observe(document.querySelector("[data-board]"), { childList: true, subtree: true });
+        }"""
+    )
+    last = -1
+    for _ in range(50):
+        page.wait_for_timeout(200)
+        now = page.evaluate("window.redrawn")
+        if now == last:
+            return
+        last = now
+    raise AssertionError("the projector kept redrawing itself for 10 s")
+
+
+def crowded(count: int) -> Tournament:
+    tournament = Tournament.objects.create(
+        name="Grand Harbour International Riichi Open",
+        slug="crowded",
+        starts_on=date(2026, 9, 5),
+        ends_on=date(2026, 9, 6),
+        hanchan_count=6,
+    )
+    names = [
+        f"{first} {last}"[:26] + f" {i:03d}"
+        for i, (first, last) in enumerate(
+            (FIRST_NAMES[i % 6], LAST_NAMES[(i // 6) % 5]) for i in range(count)
+        )
+    ]
+    players = Player.objects.bulk_create(
+        Player(tournament=tournament, name=name, status=Player.Status.CHECKED_IN) for name in names
+    )
+    referee = make_user("referee", tournament, "referee")
+    for number in (1, 2):
+        round_ = Round.objects.create(tournament=tournament, number=number, status="seated")
+        for table in range(3):
+            seated = seat_table(round_, table + 1, players[4 * table + number - 1 : 4 * table + number + 3])
+            final = dict(zip([s.player.name for s in seated.seats.order_by("wind")], EXTREMES, strict=True))
+            entry = {"form": "final", "final_points": final, "riichi_sticks_left": 0}
+            sheets.sign_sheet(sheets.save_sheet(seated, entry, referee, submit=True), referee)
+    return tournament
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("count", [120, 250, 400])
+def test_a_big_field_shows_whole_names_ranks_and_totals_on_every_page(
+    new_context: Any, live_server: Any, transactional_db: None, count: int, screenshot: Any
+) -> None:
+    tournament = crowded(count)
+    assert max(len(name) for name in tournament.players.values_list("name", flat=True)) == 30
+    everyone = set(tournament.players.values_list("name", flat=True))
+    for size in (FULL_HD, HD):
+        page = new_context(viewport=size).new_page()
+        page.clock.install()  # the page turns moved on by the test
+        violations = watch(page)
+        page.goto(f"{live_server.url}/t/{tournament.slug}/projector/")
+        # Drawn from the fetched standings (not the one-row table that measures a row): then paged.
+        wait_until(page, "document.querySelectorAll('[data-columns] tr[data-name]').length > 1", 10)
+        settled(page)
+        label = page.locator("[data-page-label]").inner_text()
+        pages = int(label.rsplit("/", 1)[1]) if label else 1
+        if count == 120 and size == FULL_HD:
+            assert pages == 1  # the letters shrink (to four fifths at most) before pages turn
+        seen: set[str] = set()
+        for turn in range(pages):
+            assert page.evaluate("document.scrollingElement.scrollHeight <= innerHeight")
+            assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth")
+            assert page.evaluate(CUT_CELLS) == [], (count, size, turn)
+            shown = page.evaluate(ON_SCREEN, "[data-columns] tr[data-name]")
+            assert len(shown) == page.locator("[data-columns] tr[data-name]").count()  # all on screen
+            seen.update(shown)
+            if turn == 0:
+                screenshot(page, f"projector-{count}-{size['width']}", full_page=False)
+            page.clock.run_for(12_000)
+        assert seen == everyone, (count, size, len(seen))
+        assert violations == []
+        page.close()
