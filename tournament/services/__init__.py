@@ -52,11 +52,12 @@ from tournament.services.seating import (
     seat_swiss_round,
     seating_field,
 )
-from tournament.services.staff import grant_role, invite_staff, remove_role
+from tournament.services.staff import account_exists, grant_role, invite_staff, make_organiser, remove_role
 from tournament.services.tournaments import create_tournament, reveal_standings, update_tournament
 
 __all__ = [
     "CheckInPlan",
+    "account_exists",
     "apply_seating",
     "call_up",
     "check_in",
@@ -74,6 +75,7 @@ __all__ = [
     "incomplete_before",
     "invite_staff",
     "make_cut",
+    "make_organiser",
     "operate_clock",
     "plan_withdrawal",
     "preview_cut",

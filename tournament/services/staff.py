@@ -7,7 +7,9 @@ import re
 import secrets
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AbstractBaseUser, Permission
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
@@ -97,3 +99,38 @@ def invite_staff(
         tournament, user, "staff.invite", f"user {username}", {"role": [None, role], "account": "created"}
     )
     return staff, password
+
+
+@transaction.atomic
+def make_organiser(
+    username: str, *, email: str = "", password: str | None = None
+) -> tuple[AbstractBaseUser, bool]:
+    """An account that may create tournaments (Django's ``tournament.add_tournament`` permission, which
+    ``access.can_create_tournament`` reads): a new one with ``password`` (checked by the site's password
+    rules), or an existing one given the permission, its password unchanged. Returns the account and
+    whether it was created. For the operator's ``manage.py createorganiser``."""
+    username = username.strip()
+    if not USERNAME.fullmatch(username):
+        raise Refusal(
+            "username", "user-names", _("username: 1 to 150 letters, digits and @ . + - _ (no spaces)")
+        )
+    accounts = get_user_model()
+    account = accounts.objects.filter(username__iexact=username).first()
+    created = account is None
+    if account is None:
+        if not password:
+            raise Refusal("password", "password-rules", _("password: a new account needs one"))
+        candidate = accounts(username=username, email=email.strip())
+        try:
+            validate_password(password, candidate)
+        except ValidationError as refused:
+            raise Refusal("password", "password-rules", "password: " + " ".join(refused.messages)) from None
+        account = accounts.objects.create_user(username=username, email=email.strip(), password=password)
+    account.user_permissions.add(
+        Permission.objects.get(codename="add_tournament", content_type__app_label="tournament")
+    )
+    return account, created
+
+
+def account_exists(username: str) -> bool:
+    return get_user_model().objects.filter(username__iexact=username.strip()).exists()
