@@ -39,22 +39,50 @@ def fast_passwords(settings: Any) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """One Chromium per module, stopped when the module is done: Playwright's sync API keeps an event
-    loop running in this thread while it lives, and Django's test client refuses to call an async view
-    (the live stream) from a thread with a running loop; so the tests that a worker runs after a browser
-    module (in whatever order pytest-xdist hands them out) find none."""
-    if not CHROMIUM.exists():
-        pytest.fail("browser tests need Debian's chromium: run them with `make test`")
-    from playwright.sync_api import sync_playwright
+class Chromium:
+    """This process's Chromium, started by the first browser test of a run of them and stopped after the
+    last (``pytest_runtest_teardown``): one launch per run of browser tests, not one per module. While it
+    lives, Playwright's sync API keeps an event loop running in this thread, and Django's test client
+    refuses to call an async view (the live stream) from a thread with a running loop; so a test that a
+    worker runs after browser tests (in whatever order pytest-xdist hands them out) must find none."""
 
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
-        )
-        yield chromium
-        chromium.close()
+    playwright: Any = None
+    browser: Any = None
+
+    @classmethod
+    def started(cls) -> Any:
+        if cls.browser is None:
+            if not CHROMIUM.exists():
+                pytest.fail("browser tests need Debian's chromium: run them with `make test`")
+            from playwright.sync_api import sync_playwright
+
+            cls.playwright = sync_playwright().start()
+            cls.browser = cls.playwright.chromium.launch(
+                executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+            )
+        return cls.browser
+
+    @classmethod
+    def stop(cls) -> None:
+        if cls.playwright is not None:
+            try:
+                cls.browser.close()
+            finally:
+                cls.playwright.stop()
+                cls.playwright = cls.browser = None
+
+
+@pytest.fixture
+def browser() -> Any:
+    return Chromium.started()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    """After the test's own teardown (its browser contexts closed): the last browser test before a test
+    of another folder, or before the end of the worker's queue, stops Chromium."""
+    if nextitem is None or nextitem.path.parent != item.path.parent:
+        Chromium.stop()
 
 
 @pytest.fixture
