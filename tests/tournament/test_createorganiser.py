@@ -24,7 +24,7 @@ def test_a_new_organiser_signs_in_and_creates_a_tournament(
 ) -> None:
     monkeypatch.setenv("ORGANISER_PASSWORD", PASSWORD)
     call_command("createorganiser", "mei", "--email", "mei@example.org", "--noinput")
-    assert "Created mei: sign in at /accounts/login/" in capsys.readouterr().out
+    assert 'sign in at /accounts/login/, then choose "Create a tournament"' in capsys.readouterr().out
     mei = get_user_model().objects.get(username="mei")
     assert mei.email == "mei@example.org" and not mei.is_staff and not mei.is_superuser
     assert access.can_create_tournament(mei)

@@ -21,6 +21,16 @@ from tournament.services import audit
 USERNAME = re.compile(r"^[\w.@+-]{1,150}$")
 
 
+def checked_username(username: str) -> str:
+    """The name of a new account, stripped, or the refusal that names the rule."""
+    username = username.strip()
+    if not USERNAME.fullmatch(username):
+        raise Refusal(
+            "username", "user-names", _("username: 1 to 150 letters, digits and @ . + - _ (no spaces)")
+        )
+    return username
+
+
 def _unknown_role(role: str) -> str:
     """The refusal of a role that is none of the roles (named by their identifiers, which the API takes)."""
     return _("role: {role} is not one of {roles}").format(
@@ -81,11 +91,7 @@ def invite_staff(
     """A new account with a role in the tournament, and its password, generated here and shown once
     (only its hash is stored): the organiser hands it to the new referee, who can change it."""
     access.require_role(user, tournament, StaffRole.Role.ORGANISER)
-    username = username.strip()
-    if not USERNAME.fullmatch(username):
-        raise Refusal(
-            "username", "user-names", _("username: 1 to 150 letters, digits and @ . + - _ (no spaces)")
-        )
+    username = checked_username(username)
     if role not in StaffRole.Role.values:
         raise Refusal("role", "staff-roles", _unknown_role(role))
     accounts = get_user_model()
@@ -109,11 +115,7 @@ def make_organiser(
     ``access.can_create_tournament`` reads): a new one with ``password`` (checked by the site's password
     rules), or an existing one given the permission, its password unchanged. Returns the account and
     whether it was created. For the operator's ``manage.py createorganiser``."""
-    username = username.strip()
-    if not USERNAME.fullmatch(username):
-        raise Refusal(
-            "username", "user-names", _("username: 1 to 150 letters, digits and @ . + - _ (no spaces)")
-        )
+    username = checked_username(username)
     accounts = get_user_model()
     account = accounts.objects.filter(username__iexact=username).first()
     created = account is None

@@ -45,7 +45,7 @@ class Command(BaseCommand):
         if created:
             self.stdout.write(
                 f"Created {account.get_username()}: sign in at /accounts/login/, then "
-                'choose "New tournament" on the home page.'
+                'choose "Create a tournament" on the home page.'
             )
         else:
             self.stdout.write(f"{account.get_username()} may now create tournaments (password unchanged).")
