@@ -266,7 +266,9 @@ def test_sat_finder_develops_hanchan_that_a_subgroup_maps_to_themselves() -> Non
     # 16 players = Z_4 x 4 and no base hanchan: two hanchan that translation by 2 maps to themselves
     # (two each) and one that every translation does: the affine plane, everyone meets everyone once,
     # the pairs (x, i), (x + 2, i) included (only a hanchan of even stabiliser can seat them once).
-    rounds = sat_rounds(CyclicShape(m=4, k=4, f=0, s=0), random.Random(0), 60.0, orbits=(2, 2, 4))
+    # The seeds (the clauses' order) are ones the solver settles in well under a second; the time to a
+    # model is heavy-tailed over seeds (0.4 s to over a minute for one formula), what it finds is not.
+    rounds = sat_rounds(CyclicShape(m=4, k=4, f=0, s=0), random.Random(7), 60.0, orbits=(2, 2, 4))
     assert rounds is not None and len(rounds) == 5
     assert pair_counts(rounds) == {(p, q): 1 for p in range(16) for q in range(p + 1, 16)}
     for hanchan in rounds[4:]:
@@ -274,11 +276,11 @@ def test_sat_finder_develops_hanchan_that_a_subgroup_maps_to_themselves() -> Non
         assert shifted == sorted(sorted(table) for table in hanchan)
     # 16 players = Z_15 + 1 fixed: one hanchan that translation by 5 maps to itself (the fixed player
     # with a coset {x, x + 5, x + 10}), developed into 5: the affine plane again.
-    rounds = sat_rounds(CyclicShape(m=15, k=1, f=1, s=0), random.Random(0), 60.0, orbits=(3,))
+    rounds = sat_rounds(CyclicShape(m=15, k=1, f=1, s=0), random.Random(7), 60.0, orbits=(3,))
     assert rounds is not None and len(rounds) == 5
     assert pair_counts(rounds) == {(p, q): 1 for p in range(16) for q in range(p + 1, 16)}
     # Over Z_7 no hanchan holds two players of one type, so those only add transversal hanchan.
-    rounds = sat_rounds(CyclicShape(m=7, k=4, f=0, s=1), random.Random(0), 60.0, orbits=(7, 7))
+    rounds = sat_rounds(CyclicShape(m=7, k=4, f=0, s=1), random.Random(7), 60.0, orbits=(7, 7))
     assert rounds is not None and len(rounds) == 9
     _check_no_repeat(rounds, 28)
 
@@ -298,7 +300,8 @@ def test_group_sat_finder_with_pairs_exchanged_outside_a_subgroup() -> None:
     # outside a subgroup of order four. Everyone meets everyone but one other player exactly once.
     stabilisers: list[list[tuple[int, ...]] | None] = [None] * 4
     stabilisers += [[(1, 0, 0), (0, 0, 1)], [(0, 1, 0), (0, 0, 1)], [(0, 1, 0), (0, 0, 1)]]
-    rounds = sat_group_rounds((2, 2, 2), 4, 0, stabilisers, random.Random(0), 300.0)
+    # Seed 10: a model in 0.6 s (seed 0 takes 11 s, seed 1 over a minute; the same schedule's kind).
+    rounds = sat_group_rounds((2, 2, 2), 4, 0, stabilisers, random.Random(10), 300.0)
     assert rounds is not None and len(rounds) == 10
     met = pair_counts(rounds)
     assert max(met.values()) == 1 and len(met) == 32 * 30 // 2
@@ -320,7 +323,8 @@ def test_group_sat_finder_with_a_multiplier() -> None:
     pytest.importorskip("pysat")
     # A multiplier: 44 x 14 over Z_14 x 3 + 2 fixed with the base hanchan also fixed by
     # (x, i) -> (11 x, i + 1); everyone meets everyone but one other player exactly once.
-    rounds = sat_group_rounds((14,), 3, 2, [[]], random.Random(0), 300.0, multiplier=(11, 1))
+    # Seed 5: a model in under 2 s (seed 0 takes 7 s).
+    rounds = sat_group_rounds((14,), 3, 2, [[]], random.Random(5), 300.0, multiplier=(11, 1))
     assert rounds is not None and len(rounds) == 14
     met = pair_counts(rounds)
     assert max(met.values()) == 1 and len(met) == 44 * 42 // 2
