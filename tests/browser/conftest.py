@@ -88,11 +88,13 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> 
 @pytest.fixture
 def new_context(browser: Any, transactional_db: None) -> Iterator[Any]:
     """Browser contexts (each a fresh profile) closed when the test ends, before its data goes: no
-    page keeps polling a server whose tournament is gone."""
+    page keeps polling a server whose tournament is gone. The site's service worker is left out (its
+    install fetches every static file again for each fresh profile) unless a test asks for it
+    (``service_workers="allow"``: the tests of the offline entry and of sessions on a shared phone)."""
     opened: list[Any] = []
 
     def make(**options: Any) -> Any:
-        context = browser.new_context(**options)
+        context = browser.new_context(**{"service_workers": "block", **options})
         opened.append(context)
         return context
 

@@ -50,7 +50,7 @@ def watch(page: Any) -> list[str]:
 def test_pages_docs_and_admin_work_under_the_policy(
     new_context: Any, live_server: Any, cup: Tournament
 ) -> None:
-    page = new_context(viewport=DESKTOP).new_page()
+    page = new_context(viewport=DESKTOP, service_workers="allow").new_page()  # the worker too
     violations = watch(page)
     for path in ("/", "/t/winter-cup/", "/t/winter-cup/standings/", "/t/winter-cup/players/"):
         response = page.goto(live_server.url + path)

@@ -82,7 +82,7 @@ def enter(tap: Taps, hand: Any, outcome: dict[str, Any]) -> None:
 
 
 def open_sheet(new_context: Any, live_server: Any, **options: Any) -> tuple[Any, Any]:
-    context = new_context(viewport=PHONE, has_touch=True, **options)
+    context = new_context(viewport=PHONE, has_touch=True, **{"service_workers": "allow", **options})
     page = context.new_page()
     log_in(page, live_server, "referee", PASSWORD, SHEET)
     return context, page
@@ -327,7 +327,7 @@ def test_a_correction_still_posts_its_form(new_context: Any, live_server: Any, o
     entry = {"form": "hands", "hands": hanchan.OUTCOMES}
     sheets.sign_sheet(sheets.save_sheet(open_table, entry, referee, submit=True), referee)
     make_user("head", open_table.round.tournament, "head_referee")
-    page = new_context(viewport=PHONE, has_touch=True).new_page()
+    page = new_context(viewport=PHONE, has_touch=True, service_workers="allow").new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     # The first verdict (the hanchan is over) arrives only after the head referee opened hand 11, as on a
@@ -392,7 +392,7 @@ def test_no_page_of_a_session_outlives_it_on_a_shared_phone(
         name: player_login.issue_for_player(Player.objects.get(name=name), organiser).pin
         for name in ("Ana", "Ben")
     }
-    context = new_context(viewport=PHONE, has_touch=True)
+    context = new_context(viewport=PHONE, has_touch=True, service_workers="allow")
     page = context.new_page()
 
     # A player signs out.
