@@ -8,12 +8,12 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from penalties.models import Penalty
-from tournament.forms import RoundChoiceField
+from tournament.forms import PlayerChoiceField, RoundChoiceField
 from tournament.models import Player, Round, Tournament
 
 
 class PenaltyForm(forms.Form):
-    player = forms.ModelChoiceField(queryset=Player.objects.none(), label=_("Player"))
+    player = PlayerChoiceField(queryset=Player.objects.none(), label=_("Player"))
     kind = forms.ChoiceField(choices=Penalty.Kind.choices, label=_("Kind of penalty"))
     round = RoundChoiceField(queryset=Round.objects.none(), required=False, label=_("Hanchan"))
     points = forms.DecimalField(
@@ -39,7 +39,7 @@ class RevokeForm(forms.Form):
 
 
 class DisqualifyForm(forms.Form):
-    player = forms.ModelChoiceField(queryset=Player.objects.none(), label=_("Player"))
+    player = PlayerChoiceField(queryset=Player.objects.none(), label=_("Player"))
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label=_("Reason"))
 
     def __init__(self, tournament: Tournament, *args: Any, **kwargs: Any) -> None:

@@ -8,11 +8,13 @@ from zoneinfo import available_timezones
 from django import forms
 from django.conf import settings
 from django.forms.fields import InvalidJSONInput
+from django.forms.models import ModelChoiceIterator
 from django.utils.formats import number_format
-from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import get_language, gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 from django_countries import countries
 
+from tournament.collation import name_key
 from tournament.inputs import control_problem, read_json
 from tournament.models import (
     TOURNAMENT_FIELDS,
@@ -24,6 +26,7 @@ from tournament.models import (
     Tournament,
     default_time_zone,
 )
+from tournament.names import shown_name
 from tournament.refusal import Refusal
 from tournament.registration import MAX_FILE_BYTES
 from tournament.standings import MAX_TIE_BREAKS
@@ -31,6 +34,36 @@ from tournament.standings import MAX_TIE_BREAKS
 
 def country_choices() -> list[tuple[str, str]]:
     return [("", "—"), *((code, str(name)) for code, name in countries)]
+
+
+class PlayersByName(ModelChoiceIterator):
+    """A list of players as every other list of the site orders them: by the name the reader sees, in
+    the collation of the reader's language (tournament.collation), not the database's."""
+
+    def __iter__(self) -> Any:
+        if self.field.empty_label is not None:
+            yield ("", self.field.empty_label)
+        language = get_language() or ""
+        players = list(self.queryset)
+        players.sort(
+            key=lambda player: name_key(shown_name(player.name, player.native_name, language), language)
+        )
+        for player in players:
+            yield self.choice(player)
+
+
+class PlayerChoiceField(forms.ModelChoiceField):
+    iterator = PlayersByName
+
+    def label_from_instance(self, obj: Any) -> str:
+        return shown_name(obj.name, obj.native_name, get_language() or "")
+
+
+class PlayersChoiceField(forms.ModelMultipleChoiceField):
+    iterator = PlayersByName
+
+    def label_from_instance(self, obj: Any) -> str:
+        return shown_name(obj.name, obj.native_name, get_language() or "")
 
 
 class BoundedJSONField(forms.JSONField):
@@ -275,7 +308,7 @@ class CheckInForm(forms.Form):
 class CheckInManyForm(forms.Form):
     """The players ticked at the door, checked in at once."""
 
-    players = forms.ModelMultipleChoiceField(label=_("Players"), queryset=Player.objects.none())
+    players = PlayersChoiceField(label=_("Players"), queryset=Player.objects.none())
 
     def __init__(self, tournament: Tournament, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -345,8 +378,8 @@ class RoundChoiceField(forms.ModelChoiceField):
 
 class SubstituteForm(forms.Form):
     round = RoundChoiceField(queryset=Round.objects.none(), label=_("Hanchan"))
-    player = forms.ModelChoiceField(queryset=Player.objects.none(), label=_("Absent player"))
-    substitute = forms.ModelChoiceField(queryset=Player.objects.none(), label=_("Substitute"))
+    player = PlayerChoiceField(queryset=Player.objects.none(), label=_("Absent player"))
+    substitute = PlayerChoiceField(queryset=Player.objects.none(), label=_("Substitute"))
     reason = forms.ChoiceField(
         label=_("Reason"), choices=[c for c in Absence.Reason.choices if c[0] != Absence.Reason.WITHDRAWN]
     )
@@ -363,9 +396,9 @@ class SubstituteForm(forms.Form):
 
 
 class WithdrawForm(forms.Form):
-    player = forms.ModelChoiceField(label=_("Player"), queryset=Player.objects.none())
+    player = PlayerChoiceField(label=_("Player"), queryset=Player.objects.none())
     from_round = forms.IntegerField(label=_("From hanchan"), min_value=1)
-    substitute = forms.ModelChoiceField(
+    substitute = PlayerChoiceField(
         label=_("Substitute"),
         queryset=Player.objects.none(),
         required=False,
