@@ -275,6 +275,8 @@ LANGUAGES = [
     ("zh-hans", "中文（简体）"),  # noqa: RUF001 (the Chinese parentheses are meant)
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# One way per language to write a day, a moment and a time of day (config/formats/).
+FORMAT_MODULE_PATH = ["config.formats"]
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")

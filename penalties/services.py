@@ -211,7 +211,7 @@ def revoke_penalty(penalty: Penalty, user: AbstractBaseUser, *, reason: str) -> 
     if not penalty.is_active:
         assert penalty.revoked_at is not None
         when = timezone.localtime(penalty.revoked_at, penalty.tournament.zone())
-        message = _("already revoked on {when}").format(when=formats.date_format(when, _("j M H:i")))
+        message = _("already revoked on {when}").format(when=formats.date_format(when, "DATETIME_FORMAT"))
         raise Refusal("penalty", "already-revoked", message)
     if not reason.strip():
         raise Refusal("reason", "revocation-reason", _("reason: say why the penalty is revoked"))

@@ -120,7 +120,15 @@ def report_lines(report: dict[str, Any]) -> list[dict[str, Any]]:
     line(_("Tables"), report["optimal"]["tables"], text)
     low, high = report["wind_allowed_range"]
     warnings = report["wind_warnings"]
-    if warnings == 0:
+    if warnings == 0 and low == high:
+        text = ngettext(
+            "Every player sits each wind exactly once; the largest difference between a player's most "
+            "and least frequent wind is {imbalance} (the best possible is {best}).",
+            "Every player sits each wind exactly {low} times; the largest difference between a "
+            "player's most and least frequent wind is {imbalance} (the best possible is {best}).",
+            low,
+        )
+    elif warnings == 0:
         text = _(
             "Every player sits each wind {low} to {high} times; the largest difference between a "
             "player's most and least frequent wind is {imbalance} (the best possible is {best})."
