@@ -11,5 +11,6 @@ urlpatterns = [
     path("jobs/<int:job_id>/", views.status, name="status"),
     path("jobs/<int:job_id>/download", views.download, name="download"),
     path("print/<str:kind>/<int:number>/", views.print_hanchan, name="print"),
+    path("print/seating-cards/<int:number>/new-codes/", views.new_codes, name="new-codes"),
     path("<str:identifier>/", views.request_export, name="request"),
 ]

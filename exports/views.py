@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db.models import Max
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
@@ -22,7 +23,7 @@ from exports import services as export_services
 from exports.exporters.printable import score_sheets_pdf, seating_cards_pdf
 from exports.models import ExportJob
 from tournament import access
-from tournament.models import StaffRole, Tournament
+from tournament.models import Player, StaffRole, Tournament
 from tournament.refusal import NOT_FOUND, Refusal
 from tournament.services import player_login
 from tournament.views.base import reader_chose_language, refusal_response, render_page
@@ -131,8 +132,9 @@ def print_hanchan(request: HttpRequest, slug: str, kind: str, number: int) -> Ht
 
     Reading the PDF (GET) changes nothing, however often a browser or its PDF viewer fetches it again.
     Seating cards with new sign-in codes (a PIN and a one-time link for each player, when the players enter
-    the results) are a POST from the seating page, CSRF-protected: a link on another site cannot make
-    every player's card void."""
+    the results) are a POST, CSRF-protected, from the page that says what they void (``new_codes``,
+    its ``confirmed`` field): a link on another site cannot make every player's card void, and nobody
+    voids them without having read so."""
     tournament = _tournament(request, slug)
     if kind not in PRINTS:
         raise Http404(_("Print score-sheets or seating-cards."))
@@ -155,6 +157,17 @@ def print_hanchan(request: HttpRequest, slug: str, kind: str, number: int) -> Ht
             headers={"Allow": "GET"},
             content_type="text/plain; charset=utf-8",
         )
+    if request.method == "POST" and request.POST.get("confirmed") != "yes":
+        # New codes void the cards already handed out: only after the page that says so (new_codes).
+        return HttpResponse(
+            "confirm-new-codes: "
+            + _(
+                "New sign-in codes void every earlier card of these players: confirm it on the page "
+                "that says so first."
+            ),
+            status=400,
+            content_type="text/plain; charset=utf-8",
+        )
     table_text = request.GET.get("table", "")
     if kind == "score-sheets":
         table = int(table_text) if table_text.isdigit() and len(table_text) < 5 else None
@@ -174,3 +187,27 @@ def print_hanchan(request: HttpRequest, slug: str, kind: str, number: int) -> Ht
     response["Content-Disposition"] = f'inline; filename="{result.filename}"'
     response["Cache-Control"] = "private, no-store"
     return response
+
+
+@login_required
+@require_GET
+def new_codes(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Before seating cards with new sign-in codes are printed: whose codes change, and that every card
+    these players already hold stops working (the PIN and the unused link printed on it)."""
+    tournament = _tournament(request, slug)
+    if not access.has_role(request.user, tournament, Role.REFEREE):
+        raise PermissionDenied(
+            _("Printing is for the referees of {tournament}.").format(tournament=tournament.name)
+        )
+    round_ = tournament.rounds.filter(number=number).first()
+    if round_ is None or tournament.entry_mode != Tournament.EntryMode.PLAYERS:
+        raise Http404(_("Hanchan {number} is not seated.").format(number=number))
+    players = Player.objects.filter(seats__round=round_)
+    holding = players.exclude(credentials_issued_at=None)
+    context = {
+        "round": round_,
+        "players": players.count(),
+        "holding": holding.count(),
+        "last_issued": holding.aggregate(latest=Max("credentials_issued_at"))["latest"],
+    }
+    return render_page(request, "exports/new_codes.html", tournament, context)

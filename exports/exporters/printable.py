@@ -35,7 +35,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
 from exports.exporters.base import PDF, Exporter, ExportFile, Progress, no_progress, register
-from tournament import qr
+from tournament import access, qr
 from tournament.collation import by_name
 from tournament.models import Player, Round, Seat, StaffRole, Tournament
 from tournament.services.player_login import LINK_HOURS, Credentials
@@ -107,9 +107,11 @@ def cjk_font(text: str) -> str | None:
 
 
 def font_runs(text: str, bold: bool = False) -> list[tuple[str, str]]:
-    """``text`` as (font, part) runs, each part printable in its font: one Helvetica run for text that
-    Windows-1252 can write, else DejaVu Sans where it has the character and the text's CJK font where
-    it does not (spaces stay with the run they are in)."""
+    """``text`` as (font, part) runs, each part printable in its font, in one font whenever one has
+    every character (a name never changes font mid-word: "Satō", "Sato 佐藤"): Helvetica for what
+    Windows-1252 writes, else DejaVu Sans, else the text's CJK font (which has Latin and Cyrillic
+    letters too); only a text no single font covers is split, DejaVu Sans where it has the character
+    and the CJK font where it does not (spaces stay with the run they are in)."""
     try:
         text.encode("cp1252")
     except UnicodeEncodeError:
@@ -120,7 +122,12 @@ def font_runs(text: str, bold: bool = False) -> list[tuple[str, str]]:
     if base is None:
         return [("Helvetica-Bold" if bold else "Helvetica", text)]
     has = registered_font(base) or frozenset()
+    wanted = {ord(c) for c in text if not c.isspace()}
+    if wanted <= has:
+        return [(base, text)]
     cjk = cjk_font(text)
+    if cjk is not None and wanted <= (registered_font(cjk) or frozenset()):
+        return [(cjk, text)]
     runs: list[tuple[str, str]] = []
     for character in text:
         font = base if ord(character) in has or cjk is None or character.isspace() else cjk
@@ -426,14 +433,17 @@ CARD_ORIGINS = ((0.0, CARD_HEIGHT), (CARD_WIDTH, CARD_HEIGHT), (0.0, 0.0), (CARD
 CARD_TABLE_TOP = CARD_HEIGHT - 96
 
 
-def card_row_height(rounds: list[int]) -> float:
-    return min(16.0, (CARD_TABLE_TOP - CARD_PADDING - 16) / max(len(rounds) + 1, 1))
+def card_row_height(rounds: list[int], signed: bool) -> float:
+    """The height of a row of the card's table: its rows end above the sign-in block at the bottom
+    (``signed``: a QR code and its lines) or above the card's edge, 16 points at most."""
+    bottom = CARD_PADDING + (CARD_QR_SIZE + 8 if signed else 16)
+    return min(16.0, (CARD_TABLE_TOP - bottom) / max(len(rounds) + 1, 1))
 
 
-def draw_card_form(canvas: Canvas, rounds: list[int]) -> None:
+def draw_card_form(canvas: Canvas, rounds: list[int], signed: bool) -> None:
     """A card's frame and its table of the ``rounds`` (hanchan numbers), drawn at the origin (the bottom
     left of the card)."""
-    row = card_row_height(rounds)
+    row = card_row_height(rounds, signed)
     canvas.setLineWidth(0.3)
     canvas.setDash(2, 3)
     canvas.rect(0, 0, CARD_WIDTH, CARD_HEIGHT)
@@ -460,8 +470,9 @@ def draw_card(
     country: str,
     places: dict[int, tuple[int, int]],
     rounds: list[int],
+    signed: bool,
 ) -> None:
-    row = card_row_height(rounds)
+    row = card_row_height(rounds, signed)
     left = CARD_PADDING
     draw(canvas, left, CARD_HEIGHT - CARD_PADDING - 10, tournament.name, 9, max_width=CARD_WIDTH - 2 * left)
     draw(canvas, left, CARD_HEIGHT - CARD_PADDING - 36, name, 16, bold=True, max_width=CARD_WIDTH - 2 * left)
@@ -536,7 +547,9 @@ def seating_cards_pdf(
     base_url: str = "",
     credentials: Mapping[int, Credentials] | None = None,
 ) -> ExportFile:
-    """A card per player with their table and seat in every hanchan, or in one hanchan.
+    """A card per player with their table and seat in every hanchan; or, for one ``hanchan``, a card per
+    player seated in it with that hanchan first and the later ones whose seating is public (the card is
+    the player's schedule as it stands: a re-seating of a later hanchan prints its own cards).
 
     With ``base_url`` (the site's address, from the request), a QR code at the bottom of each card: the
     player's one-time sign-in link with their PIN printed beside it, when ``credentials`` (by player pk)
@@ -544,12 +557,15 @@ def seating_cards_pdf(
     places: dict[int, dict[int, tuple[int, int]]] = {}
     seats = Seat.objects.filter(round__tournament=tournament)
     if hanchan is not None:
-        seats = seats.filter(round__number=hanchan)
+        public = access.public_rounds(None, tournament)  # what the players may know of later hanchan
+        later = set(seats.filter(round__number__gt=hanchan).values_list("round__number", flat=True))
+        rounds = [hanchan, *sorted(n for n in later if public is None or n in public)]
+        seats = seats.filter(round__number__in=rounds)
     rows = seats.values_list("player_id", "round__number", "table__number", "wind")
     for player, round_number, table, wind in rows:
         places.setdefault(player, {})[round_number] = (table, wind)
     if hanchan is not None:
-        rounds = [hanchan]
+        places = {player: seated for player, seated in places.items() if hanchan in seated}
     else:
         numbers = (
             Round.objects.filter(tournament=tournament).order_by("-number").values_list("number", flat=True)
@@ -573,14 +589,14 @@ def seating_cards_pdf(
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, _("{tournament}: seating cards").format(tournament=tournament.name))
     canvas.beginForm("card")
-    draw_card_form(canvas, rounds)
+    draw_card_form(canvas, rounds, bool(base_url))
     canvas.endForm()
     for page, cards in enumerate(chunks(players, 4)):
         for (x, y), (pk, name, country, seated) in zip(CARD_ORIGINS, cards, strict=False):
             canvas.saveState()
             canvas.translate(x, y)
             canvas.doForm("card")
-            draw_card(canvas, tournament, name, country, seated, rounds)
+            draw_card(canvas, tournament, name, country, seated, rounds, bool(base_url))
             if base_url:
                 draw_card_sign_in(canvas, tournament, pk, base_url, (credentials or {}).get(pk))
             canvas.restoreState()

@@ -12,7 +12,13 @@ from django.test import Client
 from exports.exporters import ListExporter, all_exporters, get_exporter
 from exports.exporters.base import PDF, XLSX, ZIP_TIME
 from exports.exporters.ema import split_name
-from exports.exporters.printable import unicode_font
+from exports.exporters.printable import (
+    CARD_PADDING,
+    CARD_QR_SIZE,
+    CARD_TABLE_TOP,
+    card_row_height,
+    unicode_font,
+)
 from tests.exports.conftest import H2_TABLE_1_CORRECTED, TABLE_2_POINTS
 from tests.exports.helpers import csv_rows, pdf, rows, workbook, zip_members
 from tests.scoring import hanchan
@@ -241,3 +247,38 @@ def test_printing_one_hanchan_or_one_table(played: Tournament, referee: Any) -> 
     assert pages == 2  # eight players of hanchan 2, four cards to a page
     assert Client().get(f"{base}/score-sheets/1/").status_code in {302, 403}  # referees only
     assert client.get(f"{base}/score-sheets/9/").status_code == 404
+
+
+@pytest.mark.django_db
+def test_a_hanchans_cards_carry_the_players_later_public_seats(played: Tournament, referee: Any) -> None:
+    """The cards of hanchan 1 are each player's schedule as it stands: hanchan 1, then the later hanchan
+    the players may see (hanchan 2 here); a hanchan whose seating is not published yet stays off."""
+    client = Client()
+    client.force_login(referee)
+    address = f"/t/{played.slug}/exports/print/seating-cards/1/"
+    page = next(text for text in pdf(client.get(address).content)[1] if "Ana" in text)
+    # The card's form lists the hanchan; Ana's card fills in a table and a seat for each.
+    assert "Hanchan\nTable\nSeat\n1\n2\nTest Open" in page
+    assert cards(page)["Ana"] == ["1", "East", "1", "East"]  # table 1, East in both
+    played.seating_publication = Tournament.SeatingPublication.BY_HANCHAN
+    played.save()
+    played.rounds.filter(number=2).update(published_at=None)
+    page = next(text for text in pdf(client.get(address).content)[1] if "Ana" in text)
+    assert "Hanchan\nTable\nSeat\n1\nTest Open" in page
+    assert cards(page)["Ana"] == ["1", "East"]
+
+
+def cards(page: str) -> dict[str, list[str]]:
+    """Each card's places (table, seat, table, seat...) by player, from a page's text."""
+    found = {}
+    for card in page.split("Test Open\n")[1:]:
+        name, _country, *places = card.split("\n")
+        found[name] = places[: places.index("Your results and next seats:")]
+    return found
+
+
+def test_a_cards_rows_end_above_its_sign_in_block_for_every_length() -> None:
+    for count in range(1, 25):
+        rounds = list(range(1, count + 1))
+        last_line = CARD_TABLE_TOP - (len(rounds) + 1) * card_row_height(rounds, signed=True)
+        assert last_line >= CARD_PADDING + CARD_QR_SIZE, count

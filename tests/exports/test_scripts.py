@@ -89,7 +89,12 @@ def test_each_script_gets_a_font_that_has_it() -> None:
     assert font_runs("Алексей Жуков") == [("DejaVuSans", "Алексей Жуков")]
     assert font_runs("佐藤 太郎") == [("IPAGothic", "佐藤 太郎")]  # Japanese forms first
     assert font_runs("刘德华") == [("WenQuanYiMicroHei", "刘德华")]  # simplified Chinese: not in IPA
-    assert font_runs("Taro 佐藤") == [("DejaVuSans", "Taro "), ("IPAGothic", "佐藤")]
+    # One font per name whenever one font has every letter of it: never a change mid-name.
+    assert font_runs("Satō Tarō") == [("DejaVuSans", "Satō Tarō")]
+    assert font_runs("Taro 佐藤") == [("IPAGothic", "Taro 佐藤")]
+    assert font_runs("Алексей 佐藤", bold=True) == [("IPAGothic", "Алексей 佐藤")]
+    # Only a text no single font covers is split, each part in a font that has it.
+    assert font_runs("Șerban 佐藤") == [("DejaVuSans", "Șerban "), ("IPAGothic", "佐藤")]
 
 
 @needs_fonts

@@ -199,7 +199,7 @@ def test_the_seating_cards_qr_code_is_a_working_one_time_link(
 ) -> None:
     staff = Client()
     staff.force_login(referee)
-    response = staff.post(f"/t/{players_mode.slug}/exports/print/seating-cards/1/")
+    response = staff.post(f"/t/{players_mode.slug}/exports/print/seating-cards/1/", {"confirmed": "yes"})
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
     codes = pdf_codes(response.content, tmp_path)
     assert len(codes) == 4 and all(c.startswith("http://testserver/t/test-open/in/") for c in codes)
@@ -220,7 +220,7 @@ def test_the_seating_cards_qr_code_is_a_working_one_time_link(
     staff.get(f"/t/{players_mode.slug}/exports/print/seating-cards/1/")
     assert Client().get(codes[2].removeprefix("http://testserver")).status_code == 302
     # New sign-in codes do: the unused links of the first print stop working.
-    staff.post(f"/t/{players_mode.slug}/exports/print/seating-cards/1/")
+    staff.post(f"/t/{players_mode.slug}/exports/print/seating-cards/1/", {"confirmed": "yes"})
     assert Client().get(codes[1].removeprefix("http://testserver")).status_code == 404
 
 
@@ -237,12 +237,24 @@ def test_fetching_the_cards_issues_nothing_and_new_codes_need_the_csrf_token(
     # A form on another site posting to the address: refused, nobody's card is voided.
     assert staff.post(address).status_code == 403
     assert not PlayerLoginLink.objects.exists()
-    # The seating page's button carries the token.
-    page = staff.get(f"/t/{players_mode.slug}/seating/1/")
-    assert b"seating cards with new sign-in codes" in page.content
+    # The seating page links to the page that says what new codes void; its form carries the token and
+    # the confirmation.
+    page = staff.get(f"/t/{players_mode.slug}/seating/1/").content.decode()
+    confirm = f"/t/{players_mode.slug}/exports/print/seating-cards/1/new-codes/"
+    assert f'href="{confirm}"' in page and "seating cards with new sign-in codes" in page
     token = staff.cookies["csrftoken"].value
-    assert staff.post(address, {"csrfmiddlewaretoken": token}).status_code == 200
+    # Without the confirmation nothing is issued, even with the token.
+    unconfirmed = staff.post(address, {"csrfmiddlewaretoken": token})
+    assert unconfirmed.status_code == 400 and unconfirmed.content.startswith(b"confirm-new-codes: ")
+    assert not PlayerLoginLink.objects.exists()
+    form = staff.get(confirm).content.decode()
+    assert 'name="confirmed" value="yes"' in form and f'action="{address}"' in form
+    assert "Every card these players already hold stops working at once" in form
+    assert "The 4 players seated in hanchan 1 each get a seating card" in form
+    assert staff.post(address, {"csrfmiddlewaretoken": token, "confirmed": "yes"}).status_code == 200
     assert PlayerLoginLink.objects.count() == 4
+    # Asked again, the page says how many hold codes already, and since when.
+    assert "4 of them hold codes printed before (the last on " in staff.get(confirm).content.decode()
     # Score sheets have no codes to issue.
     refused = staff.post(
         f"/t/{players_mode.slug}/exports/print/score-sheets/1/", {"csrfmiddlewaretoken": token}
