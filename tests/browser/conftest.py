@@ -179,3 +179,69 @@ def drawn_after(page: Any, url_end: str, action: Any, *args: Any) -> Any:
     answer.value.finished()
     page.evaluate(NEXT_FRAME)
     return result
+
+
+# What a person sees wrong on a small screen, measured in the page (``layout_problems``): the document
+# wider than the screen; a tap target (button, field, tab) smaller than 24 x 24 px (WCAG 2.2, 2.5.8),
+# past the screen's edge, overlapping another or covering a text; a text cut by its box (an ellipsis,
+# or text wider than a box that hides what overflows). Inline links inside sentences are exempt from the
+# size, as WCAG exempts them.
+LAYOUT_PROBLEMS = """() => {
+  const problems = [];
+  const screen = document.documentElement.clientWidth;
+  if (document.scrollingElement.scrollWidth > screen) {
+    problems.push(`the page is ${document.scrollingElement.scrollWidth} px wide on a ${screen} px screen`);
+  }
+  const shown = (el) => {
+    const box = el.getBoundingClientRect();
+    const style = getComputedStyle(el);
+    return box.width > 0 && box.height > 0 && style.visibility !== "hidden" && !el.closest("[hidden]");
+  };
+  const label = (el) => (el.innerText || el.value || el.getAttribute("aria-label") || el.name || el.tagName)
+    .trim().replace(/\\s+/g, " ").slice(0, 40);
+  const targets = [...document.querySelectorAll(
+    "button, select, textarea, input:not([type=hidden]), nav a, a.button, .actions a"
+  )].filter(shown);
+  for (const el of targets) {
+    const box = el.getBoundingClientRect();
+    if (box.width < 24 - 0.5 || box.height < 24 - 0.5) {
+      problems.push(`"${label(el)}" is ${Math.round(box.width)} x ${Math.round(box.height)} px`);
+    }
+    if (box.right > screen + 0.5 || box.left < -0.5) problems.push(`"${label(el)}" runs past the screen`);
+  }
+  for (let i = 0; i < targets.length; i++) {
+    for (let j = i + 1; j < targets.length; j++) {
+      const a = targets[i].getBoundingClientRect(), b = targets[j].getBoundingClientRect();
+      if (targets[i].contains(targets[j]) || targets[j].contains(targets[i])) continue;
+      const x = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+      const y = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+      if (x > 1 && y > 1) problems.push(`"${label(targets[i])}" overlaps "${label(targets[j])}"`);
+    }
+  }
+  const texts = [...document.querySelectorAll("body *")].filter((el) =>
+    shown(el) && [...el.childNodes].some((node) => node.nodeType === 3 && node.textContent.trim()));
+  for (const el of targets) {
+    const a = el.getBoundingClientRect();
+    for (const text of texts) {
+      if (el.contains(text) || text.contains(el)) continue;
+      const b = text.getBoundingClientRect();
+      const x = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+      const y = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+      if (x > 1 && y > 1) problems.push(`"${label(el)}" covers "${label(text)}"`);
+    }
+  }
+  for (const el of document.querySelectorAll("body *")) {
+    if (!shown(el) || !el.childNodes.length || el.clientWidth <= 2) continue;  // not visually-hidden text
+    const style = getComputedStyle(el);
+    const hides = ["hidden", "clip"].includes(style.overflowX) || style.textOverflow === "ellipsis";
+    if (!hides || ["auto", "scroll"].includes(style.overflowX)) continue;
+    const text = [...el.childNodes].some((node) => node.nodeType === 3 && node.textContent.trim());
+    if (text && el.scrollWidth > el.clientWidth + 1) problems.push(`"${label(el)}" is cut`);
+  }
+  return problems;
+}"""
+
+
+def layout_problems(page: Any) -> list[str]:
+    """What a person would see wrong on this page at its screen size (LAYOUT_PROBLEMS)."""
+    return list(page.evaluate(LAYOUT_PROBLEMS))
