@@ -53,6 +53,8 @@ class PlayersByName(ModelChoiceIterator):
 
 
 class PlayerChoiceField(forms.ModelChoiceField):
+    """A player, listed and labelled by the name the reader sees (``PlayersByName``)."""
+
     iterator = PlayersByName
 
     def label_from_instance(self, obj: Any) -> str:
@@ -60,10 +62,10 @@ class PlayerChoiceField(forms.ModelChoiceField):
 
 
 class PlayersChoiceField(forms.ModelMultipleChoiceField):
-    iterator = PlayersByName
+    """Several players, listed and labelled as ``PlayerChoiceField`` does."""
 
-    def label_from_instance(self, obj: Any) -> str:
-        return shown_name(obj.name, obj.native_name, get_language() or "")
+    iterator = PlayersByName
+    label_from_instance = PlayerChoiceField.label_from_instance
 
 
 class BoundedJSONField(forms.JSONField):
