@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import Max
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
@@ -23,7 +22,7 @@ from exports import services as export_services
 from exports.exporters.printable import score_sheets_pdf, seating_cards_pdf
 from exports.models import ExportJob
 from tournament import access
-from tournament.models import Player, StaffRole, Tournament
+from tournament.models import StaffRole, Tournament
 from tournament.refusal import NOT_FOUND, Refusal
 from tournament.services import player_login
 from tournament.views.base import reader_chose_language, refusal_response, render_page
@@ -202,12 +201,9 @@ def new_codes(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     round_ = tournament.rounds.filter(number=number).first()
     if round_ is None or tournament.entry_mode != Tournament.EntryMode.PLAYERS:
         raise Http404(_("Hanchan {number} is not seated.").format(number=number))
-    players = Player.objects.filter(seats__round=round_)
-    holding = players.exclude(credentials_issued_at=None)
-    context = {
-        "round": round_,
-        "players": players.count(),
-        "holding": holding.count(),
-        "last_issued": holding.aggregate(latest=Max("credentials_issued_at"))["latest"],
-    }
-    return render_page(request, "exports/new_codes.html", tournament, context)
+    return render_page(
+        request,
+        "exports/new_codes.html",
+        tournament,
+        {"round": round_, "codes": player_login.hanchan_codes(round_)},
+    )

@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import Count, Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -86,6 +87,24 @@ def issue_for_hanchan(tournament: Tournament, number: int, user: AbstractBaseUse
         {"players": len(issued), "printed": "seating cards"},
     )
     return issued
+
+
+@dataclass(frozen=True)
+class HanchanCodes:
+    """What new codes for a hanchan would replace: its seated players, how many of them hold codes
+    already, and when the last were issued."""
+
+    players: int
+    holding: int
+    last_issued: datetime | None
+
+
+def hanchan_codes(round_: Round) -> HanchanCodes:
+    players = Player.objects.filter(seats__round=round_)
+    holding = players.exclude(credentials_issued_at=None).aggregate(
+        count=Count("pk"), latest=Max("credentials_issued_at")
+    )
+    return HanchanCodes(players.count(), holding["count"], holding["latest"])
 
 
 @transaction.atomic
