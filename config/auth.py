@@ -38,7 +38,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm
@@ -47,7 +47,8 @@ from django.core.cache.backends.locmem import LocMemCache
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
-from django.utils.translation import gettext_lazy, ngettext
+from django.urls import reverse_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext
 from redis.exceptions import RedisError
 
 from tournament.access import client_address
@@ -287,6 +288,20 @@ class LoginView(auth_views.LoginView):
 
 class LogoutView(auth_views.LogoutView):
     pass
+
+
+class SetPasswordView(auth_views.PasswordResetConfirmView):
+    """The link of an invitation (``tournament.views.accounts.invite_organiser``): Django's password
+    reset confirmation, its token from ``default_token_generator`` (valid ``PASSWORD_RESET_TIMEOUT``,
+    three days by default, and only until the password is set), then the sign-in page."""
+
+    template_name = "registration/set_password.html"
+    success_url = reverse_lazy("login")
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        response = super().form_valid(form)
+        messages.success(self.request, gettext("Your password is set: sign in with it."))
+        return response
 
 
 class AdminSite(admin.AdminSite):

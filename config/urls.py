@@ -14,6 +14,8 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/login/", auth.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth.LogoutView.as_view(), name="logout"),
+    # An invited organiser sets their password (the link shown once on the invitation page).
+    path("accounts/set-password/<uidb64>/<token>/", auth.SetPasswordView.as_view(), name="password_set"),
     path("api/", include("config.api")),
     # The language switcher of every page posts here (Django's view: the language cookie, then back to
     # the page). Exempt from the CSRF check on purpose: the switcher is on the public pages, whose copies

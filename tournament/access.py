@@ -98,6 +98,24 @@ def require_create_tournament(user: AnyUser | None) -> None:
         raise PermissionDenied("Creating a tournament needs a site admin's permission or an organiser role.")
 
 
+def can_invite_organisers(user: AnyUser | None) -> bool:
+    """Site admins invite organisers (``services.invite_organiser``): superusers, and staff members of the
+    Django admin allowed to add and change accounts there."""
+    if user is None or not user.is_authenticated or not getattr(user, "is_active", False):
+        return False
+    if getattr(user, "is_superuser", False):
+        return True
+    return bool(getattr(user, "is_staff", False)) and user.has_perms(  # type: ignore[union-attr]
+        ["auth.add_user", "auth.change_user"]
+    )
+
+
+def require_invite_organisers(user: AnyUser | None) -> None:
+    """The one check before an organiser is invited (``can_invite_organisers``)."""
+    if not can_invite_organisers(user):
+        raise PermissionDenied("Inviting organisers is for site admins.")
+
+
 def visible_tournaments(user: AnyUser | None) -> QuerySet[Tournament]:
     """The tournaments ``can_view`` lets this user see: the public ones, and those where they have a role."""
     tournaments = Tournament.objects.all()

@@ -446,6 +446,48 @@ class InviteStaffForm(forms.Form):
         return printable_line(self.cleaned_data["username"])
 
 
+class InviteOrganiserForm(forms.Form):
+    """A site admin invites an organiser: an account found by its user name or e-mail, else a new one
+    whose owner sets its password through a link shown once."""
+
+    name = forms.CharField(
+        label=_("Name"),
+        max_length=150,
+        required=False,
+        help_text=_("Optional: the person's name, as the admin's list of accounts shows it."),
+    )
+    email = forms.EmailField(
+        label=_("Email"),
+        required=False,
+        help_text=_(
+            "The new organiser's e-mail address. An account with this address is reused, not doubled."
+        ),
+    )
+    username = forms.CharField(
+        label=_("User name"),
+        max_length=150,
+        required=False,
+        help_text=_(
+            "What they sign in with: letters, digits and @ . + - _ (no spaces). Empty: made from the "
+            "e-mail address. An existing account's name gives that account the organiser's permission."
+        ),
+    )
+
+    def clean_name(self) -> str:
+        return printable_line(self.cleaned_data["name"]).strip()
+
+    def clean_username(self) -> str:
+        return printable_line(self.cleaned_data["username"])
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        if not cleaned.get("email") and not cleaned.get("username") and not self.errors:
+            raise forms.ValidationError(
+                gettext("Give an e-mail address or a user name."), code="organiser-invitation"
+            )
+        return cleaned
+
+
 class PhaseForm(forms.Form):
     """One row of the phases page: a phase (``tournament.phases.PhasePlan``); a row left without a name
     is no phase."""

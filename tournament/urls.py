@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django.urls import include, path
 
-from tournament.views import clock, live, organiser, phases, public, seating
+from tournament.views import accounts, clock, live, organiser, phases, public, seating
 
 app_name = "tournament"
 
@@ -57,5 +57,6 @@ tournament_patterns = [
 urlpatterns = [
     path("", public.index, name="index"),
     path("tournaments/new/", organiser.create, name="create"),
+    path("organisers/invite/", accounts.invite_organiser, name="invite_organiser"),
     path("t/<slug:slug>/", include(tournament_patterns)),
 ]

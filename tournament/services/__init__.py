@@ -8,7 +8,7 @@ The verbs live in small modules by concern and are all importable from here:
 - ``absences``: a substitute for one hanchan, a withdrawal;
 - ``seating``: the seated field, generation in a Celery task, Swiss hanchan;
 - ``rounds``: the current hanchan, the clock, a table's extra minutes, finishing a hanchan;
-- ``staff``: granting and removing staff roles;
+- ``staff``: granting and removing staff roles, organisers' accounts and their invitation;
 - ``phases``: the phases, the cut into a phase, calling up the next in line, seating a phase by rank.
 """
 
@@ -52,7 +52,14 @@ from tournament.services.seating import (
     seat_swiss_round,
     seating_field,
 )
-from tournament.services.staff import account_exists, grant_role, invite_staff, make_organiser, remove_role
+from tournament.services.staff import (
+    account_exists,
+    grant_role,
+    invite_organiser,
+    invite_staff,
+    make_organiser,
+    remove_role,
+)
 from tournament.services.tournaments import create_tournament, reveal_standings, update_tournament
 
 __all__ = [
@@ -73,6 +80,7 @@ __all__ = [
     "has_played",
     "import_players",
     "incomplete_before",
+    "invite_organiser",
     "invite_staff",
     "make_cut",
     "make_organiser",

@@ -107,14 +107,22 @@ def invite_staff(
     return staff, password
 
 
+def grant_organiser_permission(account: AbstractBaseUser) -> None:
+    """Let ``account`` create tournaments: Django's ``tournament.add_tournament`` permission, which
+    ``access.can_create_tournament`` reads. Shared by ``make_organiser`` and ``invite_organiser``."""
+    account.user_permissions.add(  # type: ignore[attr-defined]
+        Permission.objects.get(codename="add_tournament", content_type__app_label="tournament")
+    )
+
+
 @transaction.atomic
 def make_organiser(
     username: str, *, email: str = "", password: str | None = None
 ) -> tuple[AbstractBaseUser, bool]:
-    """An account that may create tournaments (Django's ``tournament.add_tournament`` permission, which
-    ``access.can_create_tournament`` reads): a new one with ``password`` (checked by the site's password
-    rules), or an existing one given the permission, its password unchanged. Returns the account and
-    whether it was created. For the operator's ``manage.py createorganiser``."""
+    """An account that may create tournaments (``grant_organiser_permission``): a new one with
+    ``password`` (checked by the site's password rules), or an existing one given the permission, its
+    password unchanged. Returns the account and whether it was created. For the operator's
+    ``manage.py createorganiser``."""
     username = checked_username(username)
     accounts = get_user_model()
     account = accounts.objects.filter(username__iexact=username).first()
@@ -128,9 +136,61 @@ def make_organiser(
         except ValidationError as refused:
             raise Refusal("password", "password-rules", "password: " + " ".join(refused.messages)) from None
         account = accounts.objects.create_user(username=username, email=email.strip(), password=password)
-    account.user_permissions.add(
-        Permission.objects.get(codename="add_tournament", content_type__app_label="tournament")
-    )
+    grant_organiser_permission(account)
+    return account, created
+
+
+def _free_username(wanted: str) -> str:
+    """``wanted``, or ``wanted-2``, ``wanted-3``… when an account has that name already."""
+    accounts = get_user_model()
+    candidate, number = wanted, 1
+    while accounts.objects.filter(username__iexact=candidate).exists():
+        number += 1
+        suffix = f"-{number}"
+        candidate = wanted[: 150 - len(suffix)] + suffix
+    return candidate
+
+
+def _username_from_email(email: str) -> str:
+    """A user name made of an e-mail address's part before the @, kept to the allowed characters."""
+    local = re.sub(r"[^\w.@+-]", "", email.split("@", 1)[0])[:150]
+    return local or "organiser"
+
+
+@transaction.atomic
+def invite_organiser(
+    user: AbstractBaseUser, *, username: str = "", email: str = "", name: str = ""
+) -> tuple[AbstractBaseUser, bool]:
+    """A site admin (``access.can_invite_organisers``) invites an organiser: the account named by
+    ``username``, else the one with this ``email``, is given the organiser's permission
+    (``grant_organiser_permission``, as ``manage.py createorganiser`` does), its password unchanged; when
+    there is none, a new account is created without a usable password, which its owner sets through a
+    password-setting link; ``name`` is its first name. A second invitation of the same name or e-mail
+    finds the same account. Returns the account and whether it was created."""
+    access.require_invite_organisers(user)
+    username, email = username.strip(), email.strip()
+    if not username and not email:
+        raise Refusal("email", "organiser-invitation", _("email: give an e-mail address or a user name"))
+    if username:
+        username = checked_username(username)
+    accounts = get_user_model()
+    account = None
+    if username:
+        account = accounts.objects.filter(username__iexact=username).first()
+    if account is None and email:
+        account = accounts.objects.filter(email__iexact=email).order_by("pk").first()
+    created = account is None
+    if account is None:
+        account = accounts.objects.create_user(
+            username=username or _free_username(checked_username(_username_from_email(email))),
+            email=email,
+            password=None,
+            first_name=name.strip()[:150],
+        )
+    elif email and not account.email:  # type: ignore[attr-defined]
+        account.email = email  # type: ignore[attr-defined]
+        account.save(update_fields=["email"])
+    grant_organiser_permission(account)
     return account, created
 
 

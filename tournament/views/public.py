@@ -56,6 +56,7 @@ def index(request: HttpRequest) -> HttpResponse:
         {
             "tournaments": access.visible_tournaments(request.user),
             "can_create": access.can_create_tournament(request.user),
+            "can_invite": access.can_invite_organisers(request.user),
         },
     )
 
