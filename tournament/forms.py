@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 from zoneinfo import available_timezones
 
@@ -14,6 +15,15 @@ from django.utils.translation import get_language, gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 from django_countries import countries
 
+from scoring.rules.ruleset import (
+    BOUNDS,
+    DEFAULT_RULESET,
+    PRESETS,
+    UMA_BOUND,
+    Ruleset,
+    get_ruleset,
+    problems_of,
+)
 from tournament.collation import name_key
 from tournament.inputs import control_problem, read_json
 from tournament.models import (
@@ -111,17 +121,173 @@ def tie_break_choices() -> list[tuple[str, str]]:
     return [("", "—"), *Tournament.TieBreak.choices]
 
 
+# The rules organisers change most, each a field of its own on the tournament form, stored in
+# ``ruleset_overrides`` like the rest (the raw JSON, the "Advanced" part of the form, holds the others).
+RULE_NUMBERS = {
+    "rule_starting_points": "starting_points",
+    "rule_return_points": "return_points",
+    "rule_chombo_penalty": "chombo_penalty",
+}
+UMA_FIELDS = ("rule_uma_1", "rule_uma_2", "rule_uma_3", "rule_uma_4")
+RULE_SWITCHES = {"rule_kiriage": "kiriage", "rule_sticks_left_to_first": "sticks_left_to_first"}
+RULE_KEYS = {*RULE_NUMBERS.values(), "uma", *RULE_SWITCHES.values()}
+SWITCH_VALUES = {"yes": True, "no": False}
+
+# "Keep apart" (teams, clubs, countries), in words, stored as the model's number: None, 0 or n.
+SEPARATION_NONE, SEPARATION_NEVER, SEPARATION_FROM = "none", "never", "from"
+SEPARATED = ("teams", "clubs", "countries")
+
+
+def separation_choices() -> list[tuple[str, str]]:
+    return [
+        (SEPARATION_NONE, gettext("No rule")),
+        (SEPARATION_NEVER, gettext("Never at one table")),
+        (SEPARATION_FROM, gettext("Not before hanchan n")),
+    ]
+
+
+def separation_rule(value: int | None) -> str:
+    """The choice that shows a stored separation (None: no rule; 0: never; n: not before hanchan n)."""
+    if value is None:
+        return SEPARATION_NONE
+    return SEPARATION_NEVER if value == 0 else SEPARATION_FROM
+
+
+def switch_choices() -> list[tuple[str, str]]:
+    return [("", gettext("As the preset says")), ("yes", gettext("Yes")), ("no", gettext("No"))]
+
+
+def preset_placeholders(ruleset: Ruleset) -> dict[str, int]:
+    """The value of each rule field in a preset: its placeholder, which the page's script follows when
+    the preset changes (static/js/tournament_form.js)."""
+    values = {name: getattr(ruleset, key) for name, key in RULE_NUMBERS.items()}
+    return values | dict(zip(UMA_FIELDS, ruleset.uma, strict=True))
+
+
+def rule_number(low: int, high: int, step: int = 1, **kwargs: Any) -> forms.IntegerField:
+    """A rule's number: its range and step (``scoring.rules.ruleset.BOUNDS``) for the browser; the rules
+    engine checks it again (``problems_of``), so its refusal names the rule."""
+    return forms.IntegerField(
+        required=False,
+        widget=forms.NumberInput(attrs={"min": low, "max": high, "step": step, "inputmode": "numeric"}),
+        **kwargs,
+    )
+
+
+# The form's parts, in order (the template shows each as a fieldset); the tie-break selects go where
+# "tie_breaks" stands. A field named in none goes to the last part.
+FIELDSETS: list[tuple[str, Any, list[str]]] = [
+    (
+        "event",
+        _("Event"),
+        ["name", "slug", "starts_on", "ends_on", "venue", "time_zone", "language"],
+    ),
+    (
+        "rules",
+        _("Rules"),
+        [
+            "ruleset_preset",
+            "rule_starting_points",
+            "rule_return_points",
+            *UMA_FIELDS,
+            "rule_chombo_penalty",
+            "rule_kiriage",
+            "rule_sticks_left_to_first",
+            "hanchan_minutes",
+            "ruleset_overrides",
+        ],
+    ),
+    (
+        "format",
+        _("Format"),
+        [
+            "hanchan_count",
+            "entry_mode",
+            "tie_breaks",
+            "withdrawn_ranking",
+            *(name for what in SEPARATED for name in (f"separate_{what}_rule", f"separate_{what}")),
+            "team_ranking",
+            "team_best_n",
+            "team_substitutes_count",
+        ],
+    ),
+    (
+        "publication",
+        _("Publication"),
+        ["is_public", "seating_publication", "standings_publication", "hidden_hanchan"],
+    ),
+]
+
+
 class TournamentForm(forms.ModelForm):
     ruleset_overrides = BoundedJSONField(
         name="ruleset_overrides",
         required=False,
         initial=dict,
         widget=forms.Textarea(attrs={"rows": 3, "spellcheck": "false"}),
-        label=_("Custom rules"),
+        label=_("Other custom rules (JSON)"),
         help_text=_(
-            'Custom rules on top of the preset, as JSON, e.g. {"uma": [20, 10, -10, -20]}. Leave {} for the '
-            "preset as it is."
+            'Any other field of the rules, as JSON, e.g. {"multiple_ron": true}. The fields above win over '
+            "the same rule here. Leave {} for the preset as it is."
         ),
+    )
+    rule_starting_points = rule_number(
+        *BOUNDS["starting_points"],
+        step=100,
+        label=_("Starting points"),
+        help_text=_("The points each player starts the hanchan with (WRCR 2015 §4.1: 30,000)."),
+    )
+    rule_return_points = rule_number(
+        *BOUNDS["return_points"],
+        step=100,
+        label=_("Return points"),
+        help_text=_(
+            "A hanchan's score is (final points - return points) / 1,000 + uma (WRCR 2015 §5.9.2: 30,000, "
+            "the starting points)."
+        ),
+    )
+    rule_uma_1 = rule_number(-UMA_BOUND, UMA_BOUND, label=_("Uma, 1st"))
+    rule_uma_2 = rule_number(-UMA_BOUND, UMA_BOUND, label=_("Uma, 2nd"))
+    rule_uma_3 = rule_number(-UMA_BOUND, UMA_BOUND, label=_("Uma, 3rd"))
+    rule_uma_4 = rule_number(-UMA_BOUND, UMA_BOUND, label=_("Uma, 4th"))
+    uma_help = _(
+        "Added to the hanchan score of each place, in thousands of points (WRCR 2015 §5.9.2: 15, 5, -5, "
+        "-15). All four, or none for the preset's."
+    )
+    rule_chombo_penalty = rule_number(
+        *BOUNDS["chombo_penalty"],
+        label=_("Chombo penalty"),
+        help_text=_("Points taken off the overall score for a chombo (WRCR 2015 §7.1: 20)."),
+    )
+    rule_kiriage = forms.ChoiceField(
+        label=_("Kiriage mangan"),
+        choices=switch_choices,
+        required=False,
+        help_text=_("4 han 30 fu and 3 han 60 fu are paid as a mangan (WRCR 2015 §6.1: yes; EMA 2016: no)."),
+    )
+    rule_sticks_left_to_first = forms.ChoiceField(
+        label=_("Riichi sticks left at the end go to the first place"),
+        choices=switch_choices,
+        required=False,
+        help_text=_("WRCR 2015 §5.9: no, nobody collects them."),
+    )
+    separate_teams_rule = forms.ChoiceField(
+        label=_("Team mates"),
+        choices=separation_choices,
+        required=False,
+        help_text=_("Whether the seating keeps players of one team apart."),
+    )
+    separate_clubs_rule = forms.ChoiceField(
+        label=_("Club mates"),
+        choices=separation_choices,
+        required=False,
+        help_text=_("Whether the seating keeps players of one club apart."),
+    )
+    separate_countries_rule = forms.ChoiceField(
+        label=_("Compatriots"),
+        choices=separation_choices,
+        required=False,
+        help_text=_("Whether the seating keeps players of one country apart."),
     )
 
     class Meta:
@@ -130,28 +296,57 @@ class TournamentForm(forms.ModelForm):
         widgets = {
             "starts_on": forms.DateInput(attrs={"type": "date"}),
             "ends_on": forms.DateInput(attrs={"type": "date"}),
+            "hanchan_minutes": forms.NumberInput(attrs={"min": 10, "max": 300}),
+            "hanchan_count": forms.NumberInput(attrs={"min": 1, "max": 40}),
+            "hidden_hanchan": forms.NumberInput(attrs={"min": 0, "max": 40}),
+            "separate_teams": forms.NumberInput(attrs={"min": 1, "max": 40}),
+            "separate_clubs": forms.NumberInput(attrs={"min": 1, "max": 40}),
+            "separate_countries": forms.NumberInput(attrs={"min": 1, "max": 40}),
+        }
+        labels = {
+            "separate_teams": _("Team mates: n"),
+            "separate_clubs": _("Club mates: n"),
+            "separate_countries": _("Compatriots: n"),
         }
         help_texts = {
+            "name": _("As the players will see it on every page."),
             "slug": _(
-                "The last part of the address of the tournament's pages (/t/…/): letters, digits and hyphens."
+                "The last part of the address of the tournament's pages (/t/…/): letters, digits and "
+                "hyphens. Empty: made from the name."
+            ),
+            "starts_on": _("The first day of play."),
+            "ends_on": _("The last day of play: the first day again for a one-day event."),
+            "venue": _("Optional: where it is played."),
+            "ruleset_preset": _(
+                "The rule text the score sheets are checked against. The fields below change single rules "
+                "of it; left empty, they are the preset's."
             ),
             "hanchan_minutes": _("The time limit of each hanchan (WRCR 2015 §8.2: 90 minutes recommended)."),
+            "hanchan_count": _("How many hanchan each player plays in all (1 to 40)."),
             "entry_mode": _(
                 "Players: a seated player enters the table's sheet on their phone (signed in with the PIN "
                 "or code on the seating card) and the other three confirm it; a dispute goes to a referee, "
                 "who may also sign at any time."
             ),
-            "separate_teams": _(
-                "Keep team mates apart: empty for no rule, 0 for never at one table, n for not before "
-                "hanchan n."
+            "withdrawn_ranking": _("Where a player who withdraws stands in the standings."),
+            "separate_teams": _("For “Not before hanchan n”: the first hanchan where team mates may meet."),
+            "separate_clubs": _("For “Not before hanchan n”: the first hanchan where club mates may meet."),
+            "separate_countries": _(
+                "For “Not before hanchan n”: the first hanchan where compatriots may meet."
             ),
-            "separate_clubs": _("The same for clubs."),
-            "separate_countries": _("The same for countries."),
             "team_ranking": _(
                 "Team standings beside the individual ones, for the players' teams (players without a "
                 "team are in none); penalties count as in the individual standings."
             ),
             "team_best_n": _("N for the best-N rules (1 to 20)."),
+            "team_substitutes_count": _("Whether a substitute's scores count for the team they play for."),
+            "is_public": _("Anyone may see its pages; unticked, only its staff."),
+            "seating_publication": _("When the public sees the seating of a hanchan; the staff always do."),
+            "standings_publication": _("What the public standings count; the staff always see them live."),
+            "hidden_hanchan": _(
+                "The last n hanchan are left out of the public standings until you reveal them, for a "
+                "final's suspense; 0: none."
+            ),
         }
 
     def clean_ruleset_overrides(self) -> Any:
@@ -186,10 +381,12 @@ class TournamentForm(forms.ModelForm):
             "hidden_hanchan",
             "entry_mode",
             "team_ranking",
+            "slug",
         ):
             self.fields[name].required = False
         if not self.initial.get("time_zone"):
             self.initial["time_zone"] = default_time_zone()
+        self._initial_rules()
         chosen = list(self.instance.tie_breaks or [])
         self.tie_break_count = max(FORM_TIE_BREAKS, min(len(chosen), MAX_TIE_BREAKS))
         for number in range(1, self.tie_break_count + 1):
@@ -205,11 +402,60 @@ class TournamentForm(forms.ModelForm):
                 if number == 1
                 else "",
             )
-        # The tie-breaks where the single choice stood: after the hanchan's time limit.
-        chosen_fields = [f"tie_break_{n}" for n in range(1, self.tie_break_count + 1)]
-        others = [name for name in self.fields if name not in chosen_fields]
-        at = others.index("hanchan_minutes") + 1
-        self.order_fields([*others[:at], *chosen_fields, *others[at:]])
+        order = [name for _key, _legend, names in self._parts() for name in names]
+        self.order_fields(order)
+
+    def _initial_rules(self) -> None:
+        """The stored custom rules shown where they belong: the common ones in their own fields, the
+        rest as JSON; the number of each separation as its choice and n."""
+        overrides = (
+            self.instance.ruleset_overrides if isinstance(self.instance.ruleset_overrides, dict) else {}
+        )
+        for name, key in RULE_NUMBERS.items():
+            if key in overrides:
+                self.initial[name] = overrides[key]
+        uma = overrides.get("uma")
+        if isinstance(uma, list | tuple) and len(uma) == len(UMA_FIELDS):
+            self.initial.update(zip(UMA_FIELDS, uma, strict=True))
+        for name, key in RULE_SWITCHES.items():
+            if isinstance(overrides.get(key), bool):
+                self.initial[name] = "yes" if overrides[key] else "no"
+        shown = {name for name in (*RULE_NUMBERS.values(), *RULE_SWITCHES.values()) if name in overrides}
+        if any(name in self.initial for name in UMA_FIELDS):
+            shown.add("uma")
+        if isinstance(self.instance.ruleset_overrides, dict):
+            self.initial["ruleset_overrides"] = {k: v for k, v in overrides.items() if k not in shown}
+        self.fields["ruleset_preset"].widget.attrs["data-presets"] = json.dumps(
+            {name: preset_placeholders(ruleset) for name, ruleset in PRESETS.items()}
+        )
+        preset = get_ruleset(self.instance.ruleset_preset or DEFAULT_RULESET)
+        for name, key in RULE_NUMBERS.items():
+            self.fields[name].widget.attrs["placeholder"] = getattr(preset, key)
+        for name, value in zip(UMA_FIELDS, preset.uma, strict=True):
+            self.fields[name].widget.attrs.update(placeholder=value, **{"aria-describedby": "uma_helptext"})
+        for what in SEPARATED:
+            value = getattr(self.instance, f"separate_{what}")
+            self.initial[f"separate_{what}_rule"] = separation_rule(value)
+            if value == 0:
+                self.initial[f"separate_{what}"] = None
+
+    def _parts(self) -> list[tuple[str, Any, list[str]]]:
+        """``FIELDSETS`` with this form's tie-break selects, and any field named in none at the end."""
+        tie_breaks = [f"tie_break_{n}" for n in range(1, self.tie_break_count + 1)]
+        parts = [
+            (key, legend, [m for name in names for m in (tie_breaks if name == "tie_breaks" else [name])])
+            for key, legend, names in FIELDSETS
+        ]
+        placed = {name for _key, _legend, names in parts for name in names}
+        parts[-1][2].extend(name for name in self.fields if name not in placed)
+        return parts
+
+    def fieldsets(self) -> list[dict[str, Any]]:
+        """The form's parts for the template: each with its legend and bound fields."""
+        return [
+            {"key": key, "legend": legend, "fields": [self[name] for name in names if name in self.fields]}
+            for key, legend, names in self._parts()
+        ]
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
@@ -228,7 +474,73 @@ class TournamentForm(forms.ModelForm):
                 )
             order.append(step)
         cleaned["tie_breaks"] = order
+        for what in SEPARATED:
+            self._clean_separation(cleaned, what)
+        self._clean_rules(cleaned)
         return cleaned
+
+    def _clean_separation(self, cleaned: dict[str, Any], what: str) -> None:
+        """The choice and its n stored as the model's number: None (no rule), 0 (never) or n. Without
+        the choice (a form of before it), the number as it is."""
+        rule = cleaned.pop(f"separate_{what}_rule", "") or ""
+        field = f"separate_{what}"
+        if rule == SEPARATION_NONE:
+            cleaned[field] = None
+        elif rule == SEPARATION_NEVER:
+            cleaned[field] = 0
+        elif rule == SEPARATION_FROM and not cleaned.get(field) and field not in self.errors:
+            self.add_error(
+                field,
+                forms.ValidationError(
+                    gettext(
+                        "“Not before hanchan n” needs n: the first hanchan where they may meet (1 or more)."
+                    ),
+                    code="separation",
+                ),
+            )
+
+    def _clean_rules(self, cleaned: dict[str, Any]) -> None:
+        """The custom rules: the JSON, then each rule field that is set on top of it; each field's value
+        checked by the rules engine, its refusal shown beside the field."""
+        overrides = cleaned.get("ruleset_overrides")
+        if not isinstance(overrides, dict):
+            return  # the model refuses it, naming the field
+        preset = cleaned.get("ruleset_preset") or self.instance.ruleset_preset or DEFAULT_RULESET
+        given: dict[str, tuple[str, Any]] = {}
+        for name, key in RULE_NUMBERS.items():
+            if cleaned.get(name) is not None:
+                given[key] = (name, cleaned[name])
+        for name, key in RULE_SWITCHES.items():
+            if cleaned.get(name) in SWITCH_VALUES:
+                given[key] = (name, SWITCH_VALUES[cleaned[name]])
+        uma = [cleaned.get(name) for name in UMA_FIELDS]
+        if any(value is not None for value in uma):
+            missing = [name for name, value in zip(UMA_FIELDS, uma, strict=True) if value is None]
+            if missing:
+                for name in missing:
+                    self.add_error(
+                        name,
+                        forms.ValidationError(
+                            gettext("uma: give all four places, or none for the preset's uma"), code="ruleset"
+                        ),
+                    )
+            else:
+                given["uma"] = (UMA_FIELDS[0], uma)
+        merged = dict(overrides)
+        for key, (name, value) in given.items():
+            problems = problems_of(preset if preset in PRESETS else DEFAULT_RULESET, **{key: value})
+            if problems:
+                self.add_error(name, forms.ValidationError("; ".join(problems), code="ruleset"))
+            merged[key] = value
+        for name in (*RULE_NUMBERS, *UMA_FIELDS, *RULE_SWITCHES):
+            cleaned.pop(name, None)
+        cleaned["ruleset_overrides"] = merged
+
+    def clean_slug(self) -> str:
+        """An address left empty: the tournament's own when editing (it never changes unasked); when
+        creating, the service makes one from the name."""
+        slug = self.cleaned_data.get("slug") or ""
+        return slug or (self.instance.slug if self.instance.pk else "")
 
     def clean_time_zone(self) -> str:
         return self.cleaned_data.get("time_zone") or default_time_zone()

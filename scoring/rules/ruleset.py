@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Any
 
 from scoring.rules.i18n import _
@@ -172,7 +173,23 @@ UMA_BOUND = 200
 TEXT_LIMITS = {"name": 80, "description": 500}
 
 
-def _problems(ruleset: Ruleset) -> list[str]:
+def problems_of(base: str = DEFAULT_RULESET, **overrides: Any) -> list[str]:
+    """What ``Ruleset.custom(base, **overrides)`` would refuse, one message per problem, each naming its
+    field and the rule it breaks (empty: nothing), for a form that shows each beside its own field."""
+    known = {f.name for f in dataclasses.fields(Ruleset)}
+    unknown = sorted(set(overrides) - known)
+    if unknown:
+        return [_("unknown ruleset fields: {fields}").format(fields=", ".join(map(repr, unknown)))]
+    fields = dataclasses.asdict(get_ruleset(base)) | overrides
+    if "uma" in overrides:
+        try:
+            fields["uma"] = _uma(overrides["uma"])
+        except (TypeError, ValueError) as exc:
+            return [str(exc)]
+    return _problems(SimpleNamespace(**fields))
+
+
+def _problems(ruleset: Any) -> list[str]:
     problems: list[str] = []
     for field in _INT_FIELDS:
         value = getattr(ruleset, field)

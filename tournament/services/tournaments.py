@@ -6,6 +6,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from tournament import access
@@ -17,6 +18,20 @@ from tournament.standings_db import schedule_standings_refresh
 
 # WRCR 2015 §8.2 recommends 90 minutes a hanchan; a limit beyond five hours is no time limit at all.
 MAX_HANCHAN_MINUTES = 300
+SLUG_LENGTH = Tournament._meta.get_field("slug").max_length or 80
+
+
+def free_slug(name: str) -> str:
+    """The address of a new tournament whose organiser left it empty: its name in lower-case ASCII words
+    joined by hyphens (``slugify``), ``tournament`` when no such word is left (a name in another script),
+    with ``-2``, ``-3``… when another tournament has it already."""
+    base = slugify(name)[:SLUG_LENGTH].strip("-") or "tournament"
+    candidate, number = base, 1
+    while Tournament.objects.filter(slug=candidate).exists():
+        number += 1
+        suffix = f"-{number}"
+        candidate = base[: SLUG_LENGTH - len(suffix)].rstrip("-") + suffix
+    return candidate
 
 
 def _checked_fields(fields: dict[str, Any]) -> None:
@@ -43,10 +58,13 @@ def _checked_fields(fields: dict[str, Any]) -> None:
 
 @transaction.atomic
 def create_tournament(user: AbstractBaseUser, **fields: Any) -> Tournament:
-    """A new tournament; its creator becomes its organiser. Only an account allowed to organise
-    (``access.can_create_tournament``) may create one, whichever door it comes through."""
+    """A new tournament; its creator becomes its organiser. An empty ``slug`` is made from the name
+    (``free_slug``). Only an account allowed to organise (``access.can_create_tournament``) may create
+    one, whichever door it comes through."""
     access.require_create_tournament(user)
     _checked_fields(fields)
+    if not fields.get("slug") and isinstance(fields.get("name"), str):
+        fields["slug"] = free_slug(fields["name"])
     tournament = Tournament(created_by=user, **fields)
     tournament.full_clean()
     tournament.save()
@@ -59,6 +77,8 @@ def create_tournament(user: AbstractBaseUser, **fields: Any) -> Tournament:
 def update_tournament(tournament: Tournament, user: AbstractBaseUser, **fields: Any) -> Tournament:
     access.require_role(user, tournament, StaffRole.Role.ORGANISER)
     _checked_fields(fields)
+    if "slug" in fields and not fields["slug"]:
+        del fields["slug"]  # an address left empty keeps the tournament's: it never changes unasked
     phases = sum(tournament.phases.values_list("hanchan", flat=True))
     if "hanchan_count" in fields and phases and fields["hanchan_count"] != phases:
         raise Refusal(
