@@ -304,6 +304,7 @@ class TournamentForm(forms.ModelForm):
             "separate_countries": forms.NumberInput(attrs={"min": 1, "max": 40}),
         }
         labels = {
+            "ruleset_preset": _("Preset"),
             "separate_teams": _("Team mates: n"),
             "separate_clubs": _("Club mates: n"),
             "separate_countries": _("Compatriots: n"),
