@@ -195,7 +195,10 @@ LAYOUT_PROBLEMS = """() => {
   const shown = (el) => {
     const box = el.getBoundingClientRect();
     const style = getComputedStyle(el);
-    return box.width > 0 && box.height > 0 && style.visibility !== "hidden" && !el.closest("[hidden]");
+    // The content of a closed <details> keeps its boxes in Chromium, but nobody sees it.
+    const folded = el.closest("details:not([open]) > :not(summary)");
+    return box.width > 0 && box.height > 0 && style.visibility !== "hidden" && !el.closest("[hidden]")
+      && !folded;
   };
   const label = (el) => (el.innerText || el.value || el.getAttribute("aria-label") || el.name || el.tagName)
     .trim().replace(/\\s+/g, " ").slice(0, 40);
