@@ -805,8 +805,7 @@
       }
       if (verdict.valid && verdict.chombo && verdict.chombo.length) {
         summaryBox.append(
-          el("div", { className: "sheet-penalties", "data-penalties": "" }, [
-            el("h3", { text: gettext("Penalties this sheet gives") }),
+          el("div", { className: "sheet-penalties", "data-penalties": "", role: "group", "aria-label": gettext("Penalties this sheet gives") }, [
             el(
               "ul",
               {},
