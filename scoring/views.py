@@ -83,6 +83,13 @@ def _sheet_page(
     )
     if player is not None:  # a seated player (players' entry): until a referee has the last word
         editable = sheet is None or (not sheet.is_signed and sheet.disputed_at is None)
+    # A seated player asked to confirm a submitted version reads it first; changing it is a choice.
+    confirming = (
+        player is not None
+        and sheet is not None
+        and sheet.status == ScoreSheet.Status.SUBMITTED
+        and sheet.disputed_at is None
+    )
     if entry is None and sheet is not None:
         entry = sheet.entry
     return render_page(
@@ -94,6 +101,7 @@ def _sheet_page(
             "sheet": sheet,
             "seats": seats,
             "editable": editable,
+            "confirming": confirming,
             "correcting": correcting,
             "errors": errors or [],
             "editor": {
@@ -102,6 +110,7 @@ def _sheet_page(
                 "entry": entry,
                 "editable": editable,
                 "version": sheet.version if sheet else None,  # what a phone's unsent entry is compared with
+                "status": sheet.status if sheet else None,  # what the save status says of that version
                 # whose entries this phone keeps: the signed-in referee, or the seated player
                 "user": f"player-{player.pk}" if player else request.user.get_username(),
             },
@@ -112,8 +121,9 @@ def _sheet_page(
             "reseat_label": _(RESEAT_LABEL),
             "sign_form": SignForm(initial={"expected_version": sheet.version}) if sheet else None,
             "versions": sheet.versions.select_related("author").order_by("-at", "-pk") if sheet else [],
-            "hands": _hands(sheet, seats) if sheet and not editable else [],
+            "hands": _hands(sheet, seats) if sheet and (confirming or not editable) else [],
             "results": _results(sheet, seats) if sheet and sheet.replay.get("final_points") else [],
+            "penalties": _penalties(sheet, seats) if sheet else [],
             **_confirmation(tournament, sheet, seats, player),
         },
         status=status,
@@ -158,6 +168,17 @@ def _results(sheet: ScoreSheet, seats: list[Seat]) -> list[dict[str, Any]]:
             "score": (replay.get("scores") or {}).get(seat.player.name),
         }
         for seat in seats
+    ]
+
+
+def _penalties(sheet: ScoreSheet, seats: list[Seat]) -> list[dict[str, Any]]:
+    """The chombo penalties the sheet gives (the replay's ``chombo``), for its results summary: who, in
+    which hand (None on a final-points sheet) and the points off the overall score (negative)."""
+    winds = {seat.player.name: WIND_NAMES[seat.wind] for seat in seats}
+    return [
+        {"name": chombo["player"], "wind": winds.get(chombo["player"], ""), **chombo}
+        for chombo in sheet.replay.get("chombo") or []
+        if isinstance(chombo, dict) and "player" in chombo and "points" in chombo
     ]
 
 

@@ -272,6 +272,8 @@
        arriving late on a slow network, included) does not fold it again under the user's finger. */
     let openedByHand = false;
     let handInfo = []; /* the engine's account of each hand: round, honba, dealer, points after */
+    let editedSinceVerdict = false; /* the next verdict answers an edit: a new error is brought into sight */
+    let shownErrors = new Set(); /* the error messages on the page after the last verdict */
 
     function playerOptions(selected, blank) {
       return [el("option", { value: "", text: blank || "—" })].concat(
@@ -468,7 +470,7 @@
     function winGrid(h, id, card, index) {
       const rows = players.map((winner, seat) =>
         el("div", { className: "win-row" }, [
-          el("span", { className: "win-name", "aria-hidden": "true", text: winner + " " + winds[seat][0] }),
+          el("span", { className: "win-name", "aria-hidden": "true" }, [el("span", { className: "field-label", text: winds[seat] }), " " + winner]),
           el(
             "div",
             { className: "chips" },
@@ -478,7 +480,7 @@
               .concat([["tsumo", gettext("Tsumo"), interpolate(gettext("%(winner)s wins by tsumo"), { winner }, true)]])
               .map(([from, text, spoken]) => {
                 const checked = h.winner === winner && (from === "tsumo" ? h.kind === "tsumo" : h.kind === "ron" && h.loser === from);
-                const input = el("input", { type: "radio", name: "win-" + id, value: winner + "|" + from, checked, "data-win": winner + "|" + from });
+                const input = el("input", { type: "radio", name: "win-" + id, value: winner + "|" + from, checked, "data-win": winner + "|" + from, "aria-label": spoken });
                 input.addEventListener("change", () => {
                   const wasKind = h.kind;
                   h.winner = winner;
@@ -494,7 +496,7 @@
                   }
                   changed();
                 });
-                return el("label", { className: "chip" }, [input, el("span", { className: "visually-hidden", text: spoken }), el("span", { "aria-hidden": "true", text })]);
+                return el("label", { className: "chip" }, [input, text]); /* the input is named by its aria-label */
               }),
           ),
         ]),
@@ -683,22 +685,40 @@
 
     /* ---------------------------------------------------------------- the engine's verdict */
 
+    /* An error that appears after an edit is brought into sight, in the middle of the screen: not below
+       it, not under the sticky save bar. Already in sight, nothing moves. */
+    function bringIntoSight(node) {
+      const box = node.getBoundingClientRect();
+      const bar = form.querySelector(".actions.sticky");
+      const bottom = Math.min(window.innerHeight, bar ? bar.getBoundingClientRect().top : window.innerHeight);
+      if (box.top < 0 || box.bottom > bottom) node.scrollIntoView({ block: "center" });
+    }
+
     function paintVerdict(verdict) {
       const cards = handsBox.querySelectorAll("[data-hand]");
       const byHand = new Map();
       const general = [];
+      /* The final-points form's errors name their field: each is shown under that field. */
+      const fieldBoxes = new Map(Array.from(form.querySelectorAll("[data-field-errors]"), (box) => [box.dataset.fieldErrors, box]));
+      const byField = new Map();
       for (const error of verdict.errors || []) {
         if (state.form === "hands" && error.hand && error.hand <= cards.length) {
           if (!byHand.has(error.hand)) byHand.set(error.hand, []);
           byHand.get(error.hand).push(error.message);
+        } else if (state.form === "final" && error.field && fieldBoxes.has(error.field)) {
+          if (!byField.has(error.field)) byField.set(error.field, []);
+          byField.get(error.field).push(error.message);
         } else {
           general.push(error.message);
         }
       }
+      for (const [name, box] of fieldBoxes) box.replaceChildren(...(byField.get(name) || []).map((m) => el("li", { text: m })));
+      const scroll = editedSinceVerdict;
+      editedSinceVerdict = false;
       const hands = verdict.hands || [];
       handInfo = hands;
       let clean = true;
-      let shown = general.length;
+      let shown = general.length + Array.from(byField.values()).reduce((sum, list) => sum + list.length, 0);
       let waiting = 0;
       errorHands = new Set();
       cards.forEach((card, i) => {
@@ -757,6 +777,10 @@
         verdictBox.textContent =
           interpolate(problems, { count: shown }, true) + (waiting ? " " + interpolate(empty, { count: waiting }, true) : "");
       }
+      const errorItems = Array.from(form.querySelectorAll("[data-hand-errors] li, [data-field-errors] li, [data-general-errors] li")).filter((li) => !li.closest("[hidden]"));
+      const fresh = errorItems.find((li) => !shownErrors.has(li.textContent));
+      shownErrors = new Set(errorItems.map((li) => li.textContent));
+      if (scroll && fresh) bringIntoSight(fresh);
       summaryBox.replaceChildren();
       if (verdict.valid && verdict.final_points) {
         summaryBox.append(
@@ -776,6 +800,23 @@
                 ),
               ),
             ]),
+          ]),
+        );
+      }
+      if (verdict.valid && verdict.chombo && verdict.chombo.length) {
+        summaryBox.append(
+          el("div", { className: "sheet-penalties", "data-penalties": "", role: "group", "aria-label": gettext("Penalties this sheet gives") }, [
+            el(
+              "ul",
+              {},
+              verdict.chombo.map((c) => {
+                const values = { name: c.player, wind: winds[players.indexOf(c.player)] || "", hand: c.hand, points: c.points };
+                const text = c.hand
+                  ? gettext("%(name)s (%(wind)s): chombo in hand %(hand)s, %(points)s points off the overall score")
+                  : gettext("%(name)s (%(wind)s): chombo, %(points)s points off the overall score");
+                return el("li", { text: interpolate(text, values, true) });
+              }),
+            ),
           ]),
         );
       }
@@ -818,6 +859,7 @@
       keepEmptyHandAtEnd();
       entryInput.value = JSON.stringify(entryFromState(state, players));
       sequence += 1; /* an answer still on its way is about an older entry: ignore it */
+      editedSinceVerdict = true;
       verdictBox.className = "verdict wait";
       verdictBox.textContent = gettext("Checking…");
       checkSoon();
@@ -843,6 +885,7 @@
       const versionInput = form.querySelector("input[name=expected_version]");
       const id = config.user + " " + location.pathname;
       let version = config.version; /* the server's version this page knows */
+      let status = config.status; /* and its status: draft, submitted, disputed */
       let saved = JSON.stringify(entryFromState(stateFromEntry(config.entry, players), players));
       let record = null; /* {id, entry, base, updated, pending: {action, key} | null} */
       let sending = false;
@@ -858,8 +901,15 @@
         statusBox.className = "save-status" + (tone ? " " + tone : "");
       }
 
+      /* What the server holds, in the words of what happened to it: saved as a draft, or submitted. */
+      function savedText() {
+        if (status === "submitted") return interpolate(gettext("Submitted (version %(version)s)"), { version }, true);
+        if (status === "disputed") return interpolate(gettext("Disputed (version %(version)s): a referee decides"), { version }, true);
+        return interpolate(gettext("Saved (version %(version)s)"), { version }, true);
+      }
+
       function showClean() {
-        show(version ? interpolate(gettext("Saved (version %(version)s)"), { version }, true) : gettext("Nothing entered yet"), "ok");
+        show(version ? savedText() : gettext("Nothing entered yet"), "ok");
       }
 
       function persist() {
@@ -937,6 +987,7 @@
         if (response.ok) {
           note = "";
           version = body.version;
+          status = body.status || (pending.action === "submit" ? "submitted" : "draft");
           saved = sent.entry;
           if (versionInput) versionInput.value = String(version);
           for (const node of document.querySelectorAll("[data-sheet-version]")) node.textContent = String(version);
@@ -949,7 +1000,7 @@
           }
           R.keepPage && R.keepPage();
           if (pending.action === "submit") {
-            show(interpolate(gettext("Saved (version %(version)s), submitted"), { version }, true), "ok");
+            show(savedText(), "ok");
             location.assign(location.pathname);
             return;
           }
@@ -991,6 +1042,7 @@
         const kept = await local.get(id);
         if (!kept) return showClean();
         record = kept;
+        revealEditor(); /* a player's change kept on this phone: shown, not behind a tap */
         const base = kept.base || 0;
         const known = version || 0;
         load(JSON.parse(kept.entry));
@@ -1061,8 +1113,24 @@
     saver.restore();
   }
 
+  /* A player asked to confirm a submitted version reads it first: the editor stays folded away until
+     they choose "Change the sheet" (a new version voids the others' agreements). */
+  function revealEditor() {
+    const folded = document.querySelector("[data-change-sheet-editor]");
+    const button = document.querySelector("[data-change-sheet-open]");
+    if (!folded || !folded.hidden) return;
+    folded.hidden = false;
+    if (button) {
+      button.setAttribute("aria-expanded", "true");
+      button.hidden = true;
+    }
+    folded.scrollIntoView({ block: "start" });
+  }
+
   document.addEventListener("DOMContentLoaded", () => {
     const form = document.querySelector("[data-sheet-editor]");
+    const open = document.querySelector("[data-change-sheet-open]");
+    if (open) open.addEventListener("click", revealEditor);
     if (form) editor(form);
   });
 })();

@@ -17,6 +17,7 @@ from exports.archive.load import import_archive
 from scoring import services
 from scoring.models import ScoreSheet, SheetConfirmation, SheetVersion
 from tests.conftest import seat_table
+from tests.scoring.hanchan import CHOMBO, OUTCOMES
 from tournament import access
 from tournament.models import Player, Round, Tournament
 from tournament.refusal import CONFLICT, FORBIDDEN, Refusal
@@ -310,3 +311,54 @@ def test_the_last_two_agreeing_at_the_same_moment_sign_once(table: Any) -> None:
     sheet = ScoreSheet.objects.get()
     assert sheet.is_signed and sheet.results.count() == 4
     assert sheet.versions.filter(action=SheetVersion.Action.CONFIRMED).count() == 1
+
+
+def as_player(client: Any, player: Player) -> None:
+    session = client.session
+    session[access.PLAYER_SESSION_KEY] = {str(player.tournament_id): player.pk}
+    session.save()
+
+
+@pytest.mark.django_db
+def test_a_confirming_player_reads_the_results_first_and_changes_the_sheet_only_by_choice(
+    table: Any, client: Any
+) -> None:
+    """Asked to confirm: the results (with the chombo's penalty) and the hands, then "I agree"; the editor
+    is folded away behind "Change the sheet", which says that a new version voids the agreements. The
+    editor's data names the version's status, so that the phone's save status says "submitted"."""
+    p = seated(table)
+    entry = {"form": "hands", "hands": [CHOMBO, *OUTCOMES[:3]], "ended_by_time": True}
+    services.player_save_sheet(table, entry, p["Ana"], submit=True)
+    as_player(client, p["Ben"])
+    page = client.get("/t/test-open/sheet/1/1/").content.decode()
+    results, hands, agree = (
+        page.index(m) for m in ("data-confirm-results", "data-hands-table", "data-agree")
+    )
+    change, editor = page.index("data-change-sheet-open"), page.index("data-sheet-editor")
+    assert results < hands < agree < change < editor
+    assert '<div id="change-sheet" data-change-sheet-editor hidden>' in page
+    assert "the agreements given so far no longer count" in page
+    assert "Cho (West): chombo in hand 1, -20 points off the overall score" in page
+    assert '"status": "submitted"' in page
+
+    services.confirm_sheet(table, p["Ben"], version=1)  # a new version by Cho voids Ben's agreement
+    services.player_save_sheet(
+        table, {**entry, "hands": entry["hands"][1:]}, p["Cho"], submit=True, expected_version=1
+    )
+    assert set(services.confirmations(ScoreSheet.objects.get()).keys()) == {p["Cho"].pk}
+    page = client.get("/t/test-open/sheet/1/1/").content.decode()
+    assert "data-agree" in page and "chombo in hand" not in page
+
+
+@pytest.mark.django_db
+def test_a_referee_signs_with_the_chombo_penalty_in_sight_and_edits_without_a_fold(
+    table: Any, referee: Any, client: Any
+) -> None:
+    p = seated(table)
+    entry = {"form": "hands", "hands": [*OUTCOMES[:3], CHOMBO], "ended_by_time": True}
+    services.player_save_sheet(table, entry, p["Ana"], submit=True)
+    client.force_login(referee)
+    page = client.get("/t/test-open/sheet/1/1/").content.decode()
+    sign = page[page.index("data-sign-card") : page.index("data-sign>")]
+    assert "Cho (West): chombo in hand 4, -20 points off the overall score" in sign
+    assert "data-change-sheet" not in page and "data-sheet-editor" in page
