@@ -1,10 +1,11 @@
-"""The score sheet on phones of 360 and 414 px in all six languages, with long names, once hands are
-entered (a ron with its discarder, a tsumo, a draw, a chombo): as the referee who edits and signs it, and
-as a seated player asked to confirm it (players' entry). Nothing wider than the screen, no tap target too
-small, overlapping or covering a text, no name cut (``layout_problems``); the confirming player reads the
-results and the hands before "I agree", and the editor only after choosing to change the sheet; the
-chombo's penalty is in the results summary; an error after a bad entry is scrolled into sight, above the
-sticky save bar. Screenshots go to tests/artifacts/phone/ (not committed) for people to look at."""
+"""The score sheet on phones of 360 px in all six languages (and 414 px in German), with long names, once
+hands are entered (a ron with its discarder, a tsumo, a draw, a chombo): as the referee who edits and
+signs it, and as a seated player asked to confirm it (players' entry). Nothing wider than the screen, no
+tap target too small, overlapping or covering a text, no name cut (``layout_problems``); the confirming
+player reads the results and the hands before "I agree", and the editor only after choosing to change
+the sheet; the chombo's penalty is in the results summary; an error after a bad entry is scrolled into
+sight, above the sticky save bar. Screenshots go to tests/artifacts/phone/ (not committed) for people to
+look at."""
 
 from __future__ import annotations
 
@@ -21,7 +22,9 @@ from tests.conftest import make_user, seat_table
 from tournament.models import Player, Round, Table, Tournament
 from tournament.services import player_login
 
-SIZES = [{"width": 360, "height": 780}, {"width": 414, "height": 860}]
+# Every language on the narrowest phone; the widest of the common phones in the language of the longest
+# words (a layout that holds at 360 px in German rarely breaks at 414).
+SIZES = [({"width": 360, "height": 780}, LANGUAGES), ({"width": 414, "height": 860}, ["de"])]
 SHEET = "/t/phone-open/sheet/1/1/"
 EAST, SOUTH, WEST, NORTH = NAMES[:4]
 HANDS = [
@@ -91,15 +94,15 @@ def test_the_sheet_fits_phones_for_the_referee_and_the_confirming_player(
 ) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     found: dict[str, list[str]] = {}
-    referee = new_context(viewport=SIZES[0], has_touch=True).new_page()
+    referee = new_context(viewport=SIZES[0][0], has_touch=True).new_page()
     log_in(referee, live_server, "referee", "pw-for-tests-only", SHEET)
-    player = new_context(viewport=SIZES[0], has_touch=True).new_page()
+    player = new_context(viewport=SIZES[0][0], has_touch=True).new_page()
     player.goto(f"{live_server.url}/t/phone-open/in/{submitted['link']}/")
-    for size in SIZES:
+    for size, languages in SIZES:
         width = size["width"]
         for page in (referee, player):
             page.set_viewport_size(size)
-        for language in LANGUAGES:
+        for language in languages:
             for page in (referee, player):
                 page.context.add_cookies(
                     [{"name": "django_language", "value": language, "url": live_server.url}]
@@ -123,10 +126,11 @@ def test_the_sheet_fits_phones_for_the_referee_and_the_confirming_player(
             expect(results.locator("[data-penalties]")).to_contain_text(WEST)
             expect(player.locator("button[value=submit]")).to_be_hidden()
             look(player, f"sheet-confirming-{width}-{language}", found)
-            player.locator("[data-change-sheet-open]").click()
-            expect(player.locator("button[value=submit]")).to_be_visible()
-            player.locator('[data-hand="4"] [data-hand-summary]').click()
-            look(player, f"sheet-player-editing-{width}-{language}", found)
+            if language in ("en", "de"):  # the editor the referee's look has measured in every language
+                player.locator("[data-change-sheet-open]").click()
+                expect(player.locator("button[value=submit]")).to_be_visible()
+                player.locator('[data-hand="4"] [data-hand-summary]').click()
+                look(player, f"sheet-player-editing-{width}-{language}", found)
 
         # A bad entry (1 han 20 fu): its error is beside its hand, in sight above the sticky save bar.
         hand = referee.locator('[data-hand="1"]')
