@@ -12,6 +12,8 @@ a stale answer: right again as soon as the database is, whatever the cache holds
 
 from __future__ import annotations
 
+import logging
+import time
 from collections.abc import Callable
 from contextlib import suppress
 from decimal import Decimal
@@ -20,6 +22,7 @@ from typing import Any
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Count, F, Q, QuerySet
+from django.dispatch import Signal
 
 from penalties.models import Penalty
 from scoring.models import ScoreSheet, SeatResult
@@ -29,6 +32,8 @@ from tournament.models import Player, Round, StaffRole, Tournament
 from tournament.participation_db import tournament_facts
 from tournament.phases import PhasedStandings, phased_standings
 from tournament.standings import Entrant, HanchanResult, PenaltyEntry, Standings, compute_standings
+
+logger = logging.getLogger("tournament.live")
 
 CACHE_SECONDS = 24 * 3600
 
@@ -229,6 +234,13 @@ def summary_key(tournament_id: int, standings_version: int) -> str:
 # cache missed, takes to show.
 LIVE_SECONDS = 10
 LIVE_PARTS = ("page", "api", "html")
+# How long a live stream waits for another process's copy of a change (``remember_live``'s ``fresh``),
+# polling the cache; the copy takes a few milliseconds to compute.
+FRESH_WAIT_SECONDS = 2.0
+FRESH_POLL_SECONDS = 0.005
+#: Sent once a change of what the live pages show has committed, before its notice
+#: (``announce_standings``): ``tournament_id``.
+live_changed = Signal()
 
 
 def live_key(tournament_id: int, part: str) -> str:
@@ -239,8 +251,13 @@ def live_version_key(tournament_id: int) -> str:
     return f"standings-live-version:v2:{tournament_id}"
 
 
-def remember_live(tournament: Tournament, part: str, compute: Callable[[], dict[str, Any]]) -> dict[str, Any]:
-    """``compute()`` for the current versions of the tournament's live data, under ``part``."""
+def remember_live(
+    tournament: Tournament, part: str, compute: Callable[[], dict[str, Any]], *, fresh: bool = False
+) -> dict[str, Any]:
+    """``compute()`` for the current versions of the tournament's live data, under ``part``. While
+    another process computes the current versions, the previous copy is the answer, unless ``fresh``
+    (what a live stream sends as the change's, or what a change computes at its source): then the other
+    process's copy, once it is there (``FRESH_WAIT_SECONDS`` at most, then computed here)."""
     key, version_key = live_key(tournament.pk, part), live_version_key(tournament.pk)
     found = cache.get_many([key, version_key])
     version = (tournament.standings_version, found.get(version_key, 0))
@@ -250,17 +267,55 @@ def remember_live(tournament: Tournament, part: str, compute: Callable[[], dict[
         if tuple(stored_version) == version:
             return payload  # type: ignore[no-any-return]
         if not cache.add(f"{key}:computing:{version[0]}:{version[1]}", 1, LIVE_SECONDS):
-            return payload  # type: ignore[no-any-return]  # another process is computing the new one
+            if not fresh:
+                return payload  # type: ignore[no-any-return]  # another process is computing the new one
+            waited = _computed_elsewhere(key, version)
+            if waited is not None:
+                return waited
     payload = compute()
     cache.set(key, (version, payload), LIVE_SECONDS)
     return payload
+
+
+def store_live(tournament: Tournament, part: str, payload: dict[str, Any]) -> None:
+    """``payload`` as the copy of the current versions under ``part`` (computed where a change was made,
+    ``tournament.live_standings``)."""
+    key, version_key = live_key(tournament.pk, part), live_version_key(tournament.pk)
+    cache.set(key, ((tournament.standings_version, cache.get(version_key, 0)), payload), LIVE_SECONDS)
+
+
+def _computed_elsewhere(key: str, version: tuple[int, int]) -> dict[str, Any] | None:
+    """The copy of ``version`` (or newer) that another process is computing, once it is in the cache;
+    None if it is not there within ``FRESH_WAIT_SECONDS``."""
+    deadline = time.monotonic() + FRESH_WAIT_SECONDS
+    while time.monotonic() < deadline:
+        time.sleep(FRESH_POLL_SECONDS)
+        entry = cache.get(key)
+        if entry is not None and tuple(entry[0]) >= version:
+            return entry[1]  # type: ignore[no-any-return]
+    return None
+
+
+def announce_standings(tournament_id: int) -> None:
+    """After a change of what the live pages show has committed: its public standings computed here,
+    once for the site (``live_changed``'s receivers, ``tournament.live_standings``), then the notice.
+    A receiver that fails is logged; the notice goes out all the same (the streams compute it then)."""
+    for receiver_, result in live_changed.send_robust(sender=None, tournament_id=tournament_id):
+        if isinstance(result, Exception):
+            logger.error(
+                "live standings of tournament %s not computed by %r",
+                tournament_id,
+                receiver_,
+                exc_info=result,
+            )
+    live.announce(tournament_id, "standings")
 
 
 def forget_live(tournament_id: int) -> None:
     """Something the live pages show has changed: the next request computes it anew (within
     LIVE_SECONDS if the cache cannot be reached now), and the live streams hear of it."""
     _bump_live(tournament_id)
-    live.announce(tournament_id, "standings")
+    announce_standings(tournament_id)
 
 
 def _bump_live(tournament_id: int) -> None:
@@ -273,7 +328,11 @@ def _bump_live(tournament_id: int) -> None:
 
 def refresh_standings(tournament_id: int) -> dict[str, Any]:
     """Recompute and cache the standings, in full and as the one-line-per-player summary that the live
-    pages poll (a fraction of the size: no hanchan by hanchan details)."""
+    pages poll (a fraction of the size: no hanchan by hanchan details). Readers of this version wait
+    for it rather than compute it too (``_refreshed_elsewhere``)."""
+    version = Tournament.objects.filter(pk=tournament_id).values_list("standings_version", flat=True).first()
+    if version is not None:
+        cache.add(_refreshing_key(tournament_id, version), 1, LIVE_SECONDS)
     return _refresh(tournament_id)[0]
 
 
@@ -300,15 +359,36 @@ def cached_standings(tournament: Tournament, up_to: int | None = None) -> dict[s
     ``up_to``, as they stood after that hanchan."""
     if up_to is not None:
         return _cached_up_to(tournament, up_to)[0]
-    data = cache.get(cache_key(tournament.pk, tournament.standings_version))
+    key = cache_key(tournament.pk, tournament.standings_version)
+    data = cache.get(key) or _refreshed_elsewhere(tournament, key)
     return data if data is not None else _refresh(tournament.pk)[0]
+
+
+def _refreshing_key(tournament_id: int, standings_version: int) -> str:
+    return f"standings-refreshing:v1:{tournament_id}:{standings_version}"
+
+
+def _refreshed_elsewhere(tournament: Tournament, key: str) -> Any:
+    """A version of the standings is computed once for the site: when another process (the change's
+    own, on its commit, or another reader's) is computing it, its result once in the cache
+    (``FRESH_WAIT_SECONDS`` at most); None when this process is to compute it."""
+    if cache.add(_refreshing_key(tournament.pk, tournament.standings_version), 1, LIVE_SECONDS):
+        return None
+    deadline = time.monotonic() + FRESH_WAIT_SECONDS
+    while time.monotonic() < deadline:
+        time.sleep(FRESH_POLL_SECONDS)
+        found = cache.get(key)
+        if found is not None:
+            return found
+    return None
 
 
 def cached_summary(tournament: Tournament, up_to: int | None = None) -> dict[str, Any]:
     """The standings summary: rank, name, total, penalties and hanchan played of every player."""
     if up_to is not None:
         return _cached_up_to(tournament, up_to)[1]
-    summary = cache.get(summary_key(tournament.pk, tournament.standings_version))
+    key = summary_key(tournament.pk, tournament.standings_version)
+    summary = cache.get(key) or _refreshed_elsewhere(tournament, key)
     return summary if summary is not None else _refresh(tournament.pk)[1]
 
 
@@ -334,7 +414,7 @@ def schedule_standings_refresh(tournament_id: int) -> None:
     never undoes or refuses the change: the next reader recomputes)."""
     Tournament.objects.filter(pk=tournament_id).update(standings_version=F("standings_version") + 1)
     transaction.on_commit(lambda: refresh_standings(tournament_id), robust=True)
-    live.announce_on_commit(tournament_id, "standings")
+    transaction.on_commit(lambda: announce_standings(tournament_id), robust=True)
 
 
 def cached_phases(tournament: Tournament, up_to: int | None = None) -> dict[str, Any]:

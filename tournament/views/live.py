@@ -52,11 +52,11 @@ from django.views.decorators.http import require_GET
 from redis.exceptions import RedisError
 
 from tournament import access, live
+from tournament.live_standings import standings_payload
 from tournament.models import StaffRole, Tournament
 from tournament.standings_db import public_cutoff
 from tournament.views.base import access_tournament
 from tournament.views.clock import clock_data
-from tournament.views.public import standings_payload
 
 logger = logging.getLogger("tournament.live")
 
@@ -117,7 +117,8 @@ def _compute(tournament_id: int, kind: str) -> tuple[bool, Any]:
             return False, None
         if kind == "clock":
             return tournament.is_public, clock_data(tournament)
-        return tournament.is_public, standings_payload(tournament, public_cutoff(tournament))
+        # The copy of this change, never the one from before it (computed where the change was made).
+        return tournament.is_public, standings_payload(tournament, public_cutoff(tournament), fresh=True)
     finally:
         connections.close_all()
 

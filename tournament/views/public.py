@@ -12,20 +12,19 @@ from django.conf import settings
 from django.db.models import Count, Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
-from django.urls import reverse
 from django.utils import translation
 from django.utils.formats import number_format
 from django.views.decorators.http import require_GET
 
 from scoring.models import ScoreSheet
 from tournament import access, services
-from tournament.models import Absence, Player, Round, Seat, StaffRole, Table, Tournament
+from tournament.live_standings import standings_payload
+from tournament.models import Absence, Player, Round, Seat, StaffRole, Tournament
 from tournament.phases_db import phase_names
 from tournament.presentation import points_chart, rank_chart
 from tournament.standings_db import (
     cached_phases,
     cached_standings,
-    cached_summary,
     public_cutoff,
     reader_cutoff,
     remember_live,
@@ -33,7 +32,6 @@ from tournament.standings_db import (
 )
 from tournament.statistics import player_statistics
 from tournament.statistics_db import signed_sheets
-from tournament.teams_db import cached_team_standings
 from tournament.views.base import (
     access_tournament,
     json_with_etag,
@@ -88,77 +86,6 @@ def standings_cutoff(request: HttpRequest, tournament: Tournament) -> int | None
     """After which hanchan this visitor sees the standings: whole for the tournament's staff, as the
     tournament publishes them for everyone else (``standings_db.public_cutoff``)."""
     return reader_cutoff(request.user, tournament)
-
-
-def standings_payload(tournament: Tournament, up_to: int | None = None) -> dict[str, Any]:
-    """What the standings page, the projector and their poll share: the cached standings (no
-    recomputation), after hanchan ``up_to`` when given, and the tables of the current hanchan still
-    without a signed sheet."""
-    return remember_live(tournament, f"page:{up_to}", lambda: live_standings(tournament, up_to))
-
-
-def live_standings(tournament: Tournament, up_to: int | None = None) -> dict[str, Any]:
-    data = cached_summary(tournament, up_to)
-    current = services.current_round(tournament)
-    pending: list[dict[str, Any]] = []
-    table_count = 0
-    if current is not None:
-        tables = Table.objects.filter(round=current).order_by("number").values_list("number", "sheet__status")
-        for number, sheet_status in tables:
-            table_count += 1
-            if sheet_status != ScoreSheet.Status.SIGNED:
-                pending.append({"table": number, "status": sheet_status or "none"})
-    hiding = bool(tournament.hidden_hanchan and not tournament.standings_revealed)
-    # A tournament in phases: each ranked row names the last phase its player reached.
-    names = phase_names(tournament.pk)
-    return {
-        "rounds": data["rounds"],
-        "as_of": up_to,  # None: live, every signed sheet counts
-        "hidden_from": tournament.hanchan_count - tournament.hidden_hanchan + 1 if hiding else None,
-        "current_round": current.number if current else None,
-        "current_round_status": current.status if current else None,
-        "tables": table_count,
-        "pending": pending,
-        "player_url": reverse("tournament:player", args=[tournament.slug, 0]).removesuffix("0/"),
-        "unranked_count": sum(1 for row in data["rows"] if not row["ranked"]),
-        "rows": [
-            {
-                "player": row["player"],
-                "name": row["name"],
-                "ranked": row["ranked"],
-                "note": row["note"],
-                "rank": row["rank"],
-                "total": row["total"],
-                "penalties": row["penalties"],
-                "played": row["played"],
-                "phase_name": names.get(row.get("phase", 1), ""),
-            }
-            for row in data["rows"]
-        ],
-        "team_rule": tournament.team_ranking,
-        "teams": team_rows(tournament, up_to),
-    }
-
-
-def team_rows(tournament: Tournament, up_to: int | None) -> list[dict[str, Any]]:
-    """The team standings the pages show (none when the tournament has no team rule), cut as the
-    individual standings are."""
-    if tournament.team_ranking == Tournament.TeamRanking.NONE:
-        return []
-    return [
-        {
-            "rank": row["rank"],
-            "name": row["name"],
-            "total": row["total"],
-            "counted": row["counted"],
-            "played": row["played"],
-            "members": [
-                {"name": m["name"], "contribution": m["contribution"], "counted": m["counted"]}
-                for m in row["members"]
-            ],
-        }
-        for row in cached_team_standings(tournament, up_to)["rows"]
-    ]
 
 
 @require_GET

@@ -1,0 +1,104 @@
+"""What the live pages show of the standings, computed once per change for the whole site: the payload
+that the standings page, its JSON, the projector and the live streams share (``standings_payload``).
+
+A change of the standings is computed where it is made, before its notice goes out
+(``share_public_standings``, on ``standings_db.live_changed``): the payload the public may see is in the
+cache when the web processes hear the notice, so none of them computes it again, and none of them sends
+its viewers the copy from before the change.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.dispatch import receiver
+from django.urls import reverse
+
+from scoring.models import ScoreSheet
+from tournament import services
+from tournament.models import Table, Tournament
+from tournament.phases_db import phase_names
+from tournament.standings_db import cached_summary, live_changed, public_cutoff, remember_live, store_live
+from tournament.teams_db import cached_team_standings
+
+
+def standings_payload(
+    tournament: Tournament, up_to: int | None = None, *, fresh: bool = False
+) -> dict[str, Any]:
+    """What the standings page, the projector and their poll share: the cached standings (no
+    recomputation), after hanchan ``up_to`` when given, and the tables of the current hanchan still
+    without a signed sheet. ``fresh``: never the copy from before the latest change (``remember_live``)."""
+    return remember_live(tournament, f"page:{up_to}", lambda: live_standings(tournament, up_to), fresh=fresh)
+
+
+def live_standings(tournament: Tournament, up_to: int | None = None) -> dict[str, Any]:
+    data = cached_summary(tournament, up_to)
+    current = services.current_round(tournament)
+    pending: list[dict[str, Any]] = []
+    table_count = 0
+    if current is not None:
+        tables = Table.objects.filter(round=current).order_by("number").values_list("number", "sheet__status")
+        for number, sheet_status in tables:
+            table_count += 1
+            if sheet_status != ScoreSheet.Status.SIGNED:
+                pending.append({"table": number, "status": sheet_status or "none"})
+    hiding = bool(tournament.hidden_hanchan and not tournament.standings_revealed)
+    # A tournament in phases: each ranked row names the last phase its player reached.
+    names = phase_names(tournament.pk)
+    return {
+        "rounds": data["rounds"],
+        "as_of": up_to,  # None: live, every signed sheet counts
+        "hidden_from": tournament.hanchan_count - tournament.hidden_hanchan + 1 if hiding else None,
+        "current_round": current.number if current else None,
+        "current_round_status": current.status if current else None,
+        "tables": table_count,
+        "pending": pending,
+        "player_url": reverse("tournament:player", args=[tournament.slug, 0]).removesuffix("0/"),
+        "unranked_count": sum(1 for row in data["rows"] if not row["ranked"]),
+        "rows": [
+            {
+                "player": row["player"],
+                "name": row["name"],
+                "ranked": row["ranked"],
+                "note": row["note"],
+                "rank": row["rank"],
+                "total": row["total"],
+                "penalties": row["penalties"],
+                "played": row["played"],
+                "phase_name": names.get(row.get("phase", 1), ""),
+            }
+            for row in data["rows"]
+        ],
+        "team_rule": tournament.team_ranking,
+        "teams": team_rows(tournament, up_to),
+    }
+
+
+def team_rows(tournament: Tournament, up_to: int | None) -> list[dict[str, Any]]:
+    """The team standings the pages show (none when the tournament has no team rule), cut as the
+    individual standings are."""
+    if tournament.team_ranking == Tournament.TeamRanking.NONE:
+        return []
+    return [
+        {
+            "rank": row["rank"],
+            "name": row["name"],
+            "total": row["total"],
+            "counted": row["counted"],
+            "played": row["played"],
+            "members": [
+                {"name": m["name"], "contribution": m["contribution"], "counted": m["counted"]}
+                for m in row["members"]
+            ],
+        }
+        for row in cached_team_standings(tournament, up_to)["rows"]
+    ]
+
+
+@receiver(live_changed)
+def share_public_standings(sender: Any, tournament_id: int, **kwargs: Any) -> None:
+    """The public standings of the change just committed, computed here once (``live_changed``)."""
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is not None and tournament.is_public:
+        cutoff = public_cutoff(tournament)
+        store_live(tournament, f"page:{cutoff}", live_standings(tournament, cutoff))
