@@ -4,7 +4,8 @@ that the standings page, its JSON, the projector and the live streams share (``s
 A change of the standings is computed where it is made, before its notice goes out
 (``share_public_standings``, on ``standings_db.live_changed``): the payload the public may see is in the
 cache when the web processes hear the notice, so none of them computes it again, and none of them sends
-its viewers the copy from before the change.
+its viewers the copy from before the change. The receiver is connected wherever a change can be made:
+``tournament.services`` (every writer's way in) imports this module for ``current_round``.
 """
 
 from __future__ import annotations
@@ -15,11 +16,17 @@ from django.dispatch import receiver
 from django.urls import reverse
 
 from scoring.models import ScoreSheet
-from tournament import services
-from tournament.models import Table, Tournament
+from tournament.models import Round, Table, Tournament
 from tournament.phases_db import phase_names
 from tournament.standings_db import cached_summary, live_changed, public_cutoff, remember_live, store_live
 from tournament.teams_db import cached_team_standings
+
+
+def current_round(tournament: Tournament) -> Round | None:
+    """The hanchan in play, or the next one: the first not finished (the one the referees' "my tables"
+    lists, and the one the home page, the standings, the projector and the clock show). A hanchan
+    finishes when its last table is signed (``services.follow_play``), with or without its clock."""
+    return tournament.rounds.exclude(status=Round.Status.FINISHED).order_by("number").first()
 
 
 def standings_payload(
@@ -33,7 +40,7 @@ def standings_payload(
 
 def live_standings(tournament: Tournament, up_to: int | None = None) -> dict[str, Any]:
     data = cached_summary(tournament, up_to)
-    current = services.current_round(tournament)
+    current = current_round(tournament)
     pending: list[dict[str, Any]] = []
     table_count = 0
     if current is not None:

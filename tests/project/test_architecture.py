@@ -54,6 +54,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "tournament.participation_db",
             "tournament.statistics_db",
             "tournament.live",
+            "tournament.live_standings",
         ),
     ),
     (

@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tournament import access, live
+from tournament.live_standings import current_round  # and its receiver of live_changed, connected
 from tournament.models import Round, StaffRole, Table, Tournament
 from tournament.refusal import Refusal
 from tournament.services import audit, participation
@@ -18,13 +19,6 @@ from tournament.standings_db import forget_live
 MAX_CLOCK_MINUTES = 24 * 60
 MAX_TABLE_EXTRA_MINUTES = 120
 CLOCK_ACTIONS = ("start", "pause", "extend")
-
-
-def current_round(tournament: Tournament) -> Round | None:
-    """The hanchan in play, or the next one: the first not finished (the one the referees' "my tables"
-    lists, and the one the home page, the standings, the projector and the clock show). A hanchan
-    finishes when its last table is signed (``follow_play``), with or without its clock."""
-    return tournament.rounds.exclude(status=Round.Status.FINISHED).order_by("number").first()
 
 
 def follow_play(round_: Round, *, submitted: bool = False, signed: bool = False) -> Round:
