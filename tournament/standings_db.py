@@ -266,12 +266,13 @@ def remember_live(
         stored_version, payload = entry
         if tuple(stored_version) == version:
             return payload  # type: ignore[no-any-return]
-        if not cache.add(f"{key}:computing:{version[0]}:{version[1]}", 1, LIVE_SECONDS):
+        flag = f"{key}:computing:{version[0]}:{version[1]}"
+        if not cache.add(flag, 1, LIVE_SECONDS):
             if not fresh:
                 return payload  # type: ignore[no-any-return]  # another process is computing the new one
-            waited = _computed_elsewhere(key, version)
+            waited = _computed_elsewhere(key, flag, lambda entry: tuple(entry[0]) >= version)
             if waited is not None:
-                return waited
+                return waited[1]  # type: ignore[no-any-return]
     payload = compute()
     cache.set(key, (version, payload), LIVE_SECONDS)
     return payload
@@ -284,15 +285,16 @@ def store_live(tournament: Tournament, part: str, payload: dict[str, Any]) -> No
     cache.set(key, ((tournament.standings_version, cache.get(version_key, 0)), payload), LIVE_SECONDS)
 
 
-def _computed_elsewhere(key: str, version: tuple[int, int]) -> dict[str, Any] | None:
-    """The copy of ``version`` (or newer) that another process is computing, once it is in the cache;
-    None if it is not there within ``FRESH_WAIT_SECONDS``."""
+def _computed_elsewhere(key: str, flag: str, fits: Callable[[Any], bool]) -> Any:
+    """What another process, holding ``flag``, is computing under ``key``, once it is in the cache and
+    ``fits``; None when it is not there within ``FRESH_WAIT_SECONDS``, or when nobody holds the flag
+    (it expired, or the cache cannot be reached: its ``add`` failed as a miss, and nothing is coming)."""
     deadline = time.monotonic() + FRESH_WAIT_SECONDS
-    while time.monotonic() < deadline:
+    while time.monotonic() < deadline and cache.has_key(flag):
         time.sleep(FRESH_POLL_SECONDS)
-        entry = cache.get(key)
-        if entry is not None and tuple(entry[0]) >= version:
-            return entry[1]  # type: ignore[no-any-return]
+        found = cache.get(key)
+        if found is not None and fits(found):
+            return found
     return None
 
 
@@ -372,15 +374,10 @@ def _refreshed_elsewhere(tournament: Tournament, key: str) -> Any:
     """A version of the standings is computed once for the site: when another process (the change's
     own, on its commit, or another reader's) is computing it, its result once in the cache
     (``FRESH_WAIT_SECONDS`` at most); None when this process is to compute it."""
-    if cache.add(_refreshing_key(tournament.pk, tournament.standings_version), 1, LIVE_SECONDS):
+    flag = _refreshing_key(tournament.pk, tournament.standings_version)
+    if cache.add(flag, 1, LIVE_SECONDS):
         return None
-    deadline = time.monotonic() + FRESH_WAIT_SECONDS
-    while time.monotonic() < deadline:
-        time.sleep(FRESH_POLL_SECONDS)
-        found = cache.get(key)
-        if found is not None:
-            return found
-    return None
+    return _computed_elsewhere(key, flag, lambda found: True)
 
 
 def cached_summary(tournament: Tournament, up_to: int | None = None) -> dict[str, Any]:

@@ -114,3 +114,9 @@ def test_a_signature_computes_the_public_standings_once_before_its_notice(
     payload = remember_live(tournament, "page:None", lambda: pytest.fail("computed again"), fresh=True)
     assert payload["rows"][0]["name"] == "Ana" and payload["rows"][0]["total"] == "22.4"
     assert payload == live_standings(tournament)
+
+
+def test_nobody_waits_for_a_computation_that_no_process_holds(monkeypatch: Any) -> None:
+    # The flag expired, or the cache cannot be reached (its add fails as a miss): nothing is coming.
+    monkeypatch.setattr(standings_db.time, "sleep", lambda seconds: pytest.fail("waited for nothing"))
+    assert standings_db._computed_elsewhere("standings:none", "none:computing", lambda found: True) is None
