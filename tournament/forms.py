@@ -293,7 +293,14 @@ class TournamentForm(forms.ModelForm):
     class Meta:
         model = Tournament
         fields = [name for name in TOURNAMENT_FIELDS if name != "tie_breaks"]
+        # Choices whose labels are sentences: radio buttons, whose labels wrap on a phone where a select
+        # would cut them.
         widgets = {
+            "entry_mode": forms.RadioSelect,
+            "withdrawn_ranking": forms.RadioSelect,
+            "seating_publication": forms.RadioSelect,
+            "standings_publication": forms.RadioSelect,
+            "team_ranking": forms.RadioSelect,
             "starts_on": forms.DateInput(attrs={"type": "date"}),
             "ends_on": forms.DateInput(attrs={"type": "date"}),
             "hanchan_minutes": forms.NumberInput(attrs={"min": 10, "max": 300}),
