@@ -1,7 +1,8 @@
-"""The organiser's pages of the door on the narrowest phone (360 px) in all six languages, with long
-names and a tournament name of 45 characters: nothing wider than the screen, no tap target under
-24 x 24 px, past the edge, overlapping another or covering a text, no text cut (``layout_problems``).
-Screenshots go to tests/artifacts/phone/ (not committed) for people to look at."""
+"""The organiser's pages of the door, and the penalties page with a penalty to revoke, on the narrowest
+phone (360 px) in all six languages, with long names and a tournament name of 45 characters: nothing
+wider than the screen, no tap target under 24 x 24 px, past the edge, overlapping another or covering a
+text, no text cut (``layout_problems``). Screenshots go to tests/artifacts/phone/ (not committed) for
+people to look at."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from penalties import services as penalties
 from tests.browser.conftest import layout_problems, log_in
 from tests.conftest import make_user
 from tournament import services
@@ -27,7 +29,7 @@ NAMES = [
     "Jukka-Pekka Räsänen",
     "Oskar Ebert",
 ]
-PAGES = ["manage/check-in/", "", "manage/absences/"]
+PAGES = ["manage/check-in/", "", "manage/absences/", "penalties/"]
 
 
 @pytest.fixture
@@ -45,6 +47,8 @@ def door(transactional_db: None) -> Tournament:
         if index % 2 == 0:
             services.check_in(player, user=organiser)
     Player.objects.create(tournament=tournament, name="Sebastian Substitute-Longname", is_substitute=True)
+    late = Player.objects.get(tournament=tournament, name=NAMES[0])
+    penalties.give_penalty(late, "other", organiser, points=10, reason="Phone ringing during the hanchan")
     return tournament
 
 
