@@ -12,7 +12,7 @@ TEST_REDIS_URL ?= redis://127.0.0.1:6379/15
 # whose queue runs dry takes half of another's (worksteal), so no worker idles while one still has a queue.
 TEST_WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: run serve test lint format bench services clean
+.PHONY: run serve test lint format bench services clean handbook
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,7 +28,7 @@ $(VENV)/.installed-dev: requirements-dev.txt $(VENV)/.installed
 	$(BIN)/pip install -q -r requirements-dev.txt
 	touch $@
 
-# The PDF fonts of every script, when this machine can install them (README, Languages); never required.
+# The PDF fonts of every script, when this machine can install them (docs/languages.md); never required.
 run: $(VENV)/.installed
 	-STRICT=0 scripts/ensure-packages.sh
 	$(BIN)/python manage.py migrate --noinput -v 0
@@ -43,6 +43,12 @@ services:
 test: $(VENV)/.installed-dev
 	WITH_BROWSER=1 scripts/ensure-services.sh
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) TEST_RUN_ID=$$$$ $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
+
+# The handbooks' screenshots (docs/handbook/img/), taken again by the browser tests that do each step.
+handbook: $(VENV)/.installed-dev
+	WITH_BROWSER=1 scripts/ensure-services.sh
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) TEST_RUN_ID=$$$$ $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal -q -m browser tests/browser $(PYTEST_ARGS)
+	$(BIN)/python scripts/handbook_images.py
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
@@ -59,7 +65,7 @@ format: $(VENV)/.installed-dev
 # and Redis. Needs SECRET_KEY, DATABASE_URL and REDIS_URL in the environment.
 serve: $(VENV)/.installed
 	@test -n "$$SECRET_KEY" -a -n "$$DATABASE_URL" -a -n "$$REDIS_URL" || \
-	  { echo "make serve needs SECRET_KEY, DATABASE_URL and REDIS_URL (see README, Production)"; exit 2; }
+	  { echo "make serve needs SECRET_KEY, DATABASE_URL and REDIS_URL (see the README, Production)"; exit 2; }
 	DEBUG=0 $(BIN)/python manage.py migrate --noinput
 	DEBUG=0 $(BIN)/python manage.py collectstatic --noinput -v 0
 	DEBUG=0 PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/honcho start -f Procfile -p $(PORT)

@@ -263,8 +263,8 @@ AUTH_PASSWORD_VALIDATORS = [
 # The languages of the product, each named in itself (the switcher on every page shows these names).
 # A language is chosen: explicitly (the switcher, remembered in the language cookie for a year), else by
 # the browser's Accept-Language when it names one of these, else by the tournament's default language
-# (Tournament.language) on its pages, else LANGUAGE_CODE. The catalogues are in locale/ (README,
-# Languages).
+# (Tournament.language) on its pages, else LANGUAGE_CODE. The catalogues are in locale/
+# (docs/languages.md).
 LANGUAGE_CODE = "en"
 LANGUAGES = [
     ("en", "English"),
@@ -369,10 +369,11 @@ if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     X_FRAME_OPTIONS = "DENY"
 
-# Production secure by default (DEBUG off; README "Production settings"). HTTPS only: plain HTTP is
-# redirected (SECURE_SSL_REDIRECT=0 when a TLS-terminating proxy already redirects) except /healthz, which
-# a load balancer probes over plain HTTP; browsers are told to use HTTPS for a year (SECURE_HSTS_SECONDS;
-# 0 turns it off). Subdomains and the browsers' preload list only when asked for: both are hard to undo.
+# Production secure by default (DEBUG off; docs/operations.md, "Production settings"). HTTPS only: plain
+# HTTP is redirected (SECURE_SSL_REDIRECT=0 when a TLS-terminating proxy already redirects) except
+# /healthz, which a load balancer probes over plain HTTP; browsers are told to use HTTPS for a year
+# (SECURE_HSTS_SECONDS; 0 turns it off). Subdomains and the browsers' preload list only when asked for:
+# both are hard to undo.
 if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]

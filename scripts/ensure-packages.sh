@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Debian packages the product's languages need (README, Languages), installed when missing:
+# The Debian packages the product's languages need (docs/languages.md), installed when missing:
 #   gettext                 msgfmt and xgettext, to compile and extract the translation catalogues (locale/)
 #   fonts-dejavu-core       Latin, accented Latin and Cyrillic in the printed PDFs
 #   fonts-ipafont-gothic    Japanese (kanji and kana) in the printed PDFs, a TrueType font reportlab embeds

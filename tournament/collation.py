@@ -8,7 +8,7 @@ settings.LANGUAGES, passed in by the caller), that language's own collation from
 package: German ä with a, Russian Cyrillic before Latin, Japanese and Chinese Han in their readings'
 customary orders as ICU's CLDR data has them). PyICU builds against Debian's libicu-dev
 (scripts/ensure-packages.sh); where it is not installed, every language sorts by the root collation, the
-documented fallback (README, Languages).
+documented fallback (docs/languages.md).
 """
 
 from __future__ import annotations

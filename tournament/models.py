@@ -80,7 +80,7 @@ class Tournament(models.Model):
     # Every time the pages, the clock, the PDFs and the exports show is in the venue's time zone.
     time_zone = models.CharField(_("venue time zone"), max_length=64, default=default_time_zone)
     # The language of the tournament's pages for a reader who chose none and whose browser asks for none
-    # of the product's languages (blank: the site's LANGUAGE_CODE; README, Languages).
+    # of the product's languages (blank: the site's LANGUAGE_CODE; docs/languages.md).
     language = models.CharField(
         _("default language"), max_length=8, blank=True, default="", choices=settings.LANGUAGES
     )
@@ -783,7 +783,7 @@ class PlayerLoginLink(models.Model):
 
 class AccountLanguage(models.Model):
     """The language a signed-in person chose with the switcher, kept with their account, so that it
-    follows them to another device (README, Languages). A player signed in with a PIN has no account:
+    follows them to another device (docs/languages.md). A player signed in with a PIN has no account:
     their choice stays with their phone's cookie."""
 
     user = models.OneToOneField(

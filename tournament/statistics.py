@@ -1,8 +1,8 @@
 """Statistics of a player and of a tournament from its signed score sheets. Plain Python: no Django.
 
 ``tournament.statistics_db`` loads the sheets (``SheetRecord``, what the caller may see of them);
-``scoring.rules.statistics`` reads each hand of a hand-by-hand sheet; this module adds them up. The README
-("Statistics") defines every figure; in short:
+``scoring.rules.statistics`` reads each hand of a hand-by-hand sheet; this module adds them up.
+docs/tournament.md ("Statistics") defines every figure; in short:
 
 * placements and averages count every signed hanchan of the player, whatever its form;
 * the hand figures count only the hanchan entered hand by hand, per hand played (a win or an exhaustive

@@ -4,7 +4,7 @@ Drawn with reportlab's canvas directly (no layout engine): the parts every page 
 form (a PDF XObject) and placed on each page, so that thousands of pages render in seconds. Written with
 ``invariant=1``: the same data gives the same bytes.
 
-Fonts, chosen per run of text (README, Languages): Helvetica for text that Windows-1252 can write (most
+Fonts, chosen per run of text (docs/languages.md): Helvetica for text that Windows-1252 can write (most
 European names); for anything else DejaVu Sans (Debian's fonts-dejavu-core: accented Latin, Cyrillic,
 Greek) and, for the characters DejaVu lacks, one CJK font for the whole text: IPA Gothic (Debian's
 fonts-ipafont-gothic, Japanese glyph forms, kanji and kana) when it has every CJK character of the text,

@@ -5,7 +5,7 @@ Read from the replay's JSON (``Verdict.as_json()``, stored with every sheet), so
 a sheet entered as outcomes (ron, tsumo, draw, chombo with han and fu) or as the four point changes of a
 paper sheet: the replay has already read each hand into its result, winners and point changes.
 
-Definitions (the README's "Statistics" says the same in words):
+Definitions (docs/tournament.md's "Statistics" says the same in words):
 
 * A hand is one entry of a hand-by-hand sheet that was played to its end: a win or an exhaustive draw.
   A chombo stops the hand and it is dealt again (WRCR 2015 §7.1): it is counted as a chombo, not as a hand.

@@ -2,7 +2,7 @@
 machine's shared services): a job asked for while the broker is down, and a worker killed mid-export.
 
 The workers run with the job sweep in them (``celery worker -B``, the beat schedule of the settings) and
-short intervals, so that these tests take seconds; production's are in the README.
+short intervals, so that these tests take seconds; production's are in the README's configuration.
 """
 
 from __future__ import annotations

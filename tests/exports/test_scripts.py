@@ -1,5 +1,5 @@
 """Names in every script through the exports: the PDFs print Japanese, Chinese, Cyrillic and accented
-Latin names with real glyphs from embedded fonts (README, Languages), and the workbooks and CSV files keep
+Latin names with real glyphs from embedded fonts (docs/languages.md), and the workbooks and CSV files keep
 every name intact."""
 
 from __future__ import annotations

@@ -49,7 +49,7 @@ def problems(po: polib.POFile) -> list[str]:
 def test_every_language_has_a_complete_catalogue(code: str, domain: str) -> None:
     path = catalogue(code, domain)
     assert path.is_file(), (
-        f"{path} is missing: manage.py makemessages -l {to_locale(code)} (README, Languages)"
+        f"{path} is missing: manage.py makemessages -l {to_locale(code)} (docs/languages.md)"
     )
     po = polib.pofile(str(path))
     assert len(po) > 0

@@ -1,4 +1,4 @@
-"""How a page's language is chosen (README, Languages): the switcher's cookie, then the browser's
+"""How a page's language is chosen (docs/languages.md): the switcher's cookie, then the browser's
 Accept-Language, then the tournament's default language, then English; and the switcher on every page."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The organiser's side in the reader's language (README, Languages): registration, the player file's
+"""The organiser's side in the reader's language (docs/languages.md): registration, the player file's
 import and its refusals, check-in, staff, the settings form and the audit. Pages and API alike: the
 message changes with the language, the refusal's ``field`` and ``rule`` never do."""
 

@@ -1,4 +1,4 @@
-"""The referees' pages and the penalties in the reader's language (README, Languages): the sheet page, my
+"""The referees' pages and the penalties in the reader's language (docs/languages.md): the sheet page, my
 tables, the sheet editor's words (the JavaScript catalogue), the penalties page, its form errors and the
 API's penalty refusals, whose ``rule`` and ``field`` stay the same in every language."""
 

@@ -1,5 +1,5 @@
 """The seating, its quality report, absences and the tournament API's refusals in the reader's language
-(README, Languages): the same rule and field whatever the language, only the words change."""
+(docs/languages.md): the same rule and field whatever the language, only the words change."""
 
 from __future__ import annotations
 

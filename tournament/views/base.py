@@ -60,7 +60,7 @@ def supported_language(code: str) -> str | None:
 def reader_chose_language(request: HttpRequest) -> bool:
     """Whether the reader's language comes from the reader: the switcher's cookie, or the browser's
     Accept-Language naming one of the product's languages. A tournament's default language applies only
-    when neither does (README, Languages)."""
+    when neither does (docs/languages.md)."""
     cookie = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, "")
     if cookie and supported_language(cookie):
         return True

@@ -43,7 +43,7 @@ DEMO_PLAYERS = [
     ("Olga Petrova", "UA", ""),
     ("Pieter de Vries", "NL", "Amsterdam Riichi"),
 ]
-# Names in their own script (README, Languages): Japanese, Chinese and Russian readers see these.
+# Names in their own script (docs/languages.md): Japanese, Chinese and Russian readers see these.
 DEMO_NATIVE_NAMES = {
     "Aiko Tanaka": "田中 愛子",
     "Dmitri Ivanov": "Дмитрий Иванов",
