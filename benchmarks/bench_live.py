@@ -198,6 +198,7 @@ def server_rss_kib(pid: int) -> int:
 async def run(
     args: argparse.Namespace,
     port: int,
+    stream_port: int,
     slug: str,
     to_sign: list[int],
     pid: int,
@@ -210,7 +211,7 @@ async def run(
     viewers = [Viewer() for _ in range(args.viewers)]
     gate = asyncio.Semaphore(50)
     started = time.monotonic()
-    tasks = [asyncio.create_task(view(port, f"/t/{slug}/live", v, gate, stop)) for v in viewers]
+    tasks = [asyncio.create_task(view(stream_port, f"/t/{slug}/live", v, gate, stop)) for v in viewers]
     await asyncio.gather(*(v.connected.wait() for v in viewers))
     connect_seconds = time.monotonic() - started
     await asyncio.sleep(2)  # idle
@@ -255,6 +256,18 @@ async def run(
     }
 
 
+def serve(port: int, workers: int, prefix: list[str] | None = None) -> subprocess.Popen[bytes]:
+    """uvicorn serving ``config.asgi`` on ``port`` with ``workers`` processes, as the Procfile does."""
+    command = [*(prefix or []), sys.executable, "-m", "uvicorn", "config.asgi:application"]
+    command += ["--host", "127.0.0.1", "--port", str(port), "--workers", str(workers), "--no-access-log"]
+    return subprocess.Popen(
+        [*command, "--timeout-graceful-shutdown", "2"],
+        cwd=ROOT,
+        env={**os.environ, **SERVER_ENV},
+        start_new_session=True,
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -263,7 +276,15 @@ def main() -> None:
     parser.add_argument("--sheets", type=int, default=8)
     parser.add_argument("--every", type=float, default=3.0, help="seconds between two signatures")
     parser.add_argument("--page-clients", type=int, default=20)
-    parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument("--workers", type=int, default=4, help="web processes (the Procfile's web)")
+    parser.add_argument(
+        "--live-workers",
+        type=int,
+        default=0,
+        help="processes of a live tier of their own that serve the streams (the Procfile's live, which a "
+        "proxy sends /t/<slug>/live to); 0: the web processes serve the streams too",
+    )
+    parser.add_argument("--live-nice", type=int, default=10, help="the live tier's nice value")
     parser.add_argument(
         "--phones-beside-viewers",
         action="store_true",
@@ -277,14 +298,12 @@ def main() -> None:
         [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"], cwd=ROOT, check=True
     )
     port = free_port()
-    command = [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1"]
-    command += ["--port", str(port), "--workers", str(args.workers), "--no-access-log"]
-    server = subprocess.Popen(
-        [*command, "--timeout-graceful-shutdown", "2"],
-        cwd=ROOT,
-        env={**os.environ, **SERVER_ENV},
-        start_new_session=True,
-    )
+    servers = [serve(port, args.workers)]
+    stream_port = port
+    if args.live_workers:
+        stream_port = free_port()
+        servers.append(serve(stream_port, args.live_workers, ["nice", "-n", str(args.live_nice)]))
+        wait_for(f"http://127.0.0.1:{stream_port}/healthz")
     try:
         for path in (f"/t/{slug}/standings/", f"/t/{slug}/standings.json", f"/t/{slug}/") * 10:
             wait_for(f"http://127.0.0.1:{port}{path}")
@@ -296,10 +315,13 @@ def main() -> None:
         ):
             for pool in (signer, phone_pool):
                 pool.submit(time.monotonic).result()  # started before the clock runs
-            figures = asyncio.run(run(args, port, slug, to_sign, server.pid, signer, phone_pool))
+            figures = asyncio.run(
+                run(args, port, stream_port, slug, to_sign, servers[-1].pid, signer, phone_pool)
+            )
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait()
+        for server in servers:
+            os.killpg(server.pid, signal.SIGTERM)
+            server.wait()
         from django.db import connections
 
         connections.close_all()
@@ -310,8 +332,9 @@ def main() -> None:
     per_stream = (figures["rss_after"] - figures["rss_before"]) / max(
         1, args.viewers - len(figures["refused"])
     )
+    tier = f"; streams: {args.live_workers} live, nice {args.live_nice}" if args.live_workers else ""
     print(
-        f"{args.viewers} SSE viewers on uvicorn ({args.workers} workers, DEBUG off, PostgreSQL, Redis), "
+        f"{args.viewers} SSE viewers on uvicorn ({args.workers} web{tier}; DEBUG off, PostgreSQL, Redis), "
         f"connected in {figures['connect_seconds']:.1f} s; refused {len(figures['refused'])}"
         + (f" {sorted(set(figures['refused']))}" if figures["refused"] else "")
     )
