@@ -48,3 +48,24 @@ def pair_counts(rounds: Sequence[Sequence[Sequence[Any]]]) -> Counter[tuple[Any,
             for a, b in combinations(sorted(table), 2):
                 out[(a, b)] += 1
     return out
+
+
+def players_moved(
+    before: Sequence[Sequence[Any]], after: Sequence[Sequence[Any]], field: Sequence[Any]
+) -> set[Any]:
+    """Who of ``field`` had a seat in hanchan ``before`` and sits elsewhere (another table or wind) or
+    nowhere in ``after``: counted here from the tables themselves, not by the product's function."""
+    old = {}
+    for t, table in enumerate(before):
+        for w, p in enumerate(table):
+            old[p] = (t, w)
+    new = {}
+    for t, table in enumerate(after):
+        for w, p in enumerate(table):
+            new[p] = (t, w)
+    return {p for p in field if p in old and new.get(p) != old[p]}
+
+
+def excess_meetings(rounds: Sequence[Sequence[Sequence[Any]]]) -> int:
+    """Meetings beyond the first of every pair, over ``rounds``."""
+    return sum(count - 1 for count in pair_counts(rounds).values() if count > 1)

@@ -1,0 +1,164 @@
+"""Re-seating that keeps seats: the fewest players moved from the published schedule, the bound that
+proves it, sit-outs in rotation. Moves and repeat meetings are counted here from the tables."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from tournament.seating import SeatingError, generate
+from tournament.seating.reseat import Reseat, reseat
+
+from .helpers import assert_valid, excess_meetings, history, players_moved
+
+
+def published(n: int, hanchan: int, built_for: int) -> list[list[list[int]]]:
+    """A schedule of ``hanchan`` hanchan for players 1..n without a repeat meeting, as published: the
+    first hanchan of a size the generator builds at once."""
+    return history(n, hanchan, built_for=built_for)
+
+
+def check_moves(before: list[list[list[int]]], result: Reseat, field: list[int]) -> list[set[int]]:
+    """The players moved in each hanchan, counted here, and the same as the result names."""
+    counted = [players_moved(b, a, field) for b, a in zip(before, result.rounds, strict=True)]
+    assert [set(m) for m in result.moved] == counted
+    assert result.moves == sum(len(m) for m in counted)
+    return counted
+
+
+def test_a_substitute_takes_the_seat_of_a_player_who_left_and_nobody_else_moves() -> None:
+    schedule = published(24, 4, 4)
+    played, rest = schedule[:1], schedule[1:]
+    field = [p for p in range(1, 25) if p != 5] + [101]
+    result = reseat(rest, field, played=played)
+    assert check_moves(rest, result, field) == [set(), set(), set()]
+    assert result.lower_bound == 0 and result.optimal
+    for before, after in zip(rest, result.rounds, strict=True):
+        assert_valid([after], field)
+        seat = next((t, w) for t, table in enumerate(before) for w, p in enumerate(table) if p == 5)
+        assert after[seat[0]][seat[1]] == 101  # the seat changed hands
+    assert result.joined == ((101,),) * 3
+
+
+def test_a_late_arrival_takes_the_seat_of_the_substitute() -> None:
+    # Hanchan 1 was played by a substitute (25) in place of a late player (26); 26 arrives for hanchan 2.
+    schedule = [
+        [[25 if p == 24 else p for p in table] for table in hanchan] for hanchan in published(24, 4, 4)
+    ]
+    played, rest = schedule[:1], schedule[1:]
+    field = [*range(1, 24), 26]
+    result = reseat(rest, field, played=played)
+    assert check_moves(rest, result, field) == [set(), set(), set()]
+    assert all(len(m) == 0 for m in result.moved) and result.lower_bound == 0
+
+
+def test_several_seats_change_hands_at_once() -> None:
+    schedule = published(40, 6, 8)
+    played, rest = schedule[:2], schedule[2:]
+    field = [p for p in range(1, 41) if p not in (3, 17, 29)] + [201, 202, 203]
+    result = reseat(rest, field, played=played)
+    assert result.moves == 0 and sum(map(len, check_moves(rest, result, field))) == 0
+    assert excess_meetings([*played, *result.rounds]) == 0  # newcomers meet nobody twice
+
+
+def table_players(hanchan: list[list[int]], t: int) -> set[int]:
+    return set(hanchan[t])
+
+
+def test_a_table_removed_moves_only_its_players() -> None:
+    schedule = published(80, 8, 8)
+    played, rest = schedule[:2], schedule[2:]
+    gone = {schedule[2][0][0], schedule[2][1][0], schedule[2][2][0], schedule[2][3][0]}
+    field = [p for p in range(1, 81) if p not in gone]
+    result = reseat(rest, field, played=played, time_limit=2)
+    counted = check_moves(rest, result, field)
+    for h, hanchan in enumerate(rest):
+        assert_valid([result.rounds[h]], field)
+        last = table_players(hanchan, 19) - gone  # table 20 is removed
+        assert counted[h] == last  # its players, and nobody else
+        assert len(counted[h]) <= 8
+    # The bound, counted here: the players of table 20 who still play must move, nobody else need.
+    assert result.lower_bound == sum(len(table_players(h, 19) - gone) for h in rest)
+    assert result.optimal
+
+
+def test_a_table_added_moves_nobody_and_with_a_cap_trades_few_moves_for_repeat_meetings() -> None:
+    schedule = published(80, 8, 8)
+    played, rest = schedule[:2], schedule[2:]
+    field = list(range(1, 85))  # four late arrivals: table 21
+    plain = reseat(rest, field, played=played, time_limit=2)
+    assert sum(map(len, check_moves(rest, plain, field))) == 0 and plain.lower_bound == 0
+    assert all(sorted(h[20]) == [81, 82, 83, 84] for h in plain.rounds)  # the newcomers' own table
+    assert excess_meetings([*played, *plain.rounds]) == 6 * 5  # ... where they meet every hanchan
+    capped = reseat(rest, field, played=played, max_excess=0, time_limit=3)
+    counted = check_moves(rest, capped, field)
+    assert excess_meetings([*played, *capped.rounds]) == 0
+    assert all(len(moved) <= 8 for moved in counted)  # at most two tables' players per hanchan
+    for hanchan in capped.rounds:
+        assert_valid([hanchan], field)
+
+
+def test_sit_outs_rotate_fairly_and_are_named() -> None:
+    schedule = published(40, 8, 8)
+    played, rest = schedule[:1], schedule[1:]
+    field = [p for p in range(1, 41) if p != 7]  # 39 players: 9 tables, 3 sit out each hanchan
+    result = reseat(rest, field, played=played, time_limit=2)
+    out = [set(o) for o in result.sitting_out]
+    assert all(len(o) == 3 for o in out)
+    counts: Counter[int] = Counter()
+    for h, hanchan in enumerate(result.rounds):
+        assert_valid([hanchan], sorted(set(field) - out[h]))
+        for p in out[h]:
+            assert counts[p] == min(counts[q] for q in field)  # nobody twice before everyone once
+            counts[p] += 1
+    assert len(counts) == 21  # seven hanchan, three each: 21 different players
+    check_moves(rest, result, field)
+    assert result.moves >= result.lower_bound
+
+
+def test_sit_outs_continue_the_rotation_of_the_hanchan_played() -> None:
+    schedule = published(20, 4, 5)
+    played, rest = schedule[:1], schedule[1:]
+    field = list(range(1, 22))  # 21 players: one sits out each hanchan
+    result = reseat(rest, field, played=played, sat_out={21: 1})  # 21 sat out hanchan 1
+    out = [o[0] for o in result.sitting_out]
+    assert len(set(out)) == 3 and 21 not in out
+    # The last to check in first, among those who would lose no seat: nobody loses one (21 had none) ...
+    # then players who had a seat, the last first.
+    assert out == [20, 19, 18]
+
+
+def test_the_bound_counts_the_seats_lost_to_sit_outs() -> None:
+    schedule = published(16, 3, 5)
+    played, rest = schedule[:1], schedule[1:]
+    field = [*range(1, 16), 99]  # 99 replaces 16, and 2 withdraw without a substitute: 14 players
+    field = [p for p in field if p not in (1, 2)]
+    result = reseat(rest, field, played=played)
+    # 14 players: 3 tables, 2 sit out. Players at table 4 must move or sit out; 99 (no seat) can sit out.
+    for h, hanchan in enumerate(rest):
+        at_four = {p for p in hanchan[3] if p in field}
+        no_seat = [p for p in field if all(p not in table for table in hanchan[:3])]
+        forced = len(at_four) + max(0, 2 - len(no_seat))
+        assert result.lower_bounds[h] == forced
+    assert result.moves >= result.lower_bound
+
+
+def test_a_published_hanchan_with_a_short_table_is_refused() -> None:
+    with pytest.raises(SeatingError, match="expected 4 players"):
+        reseat([[[1, 2, 3], [4, 5, 6, 7, 8]]], list(range(1, 9)))
+
+
+def test_the_same_seed_gives_the_same_re_seating() -> None:
+    schedule = published(24, 4, 4)
+    field = [p for p in range(1, 25) if p not in (2, 9, 14, 23)]
+    first = reseat(schedule[1:], field, played=schedule[:1], seed=3, time_limit=float("inf"))
+    again = reseat(schedule[1:], field, played=schedule[:1], seed=3, time_limit=float("inf"))
+    assert first.rounds == again.rounds
+
+
+def test_a_generated_schedule_is_a_valid_published_one() -> None:
+    schedule = generate(16, 4, seed=2)
+    result = reseat(schedule.rounds[1:], list(range(1, 17)), played=schedule.rounds[:1])
+    assert [list(map(list, h)) for h in result.rounds] == [list(map(list, h)) for h in schedule.rounds[1:]]
+    assert result.moves == 0
