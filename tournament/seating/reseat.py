@@ -47,6 +47,7 @@ MOVE_WEIGHT = 10**9
 STEPS_PER_SEAT = 400
 #: Exchanges per seat of the low-temperature search after the descent towards a cap (see reseat).
 CLEANUP_STEPS_PER_SEAT = 40
+CLEANUP_STEPS = 20_000
 DEFAULT_TIME_LIMIT = 4.0
 
 
@@ -512,7 +513,9 @@ def reseat(
         search.cap = max_excess
         every = [[(t, w) for t in range(tables) for w in range(4)] for _ in rounds]
         search.descend(deadline)
-        search.run(every, CLEANUP_STEPS_PER_SEAT * 4 * tables * len(rounds), deadline, hot=0.5)
+        search.run(
+            every, min(CLEANUP_STEPS, CLEANUP_STEPS_PER_SEAT * 4 * tables * len(rounds)), deadline, hot=0.5
+        )
 
     ids_by_index = list(index)
     out_rounds = tuple(
