@@ -56,6 +56,7 @@ from tournament.serializers import (
     RegisterPlayerSerializer,
     RevealSerializer,
     RoundSerializer,
+    SeatingChoiceSerializer,
     SeatingJobSerializer,
     SeatingRequestSerializer,
     SetPhasesSerializer,
@@ -710,14 +711,17 @@ class SeatingJobViewSet(TournamentScopedViewSet):
         return Response(SeatingJobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
 
     @extend_schema(
-        summary="Put a re-seating in place after seeing what it changes (organiser)",
-        request=None,
+        summary="Put a re-seating in place after seeing what it changes: the proposal chosen, fewest "
+        "moves by default (organiser)",
+        request=SeatingChoiceSerializer,
         responses={200: SeatingJobSerializer},
     )
     @action(detail=True, methods=["post"])
     def apply(self, request: Request, tournament_pk: int, pk: int) -> Response:
         self.require(Role.ORGANISER)
-        job = services.apply_seating(self.get_object(), request.user)
+        serializer = SeatingChoiceSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        job = services.apply_seating(self.get_object(), request.user, serializer.validated_data["choice"])
         return Response(SeatingJobSerializer(job).data)
 
 

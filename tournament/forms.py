@@ -652,7 +652,7 @@ class SeatingForm(forms.Form):
         label=_("When the players present are not a multiple of four"),
         choices=[
             ("substitutes", _("Substitutes complete the last table")),
-            ("sit_out", _("The last players to check in sit out (no penalty)")),
+            ("sit_out", _("Players sit out in turn, the last to check in first (no penalty)")),
         ],
         initial="substitutes",
         required=False,

@@ -555,6 +555,12 @@ class SeatingJob(models.Model):
     proposal = models.JSONField(default=list, blank=True)
     before_report = models.JSONField(default=dict, blank=True)
     applied_at = models.DateTimeField(null=True, blank=True)
+    # A re-seating offers two proposals side by side (``tournament.services.seating``): "fewest_moves" (the
+    # published seats kept where possible) and "best_schedule" (a full re-optimisation), each with its
+    # tables, report, players moved, joining and sitting out per hanchan; and the proven lower bound on
+    # moves. ``proposal`` and ``report`` above hold the default, fewest moves; ``choice`` the one applied.
+    alternatives = models.JSONField(default=dict, blank=True)
+    choice = models.CharField(max_length=16, blank=True)
     error = models.TextField(blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     # Background-job bookkeeping (tournament.services.jobs): the last sign of life (when the task was sent,
@@ -582,6 +588,7 @@ class SeatingJob(models.Model):
             "error": self.error,
             "awaiting_confirmation": self.awaiting_confirmation,
             "applied_at": self.applied_at.isoformat() if self.applied_at else None,
+            "choice": self.choice,
         }
 
     @property

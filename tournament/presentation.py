@@ -199,6 +199,60 @@ def reseat_changes(
     return lines
 
 
+def proposal_changes(
+    proposal: dict[str, Any], left: list[list[int]], names: dict[int, str], first: int
+) -> list[str]:
+    """One re-seating proposal, hanchan by hanchan from hanchan ``first``, in players' names and the
+    reader's language: who moves (to another table or wind than the published one), who joins without a
+    published seat, who leaves (``left``), who sits out."""
+
+    def named(pks: list[int]) -> str:
+        return ", ".join(sorted(names.get(pk, str(pk)) for pk in pks))
+
+    lines = []
+    for offset, moved in enumerate(proposal.get("moved", [])):
+        parts = []
+        if moved:
+            parts.append(
+                ngettext("{count} moves: {names}", "{count} move: {names}", len(moved)).format(
+                    count=len(moved), names=named(moved)
+                )
+            )
+        else:
+            parts.append(_("nobody moves"))
+        joined = proposal.get("joined", [])
+        if offset < len(joined) and joined[offset]:
+            parts.append(_("joins: {names}").format(names=named(joined[offset])))
+        if offset < len(left) and left[offset]:
+            parts.append(_("leaves: {names}").format(names=named(left[offset])))
+        out = proposal.get("sitting_out", [])
+        if offset < len(out) and out[offset]:
+            parts.append(_("sits out: {names}").format(names=named(out[offset])))
+        changes = "; ".join(parts)
+        lines.append(_("Hanchan {number}: {changes}.").format(number=first + offset, changes=changes))
+    return lines
+
+
+def proposal_summary(proposal: dict[str, Any], lower_bound: int, best_excess: int | None) -> str:
+    """The figures of a re-seating proposal beside what is possible: the players moved in all and the
+    fewest any re-seating can move (proven), and its repeat meetings beside the best schedule's."""
+    moves = proposal.get("moves", 0)
+    text = ngettext(
+        "{moves} player moved in all; no re-seating can move fewer than {bound}.",
+        "{moves} players moved in all; no re-seating can move fewer than {bound}.",
+        moves,
+    ).format(moves=moves, bound=lower_bound)
+    excess = proposal.get("report", {}).get("excess_meetings")
+    if best_excess is not None and excess is not None and excess > best_excess:
+        more = excess - best_excess
+        text += " " + ngettext(
+            "{count} repeat meeting more than the best schedule.",
+            "{count} repeat meetings more than the best schedule.",
+            more,
+        ).format(count=more)
+    return text
+
+
 def points_chart(series: list[tuple[int, tuple[int, ...]]], start: int) -> dict[str, Any] | None:
     """Geometry of the chart of a player's points through each hanchan, for an inline SVG drawn on the
     server: one slot per hanchan side by side, in each the points from the start of the hanchan to its

@@ -439,6 +439,15 @@ class SeatingRequestSerializer(serializers.Serializer[Any]):
     )
 
 
+class SeatingChoiceSerializer(serializers.Serializer[Any]):
+    choice = serializers.ChoiceField(
+        choices=["fewest_moves", "best_schedule"],
+        default="fewest_moves",
+        help_text="Which proposal of the re-seating to put in place: the fewest players moved from the "
+        "published seating (the default), or the best schedule for the hanchan left.",
+    )
+
+
 class SeatingJobSerializer(serializers.ModelSerializer[SeatingJob]):
     """``SeatingJob.as_dict`` (state, progress, quality report, error) with when it was asked for."""
 
@@ -446,6 +455,13 @@ class SeatingJobSerializer(serializers.ModelSerializer[SeatingJob]):
     awaiting_confirmation = serializers.BooleanField(
         read_only=True,
         help_text="A re-seating done and not in place yet: POST .../apply/ puts it in place.",
+    )
+    alternatives = serializers.JSONField(
+        read_only=True,
+        help_text="A re-seating's two proposals, fewest_moves and best_schedule: each with its rounds "
+        "(tables of player ids, East to North), report, moved, joined and sitting_out (player ids per "
+        "hanchan) and moves; lower_bound (the fewest moves any re-seating can make, proven) and left "
+        "(player ids leaving, per hanchan).",
     )
 
     class Meta:
@@ -461,6 +477,8 @@ class SeatingJobSerializer(serializers.ModelSerializer[SeatingJob]):
             "before_report",
             "proposal",
             "awaiting_confirmation",
+            "alternatives",
+            "choice",
             "applied_at",
             "error",
             "requested_at",

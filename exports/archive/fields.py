@@ -87,6 +87,8 @@ JOB_FIELDS = (
     "proposal",
     "before_report",
     "applied_at",
+    "alternatives",
+    "choice",
 )
 PENALTY_FIELDS = (
     "kind",
@@ -125,5 +127,7 @@ ADDED_FIELDS = {
     "team_substitutes_count": False,
     "findings": None,
     "revoked_with_check_in": False,
+    "alternatives": {},
+    "choice": "",
 }
 USER_FIELDS = ("username", "first_name", "last_name")

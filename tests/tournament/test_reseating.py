@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from rest_framework.test import APIClient
 
 from penalties.models import Penalty
 from scoring import services as sheets
@@ -105,3 +106,122 @@ def test_the_last_to_check_in_sit_out_without_a_penalty(
         sheets.sign_sheet(sheets.save_sheet(table, entry, referee, submit=True), referee)
     assert Round.objects.get(pk=first.pk).tables.count() == 4
     assert not Penalty.objects.filter(player=late).exists()  # sitting out by the organiser's choice
+
+
+def seats_of(tournament: Tournament, first: int) -> dict[int, dict[int, tuple[int, int]]]:
+    """Each hanchan's seats from ``first`` on: player -> (table number, wind), read from the rows."""
+    out: dict[int, dict[int, tuple[int, int]]] = {}
+    rows = Seat.objects.filter(round__tournament=tournament, round__number__gte=first)
+    for number, table, wind, player in rows.values_list(
+        "round__number", "table__number", "wind", "player_id"
+    ):
+        out.setdefault(number, {})[player] = (table, wind)
+    return out
+
+
+def moved_between(before: dict[int, tuple[int, int]], after: dict[int, tuple[int, int]]) -> set[int]:
+    """Players seated in both whose table or wind differs, plus those seated before and not after who
+    still play (``after`` holds everyone seated)."""
+    return {p for p in before if p in after and after[p] != before[p]}
+
+
+@pytest.fixture
+def with_a_late_player(tournament: Tournament, organiser: Any) -> Tournament:
+    """Fifteen players checked in, one late (Player 016), a substitute completing the last table; five
+    hanchan seated, hanchan 1 started."""
+    make_players(tournament, 15, status=Player.Status.CHECKED_IN)
+    Player.objects.create(tournament=tournament, name="Player 016")
+    make_players(tournament, 1, prefix="Sub", is_substitute=True, status=Player.Status.CHECKED_IN)
+    job = services.request_seating(tournament, organiser, seed=2)
+    job.refresh_from_db()
+    assert job.state == SeatingJob.State.DONE and job.applied_at is not None
+    services.operate_clock(tournament.rounds.get(number=1), organiser, "start")
+    return tournament
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_late_arrival_takes_the_substitutes_seats_and_nobody_else_moves(
+    with_a_late_player: Tournament, organiser: Any
+) -> None:
+    tournament = with_a_late_player
+    late = tournament.players.get(name="Player 016")
+    sub = tournament.players.get(name="Sub 001")
+    services.check_in(late, user=organiser)
+    before = seats_of(tournament, 2)
+    job = services.request_seating(tournament, organiser, from_round=2, seed=5)
+    job.refresh_from_db()
+    assert job.awaiting_confirmation and set(job.alternatives) >= {"fewest_moves", "best_schedule"}
+    assert job.alternatives["lower_bound"] == 0
+
+    client = Client()
+    client.force_login(organiser)
+    page = client.get(f"/t/{tournament.slug}/manage/seating/jobs/{job.pk}/").content.decode()
+    assert "Fewest moves" in page and "Best schedule" in page
+    assert "Hanchan 2: nobody moves; joins: Player 016; leaves: Sub 001." in page
+    assert "0 players moved in all; no re-seating can move fewer than 0." in page
+    best_moves = job.alternatives["best_schedule"]["moves"]
+    assert f"{best_moves} players moved in all" in page
+    assert seats_of(tournament, 2) == before  # nothing changed yet
+    assert client.post(f"/t/{tournament.slug}/manage/seating/jobs/{job.pk}/apply/").status_code == 302
+
+    after = seats_of(tournament, 2)
+    for number in range(2, 6):
+        assert moved_between(before[number], after[number]) == set()  # nobody else moves
+        assert after[number][late.pk] == before[number][sub.pk]  # the seat changed hands
+        assert sub.pk not in after[number]
+    job.refresh_from_db()
+    assert job.choice == "fewest_moves" and not job.awaiting_confirmation
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_api_puts_the_best_schedule_in_place_when_chosen_and_names_the_moves(
+    started: Tournament, organiser: Any
+) -> None:
+    services.withdraw_player(started.players.get(name="Player 005"), organiser, from_round=2)
+    before = seats_of(started, 2)
+    job = services.request_seating(started, organiser, from_round=2, seed=4)
+    job.refresh_from_db()
+    # The moves each proposal names, counted here from the rows and the proposal's tables.
+    field = {pk for table in job.alternatives["best_schedule"]["rounds"][0] for pk in table}
+    for choice in ("fewest_moves", "best_schedule"):
+        proposal = job.alternatives[choice]
+        for offset, tables in enumerate(proposal["rounds"]):
+            proposed = {pk: (t + 1, w) for t, table in enumerate(tables) for w, pk in enumerate(table)}
+            counted = {p for p in moved_between(before[2 + offset], proposed) if p in field}
+            assert set(proposal["moved"][offset]) == counted
+    assert job.alternatives["fewest_moves"]["moves"] >= job.alternatives["lower_bound"]
+    assert job.alternatives["fewest_moves"]["moves"] <= job.alternatives["best_schedule"]["moves"]
+
+    client = APIClient()
+    client.force_authenticate(organiser)
+    url = f"/api/tournaments/{started.pk}/seating-jobs/{job.pk}/apply/"
+    refused = client.post(url, {"choice": "shuffle"}, format="json")
+    assert refused.status_code == 400 and "choice" in refused.content.decode()
+    response = client.post(url, {"choice": "best_schedule"}, format="json")
+    assert response.status_code == 200, response.content
+    assert response.json()["choice"] == "best_schedule"
+    stored = seats_of(started, 2)
+    for offset, tables in enumerate(job.alternatives["best_schedule"]["rounds"]):
+        assert stored[2 + offset] == {
+            pk: (t + 1, w) for t, table in enumerate(tables) for w, pk in enumerate(table)
+        }
+
+
+@pytest.mark.django_db(transaction=True)
+def test_sit_outs_rotate_from_hanchan_to_hanchan_and_are_recorded(
+    tournament: Tournament, organiser: Any
+) -> None:
+    players = make_players(tournament, 17)
+    for player in players:
+        services.check_in(player, user=organiser)
+    job = services.request_seating(tournament, organiser, seed=1, prefer="sit_out")
+    job.refresh_from_db()
+    assert job.state == "done", job.error
+    out = []
+    for number in range(1, tournament.hanchan_count + 1):
+        sitting = {a.player_id for a in Absence.objects.filter(round__number=number, reason="sits_out")}
+        assert len(sitting) == 1 and not sitting & seated(tournament, number)
+        assert len(seated(tournament, number)) == 16
+        out.append(sitting.pop())
+    assert len(set(out)) == len(out)  # nobody sits out twice before everyone has once
+    assert out[0] == players[-1].pk  # the last to check in first

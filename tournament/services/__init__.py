@@ -42,6 +42,7 @@ from tournament.services.rounds import (
     publish_seating,
     tables_of_referee,
 )
+from tournament.services.seating import CHOICES as SEATING_CHOICES
 from tournament.services.seating import (
     apply_seating,
     generate_seating,
@@ -63,6 +64,7 @@ from tournament.services.staff import (
 from tournament.services.tournaments import create_tournament, reveal_standings, update_tournament
 
 __all__ = [
+    "SEATING_CHOICES",
     "CheckInPlan",
     "account_exists",
     "apply_seating",

@@ -30,6 +30,13 @@ STARTED = [Round.Status.STARTED, Round.Status.FINISHED]
 
 
 PREFERENCES = ("substitutes", "sit_out")
+#: The two proposals of a re-seating, the first the default: the published seats kept where possible, or
+#: a full re-optimisation of the remaining hanchan.
+CHOICES = ("fewest_moves", "best_schedule")
+#: Seconds for the re-seat that keeps seats (``tournament.seating.reseat``); the sit-outs' rotation of a
+#: fresh schedule needs less.
+RESEAT_SECONDS = 4.0
+ROTATION_SECONDS = 1.0
 
 
 def seating_field(tournament: Tournament, prefer: str = "substitutes", hanchan: int = 1) -> list[Player]:
@@ -149,6 +156,83 @@ def sitting_out(tournament: Tournament) -> list[Player]:
     return field[len(field) - out :] if out else []
 
 
+def reseat_field(tournament: Tournament, prefer: str, hanchan: int) -> list[Player]:
+    """Everyone who plays or sits out hanchan ``hanchan`` on: the seated field, and with ``prefer``
+    "sit_out" the players present in the order of check-in (the last to check in sit out first among
+    those who have sat out as often: ``tournament.seating.reseat.choose_sit_outs``)."""
+    span = phases_db.span_of(tournament.pk, tournament.hanchan_count, hanchan)
+    if prefer != "sit_out" or span.members is not None:
+        return seating_field(tournament, prefer, hanchan)
+    return sorted(
+        _players_present(tournament), key=lambda p: (p.checked_in_at is None, p.checked_in_at, p.pk)
+    )
+
+
+def _sat_out(tournament: Tournament, first: int, before: int) -> dict[int, int]:
+    """How many of hanchan ``first`` to ``before - 1`` each player sat out by the organiser's choice."""
+    counts: dict[int, int] = {}
+    rows = Absence.objects.filter(
+        round__tournament=tournament,
+        reason=Absence.Reason.SITS_OUT,
+        round__number__gte=first,
+        round__number__lt=before,
+    ).values_list("player_id", flat=True)
+    for pk in rows:
+        counts[pk] = counts.get(pk, 0) + 1
+    return counts
+
+
+def _stored_rounds(tournament: Tournament, first: int, stop: int) -> dict[int, list[list[int]]]:
+    """The seating stored for hanchan ``first`` to ``stop - 1``, by hanchan number (those seated only)."""
+    seats = Seat.objects.filter(
+        round__tournament=tournament, round__number__gte=first, round__number__lt=stop
+    ).values_list("round__number", "table__number", "player_id")
+    by_round: dict[int, dict[int, list[int]]] = {}
+    for number, table, pk in seats.order_by("round__number", "table__number", "wind"):
+        by_round.setdefault(number, {}).setdefault(table, []).append(pk)
+    return {number: [tables[t] for t in sorted(tables)] for number, tables in by_round.items()}
+
+
+def _player_infos(players: Sequence[Player]) -> list[seating.PlayerInfo]:
+    return [
+        seating.PlayerInfo(p.pk, team=p.team or None, club=p.club or None, country=p.country.code or None)
+        for p in players
+    ]
+
+
+def _alternative(
+    rounds: Sequence[Sequence[Sequence[int]]],
+    published: Sequence[Sequence[Sequence[int]]] | None,
+    fixed: Sequence[Sequence[Sequence[int]]],
+    field: Sequence[int],
+    out: Sequence[Sequence[int]],
+    name_of: Any,
+    field_changes: bool,
+) -> dict[str, Any]:
+    """One proposal as the job stores it: tables, quality report, and per hanchan who moves (from the
+    ``published`` seating), who joins without a published seat, who sits out."""
+    lists = [[list(table) for table in hanchan] for hanchan in rounds]
+    seated = sum(len(table) for table in lists[0]) if lists else len(field)
+    report = seating.quality_report(
+        [*fixed, *lists], n_players=seated, name_of=name_of, field_changes=field_changes
+    )
+    moved: list[list[int]] = []
+    joined: list[list[int]] = []
+    for h, hanchan in enumerate(lists):
+        before = published[h] if published is not None else []
+        moved.append(list(seating.moved_players(before, hanchan, field)))
+        had = {p for table in before for p in table}
+        joined.append([p for p in field if p not in had and any(p in table for table in hanchan)])
+    return {
+        "rounds": lists,
+        "report": report,
+        "moved": moved,
+        "joined": joined,
+        "sitting_out": [list(o) for o in out],
+        "moves": sum(len(m) for m in moved),
+    }
+
+
 @transaction.atomic
 def request_seating(
     tournament: Tournament,
@@ -239,50 +323,91 @@ def run_seating_job(job_id: int, task_id: str | None = None) -> SeatingJob:
             span = phases_db.span_of(tournament.pk, tournament.hanchan_count, job.from_round)
             field = seating_field(tournament, job.prefer, job.from_round)
             fixed = played_rounds(tournament, job.from_round, first=span.hanchan.start)
+            rule = separation_rule(tournament)
             schedule = seating.generate(
-                [
-                    seating.PlayerInfo(
-                        p.pk, team=p.team or None, club=p.club or None, country=p.country.code or None
-                    )
-                    for p in field
-                ],
+                _player_infos(field),
                 len(span.hanchan),
                 seed=job.seed,
                 fixed_rounds=fixed,
-                separate=separation_rule(tournament),
+                separate=rule,
                 progress=progress,
             )
             names = {player.pk: player.name for player in tournament.players.all()}
-            report = seating.quality_report(
-                schedule,
-                n_players=len(field),
-                name_of=lambda pk: names.get(pk, str(pk)),
-                field_changes=job.from_round > span.hanchan.start,  # the hanchan played may hold others
-            )
+
+            def name_of(pk: int) -> str:
+                return names.get(pk, str(pk))
+
+            field_changes = job.from_round > span.hanchan.start  # the hanchan played may hold others
             later = schedule.as_lists()[job.from_round - span.hanchan.start :]
+            everyone = reseat_field(tournament, job.prefer, job.from_round)
+            ids = [p.pk for p in everyone]
+            sat_out = _sat_out(tournament, span.hanchan.start, job.from_round)
+            out: list[list[int]] = [[] for _ in later]
+            if len(everyone) > len(field):
+                # Some sit out: in rotation, hanchan by hanchan, moving as few of the generated seats.
+                rotated = seating.reseat(
+                    later,
+                    _player_infos(everyone),
+                    played=fixed,
+                    separate=rule,
+                    sat_out=sat_out,
+                    seed=job.seed,
+                    time_limit=ROTATION_SECONDS,
+                )
+                later, out = rotated.as_lists(), [list(o) for o in rotated.sitting_out]
+            stored = _stored_rounds(tournament, job.from_round, span.hanchan.stop)
+            alternatives: dict[str, Any] = {}
+            if stored:
+                before = current_report(tournament, names)
+                # A hanchan not seated yet takes the best schedule's tables as its published ones.
+                published = [stored.get(job.from_round + h, hanchan) for h, hanchan in enumerate(later)]
+                best = _alternative(later, published, fixed, ids, out, name_of, field_changes)
+                cap = max(best["report"]["excess_meetings"], before.get("excess_meetings", 0))
+                kept = seating.reseat(
+                    published,
+                    _player_infos(everyone),
+                    played=fixed,
+                    separate=rule,
+                    sat_out=sat_out,
+                    max_excess=cap,
+                    seed=job.seed,
+                    time_limit=RESEAT_SECONDS,
+                )
+                fewest = _alternative(
+                    kept.as_lists(), published, fixed, ids, kept.sitting_out, name_of, field_changes
+                )
+                in_field = set(ids)
+                alternatives = {
+                    "fewest_moves": fewest,
+                    "best_schedule": best,
+                    "lower_bound": kept.lower_bound,
+                    "lower_bounds": list(kept.lower_bounds),
+                    "left": [
+                        sorted(p for t in hanchan for p in t if p not in in_field) for hanchan in published
+                    ],
+                }
             with transaction.atomic():
                 if not jobs.is_current(SeatingJob, job.pk, attempt):  # locked: one attempt stores
                     raise jobs.Superseded(f"seating job {job.pk}: attempt {attempt} was superseded")
-                seated = Seat.objects.filter(
-                    round__tournament=tournament,
-                    round__number__gte=job.from_round,
-                    round__number__lt=span.hanchan.stop,
-                )
-                if seated.exists():
-                    # A re-seating: a proposal, shown with what it changes, until the organiser confirms it.
-                    before = current_report(tournament, names)
+                if alternatives:
+                    # A re-seating: two proposals, shown with what they change, until the organiser
+                    # confirms one (fewest moves by default).
                     jobs.finish(
                         SeatingJob,
                         job.pk,
                         attempt,
-                        report=report,
-                        proposal=later,
+                        report=alternatives["fewest_moves"]["report"],
+                        proposal=alternatives["fewest_moves"]["rounds"],
+                        alternatives=alternatives,
                         before_report=before,
                         state=SeatingJob.State.DONE,
                         progress=1.0,
                     )
                 else:
-                    _apply(tournament, job.from_round, later, job.prefer, span.members)
+                    report = seating.quality_report(
+                        [*fixed, *later], n_players=len(field), name_of=name_of, field_changes=field_changes
+                    )
+                    _apply(tournament, job.from_round, later, job.prefer, span.members, out)
                     jobs.finish(
                         SeatingJob,
                         job.pk,
@@ -347,20 +472,23 @@ def _apply(
     later: Sequence[Sequence[Sequence[int]]],
     prefer: str,
     members: list[int] | None = None,
+    sitting_out_by_hanchan: Sequence[Sequence[int]] | None = None,
 ) -> None:
     """Store hanchan ``from_round`` on, and make the absences of those hanchan agree with it: a withdrawn
-    player is absent (withdrawn), a player sitting out by the organiser's choice sits out, and nothing
-    else is an absence there (a substitute placed in an old seat is gone with that seat). In a phase
-    after a cut, only its ``members`` can be absent, and nobody sits out."""
+    player is absent (withdrawn), a player sitting out by the organiser's choice sits out (those of
+    ``sitting_out_by_hanchan``, hanchan by hanchan, else the last to check in), and nothing else is an
+    absence there (a substitute placed in an old seat is gone with that seat). In a phase after a cut,
+    only its ``members`` can be absent, and nobody sits out."""
     for offset, tables in enumerate(later):
         store_round(tournament, from_round + offset, tables, Round.Mode.GENERATED)
     numbers = range(from_round, from_round + len(later))
     Absence.objects.filter(round__tournament=tournament, round__number__in=numbers).delete()
-    out = (
-        {player.pk for player in sitting_out(tournament)}
-        if prefer == "sit_out" and members is None
-        else set()
-    )
+    out: list[set[int]] = [set() for _ in numbers]
+    if prefer == "sit_out" and members is None:
+        if sitting_out_by_hanchan is not None:
+            out = [set(pks) for pks in sitting_out_by_hanchan]
+        else:
+            out = [{player.pk for player in sitting_out(tournament)} for _ in numbers]
     withdrawn = tournament.players.filter(status=Player.Status.WITHDRAWN, is_substitute=False)
     if members is not None:
         withdrawn = withdrawn.filter(pk__in=members)
@@ -374,8 +502,8 @@ def _apply(
     ]
     records += [
         Absence(round=rounds[number], player_id=pk, reason=Absence.Reason.SITS_OUT)
-        for pk in sorted(out)
-        for number in numbers
+        for number, pks in zip(numbers, out, strict=True)
+        for pk in sorted(pks)
     ]
     Absence.objects.bulk_create(records)
     transaction.on_commit(lambda: forget_live(tournament.pk))
@@ -383,15 +511,27 @@ def _apply(
 
 
 @transaction.atomic
-def apply_seating(job: SeatingJob, user: AbstractBaseUser) -> SeatingJob:
-    """The organiser confirms a re-seating: its hanchan are stored and published as the tournament
-    publishes seating, with the absences agreeing. Refused when a hanchan it re-seats has started since,
-    or when the field changed since it was computed (generate again)."""
+def apply_seating(job: SeatingJob, user: AbstractBaseUser, choice: str = "fewest_moves") -> SeatingJob:
+    """The organiser confirms a re-seating, choosing one of its proposals (``CHOICES``: fewest moves by
+    default, or the best schedule): its hanchan are stored and published as the tournament publishes
+    seating, with the absences agreeing. Refused when a hanchan it re-seats has started since, or when
+    the field changed since it was computed (generate again)."""
     tournament = job.tournament
     access.require_role(user, tournament, StaffRole.Role.ORGANISER)
+    if choice not in CHOICES:
+        raise Refusal(
+            "choice",
+            "reseat-choice",
+            _("choice: {value} is neither 'fewest_moves' nor 'best_schedule'").format(value=repr(choice)),
+        )
     job = SeatingJob.objects.select_for_update().get(pk=job.pk)
     if not job.awaiting_confirmation:
         raise Refusal("job", "reseat-confirmation", _("job: this seating is not waiting for a confirmation"))
+    chosen = job.alternatives.get(choice) if job.alternatives else None
+    if chosen is None and job.alternatives:
+        raise Refusal("choice", "reseat-choice", _("choice: this re-seating has no such proposal"))
+    rounds = chosen["rounds"] if chosen is not None else job.proposal
+    out = chosen["sitting_out"] if chosen is not None else None
     span = phases_db.span_of(tournament.pk, tournament.hanchan_count, job.from_round)
     started = tournament.rounds.filter(
         number__gte=job.from_round, number__lt=span.hanchan.stop, status__in=STARTED
@@ -402,18 +542,26 @@ def apply_seating(job: SeatingJob, user: AbstractBaseUser) -> SeatingJob:
             "played-rounds-are-kept",
             _("job: hanchan {number} has started since").format(number=started.number),
         )
-    proposed = {pk for table in job.proposal[0] for pk in table} if job.proposal else set()
-    if proposed != {player.pk for player in seating_field(tournament, job.prefer, job.from_round)}:
+    proposed = {pk for table in rounds[0] for pk in table} if rounds else set()
+    if out is not None:
+        proposed |= set(out[0]) if out else set()
+        present = reseat_field(tournament, job.prefer, job.from_round)
+    else:
+        present = seating_field(tournament, job.prefer, job.from_round)
+    if proposed != {player.pk for player in present}:
         raise Refusal(
             "job",
             "field-changed",
             _("job: the players present changed since this seating was made; generate again"),
         )
-    _apply(tournament, job.from_round, job.proposal, job.prefer, span.members)
+    _apply(tournament, job.from_round, rounds, job.prefer, span.members, out)
     job.applied_at = timezone.now()
-    job.save(update_fields=["applied_at"])
-    last = job.from_round + len(job.proposal) - 1
-    audit.record(tournament, user, "seating.apply", f"hanchan {job.from_round} to {last}")
+    job.choice = choice if chosen is not None else ""
+    if chosen is not None:
+        job.proposal, job.report = rounds, chosen["report"]
+    job.save(update_fields=["applied_at", "choice", "proposal", "report"])
+    last = job.from_round + len(rounds) - 1
+    audit.record(tournament, user, "seating.apply", f"hanchan {job.from_round} to {last} ({choice})")
     return job
 
 

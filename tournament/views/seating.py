@@ -3,6 +3,8 @@ hanchan, and the quality report in plain words."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count
@@ -19,7 +21,13 @@ from tournament.forms import (
 )
 from tournament.models import Round, Seat, SeatingJob, StaffRole
 from tournament.phases_db import phase_names
-from tournament.presentation import report_lines, report_summary, reseat_changes
+from tournament.presentation import (
+    proposal_changes,
+    proposal_summary,
+    report_lines,
+    report_summary,
+    reseat_changes,
+)
 from tournament.refusal import Refusal
 from tournament.views.base import access_tournament, add_refusal, render_page
 
@@ -97,7 +105,27 @@ def seating_job(request: HttpRequest, slug: str, job_id: int) -> HttpResponse:
     tournament = access_tournament(request, slug, Role.ORGANISER)
     job = get_object_or_404(SeatingJob, tournament=tournament, pk=job_id)
     changes: list[str] = []
-    if job.awaiting_confirmation:
+    proposals: list[dict[str, Any]] = []
+    if job.awaiting_confirmation and job.alternatives:
+        names = dict(tournament.players.values_list("pk", "name"))
+        alternatives = job.alternatives
+        best_excess = alternatives["best_schedule"]["report"].get("excess_meetings")
+        titles = {"fewest_moves": _("Fewest moves"), "best_schedule": _("Best schedule")}
+        for choice in services.SEATING_CHOICES:
+            proposal = alternatives[choice]
+            proposals.append(
+                {
+                    "choice": choice,
+                    "title": titles[choice],
+                    "summary": proposal_summary(proposal, alternatives["lower_bound"], best_excess),
+                    "changes": proposal_changes(proposal, alternatives["left"], names, job.from_round),
+                    "lines": report_lines(proposal["report"]),
+                    "report_summary": report_summary(proposal["report"]),
+                    "default": choice == services.SEATING_CHOICES[0],
+                }
+            )
+    elif job.awaiting_confirmation:
+        # A proposal made before re-seatings offered a choice: what it changes, table by table.
         names = dict(tournament.players.values_list("pk", "name"))
         before: dict[int, dict[int, int]] = {}
         seats = Seat.objects.filter(round__tournament=tournament, round__number__gte=job.from_round)
@@ -119,6 +147,7 @@ def seating_job(request: HttpRequest, slug: str, job_id: int) -> HttpResponse:
             "before_lines": report_lines(job.before_report) if job.awaiting_confirmation else [],
             "before_summary": report_summary(job.before_report) if job.awaiting_confirmation else "",
             "changes": changes,
+            "proposals": proposals,
             "rounds": tournament.rounds.filter(number__gte=job.from_round),
         },
     )
@@ -131,7 +160,7 @@ def seating_job_apply(request: HttpRequest, slug: str, job_id: int) -> HttpRespo
     tournament = access_tournament(request, slug, Role.ORGANISER)
     job = get_object_or_404(SeatingJob, tournament=tournament, pk=job_id)
     try:
-        services.apply_seating(job, request.user)
+        services.apply_seating(job, request.user, request.POST.get("choice") or services.SEATING_CHOICES[0])
     except Refusal as error:
         messages.error(request, error.message)
         return redirect("tournament:seating_job", slug=tournament.slug, job_id=job.pk)
