@@ -111,7 +111,12 @@ SCENARIOS = [
         "at most 8 moved per hanchan",
     ),
     Scenario(
-        "172: a withdrawal and a substitute out (from hanchan 3)", 172, 8, 2, without(50, 172), "under 5 s"
+        "172: two withdrawals, no substitute: 2 sit out in rotation (from hanchan 3)",
+        172,
+        8,
+        2,
+        without(50, 172),
+        "under 5 s",
     ),
     Scenario(
         "172: a table added (four late arrivals, from hanchan 3)",
