@@ -214,7 +214,7 @@ def proposal_changes(
         parts = []
         if moved:
             parts.append(
-                ngettext("{count} moves: {names}", "{count} move: {names}", len(moved)).format(
+                ngettext("{count} player moves: {names}", "{count} players move: {names}", len(moved)).format(
                     count=len(moved), names=named(moved)
                 )
             )

@@ -161,6 +161,13 @@ def test_a_late_arrival_takes_the_substitutes_seats_and_nobody_else_moves(
     assert "0 players moved in all; no re-seating can move fewer than 0." in page
     best_moves = job.alternatives["best_schedule"]["moves"]
     assert f"{best_moves} players moved in all" in page
+    names = dict(tournament.players.values_list("pk", "name"))
+    moved = sorted(names[pk] for pk in job.alternatives["best_schedule"]["moved"][0])
+    if len(moved) > 1:  # the full re-optimisation's moves, by name
+        line = (
+            f"Hanchan 2: {len(moved)} players move: {', '.join(moved)}; joins: Player 016; leaves: Sub 001."
+        )
+        assert line in page
     assert seats_of(tournament, 2) == before  # nothing changed yet
     assert client.post(f"/t/{tournament.slug}/manage/seating/jobs/{job.pk}/apply/").status_code == 302
 

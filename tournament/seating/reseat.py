@@ -48,6 +48,8 @@ STEPS_PER_SEAT = 400
 #: Exchanges per seat of the low-temperature search after the descent towards a cap (see reseat).
 CLEANUP_STEPS_PER_SEAT = 40
 CLEANUP_STEPS = 20_000
+#: Kicks in a row without a better result before the iterated descent towards a cap gives up.
+ITERATION_PATIENCE = 200
 DEFAULT_TIME_LIMIT = 4.0
 
 
@@ -180,6 +182,7 @@ class _Search:
         self.last_table = last_table
         self.rounds = len(tables)
         self.cap: int | None = None
+        self.journal: list[tuple[int, tuple[int, int], tuple[int, int]]] | None = None
         table_count = max((len(h) for h in tables), default=0)
         for row in self.visits:
             row.extend([0] * max(0, table_count - len(row)))
@@ -277,6 +280,54 @@ class _Search:
         self.tables[h][tb][wb] = p
         self._place(h, tb, wb, p, +1)
         self.where[h][q], self.where[h][p] = ta, tb
+        if self.journal is not None:
+            self.journal.append((h, a, b))
+
+    def key(self) -> tuple[int, int, int]:
+        """Repeat meetings above the cap, moves, repeat meetings: what the capped search minimises."""
+        over = max(0, self.excess - self.cap) if self.cap is not None else 0
+        return (over, self.moves, self.excess)
+
+    def undo(self, mark: int) -> None:
+        """Take back the exchanges made since the journal held ``mark`` entries."""
+        assert self.journal is not None
+        journal, self.journal = self.journal, None
+        while len(journal) > mark:
+            h, a, b = journal.pop()
+            self._swap(h, a, b)
+        self.journal = journal
+
+    def perturb(self, kicks: int) -> None:
+        """Exchange ``kicks`` players who meet someone again with players of other tables, at random."""
+        for _kick in range(kicks):
+            h = self.rng.randrange(self.rounds)
+            a = self._repeated_seat(h)
+            if a is None:
+                continue
+            others = [t for t in range(len(self.tables[h])) if t != a[0]]
+            if not others:
+                continue
+            self._swap(h, a, (self.rng.choice(others), self.rng.randrange(4)))
+
+    def iterate(self, deadline: float, patience: int) -> None:
+        """Iterated descent: kick, descend, keep the result only when it is better (else take it back),
+        until the cap and the fewest moves are met, ``patience`` kicks in a row fail, or the deadline."""
+        self.journal = []
+        self.descend(deadline)
+        best = self.key()
+        self.journal.clear()
+        failures = 0
+        while failures < patience and best[0] > 0 and time.monotonic() < deadline:
+            self.perturb(1 + self.rng.randrange(3))
+            self.descend(deadline)
+            now = self.key()
+            if now < best:
+                best, failures = now, 0
+            else:
+                self.undo(0)
+                failures += 1
+            self.journal.clear()
+        self.journal = None
 
     def run(
         self,
@@ -333,6 +384,7 @@ class _Search:
             h, t, w = hot[self.rng.randrange(len(hot))]
             tried.add((h, t, w))
             best: tuple[int, tuple[int, int]] | None = None
+            journal, self.journal = self.journal, None  # trials taken back at once: not journalled
             for tb, table in enumerate(self.tables[h]):
                 if tb == t:
                     continue
@@ -344,6 +396,7 @@ class _Search:
                     self._swap(h, (t, w), (tb, wb))
                     if delta < 0 and (best is None or delta < best[0]):
                         best = (delta, (tb, wb))
+            self.journal = journal
             if best is not None:
                 self._swap(h, (t, w), best[1])
                 tried.clear()
@@ -512,7 +565,7 @@ def reseat(
     if max_excess is not None and search.excess > max_excess:
         search.cap = max_excess
         every = [[(t, w) for t in range(tables) for w in range(4)] for _ in rounds]
-        search.descend(deadline)
+        search.iterate(deadline, ITERATION_PATIENCE)
         search.run(
             every, min(CLEANUP_STEPS, CLEANUP_STEPS_PER_SEAT * 4 * tables * len(rounds)), deadline, hot=0.5
         )
