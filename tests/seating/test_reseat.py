@@ -162,3 +162,30 @@ def test_a_generated_schedule_is_a_valid_published_one() -> None:
     result = reseat(schedule.rounds[1:], list(range(1, 17)), played=schedule.rounds[:1])
     assert [list(map(list, h)) for h in result.rounds] == [list(map(list, h)) for h in schedule.rounds[1:]]
     assert result.moves == 0
+
+
+def rotated(n: int, hanchan: int) -> list[list[list[int]]]:
+    """A valid schedule for players 1..n built at once (its repeat meetings do not matter here): hanchan h
+    seats the players in the order of ``p * (2h + 1) mod n``, four to a table."""
+    out = []
+    for h in range(hanchan):
+        order = sorted(range(1, n + 1), key=lambda p: (p * (2 * h + 1)) % n)
+        out.append([order[t : t + 4] for t in range(0, n, 4)])
+    return out
+
+
+def test_at_172_players_seats_change_hands_and_a_removed_table_moves_only_its_players() -> None:
+    schedule = rotated(172, 8)
+    played, rest = schedule[:2], schedule[2:]
+    field = [p for p in range(1, 173) if p not in (10, 99)] + [501, 502]
+    kept = reseat(rest, field, played=played)
+    assert sum(map(len, check_moves(rest, kept, field))) == 0 and kept.optimal
+
+    gone = {rest[0][t][1] for t in range(4)}  # four leave: 168 players, 42 tables
+    field = [p for p in range(1, 173) if p not in gone]
+    fewer = reseat(rest, field, played=played)
+    counted = check_moves(rest, fewer, field)
+    for h, hanchan in enumerate(rest):
+        assert_valid([fewer.rounds[h]], field)
+        assert counted[h] == set(hanchan[42]) - gone  # the players of table 43, nobody else
+    assert fewer.lower_bound == fewer.moves

@@ -199,6 +199,30 @@ def test_the_api_puts_the_best_schedule_in_place_when_chosen_and_names_the_moves
     assert job.alternatives["fewest_moves"]["moves"] >= job.alternatives["lower_bound"]
     assert job.alternatives["fewest_moves"]["moves"] <= job.alternatives["best_schedule"]["moves"]
 
+    # Repeat meetings counted here over the hanchan played and each proposal: fewest moves is no worse
+    # than the best schedule, or its page says by how much.
+    played = [
+        [list(t.seats.order_by("wind").values_list("player_id", flat=True)) for t in r.tables.all()]
+        for r in started.rounds.filter(number=1)
+    ]
+    excess = {}
+    for choice in ("fewest_moves", "best_schedule"):
+        meetings: dict[tuple[int, int], int] = {}
+        for hanchan in [*played, *job.alternatives[choice]["rounds"]]:
+            for table in hanchan:
+                for a in table:
+                    for b in table:
+                        if a < b:
+                            meetings[(a, b)] = meetings.get((a, b), 0) + 1
+        excess[choice] = sum(count - 1 for count in meetings.values() if count > 1)
+        assert job.alternatives[choice]["report"]["excess_meetings"] == excess[choice]
+    more = excess["fewest_moves"] - excess["best_schedule"]
+    if more > 0:
+        organiser_page = Client()
+        organiser_page.force_login(organiser)
+        page = organiser_page.get(f"/t/{started.slug}/manage/seating/jobs/{job.pk}/").content.decode()
+        assert f"{more} repeat meeting" in page
+
     client = APIClient()
     client.force_authenticate(organiser)
     url = f"/api/tournaments/{started.pk}/seating-jobs/{job.pk}/apply/"
