@@ -208,3 +208,17 @@ def test_newcomers_of_one_team_take_free_seats_at_different_tables() -> None:
         assert_valid(result.rounds, field)
         for table in result.rounds[0]:
             assert not {101, 102} <= set(table) and not {103, 104} <= set(table)  # teams apart
+
+
+def test_a_seat_changing_hands_moves_nobody_even_when_the_newcomer_met_the_table_before() -> None:
+    schedule = published(24, 4, 4)
+    # Substitute 101 played hanchan 1 in place of 24 (late); 24 plays from hanchan 2 on.
+    played = [[[101 if p == 24 else p for p in table] for table in schedule[0]]]
+    rest = schedule[1:]
+    mate = next(p for table in played[0] if 101 in table for p in table if p != 101)
+    # The player who withdraws sits with one of 101's table-mates in hanchan 2: 101 takes that seat.
+    gone = next(p for table in rest[0] if mate in table for p in table if p not in (mate, 24))
+    field = [p for p in range(1, 25) if p != gone] + [101]
+    result = reseat(rest, field, played=played, max_excess=0)
+    assert sum(map(len, check_moves(rest, result, field))) == 0 and result.optimal
+    assert excess_meetings([*played, *result.rounds]) >= 1  # the cap was not met, and nobody moved for it

@@ -478,7 +478,8 @@ def reseat(
 
     The moves are the fewest (see the module), unless ``max_excess`` is given and the fewest moves leave
     more repeat meetings (over ``played`` and the remaining hanchan) than that: then players are moved to
-    bring them down to ``max_excess`` with as few further moves as the search finds (the service passes
+    bring them down to ``max_excess`` with as few further moves as the search finds, except where seats
+    only change hands (the same tables, and nobody has to move), where nobody moves (the service passes
     the repeat meetings of a full re-optimisation, so that the proposal is never worse on them where the
     search can help it). Deterministic for a seed unless ``time_limit``
     (seconds) cuts the search of the second objective short; the moves do not depend on it.
@@ -562,7 +563,10 @@ def reseat(
     # First who takes which free seat (the moves stay the fewest); then, if that leaves more repeat
     # meetings than the cap, exchanges of anyone, trading moves for repeat meetings down to the cap.
     search.run(movable, STEPS_PER_SEAT * sum(len(seats) for seats in movable), deadline)
-    if max_excess is not None and search.excess > max_excess:
+    # A seat that only changes hands (as many tables, nobody has to move) moves nobody, whatever the cap:
+    # the newcomer's repeat meetings are what the proposal then states.
+    changes_hands = sum(bounds) == 0 and all(len(hanchan) == tables for hanchan in rounds)
+    if max_excess is not None and search.excess > max_excess and not changes_hands:
         search.cap = max_excess
         every = [[(t, w) for t in range(tables) for w in range(4)] for _ in rounds]
         search.iterate(deadline, ITERATION_PATIENCE)
