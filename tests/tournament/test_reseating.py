@@ -256,3 +256,38 @@ def test_sit_outs_rotate_from_hanchan_to_hanchan_and_are_recorded(
         out.append(sitting.pop())
     assert len(set(out)) == len(out)  # nobody sits out twice before everyone has once
     assert out[0] == players[-1].pk  # the last to check in first
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_re_seating_continues_the_rotation_of_sit_outs_and_names_them(
+    tournament: Tournament, organiser: Any
+) -> None:
+    players = make_players(tournament, 18)
+    for player in players:
+        services.check_in(player, user=organiser)
+    job = services.request_seating(tournament, organiser, seed=1, prefer="sit_out")
+    job.refresh_from_db()
+    assert job.state == "done", job.error
+    services.operate_clock(tournament.rounds.get(number=1), organiser, "start")
+    first_out = {a.player_id for a in Absence.objects.filter(round__number=1, reason="sits_out")}
+    assert len(first_out) == 2
+
+    gone = next(p for p in players if p.pk not in first_out)
+    services.withdraw_player(gone, organiser, from_round=2)  # 17 left: one sits out each hanchan
+    job = services.request_seating(tournament, organiser, from_round=2, seed=2, prefer="sit_out")
+    job.refresh_from_db()
+    assert job.awaiting_confirmation
+    client = Client()
+    client.force_login(organiser)
+    page = client.get(f"/t/{tournament.slug}/manage/seating/jobs/{job.pk}/").content.decode()
+    names = dict(tournament.players.values_list("pk", "name"))
+    for offset, out in enumerate(job.alternatives["fewest_moves"]["sitting_out"]):
+        assert len(out) == 1 and f"sits out: {names[out[0]]}." in page.split(f"Hanchan {2 + offset}:")[1]
+    assert client.post(f"/t/{tournament.slug}/manage/seating/jobs/{job.pk}/apply/").status_code == 302
+
+    sat_out = [a.player_id for a in Absence.objects.filter(reason="sits_out").order_by("round__number")]
+    assert len(sat_out) == 2 + 4 and len(set(sat_out)) == 6  # nobody twice: 17 could each sit out once
+    for number in range(2, 6):
+        out = {a.player_id for a in Absence.objects.filter(round__number=number, reason="sits_out")}
+        assert len(seated(tournament, number)) == 16 and not out & seated(tournament, number)
+        assert gone.pk not in seated(tournament, number)
