@@ -248,6 +248,7 @@ def test_sit_outs_rotate_from_hanchan_to_hanchan_and_are_recorded(
     job = services.request_seating(tournament, organiser, seed=1, prefer="sit_out")
     job.refresh_from_db()
     assert job.state == "done", job.error
+    assert job.report["valid"] and "errors" not in job.report  # a player sitting out is no error
     out = []
     for number in range(1, tournament.hanchan_count + 1):
         sitting = {a.player_id for a in Absence.objects.filter(round__number=number, reason="sits_out")}
@@ -277,6 +278,8 @@ def test_a_re_seating_continues_the_rotation_of_sit_outs_and_names_them(
     job = services.request_seating(tournament, organiser, from_round=2, seed=2, prefer="sit_out")
     job.refresh_from_db()
     assert job.awaiting_confirmation
+    for choice in services.SEATING_CHOICES:
+        assert "errors" not in job.alternatives[choice]["report"]
     client = Client()
     client.force_login(organiser)
     page = client.get(f"/t/{tournament.slug}/manage/seating/jobs/{job.pk}/").content.decode()

@@ -355,6 +355,7 @@ def run_seating_job(job_id: int, task_id: str | None = None) -> SeatingJob:
                     time_limit=ROTATION_SECONDS,
                 )
                 later, out = rotated.as_lists(), [list(o) for o in rotated.sitting_out]
+                field_changes = True  # who plays changes from hanchan to hanchan
             stored = _stored_rounds(tournament, job.from_round, span.hanchan.stop)
             alternatives: dict[str, Any] = {}
             if stored:
