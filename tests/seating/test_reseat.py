@@ -10,7 +10,7 @@ import pytest
 from tournament.seating import NEVER, PlayerInfo, SeatingError, SeparationRule, generate
 from tournament.seating.reseat import Reseat, reseat
 
-from .helpers import assert_valid, excess_meetings, history, players_moved
+from .helpers import UNTIMED, assert_valid, excess_meetings, history, players_moved
 
 
 def published(n: int, hanchan: int, built_for: int) -> list[list[list[int]]]:
@@ -31,7 +31,7 @@ def test_a_substitute_takes_the_seat_of_a_player_who_left_and_nobody_else_moves(
     schedule = published(24, 4, 4)
     played, rest = schedule[:1], schedule[1:]
     field = [p for p in range(1, 25) if p != 5] + [101]
-    result = reseat(rest, field, played=played)
+    result = reseat(rest, field, played=played, time_limit=UNTIMED)
     assert check_moves(rest, result, field) == [set(), set(), set()]
     assert result.lower_bound == 0 and result.optimal
     for before, after in zip(rest, result.rounds, strict=True):
@@ -48,7 +48,7 @@ def test_a_late_arrival_takes_the_seat_of_the_substitute() -> None:
     ]
     played, rest = schedule[:1], schedule[1:]
     field = [*range(1, 24), 26]
-    result = reseat(rest, field, played=played)
+    result = reseat(rest, field, played=played, time_limit=UNTIMED)
     assert check_moves(rest, result, field) == [set(), set(), set()]
     assert all(len(m) == 0 for m in result.moved) and result.lower_bound == 0
 
@@ -57,7 +57,7 @@ def test_several_seats_change_hands_at_once() -> None:
     schedule = published(40, 6, 8)
     played, rest = schedule[:2], schedule[2:]
     field = [p for p in range(1, 41) if p not in (3, 17, 29)] + [201, 202, 203]
-    result = reseat(rest, field, played=played)
+    result = reseat(rest, field, played=played, time_limit=UNTIMED)
     assert result.moves == 0 and sum(map(len, check_moves(rest, result, field))) == 0
     assert excess_meetings([*played, *result.rounds]) == 0  # newcomers meet nobody twice
 
@@ -71,7 +71,7 @@ def test_a_table_removed_moves_only_its_players() -> None:
     played, rest = schedule[:2], schedule[2:]
     gone = {schedule[2][0][0], schedule[2][1][0], schedule[2][2][0], schedule[2][3][0]}
     field = [p for p in range(1, 81) if p not in gone]
-    result = reseat(rest, field, played=played, time_limit=2)
+    result = reseat(rest, field, played=played, time_limit=UNTIMED)
     counted = check_moves(rest, result, field)
     for h, hanchan in enumerate(rest):
         assert_valid([result.rounds[h]], field)
@@ -87,11 +87,11 @@ def test_a_table_added_moves_nobody_and_with_a_cap_trades_few_moves_for_repeat_m
     schedule = published(80, 8, 8)
     played, rest = schedule[:2], schedule[2:]
     field = list(range(1, 85))  # four late arrivals: table 21
-    plain = reseat(rest, field, played=played, time_limit=2)
+    plain = reseat(rest, field, played=played, time_limit=UNTIMED)
     assert sum(map(len, check_moves(rest, plain, field))) == 0 and plain.lower_bound == 0
     assert all(sorted(h[20]) == [81, 82, 83, 84] for h in plain.rounds)  # the newcomers' own table
     assert excess_meetings([*played, *plain.rounds]) == 6 * 5  # ... where they meet every hanchan
-    capped = reseat(rest, field, played=played, max_excess=0, time_limit=3)
+    capped = reseat(rest, field, played=played, max_excess=0, time_limit=UNTIMED)
     counted = check_moves(rest, capped, field)
     assert excess_meetings([*played, *capped.rounds]) == 0
     assert all(len(moved) <= 8 for moved in counted)  # at most two tables' players per hanchan
@@ -103,7 +103,7 @@ def test_sit_outs_rotate_fairly_and_are_named() -> None:
     schedule = published(40, 8, 8)
     played, rest = schedule[:1], schedule[1:]
     field = [p for p in range(1, 41) if p != 7]  # 39 players: 9 tables, 3 sit out each hanchan
-    result = reseat(rest, field, played=played, time_limit=2)
+    result = reseat(rest, field, played=played, time_limit=UNTIMED)
     out = [set(o) for o in result.sitting_out]
     assert all(len(o) == 3 for o in out)
     counts: Counter[int] = Counter()
@@ -121,7 +121,7 @@ def test_sit_outs_continue_the_rotation_of_the_hanchan_played() -> None:
     schedule = published(20, 4, 5)
     played, rest = schedule[:1], schedule[1:]
     field = list(range(1, 22))  # 21 players: one sits out each hanchan
-    result = reseat(rest, field, played=played, sat_out={21: 1})  # 21 sat out hanchan 1
+    result = reseat(rest, field, played=played, sat_out={21: 1}, time_limit=UNTIMED)  # 21 sat out hanchan 1
     out = [o[0] for o in result.sitting_out]
     assert len(set(out)) == 3 and 21 not in out
     # The last to check in first, among those who would lose no seat: nobody loses one (21 had none) ...
@@ -134,7 +134,7 @@ def test_the_bound_counts_the_seats_lost_to_sit_outs() -> None:
     played, rest = schedule[:1], schedule[1:]
     field = [*range(1, 16), 99]  # 99 replaces 16, and 2 withdraw without a substitute: 14 players
     field = [p for p in field if p not in (1, 2)]
-    result = reseat(rest, field, played=played)
+    result = reseat(rest, field, played=played, time_limit=UNTIMED)
     # 14 players: 3 tables, 2 sit out. Players at table 4 must move or sit out; 99 (no seat) can sit out.
     for h, hanchan in enumerate(rest):
         at_four = {p for p in hanchan[3] if p in field}
@@ -152,14 +152,14 @@ def test_a_published_hanchan_with_a_short_table_is_refused() -> None:
 def test_the_same_seed_gives_the_same_re_seating() -> None:
     schedule = published(24, 4, 4)
     field = [p for p in range(1, 25) if p not in (2, 9, 14, 23)]
-    first = reseat(schedule[1:], field, played=schedule[:1], seed=3, time_limit=float("inf"))
-    again = reseat(schedule[1:], field, played=schedule[:1], seed=3, time_limit=float("inf"))
+    first = reseat(schedule[1:], field, played=schedule[:1], seed=3, time_limit=UNTIMED)
+    again = reseat(schedule[1:], field, played=schedule[:1], seed=3, time_limit=UNTIMED)
     assert first.rounds == again.rounds
 
 
 def test_a_generated_schedule_is_a_valid_published_one() -> None:
     schedule = generate(16, 4, seed=2)
-    result = reseat(schedule.rounds[1:], list(range(1, 17)), played=schedule.rounds[:1])
+    result = reseat(schedule.rounds[1:], list(range(1, 17)), played=schedule.rounds[:1], time_limit=UNTIMED)
     assert [list(map(list, h)) for h in result.rounds] == [list(map(list, h)) for h in schedule.rounds[1:]]
     assert result.moves == 0
 
@@ -178,12 +178,12 @@ def test_at_172_players_seats_change_hands_and_a_removed_table_moves_only_its_pl
     schedule = rotated(172, 8)
     played, rest = schedule[:2], schedule[2:]
     field = [p for p in range(1, 173) if p not in (10, 99)] + [501, 502]
-    kept = reseat(rest, field, played=played)
+    kept = reseat(rest, field, played=played, time_limit=UNTIMED)
     assert sum(map(len, check_moves(rest, kept, field))) == 0 and kept.optimal
 
     gone = {rest[0][t][1] for t in range(4)}  # four leave: 168 players, 42 tables
     field = [p for p in range(1, 173) if p not in gone]
-    fewer = reseat(rest, field, played=played)
+    fewer = reseat(rest, field, played=played, time_limit=UNTIMED)
     counted = check_moves(rest, fewer, field)
     for h, hanchan in enumerate(rest):
         assert_valid([fewer.rounds[h]], field)
@@ -203,7 +203,9 @@ def test_newcomers_of_one_team_take_free_seats_at_different_tables() -> None:
     infos += [PlayerInfo(104, team="Y")]
     field = [info.id for info in infos]
     for seed in range(20):
-        result = reseat(rest, infos, played=played, separate=SeparationRule(team=NEVER), seed=seed)
+        result = reseat(
+            rest, infos, played=played, separate=SeparationRule(team=NEVER), seed=seed, time_limit=UNTIMED
+        )
         assert result.moves == 0  # the seats changed hands
         assert_valid(result.rounds, field)
         for table in result.rounds[0]:
@@ -219,6 +221,6 @@ def test_a_seat_changing_hands_moves_nobody_even_when_the_newcomer_met_the_table
     # The player who withdraws sits with one of 101's table-mates in hanchan 2: 101 takes that seat.
     gone = next(p for table in rest[0] if mate in table for p in table if p not in (mate, 24))
     field = [p for p in range(1, 25) if p != gone] + [101]
-    result = reseat(rest, field, played=played, max_excess=0)
+    result = reseat(rest, field, played=played, max_excess=0, time_limit=UNTIMED)
     assert sum(map(len, check_moves(rest, result, field))) == 0 and result.optimal
     assert excess_meetings([*played, *result.rounds]) >= 1  # the cap was not met, and nobody moved for it
