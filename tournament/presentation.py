@@ -237,11 +237,14 @@ def proposal_summary(proposal: dict[str, Any], lower_bound: int, best_excess: in
     """The figures of a re-seating proposal beside what is possible: the players moved in all and the
     fewest any re-seating can move (proven), and its repeat meetings beside the best schedule's."""
     moves = proposal.get("moves", 0)
-    text = ngettext(
-        "{moves} player moved in all; no re-seating can move fewer than {bound}.",
-        "{moves} players moved in all; no re-seating can move fewer than {bound}.",
-        moves,
-    ).format(moves=moves, bound=lower_bound)
+    if moves == 0:
+        text = _("Nobody moves: every published seat is kept.")
+    else:
+        text = ngettext(
+            "{moves} player moved in all; no re-seating can move fewer than {bound}.",
+            "{moves} players moved in all; no re-seating can move fewer than {bound}.",
+            moves,
+        ).format(moves=moves, bound=lower_bound)
     excess = proposal.get("report", {}).get("excess_meetings")
     if best_excess is not None and excess is not None and excess > best_excess:
         more = excess - best_excess
