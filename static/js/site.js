@@ -370,7 +370,54 @@
     }
   }
 
+  /* A table wider than the screen scrolls sideways in its frame (.table-wrap): while it does, the frame
+     takes the keyboard's focus, so that the arrow keys scroll it, and is a region named after its table's
+     caption or the heading before it (WCAG 2.1.1). Checked again when the screen's size changes and when
+     a script redraws a table. */
+  function frameName(frame) {
+    const caption = frame.querySelector("caption");
+    if (caption) return caption.textContent.trim();
+    for (let node = frame; node && node !== document.body; node = node.parentElement) {
+      for (let before = node.previousElementSibling; before; before = before.previousElementSibling) {
+        const heading = before.matches("h1, h2, h3, h4") ? before : before.querySelector("h1, h2, h3, h4");
+        if (heading) return heading.textContent.trim().replace(/\s+/g, " ");
+      }
+    }
+    return document.title;
+  }
+
+  function markScrollingFrames() {
+    for (const frame of document.querySelectorAll(".table-wrap")) {
+      const scrolls = frame.scrollWidth > frame.clientWidth + 1;
+      if (scrolls && !frame.hasAttribute("data-scroll-frame")) {
+        frame.setAttribute("data-scroll-frame", "");
+        frame.tabIndex = 0;
+        frame.setAttribute("role", "region");
+        frame.setAttribute("aria-label", frameName(frame));
+      } else if (!scrolls && frame.hasAttribute("data-scroll-frame")) {
+        for (const name of ["data-scroll-frame", "tabindex", "role", "aria-label"]) frame.removeAttribute(name);
+      }
+    }
+  }
+
+  function setupScrollingFrames() {
+    let pending = false;
+    const check = () => {
+      if (pending) return;
+      pending = true;
+      requestAnimationFrame(() => {
+        pending = false;
+        markScrollingFrames();
+      });
+    };
+    markScrollingFrames();
+    window.addEventListener("resize", check);
+    const main = document.querySelector("main");
+    if (main) new MutationObserver(check).observe(main, { childList: true, subtree: true });
+  }
+
   document.addEventListener("DOMContentLoaded", () => {
+    setupScrollingFrames();
     setupLanguageSwitcher();
     setupSoundToggles();
     setupClock();

@@ -205,8 +205,9 @@ LAYOUT_PROBLEMS = """() => {
   const targets = [...document.querySelectorAll(
     "button, select, textarea, input:not([type=hidden]), nav a, a.button, .actions a"
   )].filter(shown);
+  const boxes = new Map(targets.map((el) => [el, el.getBoundingClientRect()]));
   for (const el of targets) {
-    const box = el.getBoundingClientRect();
+    const box = boxes.get(el);
     if (box.width < 24 - 0.5 || box.height < 24 - 0.5) {
       problems.push(`"${label(el)}" is ${Math.round(box.width)} x ${Math.round(box.height)} px`);
     }
@@ -214,7 +215,7 @@ LAYOUT_PROBLEMS = """() => {
   }
   for (let i = 0; i < targets.length; i++) {
     for (let j = i + 1; j < targets.length; j++) {
-      const a = targets[i].getBoundingClientRect(), b = targets[j].getBoundingClientRect();
+      const a = boxes.get(targets[i]), b = boxes.get(targets[j]);
       if (targets[i].contains(targets[j]) || targets[j].contains(targets[i])) continue;
       const x = Math.min(a.right, b.right) - Math.max(a.left, b.left);
       const y = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
@@ -223,11 +224,13 @@ LAYOUT_PROBLEMS = """() => {
   }
   const texts = [...document.querySelectorAll("body *")].filter((el) =>
     shown(el) && [...el.childNodes].some((node) => node.nodeType === 3 && node.textContent.trim()));
+  const textBoxes = new Map(texts.map((el) => [el, el.getBoundingClientRect()]));
   for (const el of targets) {
-    const a = el.getBoundingClientRect();
+    const a = boxes.get(el);
     for (const text of texts) {
+      const b = textBoxes.get(text);
+      if (b.right <= a.left || b.left >= a.right || b.bottom <= a.top || b.top >= a.bottom) continue;
       if (el.contains(text) || text.contains(el)) continue;
-      const b = text.getBoundingClientRect();
       const x = Math.min(a.right, b.right) - Math.max(a.left, b.left);
       const y = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
       if (x > 1 && y > 1) problems.push(`"${label(el)}" covers "${label(text)}"`);

@@ -1,0 +1,461 @@
+"""Every page a person uses, in all six languages, at the phone (360 and 390 px), desktop (1366 px) and
+projector (1920 and 1280 px) sizes, on a tournament with names of up to 30 characters in Latin, Cyrillic,
+Greek, Japanese, Chinese and Vietnamese script, teams, penalties and totals of three digits below zero:
+
+- ``layout_problems`` finds nothing at any size: the document never scrolls sideways, no text (a name,
+  a rank, a total, the clock) is cut, no tap target is under 24 x 24 px, past the edge, or overlaps
+  another or a text;
+- axe-core (the copy bundled by the ``axe-playwright-python`` package, injected into the page; no
+  download) finds no critical or serious violation, and the page has its landmarks: a ``main``, and no
+  content outside a landmark (axe's ``region`` and ``landmark-*`` rules).
+
+The pages are the URL configuration's: ``test_every_page_route_is_visited_or_said_not_to_be_a_page``
+fails when a route is added that is neither in ``PAGES`` nor in ``NOT_PAGES`` (JSON, streams, downloads,
+actions that answer a redirect), so a new page cannot go unchecked.
+
+Cost: each page is loaded once per language and its viewport resized (no reload) for the five sizes;
+one test per language, so pytest-xdist spreads them. axe-core takes 0.1 to 0.5 s a page with all its
+rules, more than half of it for the colour contrast, which depends on the page's markup and colours and
+not on its language. So axe runs every rule on every page in English at the narrowest phone (360 px)
+and at the desktop size (1366 px), and in the other five languages, at 360 px, the rules whose findings
+the language can change (``LANGUAGE_RULES``: the names and labels of things, the page's language, the
+landmarks and the scrolling frames), about 0.1 s a page.
+
+Screenshots (not committed): ``SCREENSHOTS=1`` writes each page at each size to
+``tests/artifacts/pages/<language>/<width>/<page>.png``; the everyday run takes none.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+from axe_playwright_python.base import AXE_SCRIPT
+from django.contrib.auth.tokens import default_token_generator
+from django.urls import URLPattern, URLResolver, get_resolver
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
+
+from penalties import services as penalties
+from scoring import services as sheets
+from tests.browser.conftest import LAYOUT_PROBLEMS, NEXT_FRAME, log_in
+from tests.conftest import make_user, seat_table
+from tournament import services
+from tournament.models import Player, Round, SeatingJob, Tournament
+from tournament.services import player_login
+
+LANGUAGES = ["en", "ja", "ru", "fr", "de", "zh-hans"]
+# Phone, phone, desktop, projector, projector: the order the page goes through them.
+SIZES = [(360, 780), (390, 844), (1366, 768), (1920, 1080), (1280, 720)]
+AXE_EVERY_LANGUAGE = 360
+AXE_ENGLISH = 1366
+SHOTS = Path(__file__).resolve().parents[1] / "artifacts" / "pages"
+SLUG = "harbour"
+PASSWORD = "pw-for-tests-only"
+
+# Twelve players, three tables; names of up to 30 characters (the longest allowed to show whole).
+NAMES = [
+    ("Maximilian Schwarzenberger-Kl", "DE", "Kyoto Tenpai Collective", ""),
+    ("Александра Константинопольская", "RU", "Kyoto Tenpai Collective", ""),
+    ("Nguyễn Thị Minh Khai", "VN", "Kyoto Tenpai Collective", ""),
+    ("Bartholomew van der Westhuizen", "ZA", "Osaka Riichi Brigade", ""),
+    ("長谷川 麻衣子", "JP", "Osaka Riichi Brigade", "長谷川 麻衣子"),
+    ("Κωνσταντίνος Παπαδόπουλος", "GR", "Osaka Riichi Brigade", ""),
+    ("Anne-Charlotte Dubois-Lefèvre", "FR", "Nordic Dora Hunters", ""),
+    ("欧阳 娜娜", "CN", "Nordic Dora Hunters", "欧阳 娜娜"),
+    ("Jean-Baptiste Kowalczykowski", "PL", "Nordic Dora Hunters", ""),
+    ("Natalia Wiśniewska-Kowalska", "PL", "Lisbon Mangan Society", ""),
+    ("Yamada Tarō", "JP", "Lisbon Mangan Society", "山田 太郎"),
+    ("Oskar Ebert", "SE", "Lisbon Mangan Society", ""),
+]
+# Each table's final points, East to North: over two hanchan, totals from about +140 to -140, and
+# penalties take the last ones further down (three digits below zero).
+FINAL = (155000, 25000, -20000, -40000)
+
+
+@dataclass
+class Harbour:
+    tournament: Tournament
+    player: Player  # the player who signs in: seated at hanchan 3's table 1, a negative total
+    player_link: str
+    set_password: str
+    job: SeatingJob
+
+
+@pytest.fixture
+def harbour(transactional_db: None) -> Harbour:
+    """Hanchan 1 and 2 signed at three tables, hanchan 3 seated, published and started (its clock
+    running), no sheet yet; the players enter their table's sheet; team standings; penalties."""
+    tournament = Tournament.objects.create(
+        name="Grand Harbour International Riichi Open 2026",
+        slug=SLUG,
+        starts_on=date(2026, 10, 3),
+        ends_on=date(2026, 10, 4),
+        venue="Salão Nobre do Clube Naval de Lisboa, Cais do Sodré",
+        hanchan_count=6,
+        entry_mode=Tournament.EntryMode.PLAYERS,
+        team_ranking=Tournament.TeamRanking.SUM,
+    )
+    organiser = make_user("organiser", tournament, "organiser")
+    organiser.is_superuser = organiser.is_staff = True  # also invites organisers
+    organiser.save()
+    players = [
+        Player.objects.create(
+            tournament=tournament,
+            name=name,
+            country=country,
+            club=team.split()[0] + " Mahjong Club",
+            team=team,
+            native_name=native,
+            status=Player.Status.CHECKED_IN,
+        )
+        for name, country, team, native in NAMES
+    ]
+    Player.objects.create(tournament=tournament, name="Sebastian Substitute-Longname", is_substitute=True)
+    for number in (1, 2, 3):
+        round_ = Round.objects.create(tournament=tournament, number=number, status=Round.Status.SEATED)
+        order = players if number != 2 else players[1:] + players[:1]
+        for index in range(3):
+            table = seat_table(round_, index + 1, order[4 * index : 4 * index + 4])
+            if number == 3:
+                continue
+            final = dict(zip([s.player.name for s in table.seats.order_by("wind")], FINAL, strict=True))
+            entry = {"form": "final", "final_points": final, "riichi_sticks_left": 0}
+            sheets.sign_sheet(sheets.save_sheet(table, entry, organiser, submit=True), organiser)
+    third = tournament.rounds.get(number=3)
+    services.operate_clock(third, organiser, "start")
+    for index, player in enumerate(players[3::4]):
+        penalties.give_penalty(
+            player, "other", organiser, points=Decimal(20 + index), reason="Phone ringing during the hanchan"
+        )
+    job = SeatingJob.objects.create(tournament=tournament, state=SeatingJob.State.DONE, progress=1.0)
+    seated = players[3]  # the North of hanchan 3's table 1
+    link = player_login.issue_for_player(seated, organiser).token
+    invited = make_user("invited-organiser")
+    invited.set_unusable_password()
+    invited.save()
+    uid = urlsafe_base64_encode(force_bytes(invited.pk))
+    token = default_token_generator.make_token(invited)
+    return Harbour(tournament, seated, f"/t/{SLUG}/in/{link}/", f"/accounts/set-password/{uid}/{token}/", job)
+
+
+@dataclass
+class Page:
+    name: str  # the screenshot's file name
+    route: str  # the URL pattern it covers, as get_resolver() spells it
+    url: Callable[[Harbour], str]
+    waits_for: str = ""  # a fetch the page draws from (its standings, its sheet's check), waited for
+    reached: Callable[[Any], None] | None = None  # after loading ``url``: the form that leads to the page
+    projector: bool = False  # a screen of its own size: screenshots of the screen, not of a long page
+
+
+T = f"/t/{SLUG}"
+
+
+def upload_player_list(page: Any) -> None:
+    rows = "name,country,club,team\n" + "".join(
+        f"{name},{country},Lisbon Mahjong Club,{team}\n" for name, country, team, _native in NAMES[:4]
+    )
+    page.set_input_files(
+        "input[type=file][name=file]",
+        {"name": "players.csv", "mimeType": "text/csv", "buffer": rows.encode()},
+    )
+    with page.expect_navigation():
+        page.click("form[enctype] button[type=submit]")
+
+
+def new_credentials(page: Any) -> None:
+    with page.expect_navigation():
+        page.click("button[data-issue-credentials]")
+
+
+ANONYMOUS = [
+    Page("tournaments", "", lambda h: "/"),
+    Page("sign-in", "accounts/login/", lambda h: "/accounts/login/"),
+    Page("set-password", "accounts/set-password/<uidb64>/<token>/", lambda h: h.set_password),
+    Page("player-sign-in", "t/<slug:slug>/me/", lambda h: f"{T}/me/"),
+    Page("home", "t/<slug:slug>/", lambda h: f"{T}/"),
+    Page("standings", "t/<slug:slug>/standings/", lambda h: f"{T}/standings/", "/standings.json"),
+    Page("seating", "t/<slug:slug>/seating/", lambda h: f"{T}/seating/"),
+    Page("seating-1", "t/<slug:slug>/seating/<int:number>/", lambda h: f"{T}/seating/1/"),
+    Page("players", "t/<slug:slug>/players/", lambda h: f"{T}/players/"),
+    Page("player", "t/<slug:slug>/players/<int:player_id>/", lambda h: f"{T}/players/{h.player.pk}/"),
+    Page("projector", "t/<slug:slug>/projector/", lambda h: f"{T}/projector/", "/standings.json", None, True),
+]
+# The player signed in on their phone (the seating card's link): their next seat, their own results,
+# their table's sheet to enter.
+PLAYER = [
+    Page("player-home", "t/<slug:slug>/", lambda h: f"{T}/"),
+    Page("player-own", "t/<slug:slug>/players/<int:player_id>/", lambda h: f"{T}/players/{h.player.pk}/"),
+    Page(
+        "player-sheet",
+        "t/<slug:slug>/sheet/<int:round_number>/<int:table_number>/",
+        lambda h: f"{T}/sheet/3/1/",
+        "/check.json",
+    ),
+]
+# The organiser (organisers are also head referees and referees; this one is a site admin too).
+STAFF = [
+    Page("new-tournament", "tournaments/new/", lambda h: "/tournaments/new/"),
+    Page("invite-organiser", "organisers/invite/", lambda h: "/organisers/invite/"),
+    Page("manage", "t/<slug:slug>/manage/", lambda h: f"{T}/manage/"),
+    Page("settings", "t/<slug:slug>/manage/edit/", lambda h: f"{T}/manage/edit/"),
+    Page("statistics", "t/<slug:slug>/manage/statistics/", lambda h: f"{T}/manage/statistics/"),
+    Page("registration", "t/<slug:slug>/manage/players/", lambda h: f"{T}/manage/players/"),
+    Page(
+        "import-preview",
+        "t/<slug:slug>/manage/players/import/",
+        lambda h: f"{T}/manage/players/",
+        reached=upload_player_list,
+    ),
+    Page(
+        "a-registration",
+        "t/<slug:slug>/manage/players/<int:player_id>/",
+        lambda h: f"{T}/manage/players/{h.player.pk}/",
+    ),
+    Page(
+        "new-pin",
+        "t/<slug:slug>/manage/players/<int:player_id>/credentials/",
+        lambda h: f"{T}/players/{h.player.pk}/",
+        reached=new_credentials,
+    ),
+    Page("check-in", "t/<slug:slug>/manage/check-in/", lambda h: f"{T}/manage/check-in/"),
+    Page("absences", "t/<slug:slug>/manage/absences/", lambda h: f"{T}/manage/absences/"),
+    Page("staff", "t/<slug:slug>/manage/staff/", lambda h: f"{T}/manage/staff/"),
+    Page("phases", "t/<slug:slug>/manage/phases/", lambda h: f"{T}/manage/phases/"),
+    Page("seating-manage", "t/<slug:slug>/manage/seating/", lambda h: f"{T}/manage/seating/"),
+    Page(
+        "seating-job",
+        "t/<slug:slug>/manage/seating/jobs/<int:job_id>/",
+        lambda h: f"{T}/manage/seating/jobs/{h.job.pk}/",
+    ),
+    Page("clock", "t/<slug:slug>/clock/", lambda h: f"{T}/clock/"),
+    Page("my-tables", "t/<slug:slug>/referee/", lambda h: f"{T}/referee/"),
+    Page(
+        "sheet-entry",
+        "t/<slug:slug>/sheet/<int:round_number>/<int:table_number>/",
+        lambda h: f"{T}/sheet/3/2/",
+        "/check.json",
+    ),
+    Page(
+        "sheet-correction",
+        "t/<slug:slug>/sheet/<int:round_number>/<int:table_number>/correct/",
+        lambda h: f"{T}/sheet/1/1/correct/",
+        "/check.json",
+    ),
+    Page("penalties", "t/<slug:slug>/penalties/", lambda h: f"{T}/penalties/"),
+    Page("exports", "t/<slug:slug>/exports/", lambda h: f"{T}/exports/"),
+    Page(
+        "new-sign-in-codes",
+        "t/<slug:slug>/exports/print/seating-cards/<int:number>/new-codes/",
+        lambda h: f"{T}/exports/print/seating-cards/3/new-codes/",
+    ),
+]
+PAGES = ANONYMOUS + PLAYER + STAFF
+
+# The routes that are not pages, each with why.
+NOT_PAGES = {
+    "healthz": "the health check (text)",
+    "healthz/ready": "the readiness check (text)",
+    "sw.js": "the service worker (a script)",
+    "manifest.webmanifest": "the web app manifest (JSON)",
+    "admin/": "Django's admin, for site admins; its own pages and styles, not the product's screens",
+    "accounts/logout/": "POST, answers a redirect",
+    "api/": "the REST API (JSON)",
+    "i18n/setlang/": "POST from the language switcher, answers a redirect",
+    "jsi18n/": "the pages' scripts' words (a script)",
+    "t/<slug:slug>/me/logout/": "POST, answers a redirect",
+    "t/<slug:slug>/in/<str:token>/": "signs the player in and answers a redirect to their page (visited)",
+    "t/<slug:slug>/exports/jobs/<int:job_id>/": "an export's progress (JSON)",
+    "t/<slug:slug>/exports/jobs/<int:job_id>/download": "an export's file",
+    "t/<slug:slug>/exports/print/<str:kind>/<int:number>/": "a PDF",
+    "t/<slug:slug>/exports/<str:identifier>/": "POST, starts an export",
+    "t/<slug:slug>/sheet/<int:round_number>/<int:table_number>/check.json": "JSON",
+    "t/<slug:slug>/sheet/<int:round_number>/<int:table_number>/save.json": "JSON",
+    "t/<slug:slug>/sheet/<int:round_number>/<int:table_number>/from-log/": "POST, answers the sheet page",
+    "t/<slug:slug>/sheet/<int:round_number>/<int:table_number>/sign/": "POST, answers a redirect",
+    "t/<slug:slug>/sheet/<int:round_number>/<int:table_number>/confirm/": "POST, answers a redirect",
+    "t/<slug:slug>/sheet/<int:round_number>/<int:table_number>/dispute/": "POST, answers a redirect",
+    "t/<slug:slug>/penalties/<int:penalty_id>/revoke/": "POST, answers a redirect",
+    "t/<slug:slug>/penalties/disqualify/": "POST, answers a redirect",
+    "t/<slug:slug>/standings.json": "JSON",
+    "t/<slug:slug>/projector/seating.json": "JSON",
+    "t/<slug:slug>/clock.json": "JSON",
+    "t/<slug:slug>/live": "the live event stream",
+    "t/<slug:slug>/manage/reveal/": "POST, answers a redirect",
+    "t/<slug:slug>/manage/players/import/confirm/": "POST, answers a redirect",
+    "t/<slug:slug>/manage/check-in/<int:player_id>/": "POST, answers JSON or a redirect",
+    "t/<slug:slug>/manage/check-in/many/": "POST, answers JSON or a redirect",
+    "t/<slug:slug>/manage/seating/swiss/": "POST, answers a redirect",
+    "t/<slug:slug>/manage/seating/<int:number>/publish/": "POST, answers a redirect",
+    "t/<slug:slug>/manage/seating/jobs/<int:job_id>.json": "JSON",
+    "t/<slug:slug>/manage/seating/jobs/<int:job_id>/apply/": "POST, answers a redirect",
+}
+
+
+def routes() -> Iterator[str]:
+    """Every route of the URL configuration; the admin's and the API's as their prefix."""
+
+    def walk(patterns: Any, prefix: str) -> Iterator[str]:
+        for pattern in patterns:
+            route = prefix + str(pattern.pattern)
+            if isinstance(pattern, URLResolver) and route not in ("admin/", "api/"):
+                yield from walk(pattern.url_patterns, route)
+            elif isinstance(pattern, URLPattern | URLResolver):
+                yield route
+
+    yield from walk(get_resolver().url_patterns, "")
+
+
+def test_every_page_route_is_visited_or_said_not_to_be_a_page() -> None:
+    visited = {page.route for page in PAGES}
+    assert not visited & set(NOT_PAGES)
+    assert set(routes()) - visited - set(NOT_PAGES) == set(), "a new page: add it to PAGES"
+    assert visited | set(NOT_PAGES) == set(routes()), "PAGES or NOT_PAGES name a route that is gone"
+
+
+# What axe must not find: anything critical or serious, and content outside the landmarks or a page
+# without its main landmark (moderate, but asked for).
+LANDMARK_RULES = re.compile(r"^(region|landmark-.*)$")
+
+
+# The rules whose findings the page's language can change (the names and labels of things, the language
+# itself, text spilling out of a landmark or a frame): run in every language. The others (above all the
+# colour contrast, more than half of axe's time) depend on the page's markup and colours, the same in
+# every language: run in English.
+LANGUAGE_RULES = [
+    "aria-command-name",
+    "aria-input-field-name",
+    "aria-toggle-field-name",
+    "button-name",
+    "document-title",
+    "empty-heading",
+    "html-has-lang",
+    "html-lang-valid",
+    "input-button-name",
+    "label",
+    "landmark-one-main",
+    "link-name",
+    "region",
+    "scrollable-region-focusable",
+    "select-name",
+    "valid-lang",
+]
+
+
+def axe_findings(page: Any, *, every_rule: bool) -> list[str]:
+    if not page.evaluate("typeof window.axe === 'object'"):
+        page.evaluate(AXE_SCRIPT)
+    options: dict[str, Any] = {"resultTypes": ["violations"]}
+    if not every_rule:
+        options["runOnly"] = {"type": "rule", "values": LANGUAGE_RULES}
+    result = page.evaluate("(options) => axe.run(document, options)", options)
+    return [
+        f"{rule['id']} ({rule['impact']}): "
+        + "; ".join(" ".join(node["target"][-1:]) for node in rule["nodes"][:3])
+        + (f" and {len(rule['nodes']) - 3} more" if len(rule["nodes"]) > 3 else "")
+        for rule in result["violations"]
+        if rule["impact"] in ("critical", "serious") or LANDMARK_RULES.match(rule["id"])
+    ]
+
+
+def shoot(page: Any, language: str, width: int, name: str, *, whole: bool) -> None:
+    path = SHOTS / language / str(width) / f"{name}.png"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    page.evaluate("window.scrollTo(0, 0)")
+    size = page.viewport_size
+    if whole:  # the whole page on a screen as tall as the page: the sticky bars where they belong
+        height = page.evaluate("document.documentElement.scrollHeight")
+        page.set_viewport_size({"width": size["width"], "height": max(height, size["height"])})
+    page.screenshot(path=str(path))
+    page.set_viewport_size(size)
+
+
+# ``layout_problems`` with the sticky bars (the clock, the sheet's save bar) laid where they stand in the
+# page, as on a screen as tall as the page, not over the text a person scrolls under them; without making
+# such a screen, which costs Chromium the painting of the whole page at every size.
+UNSTUCK_LAYOUT_PROBLEMS = f"""() => {{
+  const stuck = [...document.querySelectorAll("body *")].filter(
+    (el) => getComputedStyle(el).position === "sticky");
+  for (const el of stuck) el.style.setProperty("position", "relative", "important");
+  try {{
+    return ({LAYOUT_PROBLEMS})();
+  }} finally {{
+    for (const el of stuck) el.style.removeProperty("position");
+  }}
+}}"""
+
+
+@dataclass
+class Findings:
+    language: str
+    problems: dict[str, list[str]] = field(default_factory=dict)
+
+    def add(self, key: str, found: list[str]) -> None:
+        if found:
+            self.problems[key] = found
+
+
+def visit(page: Any, base: str, item: Page, harbour: Harbour, findings: Findings) -> None:
+    language = findings.language
+    page.set_viewport_size(dict(zip(("width", "height"), SIZES[0], strict=True)))
+    url = base + item.url(harbour)
+    if item.waits_for:
+        with page.expect_response(lambda r: r.url.split("?")[0].endswith(item.waits_for)) as answer:
+            page.goto(url)
+        answer.value.finished()
+    else:
+        page.goto(url)
+    if item.reached is not None:
+        item.reached(page)
+    assert page.locator("html").get_attribute("lang") == language, item.name
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        page.evaluate(NEXT_FRAME)
+        findings.add(f"{item.name} at {width} px", page.evaluate(UNSTUCK_LAYOUT_PROBLEMS))
+        english = language == "en"
+        if width == AXE_EVERY_LANGUAGE or (english and width == AXE_ENGLISH):
+            findings.add(f"{item.name} at {width} px: axe", axe_findings(page, every_rule=english))
+        if os.environ.get("SCREENSHOTS"):
+            shoot(page, language, width, item.name, whole=not item.projector)
+
+
+def in_language(context: Any, live_server: Any, language: str) -> Any:
+    context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
+    page = context.new_page()
+    return page
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_page_fits_every_screen_and_passes_axe(
+    new_context: Any, live_server: Any, harbour: Harbour, language: str
+) -> None:
+    findings = Findings(language)
+    base = live_server.url
+
+    page = in_language(new_context(), live_server, language)
+    for item in ANONYMOUS:
+        visit(page, base, item, harbour, findings)
+
+    page = in_language(new_context(has_touch=True), live_server, language)
+    page.goto(base + harbour.player_link)
+    for item in PLAYER:
+        visit(page, base, item, harbour, findings)
+
+    page = in_language(new_context(), live_server, language)
+    log_in(page, live_server, "organiser", PASSWORD, f"{T}/manage/")
+    for item in STAFF:
+        visit(page, base, item, harbour, findings)
+
+    assert not findings.problems, "\n".join(
+        f"{where}: {problem}" for where, found in findings.problems.items() for problem in found
+    )
