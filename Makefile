@@ -47,7 +47,7 @@ test: $(VENV)/.installed-dev
 # The handbooks' screenshots (docs/handbook/img/), taken again by the browser tests that do each step.
 handbook: $(VENV)/.installed-dev
 	WITH_BROWSER=1 scripts/ensure-services.sh
-	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) TEST_RUN_ID=$$$$ $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal -q -m browser tests/browser $(PYTEST_ARGS)
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) TEST_RUN_ID=$$$$ SCREENSHOTS=en $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal -q -m browser tests/browser $(PYTEST_ARGS)
 	$(BIN)/python scripts/handbook_images.py
 
 lint: $(VENV)/.installed-dev

@@ -10,6 +10,7 @@ look at."""
 from __future__ import annotations
 
 from datetime import date
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,11 +18,20 @@ from playwright.sync_api import expect
 
 from scoring import services as sheets
 from tests.browser.conftest import layout_problems, log_in, wait_until
-from tests.browser.test_phone_layout import LANGUAGES, NAMES, SHOTS
 from tests.conftest import make_user, seat_table
 from tournament.models import Player, Round, Table, Tournament
 from tournament.services import player_login
 
+SHOTS = Path(__file__).resolve().parents[1] / "artifacts" / "phone"
+LANGUAGES = ["en", "ja", "ru", "fr", "de", "zh-hans"]
+NAMES = [
+    "Maximilian Schwarzenberger-Kl",  # 29 characters
+    "François Dubois-Lefèvre",
+    "Nguyễn Thị Minh Khai",
+    "Natalia Wiśniewska-Kowalska",
+    "Jukka-Pekka Räsänen",
+    "Oskar Ebert",
+]
 # Every language on the narrowest phone; the widest of the common phones in the language of the longest
 # words (a layout that holds at 360 px in German rarely breaks at 414).
 SIZES = [({"width": 360, "height": 780}, LANGUAGES), ({"width": 414, "height": 860}, ["de"])]
