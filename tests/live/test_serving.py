@@ -1,12 +1,15 @@
-"""The production command serves the ASGI application: the Procfile's ``web`` line, run as honcho runs
-it (a shell), answers pages and live streams; and DATABASE_POOL shares PostgreSQL connections."""
+"""The production command serves the ASGI application: the Procfile's ``web`` and ``live`` lines, run as
+honcho runs them (a shell), answer pages and live streams, the live tier at its lower CPU priority; and
+DATABASE_POOL shares PostgreSQL connections."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -47,16 +50,32 @@ def test_database_pool_replaces_connections_kept_per_thread() -> None:
     assert pooled == {"max_age": 0, "pool": {"min_size": 1, "max_size": 3, "timeout": 5.0}}
 
 
-def web_command() -> str:
-    line = next(line for line in (ROOT / "Procfile").read_text().splitlines() if line.startswith("web:"))
-    return line.removeprefix("web:").strip()
+def procfile_command(kind: str) -> str:
+    line = next(line for line in (ROOT / "Procfile").read_text().splitlines() if line.startswith(f"{kind}:"))
+    return line.removeprefix(f"{kind}:").strip()
+
+
+def server_nice_values(pid: int) -> set[int]:
+    """The nice values of the server's processes under the shell ``pid`` (uvicorn and its workers)."""
+    found, todo = set(), [pid]
+    while todo:
+        each = todo.pop()
+        with contextlib.suppress(OSError):
+            if Path(f"/proc/{each}/cmdline").read_bytes().split(b"\0")[0] not in (b"sh", b"/bin/sh"):
+                found.add(int(Path(f"/proc/{each}/stat").read_text().rsplit(")", 1)[1].split()[16]))
+            for task in Path(f"/proc/{each}/task").iterdir():
+                todo += [int(child) for child in (task / "children").read_text().split()]
+    return found
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_procfile_web_line_serves_pages_and_live_streams(tournament: Tournament) -> None:
+@pytest.mark.parametrize(("kind", "nice"), [("web", 0), ("live", 10)])
+def test_the_procfile_web_and_live_lines_serve_pages_and_live_streams(
+    tournament: Tournament, kind: str, nice: int
+) -> None:
     if not settings.REDIS_URL:
         pytest.fail("needs REDIS_URL and PostgreSQL: run it with `make test`")
-    assert "uvicorn config.asgi:application" in web_command()
+    assert "uvicorn config.asgi:application" in procfile_command(kind)
     port = free_port()
     env = {
         **os.environ,
@@ -66,9 +85,10 @@ def test_the_procfile_web_line_serves_pages_and_live_streams(tournament: Tournam
         "HOST": "127.0.0.1",
         "PORT": str(port),
         "WEB_CONCURRENCY": "2",
+        "LIVE_CONCURRENCY": "2",
     }
     # As honcho runs it: a shell, which runs uvicorn in its place; uvicorn's own processes end with it.
-    process = processes.start(["sh", "-c", web_command()], env=env)
+    process = processes.start(["sh", "-c", procfile_command(kind)], env=env)
     server = Server(port, process)
     try:
         wait_until_serving(server)
@@ -76,5 +96,6 @@ def test_the_procfile_web_line_serves_pages_and_live_streams(tournament: Tournam
         stream = open_stream(server, f"/t/{tournament.slug}/live")
         assert stream.status == 200 and stream.next().kind == "hello"
         stream.close()
+        assert server_nice_values(process.pid) == {nice}  # the live tier yields the CPU to the pages
     finally:
         processes.stop(process, grace=15)
