@@ -560,6 +560,9 @@ class SeatingJob(models.Model):
     # tables, report, players moved, joining and sitting out per hanchan; and the proven lower bound on
     # moves. ``proposal`` and ``report`` above hold the default, fewest moves; ``choice`` the one applied.
     alternatives = models.JSONField(default=dict, blank=True)
+    # The two proposals of a re-seating, the first the default: the published seats kept where possible,
+    # or a full re-optimisation of the remaining hanchan (``choice`` holds the one put in place).
+    PROPOSALS = ("fewest_moves", "best_schedule")
     choice = models.CharField(max_length=16, blank=True)
     error = models.TextField(blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

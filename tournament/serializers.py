@@ -441,8 +441,8 @@ class SeatingRequestSerializer(serializers.Serializer[Any]):
 
 class SeatingChoiceSerializer(serializers.Serializer[Any]):
     choice = serializers.ChoiceField(
-        choices=["fewest_moves", "best_schedule"],
-        default="fewest_moves",
+        choices=list(SeatingJob.PROPOSALS),
+        default=SeatingJob.PROPOSALS[0],
         help_text="Which proposal of the re-seating to put in place: the fewest players moved from the "
         "published seating (the default), or the best schedule for the hanchan left.",
     )

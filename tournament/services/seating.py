@@ -30,9 +30,8 @@ STARTED = [Round.Status.STARTED, Round.Status.FINISHED]
 
 
 PREFERENCES = ("substitutes", "sit_out")
-#: The two proposals of a re-seating, the first the default: the published seats kept where possible, or
-#: a full re-optimisation of the remaining hanchan.
-CHOICES = ("fewest_moves", "best_schedule")
+#: The two proposals of a re-seating, the first the default (``SeatingJob.PROPOSALS``).
+CHOICES = SeatingJob.PROPOSALS
 #: Seconds for the re-seat that keeps seats (``tournament.seating.reseat``); the sit-outs' rotation of a
 #: fresh schedule needs less.
 RESEAT_SECONDS = 4.0
@@ -437,16 +436,9 @@ def separation_rule(tournament: Tournament) -> seating.SeparationRule | None:
 def played_rounds(tournament: Tournament, before: int, *, first: int = 1) -> list[list[list[int]]]:
     """The seating of hanchan ``first`` to ``before - 1`` as the generator's fixed rounds (table order
     kept)."""
-    rounds: list[list[list[int]]] = []
-    seats = Seat.objects.filter(
-        round__tournament=tournament, round__number__gte=first, round__number__lt=before
-    ).values_list("round__number", "table__number", "player_id")
-    by_round: dict[int, dict[int, list[int]]] = {}
-    for round_number, table_number, player_id in seats.order_by("round__number", "table__number", "wind"):
-        by_round.setdefault(round_number, {}).setdefault(table_number, []).append(player_id)
+    stored = _stored_rounds(tournament, first, before)
     for round_number in range(first, before):
-        tables = by_round.get(round_number)
-        if not tables:
+        if round_number not in stored:
             raise Refusal(
                 "from_round",
                 "played-rounds-are-kept",
@@ -454,8 +446,7 @@ def played_rounds(tournament: Tournament, before: int, *, first: int = 1) -> lis
                     number=round_number
                 ),
             )
-        rounds.append([tables[number] for number in sorted(tables)])
-    return rounds
+    return [stored[number] for number in range(first, before)]
 
 
 def current_report(tournament: Tournament, names: dict[int, str]) -> dict[str, Any]:
