@@ -296,7 +296,11 @@ def test_a_stale_save_shows_the_conflict_and_keeps_the_phones_entry(
     page.reload()
     expect(status).to_contain_text("made before the sheet was first saved; the sheet is now at version 1")
     expect(page.locator('[data-hand="1"]')).to_contain_text("Ben from Cho")
-    page.get_by_role("button", name="Save mine over it").click()
+    # The save's answer is waited for as an event (a loaded machine may take longer than the 5 s of
+    # expect), then what the page says of it.
+    with page.expect_response(lambda response: response.request.method != "GET") as answer:
+        page.get_by_role("button", name="Save mine over it").click()
+    assert answer.value.ok
     expect(status).to_have_text("Saved (version 2)")
     assert ScoreSheet.objects.get(table=open_table).entry["hands"] == hanchan.OUTCOMES[:1]
 
