@@ -22,7 +22,7 @@ from django.db import connection
 
 from config.auth import local_counts as login_counts
 from config.celery import app as celery_app
-from tests import processes
+from tests import flush, processes
 from tests.processes import artifact
 
 if TYPE_CHECKING:
@@ -33,8 +33,10 @@ ROOT = processes.ROOT
 
 def pytest_configure(config: pytest.Config) -> None:
     """The main pytest process and each pytest-xdist worker end with their parent (tests.processes); the
-    suite's accounts are hashed cheaply (tests.hashers)."""
+    suite's accounts are hashed cheaply (tests.hashers); a transactional test's rows are deleted after
+    it rather than its tables truncated (tests.flush)."""
     processes.die_with_parent()
+    flush.delete_after_each_test()
     settings.PASSWORD_HASHERS = [
         "tests.hashers.QuickPBKDF2PasswordHasher" if path.endswith(".PBKDF2PasswordHasher") else path
         for path in settings.PASSWORD_HASHERS
