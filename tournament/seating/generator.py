@@ -380,7 +380,7 @@ def _attempt(
         free_groups = search.greedy_rounds(n, free_count, history.meet, separation, rng)
     report(0.1)
     state = GroupState(n, free_groups, history.meet, separation)
-    target = _group_target(n, rounds, history.meet, bool(fixed))
+    target = _group_target(n, free_count, history.meet)
     if state.cost() > target:
         searcher = search.GroupSearch(state, rng)
         units = 50_000 + 400 * n * free_count
@@ -543,14 +543,33 @@ def _opponent_units(n: int, rounds: int) -> int:
     return int(8_000 * (1.0 if rounds > 2 else 0.3))
 
 
-def _group_target(n: int, rounds: int, history_meet: list[bytearray], has_history: bool) -> int:
-    """Cost at which the group search may stop: the counting bound, or what the history forces."""
-    if not has_history:
-        return search.EXCESS_WEIGHT * search.excess_lower_bound(n, rounds)
+def _group_target(n: int, free: int, history_meet: list[bytearray]) -> int:
+    """Cost at which the group search may stop, as no grouping of the free hanchan can cost less. The
+    largest of three bounds, each of which every schedule meets:
+
+    - what the history forces: the pairs that already met twice;
+    - per player: one who met ``h`` opponents in the hanchan played and meets three more in each of the
+      ``free`` ones has ``h + 3 free`` meetings among ``n - 1`` possible opponents, so at least
+      ``h + 3 free - (n - 1)`` of them are repeats (each repeat counted by both its players);
+    - the meetings spread as evenly as possible over the pairs, as the cost of a pair grows faster with
+      each meeting (a third meeting costs more than a second): eight players over five hanchan must
+      have 32 repeats, four of them a third meeting.
+
+    Without history this is at least the counting bound of ``search.excess_lower_bound``; a field that
+    can only repeat then stops as soon as its repeats are as few and as spread as they can be, not when
+    its budget ends."""
     forced = 0
+    repeats = 0
+    seen = 0  # the history's meetings, each seen by both its players
     for p in range(n):
         row = history_meet[p]
+        met = sum(row)
+        seen += met
+        repeats += max(0, met + 3 * free - (n - 1))
         for q in range(p + 1, n):
             if row[q] > 1:
                 forced += search.pair_cost(row[q])
-    return forced
+    pairs = n * (n - 1) // 2
+    each, more = divmod(seen // 2 + 6 * (n // 4) * free, pairs)
+    even = more * search.pair_cost(each + 1) + (pairs - more) * search.pair_cost(each)
+    return max(forced, search.EXCESS_WEIGHT * -(-repeats // 2), even)

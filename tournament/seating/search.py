@@ -30,6 +30,9 @@ EXCESS_WEIGHT = 1000
 SPREAD_WEIGHT = 10
 #: Cost of two players who must be kept apart sharing a table.
 SEPARATION_WEIGHT = 100
+#: The group search gives up after this many kicks in a row found nothing better than its best: a small
+#: field (eight players over five hanchan) has seen all it can reach long before its budget ends.
+GIVE_UP_KICKS = 8
 
 
 def pair_cost(meetings: int) -> int:
@@ -319,8 +322,10 @@ class GroupSearch:
         stall = 0
         tenure_base = 6 + n // 16
         stall_limit = 400 + 20 * n
-        while cost > target and self.bad:
+        since_best = 0
+        while cost > target and self.bad and since_best <= GIVE_UP_KICKS * stall_limit:
             it += 1
+            since_best += 1
             key = self.bad[rng.randrange(len(self.bad))]
             p, q = key
             meeting_rounds = [r for r in range(len(s.rounds)) if s.where[r][p] == s.where[r][q]]
@@ -361,6 +366,7 @@ class GroupSearch:
                 best_cost = cost
                 best = s.snapshot()
                 stall = 0
+                since_best = 0
             else:
                 stall += 1
                 if stall > stall_limit:
