@@ -281,3 +281,29 @@ def test_48_players_14_hanchan_without_a_repeat_meeting() -> None:
     report = quality_report(generate(48, 14, seed=0, time_limit=UNTIMED))
     assert report["excess_meetings"] == 0
     assert report["table_repeats"] < 228
+
+
+def test_the_group_search_stops_at_the_cost_no_grouping_can_go_below() -> None:
+    """The group search's target, computed by hand. Eight players over five hanchan: 60 meetings among
+    28 pairs, so at best 24 pairs meet twice and 4 three times (32 repeats, 4 of them a third meeting).
+    With hanchan 1 played at two tables of four (each player met three), four more hanchan: the same 60
+    meetings. Twelve players after hanchan 1 and 2 with a pair that met twice: that pair's cost is forced,
+    and nothing else is forced."""
+    cost = generator.search.pair_cost
+    empty = [bytearray(8) for _ in range(8)]
+    assert generator._group_target(8, 5, empty) == 24 * cost(2) + 4 * cost(3) == 32_040
+    played = [bytearray(8) for _ in range(8)]
+    for table in ((0, 1, 2, 3), (4, 5, 6, 7)):
+        for p in table:
+            for q in table:
+                if p != q:
+                    played[p][q] = 1
+    assert generator._group_target(8, 4, played) == 32_040
+    twelve = [bytearray(12) for _ in range(12)]
+    twelve[0][1] = twelve[1][0] = 2  # met at both tables played; every other pair once at most
+    for p in range(2, 12):
+        twelve[p][(p + 1) % 12 or 2] = twelve[(p + 1) % 12 or 2][p] = 1
+    # 12 meetings played (that pair twice, a ring of ten once) and 54 to come: 66 for 66 pairs, and
+    # nobody over 2 + 9 = 11 meetings, so only the forced second meeting costs.
+    assert generator._group_target(12, 3, twelve) == cost(2) == 1000
+    assert generator._group_target(40, 9, [bytearray(40) for _ in range(40)]) == 0
