@@ -3,8 +3,8 @@ a reader sees, and the folded form a name search compares. Plain Python.
 
 A reader whose language is written in the native name's script sees the native name (Japanese readers
 see 佐藤 太郎, Chinese readers 王小明, Korean readers 김민준, Russian readers Алексей Жуков); everyone
-else sees the Latin name, which every reader can at least spell out. A search matches either name, ignoring case and accents
-("lukasz" finds Łukasz, "жуков" finds Жуков)."""
+else sees the Latin name, which every reader can at least spell out. A search matches either name,
+ignoring case and accents ("lukasz" finds Łukasz, "жуков" finds Жуков)."""
 
 from __future__ import annotations
 

@@ -131,5 +131,6 @@ def test_the_terms_of_the_game_are_the_players_own() -> None:
     scoring = Path(settings.BASE_DIR, "scoring", "locale", "de", "LC_MESSAGES", "django.po").read_text()
     assert "Remis" not in scoring
     korean = catalogue("ko")
-    assert (korean["Riichi sticks"], korean["Chombo"], korean["Honba"], korean["Dealer"]) == ("리치봉", "촌보", "본장", "친")
+    terms = (korean["Riichi sticks"], korean["Chombo"], korean["Honba"], korean["Dealer"])
+    assert terms == ("리치봉", "촌보", "본장", "친")
     assert korean["Draw, all noten"] == "유국, 전원 노텐" and korean["Uma"] == "우마"
