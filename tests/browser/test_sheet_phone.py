@@ -23,7 +23,7 @@ from tournament.models import Player, Round, Table, Tournament
 from tournament.services import player_login
 
 SHOTS = Path(__file__).resolve().parents[1] / "artifacts" / "phone"
-LANGUAGES = ["en", "ja", "ru", "fr", "de", "zh-hans"]
+LANGUAGES = ["en", "ja", "ru", "fr", "de", "zh-hans", "ko"]
 NAMES = [
     "Maximilian Schwarzenberger-Kl",  # 29 characters
     "François Dubois-Lefèvre",
