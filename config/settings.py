@@ -278,6 +278,7 @@ LANGUAGES = [
     ("fr", "Français"),
     ("de", "Deutsch"),
     ("zh-hans", "中文（简体）"),  # noqa: RUF001 (the Chinese parentheses are meant)
+    ("ko", "한국어"),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 # One way per language to write a day, a moment and a time of day (config/formats/).

@@ -4,12 +4,13 @@
 #   fonts-dejavu-core       Latin, accented Latin and Cyrillic in the printed PDFs
 #   fonts-ipafont-gothic    Japanese (kanji and kana) in the printed PDFs, a TrueType font reportlab embeds
 #   fonts-wqy-microhei      Chinese (Han) in the printed PDFs, a TrueType collection reportlab embeds
+#   fonts-nanum             Korean (Hangul) in the printed PDFs, Nanum Gothic, a TrueType font reportlab embeds
 #   libicu-dev pkg-config g++   to build PyICU (requirements-dev.txt), the collation of each language
 # With STRICT=0 (make run) a machine where nothing can be installed goes on without them: the pages work,
 # the PDFs print what DejaVu Sans has and names sort by the Unicode root collation (pyuca).
 set -euo pipefail
 
-PACKAGES=(gettext fonts-dejavu-core fonts-ipafont-gothic fonts-wqy-microhei libicu-dev pkg-config g++)
+PACKAGES=(gettext fonts-dejavu-core fonts-ipafont-gothic fonts-wqy-microhei fonts-nanum libicu-dev pkg-config g++)
 
 missing=()
 for package in "${PACKAGES[@]}"; do

@@ -27,7 +27,7 @@ except ImportError:  # pragma: no cover - the fallback of a machine without ICU
 T = TypeVar("T")
 
 # The product's language codes as ICU's locales.
-ICU_LOCALES = {"en": "en", "ja": "ja", "ru": "ru", "fr": "fr", "de": "de", "zh-hans": "zh_Hans"}
+ICU_LOCALES = {"en": "en", "ja": "ja", "ru": "ru", "fr": "fr", "de": "de", "zh-hans": "zh_Hans", "ko": "ko"}
 
 
 @cache

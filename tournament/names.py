@@ -2,9 +2,9 @@
 a reader sees, and the folded form a name search compares. Plain Python.
 
 A reader whose language is written in the native name's script sees the native name (Japanese readers
-see 佐藤 太郎, Chinese readers 王小明, Russian readers Алексей Жуков); everyone else sees the Latin name,
-which every reader can at least spell out. A search matches either name, ignoring case and accents
-("lukasz" finds Łukasz, "жуков" finds Жуков)."""
+see 佐藤 太郎, Chinese readers 王小明, Korean readers 김민준, Russian readers Алексей Жуков); everyone
+else sees the Latin name, which every reader can at least spell out. A search matches either name,
+ignoring case and accents ("lukasz" finds Łukasz, "жуков" finds Жуков)."""
 
 from __future__ import annotations
 
@@ -15,10 +15,12 @@ from collections.abc import Iterable
 HAN = "han"
 KANA = "kana"
 CYRILLIC = "cyrillic"
+HANGUL = "hangul"
 LATIN = "latin"
 READS: dict[str, frozenset[str]] = {
     "ja": frozenset({HAN, KANA, LATIN}),
     "zh-hans": frozenset({HAN, LATIN}),
+    "ko": frozenset({HANGUL, LATIN}),
     "ru": frozenset({CYRILLIC, LATIN}),
 }
 
@@ -55,6 +57,8 @@ def script_of(character: str) -> str | None:
         return HAN
     if name.startswith(("HIRAGANA", "KATAKANA")):
         return KANA
+    if name.startswith("HANGUL"):
+        return HANGUL
     if name.startswith("CYRILLIC"):
         return CYRILLIC
     if name.startswith("LATIN"):
@@ -69,7 +73,8 @@ def scripts_of(text: str) -> frozenset[str]:
 
 def readable_in(text: str, language: str) -> bool:
     """Whether a reader of ``language`` reads every script ``text`` is written in (a name of Han
-    characters only reads in Japanese and Chinese; one with kana only in Japanese)."""
+    characters only reads in Japanese and Chinese; one with kana only in Japanese; one in Hangul only in
+    Korean)."""
     scripts = scripts_of(text)
     return bool(scripts) and scripts <= READS.get(language.lower(), frozenset({LATIN}))
 

@@ -6,11 +6,13 @@ form (a PDF XObject) and placed on each page, so that thousands of pages render 
 
 Fonts, chosen per run of text (docs/languages.md): Helvetica for text that Windows-1252 can write (most
 European names); for anything else DejaVu Sans (Debian's fonts-dejavu-core: accented Latin, Cyrillic,
-Greek) and, for the characters DejaVu lacks, one CJK font for the whole text: IPA Gothic (Debian's
+Greek) and, for the characters DejaVu lacks, one CJK font for the whole text: Nanum Gothic (Debian's
+fonts-nanum, Korean glyph forms) for a text with Hangul in it; otherwise IPA Gothic (Debian's
 fonts-ipafont-gothic, Japanese glyph forms, kanji and kana) when it has every CJK character of the text,
-else WenQuanYi Micro Hei (fonts-wqy-microhei, simplified Chinese). Both are TrueType outlines, which
-reportlab embeds (subset); Noto Sans CJK (fonts-noto-cjk) is CFF-flavoured OpenType, which reportlab's
-TTFont cannot read. scripts/ensure-packages.sh installs the three; a font that is missing leaves its
+else WenQuanYi Micro Hei (fonts-wqy-microhei, simplified Chinese), else Nanum Gothic. All three are
+TrueType outlines, which reportlab embeds (subset); Noto Sans CJK (fonts-noto-cjk) is CFF-flavoured
+OpenType, which reportlab's TTFont cannot read. scripts/ensure-packages.sh installs the four; a font that
+is missing leaves its
 characters as boxes and the rest prints. The same fonts print the sheets' and cards' own words in the
 reader's language (the language active when they render: the request's, or the export job's).
 """
@@ -38,6 +40,7 @@ from exports.exporters.base import PDF, Exporter, ExportFile, Progress, no_progr
 from tournament import access, qr
 from tournament.collation import by_name
 from tournament.models import Player, Round, Seat, StaffRole, Tournament
+from tournament.names import HANGUL, scripts_of
 from tournament.services.player_login import LINK_HOURS, Credentials
 
 WINDS = Seat.Wind.labels  # East to North, translated when drawn
@@ -66,8 +69,12 @@ UNICODE_FONTS = (
     ),
     ("IPAGothic", ("/usr/share/fonts/opentype/ipafont-gothic/ipag.ttf",), 0),
     ("WenQuanYiMicroHei", ("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",), 0),
+    ("NanumGothic", ("/usr/share/fonts/truetype/nanum/NanumGothic.ttf",), 0),
 )
-CJK_FONTS = ("IPAGothic", "WenQuanYiMicroHei")  # in the order tried (the module's docstring)
+CJK_FONTS = ("IPAGothic", "WenQuanYiMicroHei", "NanumGothic")  # in the order tried (the module's docstring)
+KOREAN_FONT = (
+    "NanumGothic"  # tried first for a text with Hangul in it (WenQuanYi has Hangul, in Chinese style)
+)
 
 
 @cache
@@ -95,10 +102,14 @@ def unicode_font(bold: bool = False) -> str | None:
 
 def cjk_font(text: str) -> str | None:
     """The CJK font for the characters of ``text`` that DejaVu Sans lacks: the first installed one of
-    CJK_FONTS that has all of them (else the first installed one)."""
+    CJK_FONTS (KOREAN_FONT first when the text has Hangul) that has all of them (else the first installed
+    one)."""
     latin = registered_font("DejaVuSans") or frozenset()
     wanted = {ord(c) for c in text if ord(c) not in latin and not c.isspace()}
-    installed = [(font, registered_font(font)) for font in CJK_FONTS]
+    order = CJK_FONTS
+    if HANGUL in scripts_of(text):
+        order = (KOREAN_FONT, *(font for font in CJK_FONTS if font != KOREAN_FONT))
+    installed = [(font, registered_font(font)) for font in order]
     installed = [(font, points) for font, points in installed if points is not None]
     for font, points in installed:
         if points is not None and wanted <= points:

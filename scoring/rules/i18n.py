@@ -1,7 +1,7 @@
 """The translation hook of the rules engine: the one place its person-visible messages pass through.
 
 The rules engine is pure Python and must not import Django (docs/architecture.md), yet its refusals and
-explanations are read by people in six languages. So every message is written ``_("... {name} ...")``
+explanations are read by people in seven languages. So every message is written ``_("... {name} ...")``
 with named placeholders filled by ``str.format`` after translation, and ``_`` returns the English text
 unchanged until the Django side hands it a translation function: ``scoring.apps.ScoringConfig.ready``
 calls ``use_translation(gettext, ngettext)`` once at startup. Django's gettext translates into the

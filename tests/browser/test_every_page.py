@@ -1,6 +1,7 @@
-"""Every page a person uses, in all six languages, at the phone (360 and 390 px), desktop (1366 px) and
+"""Every page a person uses, in all seven languages, at the phone (360 and 390 px), desktop (1366 px) and
 projector (1920 and 1280 px) sizes, on a tournament with names of up to 30 characters in Latin, Cyrillic,
-Greek, Japanese, Chinese and Vietnamese script, teams, penalties and totals of three digits below zero:
+Greek, Japanese, Chinese, Korean and Vietnamese script, teams, penalties and totals of three digits below
+zero:
 
 - ``layout_problems`` finds nothing at any size: the document never scrolls sideways, no text (a name,
   a rank, a total, the clock) is cut, no tap target is under 24 x 24 px, past the edge, or overlaps
@@ -14,13 +15,13 @@ fails when a route is added that is neither in ``PAGES`` nor in ``NOT_PAGES`` (J
 actions that answer a redirect), so a new page cannot go unchecked.
 
 Cost: each page is loaded once per language and its viewport resized (no reload) for the five sizes, one
-frame after each; two tests of three languages, each building its tournament once, so that pytest-xdist
-spreads them. axe-core takes 0.1 to 0.5 s a page with all its rules, more than half of it for the colour
-contrast, which depends on the page's markup and colours and not on its language. So axe runs every rule
-on every page in English at the narrowest phone (360 px) and at the desktop size (1366 px), and in the
-other five languages, at 360 px, the rules whose findings the language can change (``LANGUAGE_RULES``:
-the names and labels of things, the page's language, the landmarks and the scrolling frames), about 0.1
-s a page.
+frame after each; two tests of three and four languages, each building its tournament once, so that
+pytest-xdist spreads them. axe-core takes 0.1 to 0.5 s a page with all its rules, more than half of it
+for the colour contrast, which depends on the page's markup and colours and not on its language. So axe
+runs every rule on every page in English at the narrowest phone (360 px) and at the desktop size (1366
+px), and in the other six languages, at 360 px, the rules whose findings the language can change
+(``LANGUAGE_RULES``: the names and labels of things, the page's language, the landmarks and the scrolling
+frames), about 0.1 s a page.
 
 Screenshots (not committed): ``SCREENSHOTS=1`` writes each page at each size to
 ``tests/artifacts/pages/<language>/<width>/<page>.png`` (``SCREENSHOTS=en``: in English only, as ``make
@@ -53,7 +54,7 @@ from tournament import services
 from tournament.models import Player, Round, SeatingJob, Tournament
 from tournament.services import player_login
 
-LANGUAGES = ["en", "ja", "ru", "fr", "de", "zh-hans"]
+LANGUAGES = ["en", "ja", "ru", "fr", "de", "zh-hans", "ko"]
 # Phone, phone, desktop, projector, projector: the order the page goes through them.
 SIZES = [(360, 780), (390, 844), (1366, 768), (1920, 1080), (1280, 720)]
 AXE_EVERY_LANGUAGE = 360
@@ -78,7 +79,7 @@ NAMES = [
     ("Jean-Baptiste Kowalczykowski", "PL", "Nordic Dora Hunters", ""),
     ("Natalia Wiśniewska-Kowalska", "PL", "Lisbon Mangan Society", ""),
     ("Yamada Tarō", "JP", "Lisbon Mangan Society", "山田 太郎"),
-    ("Oskar Ebert", "SE", "Lisbon Mangan Society", ""),
+    ("Hwangbo Seung-hyun", "KR", "Lisbon Mangan Society", "황보승현"),
 ]
 # Each table's final points, East to North: over two hanchan, totals from about +140 to -140, and
 # penalties take the last ones further down (three digits below zero).
@@ -444,9 +445,9 @@ def in_language(context: Any, live_server: Any, language: str) -> Any:
     return page
 
 
-# Two tests of three languages, each with one tournament (its set-up is a tenth of a language's checks):
-# English, which runs every axe rule at two sizes, with the two others that cost least.
-GROUPS = [("en", "de", "zh-hans"), ("ja", "ru", "fr")]
+# Two tests, each with one tournament (its set-up is a tenth of a language's checks): English, which runs
+# every axe rule at two sizes, with the two others that cost least; the four others together.
+GROUPS = [("en", "de", "zh-hans"), ("ja", "ru", "fr", "ko")]
 
 
 @pytest.mark.browser

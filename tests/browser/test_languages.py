@@ -1,4 +1,4 @@
-"""The main public pages in each of the six languages, in Chromium: the browser's language chooses the
+"""The main public pages in each of the seven languages, in Chromium: the browser's language chooses the
 page's (Accept-Language), a translated word is on each page, names show in the reader's script, the
 switcher changes the language without JavaScript's help being needed, and nothing breaks the content
 security policy. Screenshots go to tests/artifacts/i18n/ (not committed) for people to look at."""
@@ -30,7 +30,7 @@ PLAYERS = [
     ("Chloé Martin", ""),
     ("Ben Fischer", ""),
     ("Ana Alves", ""),
-    ("Hugo Silva", ""),
+    ("Kim Minjun", "김민준"),
 ]
 POINTS = [41000, 33000, 26000, 20000]
 
@@ -96,9 +96,21 @@ LANGUAGES = {
             "projector": "选手",
         },
     ),
+    "ko": (
+        "ko-KR",
+        {
+            "seating": "내 탁 찾기",
+            "home": "다음 반장",
+            "standings": "순위표",
+            "player": "순위",
+            "projector": "실시간 순위표",
+        },
+    ),
 }
 # The name of Taro Sato as each language's reader sees it.
 SATO = {"ja": "佐藤 太郎", "zh-hans": "佐藤 太郎"}
+# Kim Minjun's name, in Hangul for Korean readers only.
+KIM = {"ko": "김민준"}
 
 
 @pytest.fixture
@@ -168,6 +180,8 @@ def test_the_main_pages_in_each_language(
         assert words[name].lower() in text.lower(), (language, name)  # headings may be upper-cased
         if name in {"player", "standings", "seating"}:
             assert SATO.get(language, "Taro Sato") in text, (language, name)
+        if name in {"standings", "seating"}:
+            assert KIM.get(language, "Kim Minjun") in text, (language, name)
         page.screenshot(path=str(SHOTS / f"{language}-{name}.png"), full_page=name != "projector")
         assert violations == [], (language, name, violations)
 

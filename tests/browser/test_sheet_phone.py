@@ -1,4 +1,4 @@
-"""The score sheet on phones of 360 px in all six languages (and 414 px in German), with long names, once
+"""The score sheet on phones of 360 px in all seven languages (and 414 px in German), with long names, once
 hands are entered (a ron with its discarder, a tsumo, a draw, a chombo): as the referee who edits and
 signs it, and as a seated player asked to confirm it (players' entry). Nothing wider than the screen, no
 tap target too small, overlapping or covering a text, no name cut (``layout_problems``); the confirming
@@ -23,7 +23,7 @@ from tournament.models import Player, Round, Table, Tournament
 from tournament.services import player_login
 
 SHOTS = Path(__file__).resolve().parents[1] / "artifacts" / "phone"
-LANGUAGES = ["en", "ja", "ru", "fr", "de", "zh-hans"]
+LANGUAGES = ["en", "ja", "ru", "fr", "de", "zh-hans", "ko"]
 NAMES = [
     "Maximilian Schwarzenberger-Kl",  # 29 characters
     "François Dubois-Lefèvre",

@@ -104,6 +104,16 @@ def test_seating_cards_printed_in_japanese_have_japanese_words(played: Tournamen
     assert "Hanchan" in english and "半荘" not in english
 
 
+def test_seating_cards_printed_in_korean_have_korean_words(played: Tournament, referee: Any) -> None:
+    text = pdf_text(
+        logged_in(referee, accept_language="ko")
+        .get(f"/t/{played.slug}/exports/print/seating-cards/1/")
+        .content
+    )
+    for word in ("반장", "탁", "자리", "동", "북", "내 결과"):
+        assert word in text, word
+
+
 def test_score_sheets_exported_in_russian_have_russian_words(
     played: Tournament, referee: Any, django_capture_on_commit_callbacks: Any
 ) -> None:

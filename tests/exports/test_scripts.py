@@ -1,6 +1,6 @@
-"""Names in every script through the exports: the PDFs print Japanese, Chinese, Cyrillic and accented
-Latin names with real glyphs from embedded fonts (docs/languages.md), and the workbooks and CSV files keep
-every name intact."""
+"""Names in every script through the exports: the PDFs print Japanese, Chinese, Korean, Cyrillic and
+accented Latin names with real glyphs from embedded fonts (docs/languages.md), and the workbooks and CSV
+files keep every name intact."""
 
 from __future__ import annotations
 
@@ -17,7 +17,16 @@ from tests.conftest import seat_table
 from tests.exports.helpers import csv_rows, rows, workbook, zip_members
 from tournament.models import Player, Round, Tournament
 
-NAMES = ["佐藤 太郎", "王小明", "Алексей Жуков", "Łukasz Ćwik"]
+NAMES = [
+    "佐藤 太郎",
+    "王小明",
+    "Алексей Жуков",
+    "Łukasz Ćwik",
+    "김민준",
+    "Anna Berg",
+    "Carl Dahl",
+    "Eva Falk",
+]
 
 
 def installed(*fonts: str) -> bool:
@@ -32,10 +41,11 @@ needs_fonts = pytest.mark.skipif(
 
 @pytest.fixture
 def world_names(tournament: Tournament) -> Tournament:
-    """One table of hanchan 1 seated with a name in each script."""
+    """Two tables of hanchan 1 seated with a name in each script."""
     players = [Player.objects.create(tournament=tournament, name=name) for name in NAMES]
     first = Round.objects.create(tournament=tournament, number=1, status=Round.Status.SEATED)
-    seat_table(first, 1, players)
+    seat_table(first, 1, players[:4])
+    seat_table(first, 2, players[4:])
     return tournament
 
 
@@ -89,6 +99,8 @@ def test_each_script_gets_a_font_that_has_it() -> None:
     assert font_runs("Алексей Жуков") == [("DejaVuSans", "Алексей Жуков")]
     assert font_runs("佐藤 太郎") == [("IPAGothic", "佐藤 太郎")]  # Japanese forms first
     assert font_runs("刘德华") == [("WenQuanYiMicroHei", "刘德华")]  # simplified Chinese: not in IPA
+    assert font_runs("김민준") == [("NanumGothic", "김민준")]  # Hangul: Korean forms, not WenQuanYi's
+    assert font_runs("Kim 김민준 佐藤") == [("NanumGothic", "Kim 김민준 佐藤")]
     # One font per name whenever one font has every letter of it: never a change mid-name.
     assert font_runs("Satō Tarō") == [("DejaVuSans", "Satō Tarō")]
     assert font_runs("Taro 佐藤") == [("IPAGothic", "Taro 佐藤")]
@@ -107,7 +119,7 @@ def test_the_pdfs_print_every_script_with_embedded_fonts(world_names: Tournament
         assert name in text, (identifier, name)
     fonts = font_files(data)
     used = {name.split("+")[-1] for name in fonts}  # a subset's name: /AAAAAA+IPAGothic
-    assert "IPAGothic" in used and any(name.startswith("DejaVuSans") for name in used), fonts
+    assert {"IPAGothic", "NanumGothic"} <= used and any(name.startswith("DejaVuSans") for name in used), fonts
     # Every font but the standard Helvetica travels in the file.
     assert all(embedded for name, embedded in fonts.items() if not name.startswith("/Helvetica")), fonts
 

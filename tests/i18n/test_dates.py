@@ -27,6 +27,7 @@ WRITTEN = {
     "fr": ("28 novembre 2026", "28 novembre 2026 13:11"),
     "de": ("28. November 2026", "28. November 2026 13:11"),
     "zh-hans": ("2026年11月28日", "2026年11月28日 13:11"),
+    "ko": ("2026년 11월 28일", "2026년 11월 28일 13:11"),
 }
 
 
@@ -119,11 +120,17 @@ def catalogue(language: str, domain: str = "django") -> dict[str, str]:
 
 
 def test_the_terms_of_the_game_are_the_players_own() -> None:
-    """Japanese counts hanchan as 半荘, not as hands (局); German names the draw with the Japanese term
-    its players use (Ryūkyoku), not chess's "Remis"."""
+    """Japanese counts hanchan as 半荘, not as hands (局); Korean as 반장, with the words its riichi players
+    use (리치봉, 촌보, 유국, 본장, 친); German names the draw with the Japanese term its players use
+    (Ryūkyoku), not chess's "Remis"."""
     for domain in ("django", "djangojs"):
         assert "半荘" in catalogue("ja", domain)["%(played)s played"]
+        assert "반장" in catalogue("ko", domain)["%(played)s played"]
         german = catalogue("de", domain)
         assert not [msgstr for msgstr in german.values() if "Remis" in msgstr]
     scoring = Path(settings.BASE_DIR, "scoring", "locale", "de", "LC_MESSAGES", "django.po").read_text()
     assert "Remis" not in scoring
+    korean = catalogue("ko")
+    terms = (korean["Riichi sticks"], korean["Chombo"], korean["Honba"], korean["Dealer"])
+    assert terms == ("리치봉", "촌보", "본장", "친")
+    assert korean["Draw, all noten"] == "유국, 전원 노텐" and korean["Uma"] == "우마"

@@ -18,7 +18,7 @@ def page_language(response: object) -> str:
 
 
 @pytest.mark.django_db
-def test_the_product_offers_six_languages_named_in_themselves() -> None:
+def test_the_product_offers_seven_languages_named_in_themselves() -> None:
     assert dict(settings.LANGUAGES) == {
         "en": "English",
         "ja": "日本語",
@@ -26,6 +26,7 @@ def test_the_product_offers_six_languages_named_in_themselves() -> None:
         "fr": "Français",
         "de": "Deutsch",
         "zh-hans": "中文（简体）",  # noqa: RUF001
+        "ko": "한국어",
     }
 
 
@@ -43,6 +44,7 @@ def test_the_switcher_names_each_language_in_itself_whatever_the_page_language()
     assert '<html lang="ja">' in page
     assert '<option value="en" lang="en">English</option>' in page
     assert '<option value="ru" lang="ru">Русский</option>' in page
+    assert '<option value="ko" lang="ko">한국어</option>' in page
     assert '<option value="ja" lang="ja" selected>日本語</option>' in page
 
 
@@ -71,6 +73,8 @@ def test_the_browser_language_is_used_when_the_reader_chose_none(tournament: Tou
     assert page_language(response) == "ja" and '<html lang="ja">' in response.content.decode()
     chinese = Client().get("/", headers={"Accept-Language": "zh-CN"})
     assert page_language(chinese) == "zh-hans"
+    korean = Client().get("/", headers={"Accept-Language": "ko-KR,ko;q=0.9,en;q=0.8"})
+    assert page_language(korean) == "ko" and '<html lang="ko">' in korean.content.decode()
 
 
 @pytest.mark.django_db

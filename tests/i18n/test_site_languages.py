@@ -61,7 +61,7 @@ def test_the_worker_carries_the_offline_page_in_every_language(client: Client) -
     line = OFFLINE_LINE.search(source)
     assert line is not None
     texts = json.loads(line.group(0).removeprefix("const OFFLINE_TEXTS = ").removesuffix(";"))
-    assert sorted(texts) == ["de", "en", "fr", "ja", "ru", "zh-hans"]
+    assert sorted(texts) == ["de", "en", "fr", "ja", "ko", "ru", "zh-hans"]
     assert texts["en"]["title"] == "Offline" and texts["ja"]["title"] == "オフライン"
     assert texts["de"]["text"] == "Kein Netz, und diese Seite wurde auf diesem Gerät noch nie geöffnet."
 
@@ -102,7 +102,8 @@ def test_the_worker_answers_offline_in_the_last_pages_or_the_browsers_language(
     assert '<html lang="ja">' in japanese and "<title>オフライン</title>" in japanese
     assert '<html lang="zh-hans">' in offline_page(worker, "", ["zh-TW"])
     assert '<html lang="de">' in offline_page(worker, "de", ["ja"])  # the site's last page said German
-    english = offline_page(worker, "", ["ko-KR"])
+    assert '<html lang="ko">' in offline_page(worker, "", ["ko-KR"])
+    english = offline_page(worker, "", ["pt-BR"])
     assert '<html lang="en">' in english and "No network" in english
     assert re.search(r"<p>[^<]+</p>", english)
 

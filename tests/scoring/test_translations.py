@@ -1,5 +1,5 @@
 # ruff: noqa: RUF001 (the expected texts are Japanese, Chinese and Russian: their punctuation is theirs)
-"""The rules engine's and the score sheets' messages in six languages (scoring.rules.i18n).
+"""The rules engine's and the score sheets' messages in seven languages (scoring.rules.i18n).
 
 The pure core passes every person-visible message through ``scoring.rules.i18n._``; Django's gettext is
 installed at startup (``scoring.apps``), so a message comes out in the active language while the rule
@@ -27,7 +27,7 @@ from tournament.refusal import Refusal
 
 LOCALE = Path(__file__).resolve().parents[2] / "scoring" / "locale"
 CATALOGUES = sorted(LOCALE.glob("*/LC_MESSAGES/django.po"))
-LANGUAGES = ("ja", "ru", "fr", "de", "zh-hans")
+LANGUAGES = ("ja", "ru", "fr", "de", "zh-hans", "ko")
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 # Final points of 119,000 with three riichi sticks left: the table's 120,000 less 3,000 is 117,000.
@@ -41,6 +41,7 @@ TOTAL = {
     "de": "die Endpunkte ergeben zusammen 119,000, nicht 117,000 (120,000 weniger 3 übrig gebliebene "
     "Riichi-Stäbchen)",
     "zh-hans": "最终点数合计为 119,000，而不是 117,000（120,000 减去剩下的 3 根立直棒）",
+    "ko": "최종 점수의 합계는 119,000입니다 (올바른 합계: 117,000, 120,000에서 남은 리치봉 3개를 뺀 값)",
 }
 # The dealer (East 1) paid as a non-dealer: the explanation names the round in the reader's language.
 DEALER_SHEET = {
@@ -56,6 +57,7 @@ DEALER = {
     "de": "Hand 1 (Ost 1, 0 Honba): Ana gewinnt als Geber dieser Hand, aber +8,000 ist die Ron-Zahlung "
     "eines Nicht-Gebers",
     "zh-hans": "第 1 局（东1局，0 本场）：Ana作为本局庄家和牌，但 +8,000 是闲家荣和的支付",
+    "ko": "1번째 국 (동1국 0본장): Ana은(는) 이번 국의 친으로 화료하지만, +8,000은(는) 자의 론 지불입니다",
 }
 
 
@@ -139,8 +141,8 @@ def test_every_translation_keeps_the_placeholders_of_its_message(path: Path) -> 
     assert wrong == []
 
 
-def test_the_six_languages_have_their_catalogue() -> None:
-    assert sorted(path.parts[-3] for path in CATALOGUES) == ["de", "en", "fr", "ja", "ru", "zh_Hans"]
+def test_the_seven_languages_have_their_catalogue() -> None:
+    assert sorted(path.parts[-3] for path in CATALOGUES) == ["de", "en", "fr", "ja", "ko", "ru", "zh_Hans"]
     for path in CATALOGUES:
         assert path.with_suffix(".mo").exists(), f"{path} is not compiled (django-admin compilemessages)"
 

@@ -15,6 +15,7 @@ SATO = ("Taro Sato", "佐藤 太郎")
 WANG = ("Wang Xiaoming", "王小明")
 ZHUKOV = ("Aleksei Zhukov", "Алексей Жуков")
 HANAKO = ("Hanako Yamada", "やまだ はなこ")
+KIM = ("Kim Minjun", "김민준")
 
 
 @pytest.mark.parametrize(
@@ -32,6 +33,10 @@ HANAKO = ("Hanako Yamada", "やまだ はなこ")
         (ZHUKOV, "de", "Aleksei Zhukov"),
         (HANAKO, "ja", "やまだ はなこ"),
         (HANAKO, "zh-hans", "Hanako Yamada"),  # kana: Japanese readers only
+        (KIM, "ko", "김민준"),
+        (KIM, "ja", "Kim Minjun"),  # Hangul: Korean readers only
+        (KIM, "en", "Kim Minjun"),
+        (SATO, "ko", "Taro Sato"),  # Korean readers are not shown kanji names
         (("Łukasz Ćwik", "Łukasz Ćwik"), "ru", "Łukasz Ćwik"),
         (("Ana", ""), "ja", "Ana"),
     ],
@@ -46,6 +51,8 @@ def test_a_reader_reads_the_scripts_of_their_language() -> None:
     assert readable_in("佐藤 太郎", "ja") and readable_in("佐藤 太郎", "zh-hans")
     assert not readable_in("やまだ", "zh-hans") and not readable_in("Жуков", "ja")
     assert not readable_in("", "ru") and not readable_in("佐藤", "xx")
+    assert readable_in("김민준", "ko") and not readable_in("김민준", "zh-hans")
+    assert not readable_in("佐藤", "ko")
 
 
 @pytest.mark.parametrize(
@@ -62,6 +69,8 @@ def test_a_reader_reads_the_scripts_of_their_language() -> None:
         ("sato taro", SATO),
         ("ｔａｒｏ", SATO),  # noqa: RUF001 (full-width letters, as a Japanese keyboard types them)
         ("王", WANG),
+        ("민준", KIM),
+        ("kim", KIM),
     ],
 )
 def test_a_search_matches_either_name_ignoring_case_and_accents(query: str, names: tuple[str, str]) -> None:
@@ -83,6 +92,7 @@ def test_names_sort_by_the_readers_language_when_icu_is_here() -> None:
     assert by_name(names, str, "ru") == ["Анна", "Alex", "Ärger", "Zoë"]  # Cyrillic first for Russians
     assert by_name(["佐藤", "王"], str, "zh-hans") == ["王", "佐藤"]  # pinyin: wang before zuo
     assert by_name(["Öl", "Of", "Oz"], str, "de") == ["Of", "Öl", "Oz"]
+    assert by_name(["최지우", "Alex", "김민준"], str, "ko") == ["김민준", "최지우", "Alex"]  # Hangul first
 
 
 @pytest.mark.django_db
