@@ -17,6 +17,7 @@ from scoring.rules.payments import format_points
 from scoring.rules.ruleset import Ruleset
 from scoring.rules.sheet import (
     RULE_AFTER_END,
+    RULE_BUSTING,
     RULE_DEALER,
     RULE_HEAD_BUMP,
     RULE_HONBA,
@@ -35,6 +36,17 @@ from scoring.rules.sheet import (
 
 def after_end_error(sheet: Sheet, number: int, state: HandState) -> Error:
     last_dealer = sheet.name(3)
+    busted = [seat for seat in range(4) if state.points[seat] < 0]
+    if sheet.ruleset.busting and busted:
+        return hand_error(
+            number,
+            state,
+            RULE_BUSTING,
+            _(
+                "the hanchan ended with the previous hand: {players} went below zero, which ends the game "
+                "under {ruleset} (busting); no hand is played after the end"
+            ).format(players=sheet.names(busted), ruleset=sheet.ruleset.name),
+        )
     return hand_error(
         number,
         state,

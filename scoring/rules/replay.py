@@ -33,9 +33,19 @@ from scoring.rules.explain import (
 )
 from scoring.rules.hands import evaluate_hand
 from scoring.rules.i18n import _, gettext_noop
-from scoring.rules.legal import CHOMBO, DRAW, MULTIPLE_RON, RON, TSUMO, HandOutcome, Moment
+from scoring.rules.legal import (
+    ABORTIVE,
+    CHOMBO,
+    DRAW,
+    MULTIPLE_RON,
+    NAGASHI,
+    RON,
+    TSUMO,
+    HandOutcome,
+    Moment,
+)
 from scoring.rules.payments import YAKUMAN, basic_points, format_points, ron_value, tsumo_values, win_payments
-from scoring.rules.ruleset import Ruleset
+from scoring.rules.ruleset import ABORTIVE_DRAWS, FOUR_RIICHI, TRIPLE_RON, Ruleset
 from scoring.rules.scores import (
     RULE_RANGE,
     check_final_points,
@@ -47,12 +57,14 @@ from scoring.rules.scores import (
 from scoring.rules.sheet import (
     END_ROUND_INDEX,
     ROUND_LABELS,
+    RULE_ABORTIVE,
     RULE_CHOMBO,
     RULE_FINAL_POINTS,
     RULE_FORMAT,
     RULE_HAN_FU,
     RULE_HEAD_BUMP,
     RULE_LIABILITY,
+    RULE_NAGASHI,
     RULE_NOT_FINISHED,
     RULE_PAYMENT,
     RULE_PLAYER,
@@ -112,6 +124,9 @@ class HandRecord(NamedTuple):
     winners: tuple[str, ...] = ()
     tenpai: tuple[str, ...] | None = None
     offenders: tuple[str, ...] = ()
+    # An abortive draw's kind (``ruleset.ABORTIVE_DRAWS``); a nagashi mangan's players.
+    abortive: str = ""
+    nagashi: tuple[str, ...] = ()
 
     def as_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -130,6 +145,10 @@ class HandRecord(NamedTuple):
             data["tenpai"] = list(self.tenpai)
         elif self.offenders:
             data["offenders"] = list(self.offenders)
+        if self.abortive:
+            data["kind"] = self.abortive
+        if self.nagashi:
+            data["nagashi"] = list(self.nagashi)
         return data
 
 
@@ -190,7 +209,8 @@ class Verdict:
 
 
 def next_state(state: HandState, outcome: HandOutcome, declarers: int) -> HandState:
-    """The table after ``outcome`` (WRCR 2015 §5.7.4, §5.7.7, §5.7.8, §7.1)."""
+    """The table after ``outcome`` (WRCR 2015 §5.7.4, §5.7.7, §5.7.8, §7.1); a nagashi mangan is a draw
+    (the dealer stays when tenpai), an abortive draw keeps the dealer."""
     points = (
         state.points[0] + outcome.changes[0],
         state.points[1] + outcome.changes[1],
@@ -201,7 +221,11 @@ def next_state(state: HandState, outcome: HandOutcome, declarers: int) -> HandSt
     if kind in (CHOMBO, UNREADABLE):
         # §7.1: a chombo is re-dealt: riichi stakes returned, no counter, no rotation.
         return HandState(state.round_index, state.honba, state.sticks, points)
-    if kind == DRAW:
+    if kind == ABORTIVE:
+        # The online rules: an abortive draw keeps the dealer ("All count as renchan"), adds a counter, and
+        # the riichi stakes wait on the table as after a draw (§5.7.4).
+        return HandState(state.round_index, state.honba + 1, state.sticks + declarers, points)
+    if kind in (DRAW, NAGASHI):
         # §5.7.2, §5.7.4, §5.7.8: a counter is added, the sticks wait, the dealer stays if tenpai.
         rotation = 0 if state.round_index % 4 in outcome.tenpai else 1
         return HandState(state.round_index + rotation, state.honba + 1, state.sticks + declarers, points)
@@ -254,7 +278,7 @@ def _step(sheet: Sheet, number: int, hand: object, paths: list[_Node]) -> list[_
             results = _hand_outcomes(sheet, number, hand, state)
             if len(results) == 1:
                 outcome, errors, riichi = results[0]
-                after = next_state(state, outcome, len(riichi))
+                after = _after(sheet.ruleset, state, outcome, len(riichi))
                 return [
                     _Node(after, node, state, outcome, riichi, tuple(errors), node.error_count + len(errors))
                 ]
@@ -265,7 +289,7 @@ def _step(sheet: Sheet, number: int, hand: object, paths: list[_Node]) -> list[_
         if state.finished and (node.before is None or not node.before.finished):
             end_errors = (after_end_error(sheet, number, state),)
         for outcome, errors, riichi in _hand_outcomes(sheet, number, hand, state):
-            after = next_state(state, outcome, len(riichi))
+            after = _after(sheet.ruleset, state, outcome, len(riichi))
             all_errors = (*end_errors, *errors) if errors or end_errors else ()
             count = node.error_count + len(all_errors)
             key = (after.round_index, after.honba, after.sticks)
@@ -273,6 +297,15 @@ def _step(sheet: Sheet, number: int, hand: object, paths: list[_Node]) -> list[_
             if known is None or count < known.error_count:
                 extended[key] = _Node(after, node, state, outcome, riichi, all_errors, count)
     return list(extended.values())
+
+
+def _after(ruleset: Ruleset, state: HandState, outcome: HandOutcome, declarers: int) -> HandState:
+    """``next_state``, and the end of the hanchan when a player went below zero under a ruleset with
+    busting (WRCR 2015 §4.1: "The game continues when a player's score goes below zero")."""
+    after = next_state(state, outcome, declarers)
+    if ruleset.busting and after.round_index < END_ROUND_INDEX and min(after.points) < 0:
+        return HandState(END_ROUND_INDEX, after.honba, after.sticks, after.points)
+    return after
 
 
 def _choose(paths: list[_Node], sheet: Mapping[str, Any]) -> _Node:
@@ -328,7 +361,13 @@ def _outcome(
     if result == CHOMBO:
         offenders = hand.get("offender", hand.get("offenders"))
         return _chombo(sheet, number, offenders, state, errors)
-    text = _("unknown result {result} (ron, tsumo, draw or chombo)").format(result=repr(result))
+    if result == ABORTIVE:
+        return _abortive(sheet, number, hand, state, riichi, errors)
+    if result == NAGASHI:
+        return _nagashi(sheet, number, hand, state, riichi, errors)
+    text = _("unknown result {result} (ron, tsumo, draw, chombo, abortive or nagashi)").format(
+        result=repr(result)
+    )
     errors.append(hand_error(number, state, RULE_FORMAT, text))
     return unreadable()
 
@@ -607,6 +646,23 @@ def _multiple_ron(
         values[winner] = basic
     if not values:
         return unreadable()
+    if len(values) == 3 and sheet.ruleset.multiple_ron and sheet.ruleset.allows_abortive(TRIPLE_RON):
+        errors.append(
+            hand_error(
+                number,
+                state,
+                RULE_ABORTIVE,
+                _(
+                    "{players} won on the same discard; under {ruleset} three players calling ron is an "
+                    'abortive draw (sanchahou): enter the hand as an abortive draw, "{kind}"'
+                ).format(
+                    players=sheet.names(sorted(values)),
+                    ruleset=sheet.ruleset.name,
+                    kind=_(ABORTIVE_DRAWS[TRIPLE_RON]),
+                ),
+            )
+        )
+        return HandOutcome(ABORTIVE, as_changes(_stakes(sheet, riichi)), value=TRIPLE_RON)
     if len(values) > 1 and not sheet.ruleset.multiple_ron:
         taker = legal.stick_taker(loser, values)
         errors.append(
@@ -646,6 +702,84 @@ def _draw(
     payments = legal.noten_payments(tenpai, sheet.ruleset)
     changes = [stake + payment for stake, payment in zip(_stakes(sheet, riichi), payments, strict=True)]
     return HandOutcome(DRAW, as_changes(changes), tenpai=tuple(sorted(tenpai)))
+
+
+def _abortive(
+    sheet: Sheet,
+    number: int,
+    hand: dict[str, Any],
+    state: HandState,
+    riichi: frozenset[int],
+    errors: list[Error],
+) -> HandOutcome:
+    """An abortive draw (``{"result": "abortive", "kind": ...}``), where the ruleset allows its kind: no
+    payment, the riichi stakes of the hand go onto the table. Under a ruleset without it (WRCR 2015
+    §5.7.3: "The World Riichi Championship Rules do not recognize any abortive draw cases") an error,
+    and the replay goes on as the online game did: no payment, the dealer keeps the deal."""
+    kind = hand.get("kind")
+    ruleset = sheet.ruleset
+    if kind not in ABORTIVE_DRAWS:
+        text = _("an abortive draw names its kind: {kinds}").format(kinds=", ".join(ABORTIVE_DRAWS))
+        errors.append(hand_error(number, state, RULE_FORMAT, text))
+    elif not ruleset.abortive_draws:
+        text = _("{ruleset} has no abortive draws ({kind}): a hand ends by a win or an exhaustive draw")
+        errors.append(
+            hand_error(
+                number, state, RULE_ABORTIVE, text.format(ruleset=ruleset.name, kind=_(ABORTIVE_DRAWS[kind]))
+            )
+        )
+    elif not ruleset.allows_abortive(kind):
+        text = _("{kind} is no abortive draw under {ruleset}; its abortive draws: {kinds}").format(
+            kind=_(ABORTIVE_DRAWS[kind]),
+            ruleset=ruleset.name,
+            kinds=", ".join(
+                _(ABORTIVE_DRAWS[other]) for other in ABORTIVE_DRAWS if ruleset.allows_abortive(other)
+            ),
+        )
+        errors.append(hand_error(number, state, RULE_ABORTIVE, text))
+    elif kind == FOUR_RIICHI and len(riichi) != 4:
+        text = _("four riichi is an abortive draw only when all four players declared riichi in the hand")
+        errors.append(hand_error(number, state, RULE_ABORTIVE, text))
+    changes = as_changes(_stakes(sheet, riichi))
+    return HandOutcome(
+        ABORTIVE, changes, value=kind if isinstance(kind, str) and kind in ABORTIVE_DRAWS else ""
+    )
+
+
+def _nagashi(
+    sheet: Sheet,
+    number: int,
+    hand: dict[str, Any],
+    state: HandState,
+    riichi: frozenset[int],
+    errors: list[Error],
+) -> HandOutcome:
+    """A nagashi mangan (``{"result": "nagashi", "nagashi": [...], "tenpai": [...]}``) where the ruleset has
+    it: each nagashi player is paid a mangan as for a self-draw instead of the noten payments; the dealer
+    keeps the deal when tenpai and a counter is added, as at an exhaustive draw. Under a ruleset without
+    it (WRCR 2015 §5.7.2: an exhaustive draw pays the noten payments) an error, and the hand is replayed as
+    the exhaustive draw with the tenpai players given."""
+    nagashi, more = seat_set(sheet, number, state, hand.get("nagashi", []), "nagashi")
+    errors.extend(more)
+    if not sheet.ruleset.nagashi_mangan:
+        text = _(
+            "{ruleset} has no nagashi mangan: an exhaustive draw pays only the noten payments (enter it as "
+            "an exhaustive draw with its tenpai players)"
+        ).format(ruleset=sheet.ruleset.name)
+        errors.append(hand_error(number, state, RULE_NAGASHI, text))
+        return _draw(sheet, number, hand, state, riichi, errors)
+    if not nagashi and not more:
+        errors.append(hand_error(number, state, RULE_NAGASHI, _("a nagashi mangan names its player(s)")))
+    tenpai, more = seat_set(sheet, number, state, hand.get("tenpai", []), "tenpai")
+    errors.extend(more)
+    noten_riichi = sorted(riichi - tenpai)
+    if noten_riichi and sheet.ruleset.noten_riichi_chombo:
+        errors.append(noten_riichi_error(sheet, number, state, noten_riichi))
+    payments = legal.nagashi_payments(nagashi, state.dealer)
+    changes = [stake + payment for stake, payment in zip(_stakes(sheet, riichi), payments, strict=True)]
+    return HandOutcome(
+        NAGASHI, as_changes(changes), tenpai=tuple(sorted(tenpai)), winners=tuple(sorted(nagashi))
+    )
 
 
 def _chombo(sheet: Sheet, number: int, names: object, state: HandState, errors: list[Error]) -> HandOutcome:
@@ -814,9 +948,11 @@ def _hand_record(players: tuple[str, str, str, str], step: _Node) -> HandRecord:
         riichi=tuple([players[seat] for seat in sorted(riichi)]) if riichi else (),
         deltas={east: changes[0], south: changes[1], west: changes[2], north: changes[3]},
         points={east: points[0], south: points[1], west: points[2], north: points[3]},
-        winners=_names(players, outcome.winners),
-        tenpai=_names(players, outcome.tenpai) if kind == DRAW else None,
+        winners=() if kind == NAGASHI else _names(players, outcome.winners),
+        tenpai=_names(players, outcome.tenpai) if kind in (DRAW, NAGASHI) else None,
         offenders=_names(players, outcome.offenders),
+        abortive=outcome.value if kind == ABORTIVE else "",
+        nagashi=_names(players, outcome.winners) if kind == NAGASHI else (),
     )
 
 
@@ -915,6 +1051,8 @@ RESULT_NAMES = (
     gettext_noop("tsumo"),
     gettext_noop("draw"),
     gettext_noop("chombo"),
+    gettext_noop("abortive"),
+    gettext_noop("nagashi"),
 )
 
 RULE_FINAL_FORMAT = "format"

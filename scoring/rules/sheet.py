@@ -52,6 +52,11 @@ RULE_FINAL_POINTS = "final-points (WRCR 2015 §5.9)"
 RULE_STICKS_LEFT = "riichi-sticks-left (WRCR 2015 §5.9)"
 RULE_MULTIPLE = "points-multiple (WRCR 2015 §6.1)"
 RULE_TILES = "hand-tiles (WRCR 2015 §6.1)"
+# Outcomes the online rules allow and WRCR 2015 does not: their refusals cite the WRCR section that rules
+# them out; a ruleset that allows them (``Ruleset.abortive_draws``, ``nagashi_mangan``) checks them.
+RULE_ABORTIVE = "abortive-draw (WRCR 2015 §5.7.3)"
+RULE_NAGASHI = "nagashi-mangan (WRCR 2015 §5.7.2)"
+RULE_BUSTING = "busting (WRCR 2015 §4.1)"
 
 
 @dataclass(frozen=True, slots=True)
