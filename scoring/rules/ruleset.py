@@ -400,6 +400,16 @@ PRESETS: dict[str, Ruleset] = {
 ONLINE_PRESETS = ("TENHOU", "MAHJONGSOUL")
 
 
+def entry_outcomes(ruleset: Ruleset) -> dict[str, Any]:
+    """The outcomes of a hand the sheet editor offers beyond ron, tsumo, draw and chombo: the abortive
+    draws the ruleset allows (their kinds, in ``ABORTIVE_DRAWS`` order) and whether it has nagashi mangan.
+    Under WRCR 2015 and the EMA presets: none."""
+    return {
+        "abortive": [kind for kind in ABORTIVE_DRAWS if ruleset.allows_abortive(kind)],
+        "nagashi": ruleset.nagashi_mangan,
+    }
+
+
 def get_ruleset(name: str = DEFAULT_RULESET) -> Ruleset:
     """The preset called ``name`` ("WRC2015", "EMA2016", "EMA2025", "TENHOU" or "MAHJONGSOUL";
     case-insensitive)."""
