@@ -491,7 +491,9 @@
         const nagashi = group(gettext("Nagashi mangan"), chips(h.nagashi, gettext("Nagashi mangan"), touch));
         nagashi.dataset.nagashi = "";
         fields.push(nagashi);
-        fields.push(group(gettext("Tenpai"), chips(h.tenpai, gettext("Tenpai"), touch)));
+        const tenpai = group(gettext("Tenpai"), chips(h.tenpai, gettext("Tenpai"), touch));
+        tenpai.dataset.tenpai = "";
+        fields.push(tenpai);
       } else if (h.kind === "deltas") {
         players.forEach((name, seat) => {
           fields.push(
