@@ -378,9 +378,9 @@ TENHOU = dataclasses.replace(
     sticks_left_to_first=True,
 )
 
-# Mahjong Soul (雀魂, Yostar / Catfood Studio): the ranked rooms' rules, which the tournament lobby
-# (大会室) starts from. The values below that differ from Tenhou's are those docs/rules-engine.md marks as
-# read from secondary sources only.
+# Mahjong Soul (雀魂, Yostar / Catfood Studio): the ranked rooms' rules (the in-game "ルール説明"), which the
+# tournament lobby (大会室) starts from. Read from secondary sources only (docs/rules-engine.md names them
+# and the values still to verify against the game: the lobby's uma and oka, kiriage, multiple-ron counters).
 MAHJONGSOUL = dataclasses.replace(
     TENHOU,
     name="MAHJONGSOUL",
@@ -389,7 +389,7 @@ MAHJONGSOUL = dataclasses.replace(
     starting_points=25000,
     return_points=25000,
     uma=(15, 5, -5, -15),
-    # Three players calling ron on one discard all win (no sanchahou abortive draw).
+    # Three players calling ron on one discard all win: "Triple Ron: No" among the abortive draws.
     abortive_draws=frozenset({NINE_TERMINALS, FOUR_WINDS, FOUR_RIICHI, FOUR_KONGS}),
 )
 
