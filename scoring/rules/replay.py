@@ -45,7 +45,7 @@ from scoring.rules.legal import (
     Moment,
 )
 from scoring.rules.payments import YAKUMAN, basic_points, format_points, ron_value, tsumo_values, win_payments
-from scoring.rules.ruleset import ABORTIVE_DRAWS, FOUR_RIICHI, TRIPLE_RON, Ruleset
+from scoring.rules.ruleset import ABORTIVE_DRAWS, AGARI_YAME_ALWAYS, FOUR_RIICHI, TRIPLE_RON, Ruleset
 from scoring.rules.scores import (
     RULE_RANGE,
     check_final_points,
@@ -56,6 +56,9 @@ from scoring.rules.scores import (
 )
 from scoring.rules.sheet import (
     END_ROUND_INDEX,
+    MAY_END,
+    OVER,
+    PLAYING,
     ROUND_LABELS,
     RULE_ABORTIVE,
     RULE_CHOMBO,
@@ -71,6 +74,7 @@ from scoring.rules.sheet import (
     RULE_STICKS_LEFT,
     RULE_TILES,
     UNREADABLE,
+    WEST_END_ROUND_INDEX,
     WIND_LETTERS,
     Error,
     HandState,
@@ -218,20 +222,23 @@ def next_state(state: HandState, outcome: HandOutcome, declarers: int) -> HandSt
         state.points[3] + outcome.changes[3],
     )
     kind = outcome.kind
+    last = state.last
     if kind in (CHOMBO, UNREADABLE):
         # §7.1: a chombo is re-dealt: riichi stakes returned, no counter, no rotation.
-        return HandState(state.round_index, state.honba, state.sticks, points)
+        return HandState(state.round_index, state.honba, state.sticks, points, PLAYING, last)
     if kind == ABORTIVE:
         # The online rules: an abortive draw keeps the dealer ("All count as renchan"), adds a counter, and
         # the riichi stakes wait on the table as after a draw (§5.7.4).
-        return HandState(state.round_index, state.honba + 1, state.sticks + declarers, points)
+        return HandState(state.round_index, state.honba + 1, state.sticks + declarers, points, PLAYING, last)
     if kind in (DRAW, NAGASHI):
         # §5.7.2, §5.7.4, §5.7.8: a counter is added, the sticks wait, the dealer stays if tenpai.
         rotation = 0 if state.round_index % 4 in outcome.tenpai else 1
-        return HandState(state.round_index + rotation, state.honba + 1, state.sticks + declarers, points)
+        return HandState(
+            state.round_index + rotation, state.honba + 1, state.sticks + declarers, points, PLAYING, last
+        )
     if state.round_index % 4 in outcome.winners:
-        return HandState(state.round_index, state.honba + 1, 0, points)
-    return HandState(state.round_index + 1, 0, 0, points)
+        return HandState(state.round_index, state.honba + 1, 0, points, PLAYING, last)
+    return HandState(state.round_index + 1, 0, 0, points, PLAYING, last)
 
 
 class _Node(NamedTuple):
@@ -274,7 +281,7 @@ def _step(sheet: Sheet, number: int, hand: object, paths: list[_Node]) -> list[_
     if len(paths) == 1:
         node = paths[0]
         state = node.state
-        if state.round_index < END_ROUND_INDEX:
+        if not state.finished:
             results = _hand_outcomes(sheet, number, hand, state)
             if len(results) == 1:
                 outcome, errors, riichi = results[0]
@@ -282,7 +289,7 @@ def _step(sheet: Sheet, number: int, hand: object, paths: list[_Node]) -> list[_
                 return [
                     _Node(after, node, state, outcome, riichi, tuple(errors), node.error_count + len(errors))
                 ]
-    extended: dict[tuple[int, int, int], _Node] = {}
+    extended: dict[tuple[int, int, int, int, int], _Node] = {}
     for node in paths:
         state = node.state
         end_errors: tuple[Error, ...] = ()
@@ -292,7 +299,7 @@ def _step(sheet: Sheet, number: int, hand: object, paths: list[_Node]) -> list[_
             after = _after(sheet.ruleset, state, outcome, len(riichi))
             all_errors = (*end_errors, *errors) if errors or end_errors else ()
             count = node.error_count + len(all_errors)
-            key = (after.round_index, after.honba, after.sticks)
+            key = (after.round_index, after.honba, after.sticks, after.end, after.last)
             known = extended.get(key)
             if known is None or count < known.error_count:
                 extended[key] = _Node(after, node, state, outcome, riichi, all_errors, count)
@@ -300,11 +307,28 @@ def _step(sheet: Sheet, number: int, hand: object, paths: list[_Node]) -> list[_
 
 
 def _after(ruleset: Ruleset, state: HandState, outcome: HandOutcome, declarers: int) -> HandState:
-    """``next_state``, and the end of the hanchan when a player went below zero under a ruleset with
-    busting (WRCR 2015 §4.1: "The game continues when a player's score goes below zero")."""
+    """``next_state``, and the end of the hanchan as the ruleset has it (WRCR 2015 §5.8, §5.9.1: after South
+    4, no agari yame, no West round; §4.1: "The game continues when a player's score goes below zero"). The
+    online rules: a player below zero ends it (busting); the all-last dealer who keeps the deal, first with
+    at least the West round's points, ends it (agari yame, or may end it); and when nobody has those points
+    after South 4, the West round is played until somebody has them, West 4 at most."""
     after = next_state(state, outcome, declarers)
-    if ruleset.busting and after.round_index < END_ROUND_INDEX and min(after.points) < 0:
-        return HandState(END_ROUND_INDEX, after.honba, after.sticks, after.points)
+    target = ruleset.west_round_points
+    if after.finished and target and after.last == END_ROUND_INDEX and max(after.points) < target:
+        after = after._replace(last=WEST_END_ROUND_INDEX)
+    if after.finished:
+        return after
+    if ruleset.busting and min(after.points) < 0:
+        return after._replace(end=OVER)
+    kept = after.round_index == state.round_index and outcome.kind not in (ABORTIVE, CHOMBO, UNREADABLE)
+    if ruleset.agari_yame and kept and state.round_index == after.last - 1:
+        dealer = state.round_index % 4
+        others = [after.points[seat] for seat in range(4) if seat != dealer]
+        if after.points[dealer] > max(others) and after.points[dealer] >= target:
+            return after._replace(end=OVER if ruleset.agari_yame == AGARI_YAME_ALWAYS else MAY_END)
+    if state.round_index >= END_ROUND_INDEX and not kept and max(after.points) >= target:
+        # The West round ends as soon as the deal passes with a player at the West round's points.
+        return after._replace(end=OVER)
     return after
 
 
@@ -313,7 +337,7 @@ def _choose(paths: list[_Node], sheet: Mapping[str, Any]) -> _Node:
     by_time = sheet.get("ended_by_time") is True
 
     def cost(node: _Node) -> tuple[int, int]:
-        return node.error_count, 0 if node.state.finished or by_time else 1
+        return node.error_count, 0 if node.state.may_end or by_time else 1
 
     return min(paths, key=cost)
 
@@ -915,7 +939,7 @@ def _result(sheet: Sheet, raw: Mapping[str, Any], node: _Node, errors: list[Erro
         hands=tuple(hands),
         final_points=final,
         riichi_sticks_left=state.sticks,
-        finished=state.finished,
+        finished=state.may_end,
         ranks=ranks,
         uma=uma,
         scores=scores,
@@ -931,7 +955,7 @@ def _collect_sticks_left(state: HandState, ruleset: Ruleset) -> HandState:
     first = max(range(4), key=lambda seat: (state.points[seat], -seat))
     points = list(state.points)
     points[first] += ruleset.riichi_stick * state.sticks
-    return HandState(state.round_index, state.honba, 0, as_changes(points))
+    return state._replace(sticks=0, points=as_changes(points))
 
 
 def _hand_record(players: tuple[str, str, str, str], step: _Node) -> HandRecord:
@@ -967,7 +991,7 @@ def _names(players: tuple[str, str, str, str], seats: tuple[int, ...]) -> tuple[
 def _end_errors(sheet: Sheet, raw: Mapping[str, Any], state: HandState, final: dict[str, int]) -> list[Error]:
     errors: list[Error] = []
     ended_by_time = raw.get("ended_by_time")
-    if ended_by_time is False and not state.finished:
+    if ended_by_time is False and not state.may_end:
         errors.append(
             sheet_error(
                 RULE_NOT_FINISHED,

@@ -27,6 +27,7 @@ from typing import Any
 from scoring.rules.i18n import _, gettext_noop
 
 DEFAULT_RULESET = "WRC2015"
+AGARI_YAME_ALWAYS, AGARI_YAME_OPTIONAL = "always", "optional"
 
 # The abortive draws (tochuu ryuukyoku) a ruleset may allow, with their names as the pages show them
 # (translated when shown). WRCR 2015 §5.7.3 and the EMA texts ("There are no abortive draws") allow none.
@@ -108,6 +109,14 @@ class Ruleset:
     # WRCR 2015 §6.1, §6.5: 13 han or more without a yakuman is sanbaiman. With counted yakuman (kazoe
     # yakuman), it is a yakuman.
     counted_yakuman: bool = False
+    # WRCR 2015 §5.9.1: no agari yame, the South 4 dealer plays on while he keeps the deal. The online rules:
+    # the all-last dealer who wins or is tenpai, first with at least ``west_round_points``, ends the game
+    # ("always", Tenhou) or may end it ("optional").
+    agari_yame: str = ""
+    # WRCR 2015 §5.8: "There is no West round." The online rules: when nobody has this many points after
+    # South 4, the West round is played until somebody has them when the deal passes, West 4 at most
+    # (sudden death); 0: none.
+    west_round_points: int = 0
     description: str = ""
 
     def __post_init__(self) -> None:
@@ -198,6 +207,7 @@ _INT_FIELDS = (
     "noten_total",
     "chombo_penalty",
     "red_fives",
+    "west_round_points",
 )
 _BOOL_FIELDS = (
     "kiriage",
@@ -235,6 +245,8 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "chombo_penalty": (0, 1000),
     # WRCR 2015 §3.3: none; the online rules: one per suit (3); some sets have a fourth (a second red 5p).
     "red_fives": (0, 4),
+    # WRCR 2015 §5.8: none (0); the online rules: 30,000.
+    "west_round_points": (0, 1_000_000),
 }
 # WRCR 2015 §5.9.2: uma 15, 5, -5, -15 (thousands of points); none of the known texts go beyond ±100.
 UMA_BOUND = 200
@@ -294,7 +306,13 @@ def _problems(ruleset: Any) -> list[str]:
         problems.append(
             _("uma must be four whole numbers from -{bound} to {bound} (thousands)").format(bound=UMA_BOUND)
         )
-    for field in ("starting_points", "riichi_stick", "honba_ron", "honba_tsumo_each"):
+    if ruleset.agari_yame not in ("", AGARI_YAME_ALWAYS, AGARI_YAME_OPTIONAL):
+        problems.append(
+            _('agari_yame must be "", "{always}" or "{optional}"').format(
+                always=AGARI_YAME_ALWAYS, optional=AGARI_YAME_OPTIONAL
+            )
+        )
+    for field in ("starting_points", "riichi_stick", "honba_ron", "honba_tsumo_each", "west_round_points"):
         value = getattr(ruleset, field)
         if isinstance(value, int) and value % 100:
             problems.append(_("{field} must be a multiple of 100").format(field=field))
@@ -376,6 +394,12 @@ TENHOU = dataclasses.replace(
     busting=True,
     # "At the end of the game, riichi deposits go to 1st place."
     sticks_left_to_first=True,
+    # "In all-last hands, if the dealer is winning, the game automatically stops on both dealer wins and
+    # dealer tenpai hands" (南四局の親が途中流局でない連荘をし、30000点以上のトップ目の場合ゲームを終了する).
+    agari_yame=AGARI_YAME_ALWAYS,
+    # "Sudden death brings the game into the next wind. As soon as someone attains 30,000 points [...] the
+    # game ends. [...] in Hanchan only goes until West Round ends."
+    west_round_points=30000,
 )
 
 # Mahjong Soul (雀魂, Yostar / Catfood Studio): the ranked rooms' rules (the in-game "ルール説明"), which the
@@ -389,6 +413,9 @@ MAHJONGSOUL = dataclasses.replace(
     starting_points=25000,
     return_points=25000,
     uma=(15, 5, -5, -15),
+    # "in All Last, if the dealer is already winning then an extra hand is not played, they can end the
+    # match": the dealer chooses.
+    agari_yame=AGARI_YAME_OPTIONAL,
     # Three players calling ron on one discard all win: "Triple Ron: No" among the abortive draws.
     abortive_draws=frozenset({NINE_TERMINALS, FOUR_WINDS, FOUR_RIICHI, FOUR_KONGS}),
 )

@@ -514,7 +514,7 @@ def log_sheet(log: GameLog, players: Sequence[str], ruleset: Ruleset) -> LogShee
     entries: list[dict[str, Any]] = []
     played: list[LogHand] = []
     for index, hand in enumerate(log.hands):
-        if hand.round_index >= 8:
+        if hand.round_index >= 8 and not ruleset.west_round_points:
             findings.append(
                 Finding(
                     hand.number,

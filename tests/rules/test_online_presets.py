@@ -38,7 +38,10 @@ def test_the_online_presets_follow_their_operators_rules() -> None:
     # Mahjong Soul: 25,000 each, no oka, uma 15/5/-5/-15; three rons are paid, not an abortive draw.
     assert (MAHJONGSOUL.starting_points, MAHJONGSOUL.oka, MAHJONGSOUL.uma) == (25000, 0, (15, 5, -5, -15))
     assert "triple-ron" not in MAHJONGSOUL.abortive_draws and len(MAHJONGSOUL.abortive_draws) == 4
+    assert (TENHOU.agari_yame, MAHJONGSOUL.agari_yame) == ("always", "optional")
+    assert TENHOU.west_round_points == MAHJONGSOUL.west_round_points == 30000
     assert WRC.oka == 0 and not WRC.abortive_draws and not WRC.nagashi_mangan and not WRC.red_fives
+    assert WRC.agari_yame == "" and WRC.west_round_points == 0  # WRCR 2015 §5.9.1, §5.8
 
 
 def test_new_fields_are_validated_and_stored_as_json() -> None:
@@ -57,6 +60,8 @@ def test_new_fields_are_validated_and_stored_as_json() -> None:
     assert problems_of("WRC2015", abortive_draws="four-riichi")[0].startswith("abortive_draws must be a list")
     assert problems_of("WRC2015", red_fives=5) == ["red_fives must be from 0 to 4, not 5"]
     assert problems_of("WRC2015", busting="yes") == ["busting must be true or false"]
+    assert problems_of("WRC2015", agari_yame="sometimes") == ['agari_yame must be "", "always" or "optional"']
+    assert problems_of("WRC2015", west_round_points=30050) == ["west_round_points must be a multiple of 100"]
     with pytest.raises(ValueError, match="abortive_draws"):
         Ruleset.from_dict({"base": "TENHOU", "abortive_draws": ["nine terminals"]})
 
@@ -243,3 +248,61 @@ def test_first_place_takes_the_oka() -> None:
         "Dai": Decimal("-5"),
     }
     assert sum((verdict.scores or {}).values()) == 0
+
+
+def passing(count: int) -> list[dict[str, Any]]:
+    """``count`` hands in which the player after the dealer wins 1 han 30 fu from the one after him: the
+    deal passes each time, and after 8 hands everyone has the points he started with."""
+    return [
+        {
+            "result": "ron",
+            "winner": P[(index + 1) % 4],
+            "loser": P[(index + 2) % 4],
+            "han": 1,
+            "fu": 30,
+            "riichi": [],
+        }
+        for index in range(count)
+    ]
+
+
+def test_the_last_dealer_first_with_30000_ends_the_game_under_tenhou_and_may_end_it_under_mahjong_soul() -> (
+    None
+):
+    # South 4: Dai deals at 25,000 and wins a mangan from Ana: 37,000, first.
+    dealer_wins = {"result": "ron", "winner": "Dai", "loser": "Ana", "han": 5, "riichi": []}
+    more = {"result": "draw", "tenpai": [], "riichi": []}
+    tenhou = play("TENHOU", *passing(7), dealer_wins)
+    assert tenhou.valid and tenhou.finished is True  # Tenhou: "the game automatically stops"
+    after = play("TENHOU", *passing(7), dealer_wins, more)
+    (error,) = after.errors
+    assert (error.hand, error.rule) == (9, "hand-after-end (WRCR 2015 §5.8)")
+    assert "Dai, the last dealer, kept the deal in first place with 30,000 or more" in error.message
+    # Mahjong Soul: the dealer may end it or play on.
+    assert play("MAHJONGSOUL", *passing(7), dealer_wins).finished is True
+    assert play("MAHJONGSOUL", *passing(7), dealer_wins, more).valid
+    # WRCR 2015 §5.9.1: no agari yame, the dealer plays on.
+    assert play("WRC2015", *passing(7), dealer_wins).finished is False
+    # Not first, or below 30,000: the game goes on under Tenhou too.
+    small = {"result": "ron", "winner": "Dai", "loser": "Ana", "han": 1, "fu": 30, "riichi": []}
+    assert play("TENHOU", *passing(7), small).finished is False
+
+
+def test_the_west_round_is_played_when_nobody_has_30000_after_south_4() -> None:
+    # After South 4 everyone has 25,000: Tenhou plays the West round (sudden death).
+    assert play("TENHOU", *passing(8)).finished is False
+    west = play("TENHOU", *passing(8), {"result": "draw", "tenpai": ["Ana"], "riichi": []})
+    assert west.valid and [record.round for record in west.hands][-1] == "West 1"
+    # West 1: Ben wins a mangan from Cho, the deal passes with Ben at 33,000: the game ends there.
+    ben = {"result": "ron", "winner": "Ben", "loser": "Cho", "han": 5, "riichi": []}
+    ended = play("TENHOU", *passing(8), ben)
+    assert ended.valid and ended.finished is True
+    after = play("TENHOU", *passing(8), ben, {"result": "draw", "tenpai": [], "riichi": []})
+    assert [error.rule for error in after.errors] == ["hand-after-end (WRCR 2015 §5.8)"]
+    assert "the deal passed in the West round with Ben at 30,000 or more" in after.errors[0].message
+    # Nobody reaches 30,000: the West round ends with West 4.
+    assert play("TENHOU", *passing(12)).finished is True
+    beyond = play("TENHOU", *passing(13))
+    assert "under TENHOU the West round ends with West 4" in beyond.errors[0].message
+    # WRCR 2015 §5.8: no West round.
+    assert play("WRC2015", *passing(8)).finished is True

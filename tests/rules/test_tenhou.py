@@ -29,6 +29,7 @@ from scoring.rules.tenhou import (
     RULE_STICKS_LEFT,
     RULE_TRIPLE_RON,
     RULE_UNFINISHED,
+    RULE_WEST,
     fold,
     hand_label,
     log_sheet,
@@ -40,7 +41,15 @@ from tournament.refusal import Refusal
 DATA = Path(__file__).resolve().parent.parent / "data" / "tenhou"
 SEATED = ["Ana", "Ben", "Cho", "Dai"]
 MAPPING = {"chochan": "Cho", "dai-chi": "Dai"}
-LOGS = ["hanchan", "double-ron", "online-rules", "tenhou-ranked", "mahjongsoul-bust"]
+LOGS = [
+    "hanchan",
+    "double-ron",
+    "online-rules",
+    "tenhou-ranked",
+    "mahjongsoul-bust",
+    "tenhou-agari-yame",
+    "tenhou-west-round",
+]
 
 
 def raw(name: str) -> bytes:
@@ -115,7 +124,13 @@ def test_a_double_ron_is_played_under_multiple_ron_rules_and_head_bumped_under_w
 
 
 @pytest.mark.parametrize(
-    ("name", "preset"), [("tenhou-ranked", "TENHOU"), ("mahjongsoul-bust", "MAHJONGSOUL")]
+    ("name", "preset"),
+    [
+        ("tenhou-ranked", "TENHOU"),
+        ("mahjongsoul-bust", "MAHJONGSOUL"),
+        ("tenhou-agari-yame", "TENHOU"),
+        ("tenhou-west-round", "TENHOU"),
+    ],
 )
 def test_a_log_played_under_an_online_preset_imports_without_findings(name: str, preset: str) -> None:
     """Under the preset of the rules the game was played by, the log is the sheet: no finding, and the log's
@@ -191,6 +206,20 @@ def test_the_same_online_logs_under_wrcr_report_every_difference() -> None:
         (None, RULE_UNFINISHED),  # WRCR 2015 §6.1: a player below zero does not end the hanchan
         (None, RULE_FINAL),
     ]
+
+
+def test_the_end_of_an_online_game_is_the_events_own_under_its_preset_and_a_finding_under_wrcr() -> None:
+    """Tenhou's agari yame (the South 4 dealer first with 30,000 wins: the game stops) and West round (nobody
+    at 30,000 after South 4: sudden death) end the sheet as they ended the game; WRCR 2015 has neither."""
+    entry, _ = sheet_of("tenhou-agari-yame", "TENHOU")
+    assert len(entry["hands"]) == 8 and entry["final_points"]["Dai"] == 37000
+    _, findings = sheet_of("tenhou-agari-yame", "WRC2015")
+    assert (None, RULE_UNFINISHED) in [(finding["hand"], finding["rule"]) for finding in findings]
+    entry, _ = sheet_of("tenhou-west-round", "TENHOU")
+    verdict = replay({**entry, "players": SEATED}, get_ruleset("TENHOU"))
+    assert [record.round for record in verdict.hands or ()][-1] == "West 1" and verdict.finished is True
+    _, findings = sheet_of("tenhou-west-round", "WRC2015")
+    assert (9, RULE_WEST) in [(finding["hand"], finding["rule"]) for finding in findings]
 
 
 def test_each_online_preset_reports_what_the_other_plays_differently() -> None:
