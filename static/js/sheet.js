@@ -40,7 +40,7 @@
   };
   /* Offered only where the tournament's rules allow them (the online presets; config.outcomes). */
   const ABORTIVE_RESULT = ["abortive", gettext("Abortive draw")];
-  const NAGASHI_RESULT = ["nagashi", gettext("Nagashi")];
+  const NAGASHI_RESULT = ["nagashi", gettext("Nagashi")]; /* the chip: short, beside "Abortive draw" */
   const HAN = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13];
   const MANGAN_HAN = 5; /* from 5 han the fu do not count (WRCR 2015 scoring table) */
   const DEFAULT_FU = "30";
@@ -488,7 +488,9 @@
           }, { "data-abortive-kind": "" }),
         );
       } else if (h.kind === "nagashi") {
+        /* Its name on a line of its own above the chips: longer than the narrow column "Tenpai" fits in. */
         const nagashi = group(gettext("Nagashi mangan"), chips(h.nagashi, gettext("Nagashi mangan"), touch));
+        nagashi.classList.remove("inline");
         nagashi.dataset.nagashi = "";
         fields.push(nagashi);
         const tenpai = group(gettext("Tenpai"), chips(h.tenpai, gettext("Tenpai"), touch));
