@@ -267,7 +267,9 @@ def legal_outcomes(moment: Moment, ruleset: Ruleset) -> frozenset[tuple[int, int
     """Every legal four-way point change of ``moment``, riichi stakes and collected sticks included.
 
     Rons by every winner from every discarder, self-draws, the liability variants, multiple rons when
-    the ruleset allows them, every draw whose tenpai players include the riichi declarers, and chombo.
+    the ruleset allows them, every draw whose tenpai players include the riichi declarers, chombo, and the
+    nagashi mangan of one to three players where the ruleset has it (an abortive draw changes no more than
+    a draw where everybody is tenpai).
     """
     outcomes: set[tuple[int, int, int, int]] = set()
     outcomes.update(_enumerate_wins(moment, ruleset))
@@ -276,6 +278,14 @@ def legal_outcomes(moment: Moment, ruleset: Ruleset) -> frozenset[tuple[int, int
         outcomes.add(_as_tuple(chombo_payments(offender, moment.dealer, ruleset)))
     if ruleset.multiple_ron:
         outcomes.update(_enumerate_multiple_ron(moment, ruleset))
+    if ruleset.nagashi_mangan:
+        stakes = _stakes(moment, ruleset)
+        for size in (1, 2, 3):
+            for nagashi in itertools.combinations(SEATS, size):
+                payments = nagashi_payments(nagashi, moment.dealer)
+                outcomes.add(
+                    _as_tuple([stake + payment for stake, payment in zip(stakes, payments, strict=True)])
+                )
     return frozenset(outcomes)
 
 
@@ -408,6 +418,8 @@ def readings(moment: Moment, changes: tuple[int, int, int, int], ruleset: Rulese
     if total == 0 and (0 not in before or not gainers):
         # Noten payments change every player's points, or nobody's.
         _draw_readings(moment, changes, before, ruleset, found)
+    if ruleset.nagashi_mangan and total == 0 and 0 < len(gainers) < 4:
+        _nagashi_readings(moment, changes, before, tuple(gainers), found)
     if riichi and not any(changes) and not ruleset.chombo_table_payment:
         found.append(HandOutcome(CHOMBO, changes))
     return found
@@ -505,6 +517,25 @@ def _draw_readings(
     if ruleset.noten_riichi_chombo and not moment.riichi <= set(tenpai):
         return
     found.append(HandOutcome(DRAW, changes, tenpai=tenpai))
+
+
+def _nagashi_readings(
+    moment: Moment,
+    changes: tuple[int, int, int, int],
+    before: list[int],
+    nagashi: tuple[int, ...],
+    found: list[HandOutcome],
+) -> None:
+    """A nagashi mangan: each of its players gains (a mangan from each of the others, less what he pays the
+    other nagashi players). Whether the dealer was tenpai changes nothing paid, only who deals next: both
+    readings, the riichi declarers tenpai in each."""
+    if nagashi_payments(nagashi, moment.dealer) != before:
+        return
+    riichi = tuple(sorted(moment.riichi))
+    found.append(HandOutcome(NAGASHI, changes, nagashi, tenpai=riichi))
+    if moment.dealer not in moment.riichi:
+        with_dealer = tuple(sorted({*moment.riichi, moment.dealer}))
+        found.append(HandOutcome(NAGASHI, changes, nagashi, tenpai=with_dealer))
 
 
 def is_legal(moment: Moment, changes: Sequence[int], ruleset: Ruleset) -> bool:

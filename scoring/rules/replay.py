@@ -862,8 +862,10 @@ def _deltas_outcomes(
     if "tenpai" in hand:
         tenpai, more = seat_set(sheet, number, state, hand["tenpai"], "tenpai")
         errors.extend(more)
-        # Naming the tenpai players says the hand was an exhaustive draw.
-        found = [reading for reading in found if reading.kind == DRAW and set(reading.tenpai) == tenpai]
+        # Naming the tenpai players says the hand was an exhaustive draw (or a nagashi mangan).
+        found = [
+            reading for reading in found if reading.kind in (DRAW, NAGASHI) and set(reading.tenpai) == tenpai
+        ]
     if not found:
         errors.append(explain_change(sheet, number, state, moment, changes))
         return [(_fallback(moment, changes, sheet.ruleset), errors, riichi)]

@@ -306,3 +306,20 @@ def test_the_west_round_is_played_when_nobody_has_30000_after_south_4() -> None:
     assert "under TENHOU the West round ends with West 4" in beyond.errors[0].message
     # WRCR 2015 §5.8: no West round.
     assert play("WRC2015", *passing(8)).finished is True
+
+
+def test_a_nagashi_written_as_the_four_changes_is_read_as_one_where_the_rules_have_it() -> None:
+    nagashi = {"deltas": {"Ana": -4000, "Ben": -2000, "Cho": 8000, "Dai": -2000}, "riichi": []}
+    verdict = play("TENHOU", {"result": "draw", "tenpai": ["Ana"], "riichi": []}, nagashi, ended_by_time=True)
+    assert verdict.valid and verdict.hands[1].result == "nagashi" and verdict.hands[1].honba == 1
+    # Naming the tenpai players says who deals next: Ana (the dealer) tenpai keeps the deal.
+    named = {**nagashi, "tenpai": ["Ana"]}
+    after = play(
+        "TENHOU",
+        {"result": "draw", "tenpai": ["Ana"], "riichi": []},
+        named,
+        {"result": "draw", "tenpai": [], "riichi": []},
+    )
+    assert after.valid and [(r.round, r.honba) for r in after.hands][-1] == ("East 1", 2)
+    # WRCR 2015: no nagashi; at 1 honba these changes are no legal outcome.
+    assert not play("WRC2015", {"result": "draw", "tenpai": ["Ana"], "riichi": []}, nagashi).valid
