@@ -11,8 +11,9 @@ table's seating gives):
 * final points only: ``{"form": "final", "final_points": {name: points}, "riichi_sticks_left": n,
   "chombo": [name, ...]}``;
 * hand by hand: ``{"form": "hands", "hands": [...], "final_points": {...} (optional, checked),
-  "riichi_sticks_left": n (optional, checked), "ended_by_time": bool}``, each hand an outcome or the four
-  point changes, as ``python -m scoring.rules sheet`` takes them.
+  "riichi_sticks_left": n (optional, checked), "ended_by_time": bool}``, each hand an outcome (an
+  abortive draw and a nagashi mangan too where the tournament's ruleset allows them) or the four point
+  changes, as ``python -m scoring.rules sheet`` takes them.
 """
 
 from __future__ import annotations

@@ -23,6 +23,7 @@ from scoring import services
 from scoring.forms import AnswerForm, CorrectionForm, GameLogForm, SheetForm, SignForm
 from scoring.models import ScoreSheet
 from scoring.rules.replay import RESULT_NAMES
+from scoring.rules.ruleset import ABORTIVE_DRAWS, entry_outcomes
 from scoring.rules.sheet import ROUND_LABELS, round_name
 from scoring.rules.tenhou import RESEAT_LABEL
 from tournament import access
@@ -113,6 +114,8 @@ def _sheet_page(
                 "status": sheet.status if sheet else None,  # what the save status says of that version
                 # whose entries this phone keeps: the signed-in referee, or the seated player
                 "user": f"player-{player.pk}" if player else request.user.get_username(),
+                # the outcomes the tournament's rules allow beyond ron, tsumo, draw and chombo
+                "outcomes": _outcomes(tournament),
             },
             "correction_form": correction_form,
             # the findings of the game log the current version was read from (None: entered by hand)
@@ -128,6 +131,16 @@ def _sheet_page(
         },
         status=status,
     )
+
+
+def _outcomes(tournament: Tournament) -> dict[str, Any]:
+    """The abortive draws (kind and name, in the reader's language) and nagashi mangan the editor offers:
+    those the tournament's ruleset allows (the online presets), none under WRCR 2015 and EMA."""
+    allowed = entry_outcomes(tournament.ruleset())
+    return {
+        "abortive": [[kind, _(ABORTIVE_DRAWS[kind])] for kind in allowed["abortive"]],
+        "nagashi": allowed["nagashi"],
+    }
 
 
 def _points(value: Any) -> str:

@@ -326,8 +326,10 @@ class TournamentForm(forms.ModelForm):
             "ends_on": _("The last day of play: the first day again for a one-day event."),
             "venue": _("Optional: where it is played."),
             "ruleset_preset": _(
-                "The rule text the score sheets are checked against. The fields below change single rules "
-                "of it; left empty, they are the preset's."
+                "The rule text the score sheets are checked against: WRCR or EMA for a tournament at the "
+                "table; Tenhou or Mahjong Soul for an event played online under that site's rules (red "
+                "fives, abortive draws, nagashi mangan), whose game logs then import without differences. "
+                "The fields below change single rules of it; left empty, they are the preset's."
             ),
             "hanchan_minutes": _("The time limit of each hanchan (WRCR 2015 §8.2: 90 minutes recommended)."),
             "hanchan_count": _("How many hanchan each player plays in all (1 to 40)."),

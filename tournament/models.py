@@ -43,6 +43,9 @@ class Tournament(models.Model):
         WRC2015 = "WRC2015", "World Riichi Championship Rules 2015"
         EMA2016 = "EMA2016", "EMA riichi rules 2016"
         EMA2025 = "EMA2025", "EMA riichi rules 2025"
+        # The online presets (scoring.rules.ruleset): an event played on Tenhou or Mahjong Soul.
+        TENHOU = "TENHOU", "Tenhou ranked rules (online)"
+        MAHJONGSOUL = "MAHJONGSOUL", "Mahjong Soul rules (online)"
 
     class WithdrawnRanking(models.TextChoices):  # the values of tournament.participation.WithdrawnRanking
         RANKED = "ranked", _("Ranked, with the missed-hanchan penalties")

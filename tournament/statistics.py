@@ -30,7 +30,7 @@ from typing import Any
 from scoring.rules.i18n import _, gettext_noop
 from scoring.rules.ruleset import Ruleset
 from scoring.rules.sheet import ROUND_LABELS, round_name
-from scoring.rules.statistics import CHOMBO, DRAW, MULTIPLE_RON, RON, TSUMO, hand_facts
+from scoring.rules.statistics import ABORTIVE, CHOMBO, DRAW, MULTIPLE_RON, NAGASHI, RON, TSUMO, hand_facts
 
 TOP = 5  # rows of the longest hanchan and of the biggest hands
 COMMON = 10  # rows of the most common wins
@@ -42,6 +42,9 @@ OUTCOME_NAMES = {
     TSUMO: gettext_noop("Tsumo"),
     MULTIPLE_RON: gettext_noop("Multiple ron"),
     DRAW: gettext_noop("Exhaustive draw"),
+    # The online presets' outcomes (scoring.rules.ruleset): counted as played hands.
+    ABORTIVE: gettext_noop("Abortive draw"),
+    NAGASHI: gettext_noop("Nagashi mangan"),
 }
 
 

@@ -22,6 +22,7 @@ from exports.exporters.base import (
     register,
 )
 from scoring.models import ScoreSheet
+from scoring.rules.ruleset import ABORTIVE_DRAWS
 from scoring.rules.sheet import ROUND_LABELS, round_name
 from tournament.models import Round, Seat, StaffRole, Tournament
 
@@ -54,6 +55,13 @@ def describe(hand: dict[str, Any]) -> str:
         return _("Draw, all noten")
     if result == "chombo":
         return _("Chombo: {players}").format(players=", ".join(hand.get("offenders", [])))
+    if result == "abortive":  # the online presets (scoring.rules.ruleset.ABORTIVE_DRAWS)
+        kind = hand.get("kind", "")
+        return _("Abortive draw: {kind}").format(
+            kind=_(ABORTIVE_DRAWS[kind]) if kind in ABORTIVE_DRAWS else kind
+        )
+    if result == "nagashi":
+        return _("Nagashi mangan: {players}").format(players=", ".join(hand.get("nagashi", [])))
     return str(result)
 
 

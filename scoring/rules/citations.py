@@ -54,10 +54,21 @@ OWN_TEXTS = {
         "disqualification": "EMA 2025 rules, disqualification",
         "signing": "EMA 2025 rules, point penalties (unsigned score sheet)",
     },
+    # The online presets: the operators' published rules (docs/rules-engine.md, "Online presets").
+    "TENHOU": {
+        "end_of_game": "Tenhou rules (tenhou.net/man), end of the game and busting",
+        "uma": "Tenhou rules (tenhou.net/man), uma and oka",
+    },
+    "MAHJONGSOUL": {
+        "end_of_game": "Mahjong Soul rules, end of the game and busting",
+        "uma": "Mahjong Soul rules, uma",
+    },
 }
 SILENT = {
     "EMA2016": gettext_noop("the EMA 2016 scoring card is silent"),
     "EMA2025": gettext_noop("the EMA 2025 rules are silent"),
+    "TENHOU": gettext_noop("Tenhou's rules are silent"),
+    "MAHJONGSOUL": gettext_noop("Mahjong Soul's rules are silent"),
 }
 
 

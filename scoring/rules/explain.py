@@ -16,7 +16,10 @@ from scoring.rules.legal import HandOutcome, Moment
 from scoring.rules.payments import format_points
 from scoring.rules.ruleset import Ruleset
 from scoring.rules.sheet import (
+    END_ROUND_INDEX,
+    OVER,
     RULE_AFTER_END,
+    RULE_BUSTING,
     RULE_DEALER,
     RULE_HEAD_BUMP,
     RULE_HONBA,
@@ -35,6 +38,38 @@ from scoring.rules.sheet import (
 
 def after_end_error(sheet: Sheet, number: int, state: HandState) -> Error:
     last_dealer = sheet.name(3)
+    busted = [seat for seat in range(4) if state.points[seat] < 0]
+    if sheet.ruleset.busting and busted:
+        return hand_error(
+            number,
+            state,
+            RULE_BUSTING,
+            _(
+                "the hanchan ended with the previous hand: {players} went below zero, which ends the game "
+                "under {ruleset} (busting); no hand is played after the end"
+            ).format(players=sheet.names(busted), ruleset=sheet.ruleset.name),
+        )
+    ruleset, target = sheet.ruleset, format_points(sheet.ruleset.west_round_points)
+    if state.end == OVER and state.round_index < state.last - 1:
+        leaders = [seat for seat in range(4) if state.points[seat] >= ruleset.west_round_points]
+        text = _(
+            "the hanchan ended with the previous hand: the deal passed in the West round with {players} at "
+            "{points} or more, which ends the game under {ruleset}; no hand is played after the end"
+        ).format(players=sheet.names(leaders), points=target, ruleset=ruleset.name)
+        return hand_error(number, state, RULE_AFTER_END, text)
+    if state.end == OVER:
+        text = _(
+            "the hanchan ended with the previous hand: {dealer}, the last dealer, kept the deal in first "
+            "place with {points} or more, which ends the game under {ruleset} (agari yame); no hand is "
+            "played after the end"
+        ).format(dealer=sheet.name(state.dealer), points=target, ruleset=ruleset.name)
+        return hand_error(number, state, RULE_AFTER_END, text)
+    if state.last != END_ROUND_INDEX:
+        text = _(
+            "the hanchan ended with the previous hand (West 4 passed the deal from {dealer}); under "
+            "{ruleset} the West round ends with West 4"
+        ).format(dealer=last_dealer, ruleset=ruleset.name)
+        return hand_error(number, state, RULE_AFTER_END, text)
     return hand_error(
         number,
         state,

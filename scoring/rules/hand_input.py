@@ -162,6 +162,8 @@ class Hand:
     liability: str | None = None  # the yakuman named for liability, as a WRCR name when it is one
     honba: int = 0
     riichi_sticks: int = 0
+    # The red fives among the hand's tiles (the online rules: each is a dora; WRCR 2015 §3.3: none).
+    red_fives: int = 0
 
     @property
     def dealer(self) -> bool:
@@ -235,9 +237,26 @@ def parse_hand(data: Mapping[str, Any]) -> Hand:
         liability=_parse_liability(data.get("liability")),
         honba=_parse_count(data.get("honba", 0), "honba"),
         riichi_sticks=_parse_count(data.get("riichi_sticks", 0), "riichi_sticks"),
+        red_fives=_parse_count(data.get("red_fives", 0), "red_fives"),
     )
     _check_tile_counts(hand)
+    _check_red_fives(hand)
     return hand
+
+
+# The fives, one kind per suit: 5m, 5p, 5s (scoring.rules.tiles numbers 1m-9m 0-8, 1p-9p 9-17, 1s-9s 18-26).
+_FIVES = (4, 13, 22)
+
+
+def _check_red_fives(hand: Hand) -> None:
+    """A hand holds at most one red five per suit it has a five of (a set has one per suit)."""
+    suits = {five for five in _FIVES if five in hand.concealed or any(five in m.tiles for m in hand.melds)}
+    if hand.red_fives > len(suits):
+        raise HandInputError(
+            _(
+                "red_fives: {count} red fives, but the hand has fives of {suits} suit(s) (one red five each)"
+            ).format(count=hand.red_fives, suits=len(suits))
+        )
 
 
 def _parse_melds(value: object) -> tuple[DeclaredMeld, ...]:

@@ -27,7 +27,7 @@ from scoring.rules.payments import (
     ron_value,
     tsumo_values,
 )
-from scoring.rules.ruleset import Ruleset
+from scoring.rules.ruleset import TRIPLE_RON, Ruleset
 
 LEGAL_FU = (20, 25, 30, 40, 50, 60, 70, 80, 90, 100, 110)
 LIMIT_BASES = (MANGAN, HANEMAN, BAIMAN, SANBAIMAN)
@@ -40,6 +40,8 @@ TSUMO = "tsumo"
 MULTIPLE_RON = "multiple ron"
 DRAW = "draw"
 CHOMBO = "chombo"
+ABORTIVE = "abortive"
+NAGASHI = "nagashi"
 
 
 def han_fu_problem(han: int, fu: int | None, *, tsumo: bool) -> str | None:
@@ -214,6 +216,30 @@ def chombo_payments(offender: int, dealer: int, ruleset: Ruleset) -> list[int]:
     return changes
 
 
+def nagashi_payments(nagashi: Iterable[int], dealer: int) -> list[int]:
+    """The payments of a nagashi mangan, per seat: each nagashi player is paid a mangan as for a
+    self-draw (4,000 from each for the dealer; 4,000 from the dealer and 2,000 from the others for a
+    non-dealer), without counters, instead of the noten payments (Tenhou's rules: "Tenpai payments are
+    replaced by the mangan payment")."""
+    changes = [0, 0, 0, 0]
+    for player in set(nagashi):
+        from_dealer, from_other = tsumo_values(MANGAN, player == dealer)
+        for seat in SEATS:
+            if seat != player:
+                amount = from_dealer if seat == dealer else from_other
+                changes[seat] -= amount
+                changes[player] += amount
+    return changes
+
+
+def most_ron_winners(ruleset: Ruleset) -> int:
+    """How many players may win on one discard: 1 (head bump, WRCR 2015 §5.7.6), 3, or 2 where three
+    calls are an abortive draw (sanchahou)."""
+    if not ruleset.multiple_ron:
+        return 1
+    return 2 if ruleset.allows_abortive(TRIPLE_RON) else 3
+
+
 def stick_taker(discarder: int, winners: Iterable[int]) -> int:
     """The winner closest to the discarder in turn order (WRCR 2015 §5.7.6; EMA 2016 card, multiple
     winners: the riichi bets go to "the winner closest to the discarder's right")."""
@@ -241,7 +267,9 @@ def legal_outcomes(moment: Moment, ruleset: Ruleset) -> frozenset[tuple[int, int
     """Every legal four-way point change of ``moment``, riichi stakes and collected sticks included.
 
     Rons by every winner from every discarder, self-draws, the liability variants, multiple rons when
-    the ruleset allows them, every draw whose tenpai players include the riichi declarers, and chombo.
+    the ruleset allows them, every draw whose tenpai players include the riichi declarers, chombo, and the
+    nagashi mangan of one to three players where the ruleset has it (an abortive draw changes no more than
+    a draw where everybody is tenpai).
     """
     outcomes: set[tuple[int, int, int, int]] = set()
     outcomes.update(_enumerate_wins(moment, ruleset))
@@ -250,6 +278,14 @@ def legal_outcomes(moment: Moment, ruleset: Ruleset) -> frozenset[tuple[int, int
         outcomes.add(_as_tuple(chombo_payments(offender, moment.dealer, ruleset)))
     if ruleset.multiple_ron:
         outcomes.update(_enumerate_multiple_ron(moment, ruleset))
+    if ruleset.nagashi_mangan:
+        stakes = _stakes(moment, ruleset)
+        for size in (1, 2, 3):
+            for nagashi in itertools.combinations(SEATS, size):
+                payments = nagashi_payments(nagashi, moment.dealer)
+                outcomes.add(
+                    _as_tuple([stake + payment for stake, payment in zip(stakes, payments, strict=True)])
+                )
     return frozenset(outcomes)
 
 
@@ -313,7 +349,7 @@ def _enumerate_multiple_ron(moment: Moment, ruleset: Ruleset) -> Iterable[tuple[
     tables = payment_tables(ruleset)
     for loser in SEATS:
         others = [seat for seat in SEATS if seat != loser]
-        for size in (2, 3):
+        for size in range(2, most_ron_winners(ruleset) + 1):
             for winners in itertools.combinations(others, size):
                 choices = [sorted(tables.ron[winner == moment.dealer]) for winner in winners]
                 for values in itertools.product(*choices):
@@ -374,7 +410,7 @@ def readings(moment: Moment, changes: tuple[int, int, int, int], ruleset: Rulese
     if total == stick * (moment.sticks + len(riichi)) and paid:
         if len(gainers) == 1:
             _single_win_readings(moment, changes, gainers[0], paid, ruleset, found)
-        elif len(paid) == 1 and ruleset.multiple_ron:
+        elif len(paid) == 1 and len(gainers) <= most_ron_winners(ruleset):
             (loser,) = paid
             outcome = _multiple_ron_reading(moment, changes, loser, gainers, before, ruleset)
             if outcome:
@@ -382,6 +418,8 @@ def readings(moment: Moment, changes: tuple[int, int, int, int], ruleset: Rulese
     if total == 0 and (0 not in before or not gainers):
         # Noten payments change every player's points, or nobody's.
         _draw_readings(moment, changes, before, ruleset, found)
+    if ruleset.nagashi_mangan and total == 0 and 0 < len(gainers) < 4:
+        _nagashi_readings(moment, changes, before, tuple(gainers), found)
     if riichi and not any(changes) and not ruleset.chombo_table_payment:
         found.append(HandOutcome(CHOMBO, changes))
     return found
@@ -481,6 +519,25 @@ def _draw_readings(
     found.append(HandOutcome(DRAW, changes, tenpai=tenpai))
 
 
+def _nagashi_readings(
+    moment: Moment,
+    changes: tuple[int, int, int, int],
+    before: list[int],
+    nagashi: tuple[int, ...],
+    found: list[HandOutcome],
+) -> None:
+    """A nagashi mangan: each of its players gains (a mangan from each of the others, less what he pays the
+    other nagashi players). Whether the dealer was tenpai changes nothing paid, only who deals next: both
+    readings, the riichi declarers tenpai in each."""
+    if nagashi_payments(nagashi, moment.dealer) != before:
+        return
+    riichi = tuple(sorted(moment.riichi))
+    found.append(HandOutcome(NAGASHI, changes, nagashi, tenpai=riichi))
+    if moment.dealer not in moment.riichi:
+        with_dealer = tuple(sorted({*moment.riichi, moment.dealer}))
+        found.append(HandOutcome(NAGASHI, changes, nagashi, tenpai=with_dealer))
+
+
 def is_legal(moment: Moment, changes: Sequence[int], ruleset: Ruleset) -> bool:
     """True when ``changes`` is one legal outcome of ``moment`` (the fast form of ``legal_outcomes``)."""
     return bool(readings(moment, _as_tuple(changes), ruleset))
@@ -508,7 +565,9 @@ __all__ = [
     "is_legal",
     "legal_han_fu",
     "legal_outcomes",
+    "most_ron_winners",
     "multiple_ron_changes",
+    "nagashi_payments",
     "nearest_ron_values",
     "noten_payments",
     "payment_tables",

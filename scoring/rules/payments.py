@@ -28,7 +28,8 @@ def basic_points(han: int, fu: int, ruleset: Ruleset, yakuman: int = 0) -> int:
     """The base value of a hand: fu x 2^(han + 2) below five han, else the limit's base (WRCR 2015 §6.1).
 
     ``yakuman`` is the number of yakuman in the hand; they count once unless the ruleset accumulates them.
-    13 han or more without a yakuman is only sanbaiman (no counted yakuman).
+    13 han or more without a yakuman is only sanbaiman (no counted yakuman), unless the ruleset counts it
+    as a yakuman (``counted_yakuman``, the online rules).
     """
     if yakuman:
         if yakuman < 0:
@@ -36,6 +37,8 @@ def basic_points(han: int, fu: int, ruleset: Ruleset, yakuman: int = 0) -> int:
         return YAKUMAN * (yakuman if ruleset.yakuman_accumulate else 1)
     if han < 1:
         raise ValueError(f"a winning hand has at least one han, got {han}")
+    if han >= 13 and ruleset.counted_yakuman:
+        return YAKUMAN
     if han >= 11:
         return SANBAIMAN
     if han >= 8:

@@ -33,9 +33,19 @@ from scoring.rules.explain import (
 )
 from scoring.rules.hands import evaluate_hand
 from scoring.rules.i18n import _, gettext_noop
-from scoring.rules.legal import CHOMBO, DRAW, MULTIPLE_RON, RON, TSUMO, HandOutcome, Moment
+from scoring.rules.legal import (
+    ABORTIVE,
+    CHOMBO,
+    DRAW,
+    MULTIPLE_RON,
+    NAGASHI,
+    RON,
+    TSUMO,
+    HandOutcome,
+    Moment,
+)
 from scoring.rules.payments import YAKUMAN, basic_points, format_points, ron_value, tsumo_values, win_payments
-from scoring.rules.ruleset import Ruleset
+from scoring.rules.ruleset import ABORTIVE_DRAWS, AGARI_YAME_ALWAYS, FOUR_RIICHI, TRIPLE_RON, Ruleset
 from scoring.rules.scores import (
     RULE_RANGE,
     check_final_points,
@@ -46,19 +56,25 @@ from scoring.rules.scores import (
 )
 from scoring.rules.sheet import (
     END_ROUND_INDEX,
+    MAY_END,
+    OVER,
+    PLAYING,
     ROUND_LABELS,
+    RULE_ABORTIVE,
     RULE_CHOMBO,
     RULE_FINAL_POINTS,
     RULE_FORMAT,
     RULE_HAN_FU,
     RULE_HEAD_BUMP,
     RULE_LIABILITY,
+    RULE_NAGASHI,
     RULE_NOT_FINISHED,
     RULE_PAYMENT,
     RULE_PLAYER,
     RULE_STICKS_LEFT,
     RULE_TILES,
     UNREADABLE,
+    WEST_END_ROUND_INDEX,
     WIND_LETTERS,
     Error,
     HandState,
@@ -112,6 +128,9 @@ class HandRecord(NamedTuple):
     winners: tuple[str, ...] = ()
     tenpai: tuple[str, ...] | None = None
     offenders: tuple[str, ...] = ()
+    # An abortive draw's kind (``ruleset.ABORTIVE_DRAWS``); a nagashi mangan's players.
+    abortive: str = ""
+    nagashi: tuple[str, ...] = ()
 
     def as_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -130,6 +149,10 @@ class HandRecord(NamedTuple):
             data["tenpai"] = list(self.tenpai)
         elif self.offenders:
             data["offenders"] = list(self.offenders)
+        if self.abortive:
+            data["kind"] = self.abortive
+        if self.nagashi:
+            data["nagashi"] = list(self.nagashi)
         return data
 
 
@@ -190,7 +213,8 @@ class Verdict:
 
 
 def next_state(state: HandState, outcome: HandOutcome, declarers: int) -> HandState:
-    """The table after ``outcome`` (WRCR 2015 §5.7.4, §5.7.7, §5.7.8, §7.1)."""
+    """The table after ``outcome`` (WRCR 2015 §5.7.4, §5.7.7, §5.7.8, §7.1); a nagashi mangan is a draw
+    (the dealer stays when tenpai), an abortive draw keeps the dealer."""
     points = (
         state.points[0] + outcome.changes[0],
         state.points[1] + outcome.changes[1],
@@ -198,16 +222,23 @@ def next_state(state: HandState, outcome: HandOutcome, declarers: int) -> HandSt
         state.points[3] + outcome.changes[3],
     )
     kind = outcome.kind
+    last = state.last
     if kind in (CHOMBO, UNREADABLE):
         # §7.1: a chombo is re-dealt: riichi stakes returned, no counter, no rotation.
-        return HandState(state.round_index, state.honba, state.sticks, points)
-    if kind == DRAW:
+        return HandState(state.round_index, state.honba, state.sticks, points, PLAYING, last)
+    if kind == ABORTIVE:
+        # The online rules: an abortive draw keeps the dealer ("All count as renchan"), adds a counter, and
+        # the riichi stakes wait on the table as after a draw (§5.7.4).
+        return HandState(state.round_index, state.honba + 1, state.sticks + declarers, points, PLAYING, last)
+    if kind in (DRAW, NAGASHI):
         # §5.7.2, §5.7.4, §5.7.8: a counter is added, the sticks wait, the dealer stays if tenpai.
         rotation = 0 if state.round_index % 4 in outcome.tenpai else 1
-        return HandState(state.round_index + rotation, state.honba + 1, state.sticks + declarers, points)
+        return HandState(
+            state.round_index + rotation, state.honba + 1, state.sticks + declarers, points, PLAYING, last
+        )
     if state.round_index % 4 in outcome.winners:
-        return HandState(state.round_index, state.honba + 1, 0, points)
-    return HandState(state.round_index + 1, 0, 0, points)
+        return HandState(state.round_index, state.honba + 1, 0, points, PLAYING, last)
+    return HandState(state.round_index + 1, 0, 0, points, PLAYING, last)
 
 
 class _Node(NamedTuple):
@@ -250,29 +281,55 @@ def _step(sheet: Sheet, number: int, hand: object, paths: list[_Node]) -> list[_
     if len(paths) == 1:
         node = paths[0]
         state = node.state
-        if state.round_index < END_ROUND_INDEX:
+        if not state.finished:
             results = _hand_outcomes(sheet, number, hand, state)
             if len(results) == 1:
                 outcome, errors, riichi = results[0]
-                after = next_state(state, outcome, len(riichi))
+                after = _after(sheet.ruleset, state, outcome, len(riichi))
                 return [
                     _Node(after, node, state, outcome, riichi, tuple(errors), node.error_count + len(errors))
                 ]
-    extended: dict[tuple[int, int, int], _Node] = {}
+    extended: dict[tuple[int, int, int, int, int], _Node] = {}
     for node in paths:
         state = node.state
         end_errors: tuple[Error, ...] = ()
         if state.finished and (node.before is None or not node.before.finished):
             end_errors = (after_end_error(sheet, number, state),)
         for outcome, errors, riichi in _hand_outcomes(sheet, number, hand, state):
-            after = next_state(state, outcome, len(riichi))
+            after = _after(sheet.ruleset, state, outcome, len(riichi))
             all_errors = (*end_errors, *errors) if errors or end_errors else ()
             count = node.error_count + len(all_errors)
-            key = (after.round_index, after.honba, after.sticks)
+            key = (after.round_index, after.honba, after.sticks, after.end, after.last)
             known = extended.get(key)
             if known is None or count < known.error_count:
                 extended[key] = _Node(after, node, state, outcome, riichi, all_errors, count)
     return list(extended.values())
+
+
+def _after(ruleset: Ruleset, state: HandState, outcome: HandOutcome, declarers: int) -> HandState:
+    """``next_state``, and the end of the hanchan as the ruleset has it (WRCR 2015 §5.8, §5.9.1: after South
+    4, no agari yame, no West round; §4.1: "The game continues when a player's score goes below zero"). The
+    online rules: a player below zero ends it (busting); the all-last dealer who keeps the deal, first with
+    at least the West round's points, ends it (agari yame, or may end it); and when nobody has those points
+    after South 4, the West round is played until somebody has them, West 4 at most."""
+    after = next_state(state, outcome, declarers)
+    target = ruleset.west_round_points
+    if after.finished and target and after.last == END_ROUND_INDEX and max(after.points) < target:
+        after = after._replace(last=WEST_END_ROUND_INDEX)
+    if after.finished:
+        return after
+    if ruleset.busting and min(after.points) < 0:
+        return after._replace(end=OVER)
+    kept = after.round_index == state.round_index and outcome.kind not in (ABORTIVE, CHOMBO, UNREADABLE)
+    if ruleset.agari_yame and kept and state.round_index == after.last - 1:
+        dealer = state.round_index % 4
+        others = [after.points[seat] for seat in range(4) if seat != dealer]
+        if after.points[dealer] > max(others) and after.points[dealer] >= target:
+            return after._replace(end=OVER if ruleset.agari_yame == AGARI_YAME_ALWAYS else MAY_END)
+    if state.round_index >= END_ROUND_INDEX and not kept and max(after.points) >= target:
+        # The West round ends as soon as the deal passes with a player at the West round's points.
+        return after._replace(end=OVER)
+    return after
 
 
 def _choose(paths: list[_Node], sheet: Mapping[str, Any]) -> _Node:
@@ -280,7 +337,7 @@ def _choose(paths: list[_Node], sheet: Mapping[str, Any]) -> _Node:
     by_time = sheet.get("ended_by_time") is True
 
     def cost(node: _Node) -> tuple[int, int]:
-        return node.error_count, 0 if node.state.finished or by_time else 1
+        return node.error_count, 0 if node.state.may_end or by_time else 1
 
     return min(paths, key=cost)
 
@@ -328,7 +385,13 @@ def _outcome(
     if result == CHOMBO:
         offenders = hand.get("offender", hand.get("offenders"))
         return _chombo(sheet, number, offenders, state, errors)
-    text = _("unknown result {result} (ron, tsumo, draw or chombo)").format(result=repr(result))
+    if result == ABORTIVE:
+        return _abortive(sheet, number, hand, state, riichi, errors)
+    if result == NAGASHI:
+        return _nagashi(sheet, number, hand, state, riichi, errors)
+    text = _("unknown result {result} (ron, tsumo, draw, chombo, abortive or nagashi)").format(
+        result=repr(result)
+    )
     errors.append(hand_error(number, state, RULE_FORMAT, text))
     return unreadable()
 
@@ -607,6 +670,23 @@ def _multiple_ron(
         values[winner] = basic
     if not values:
         return unreadable()
+    if len(values) == 3 and sheet.ruleset.multiple_ron and sheet.ruleset.allows_abortive(TRIPLE_RON):
+        errors.append(
+            hand_error(
+                number,
+                state,
+                RULE_ABORTIVE,
+                _(
+                    "{players} won on the same discard; under {ruleset} three players calling ron is an "
+                    'abortive draw (sanchahou): enter the hand as an abortive draw, "{kind}"'
+                ).format(
+                    players=sheet.names(sorted(values)),
+                    ruleset=sheet.ruleset.name,
+                    kind=_(ABORTIVE_DRAWS[TRIPLE_RON]),
+                ),
+            )
+        )
+        return HandOutcome(ABORTIVE, as_changes(_stakes(sheet, riichi)), value=TRIPLE_RON)
     if len(values) > 1 and not sheet.ruleset.multiple_ron:
         taker = legal.stick_taker(loser, values)
         errors.append(
@@ -646,6 +726,84 @@ def _draw(
     payments = legal.noten_payments(tenpai, sheet.ruleset)
     changes = [stake + payment for stake, payment in zip(_stakes(sheet, riichi), payments, strict=True)]
     return HandOutcome(DRAW, as_changes(changes), tenpai=tuple(sorted(tenpai)))
+
+
+def _abortive(
+    sheet: Sheet,
+    number: int,
+    hand: dict[str, Any],
+    state: HandState,
+    riichi: frozenset[int],
+    errors: list[Error],
+) -> HandOutcome:
+    """An abortive draw (``{"result": "abortive", "kind": ...}``), where the ruleset allows its kind: no
+    payment, the riichi stakes of the hand go onto the table. Under a ruleset without it (WRCR 2015
+    §5.7.3: "The World Riichi Championship Rules do not recognize any abortive draw cases") an error,
+    and the replay goes on as the online game did: no payment, the dealer keeps the deal."""
+    kind = hand.get("kind")
+    ruleset = sheet.ruleset
+    if kind not in ABORTIVE_DRAWS:
+        text = _("an abortive draw names its kind: {kinds}").format(kinds=", ".join(ABORTIVE_DRAWS))
+        errors.append(hand_error(number, state, RULE_FORMAT, text))
+    elif not ruleset.abortive_draws:
+        text = _("{ruleset} has no abortive draws ({kind}): a hand ends by a win or an exhaustive draw")
+        errors.append(
+            hand_error(
+                number, state, RULE_ABORTIVE, text.format(ruleset=ruleset.name, kind=_(ABORTIVE_DRAWS[kind]))
+            )
+        )
+    elif not ruleset.allows_abortive(kind):
+        text = _("{kind} is no abortive draw under {ruleset}; its abortive draws: {kinds}").format(
+            kind=_(ABORTIVE_DRAWS[kind]),
+            ruleset=ruleset.name,
+            kinds=", ".join(
+                _(ABORTIVE_DRAWS[other]) for other in ABORTIVE_DRAWS if ruleset.allows_abortive(other)
+            ),
+        )
+        errors.append(hand_error(number, state, RULE_ABORTIVE, text))
+    elif kind == FOUR_RIICHI and len(riichi) != 4:
+        text = _("four riichi is an abortive draw only when all four players declared riichi in the hand")
+        errors.append(hand_error(number, state, RULE_ABORTIVE, text))
+    changes = as_changes(_stakes(sheet, riichi))
+    return HandOutcome(
+        ABORTIVE, changes, value=kind if isinstance(kind, str) and kind in ABORTIVE_DRAWS else ""
+    )
+
+
+def _nagashi(
+    sheet: Sheet,
+    number: int,
+    hand: dict[str, Any],
+    state: HandState,
+    riichi: frozenset[int],
+    errors: list[Error],
+) -> HandOutcome:
+    """A nagashi mangan (``{"result": "nagashi", "nagashi": [...], "tenpai": [...]}``) where the ruleset has
+    it: each nagashi player is paid a mangan as for a self-draw instead of the noten payments; the dealer
+    keeps the deal when tenpai and a counter is added, as at an exhaustive draw. Under a ruleset without
+    it (WRCR 2015 §5.7.2: an exhaustive draw pays the noten payments) an error, and the hand is replayed as
+    the exhaustive draw with the tenpai players given."""
+    nagashi, more = seat_set(sheet, number, state, hand.get("nagashi", []), "nagashi")
+    errors.extend(more)
+    if not sheet.ruleset.nagashi_mangan:
+        text = _(
+            "{ruleset} has no nagashi mangan: an exhaustive draw pays only the noten payments (enter it as "
+            "an exhaustive draw with its tenpai players)"
+        ).format(ruleset=sheet.ruleset.name)
+        errors.append(hand_error(number, state, RULE_NAGASHI, text))
+        return _draw(sheet, number, hand, state, riichi, errors)
+    if not nagashi and not more:
+        errors.append(hand_error(number, state, RULE_NAGASHI, _("a nagashi mangan names its player(s)")))
+    tenpai, more = seat_set(sheet, number, state, hand.get("tenpai", []), "tenpai")
+    errors.extend(more)
+    noten_riichi = sorted(riichi - tenpai)
+    if noten_riichi and sheet.ruleset.noten_riichi_chombo:
+        errors.append(noten_riichi_error(sheet, number, state, noten_riichi))
+    payments = legal.nagashi_payments(nagashi, state.dealer)
+    changes = [stake + payment for stake, payment in zip(_stakes(sheet, riichi), payments, strict=True)]
+    return HandOutcome(
+        NAGASHI, as_changes(changes), tenpai=tuple(sorted(tenpai)), winners=tuple(sorted(nagashi))
+    )
 
 
 def _chombo(sheet: Sheet, number: int, names: object, state: HandState, errors: list[Error]) -> HandOutcome:
@@ -704,8 +862,10 @@ def _deltas_outcomes(
     if "tenpai" in hand:
         tenpai, more = seat_set(sheet, number, state, hand["tenpai"], "tenpai")
         errors.extend(more)
-        # Naming the tenpai players says the hand was an exhaustive draw.
-        found = [reading for reading in found if reading.kind == DRAW and set(reading.tenpai) == tenpai]
+        # Naming the tenpai players says the hand was an exhaustive draw (or a nagashi mangan).
+        found = [
+            reading for reading in found if reading.kind in (DRAW, NAGASHI) and set(reading.tenpai) == tenpai
+        ]
     if not found:
         errors.append(explain_change(sheet, number, state, moment, changes))
         return [(_fallback(moment, changes, sheet.ruleset), errors, riichi)]
@@ -781,7 +941,7 @@ def _result(sheet: Sheet, raw: Mapping[str, Any], node: _Node, errors: list[Erro
         hands=tuple(hands),
         final_points=final,
         riichi_sticks_left=state.sticks,
-        finished=state.finished,
+        finished=state.may_end,
         ranks=ranks,
         uma=uma,
         scores=scores,
@@ -797,7 +957,7 @@ def _collect_sticks_left(state: HandState, ruleset: Ruleset) -> HandState:
     first = max(range(4), key=lambda seat: (state.points[seat], -seat))
     points = list(state.points)
     points[first] += ruleset.riichi_stick * state.sticks
-    return HandState(state.round_index, state.honba, 0, as_changes(points))
+    return state._replace(sticks=0, points=as_changes(points))
 
 
 def _hand_record(players: tuple[str, str, str, str], step: _Node) -> HandRecord:
@@ -814,9 +974,11 @@ def _hand_record(players: tuple[str, str, str, str], step: _Node) -> HandRecord:
         riichi=tuple([players[seat] for seat in sorted(riichi)]) if riichi else (),
         deltas={east: changes[0], south: changes[1], west: changes[2], north: changes[3]},
         points={east: points[0], south: points[1], west: points[2], north: points[3]},
-        winners=_names(players, outcome.winners),
-        tenpai=_names(players, outcome.tenpai) if kind == DRAW else None,
+        winners=() if kind == NAGASHI else _names(players, outcome.winners),
+        tenpai=_names(players, outcome.tenpai) if kind in (DRAW, NAGASHI) else None,
         offenders=_names(players, outcome.offenders),
+        abortive=outcome.value if kind == ABORTIVE else "",
+        nagashi=_names(players, outcome.winners) if kind == NAGASHI else (),
     )
 
 
@@ -831,7 +993,7 @@ def _names(players: tuple[str, str, str, str], seats: tuple[int, ...]) -> tuple[
 def _end_errors(sheet: Sheet, raw: Mapping[str, Any], state: HandState, final: dict[str, int]) -> list[Error]:
     errors: list[Error] = []
     ended_by_time = raw.get("ended_by_time")
-    if ended_by_time is False and not state.finished:
+    if ended_by_time is False and not state.may_end:
         errors.append(
             sheet_error(
                 RULE_NOT_FINISHED,
@@ -915,6 +1077,8 @@ RESULT_NAMES = (
     gettext_noop("tsumo"),
     gettext_noop("draw"),
     gettext_noop("chombo"),
+    gettext_noop("abortive"),
+    gettext_noop("nagashi"),
 )
 
 RULE_FINAL_FORMAT = "format"

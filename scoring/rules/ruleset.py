@@ -1,10 +1,16 @@
 """Rulesets: the numbers and switches that differ between the tournament rule texts.
 
-Three presets are built from the texts in the product's rule library:
+Three tournament presets are built from the texts in the product's rule library:
 
 * ``WRC2015`` (default): World Riichi Championship Rules, 2015 revision.
 * ``EMA2016``: the European Mahjong Association riichi scoring card of 2016.
 * ``EMA2025``: the EMA riichi yaku list, payment tables and penalties overview of 2025.
+
+Two online presets follow the rules their operators publish, for events played online, whose game logs
+(``scoring.rules.tenhou``) then import without differences:
+
+* ``TENHOU``: Tenhou's ranked rules (tenhou.net, "ルール" at https://tenhou.net/man/).
+* ``MAHJONGSOUL``: Mahjong Soul's ranked and tournament-lobby defaults (Yostar / Catfood Studio).
 
 Every field that differs between the presets cites the text it comes from; docs/rules-engine.md has the
 same list in prose. A custom ruleset is a preset with some fields replaced (``Ruleset.custom``), stored
@@ -18,9 +24,25 @@ from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
 
-from scoring.rules.i18n import _
+from scoring.rules.i18n import _, gettext_noop
 
 DEFAULT_RULESET = "WRC2015"
+AGARI_YAME_ALWAYS, AGARI_YAME_OPTIONAL = "always", "optional"
+
+# The abortive draws (tochuu ryuukyoku) a ruleset may allow, with their names as the pages show them
+# (translated when shown). WRCR 2015 §5.7.3 and the EMA texts ("There are no abortive draws") allow none.
+NINE_TERMINALS = "nine-terminals"  # kyuushu kyuuhai
+FOUR_WINDS = "four-winds"  # suufon renda
+FOUR_RIICHI = "four-riichi"  # suucha riichi
+FOUR_KONGS = "four-kongs"  # suukaikan
+TRIPLE_RON = "triple-ron"  # sanchahou: three players calling ron on one discard
+ABORTIVE_DRAWS = {
+    NINE_TERMINALS: gettext_noop("nine different terminals and honours"),
+    FOUR_WINDS: gettext_noop("four identical winds discarded"),
+    FOUR_RIICHI: gettext_noop("four riichi"),
+    FOUR_KONGS: gettext_noop("four kongs by several players"),
+    TRIPLE_RON: gettext_noop("three players winning on one discard"),
+}
 
 
 @dataclass(frozen=True)
@@ -70,6 +92,31 @@ class Ruleset:
     # WRCR 2015 §5.7.4, §5.9: riichi sticks left at the end of the hanchan are collected by nobody. Some
     # events give them to the first-placed player (the earlier starting seat on a tie); no preset does.
     sticks_left_to_first: bool = False
+    # WRCR 2015 §3.3: red fives are "not used"; the online rules play one red five per suit, each a dora.
+    # The number of red fives in the set (0 to 4); a hand's han then include them.
+    red_fives: int = 0
+    # WRCR 2015 §5.7.3 "No abortive draws" (EMA 2016 card, "Abortive Draw": "There are no abortive
+    # draws"); the online rules allow some (``ABORTIVE_DRAWS``): no payment, riichi stakes stay on the
+    # table, a counter is added and the dealer keeps the deal.
+    abortive_draws: frozenset[str] = frozenset()
+    # WRCR 2015 §5.7.2: an exhaustive draw pays only the noten payments. With nagashi mangan, a player
+    # whose discards are all terminals and honours, none called, is paid a mangan self-draw (no counters)
+    # instead of the noten payments; the dealer keeps the deal when tenpai, a counter is added.
+    nagashi_mangan: bool = False
+    # WRCR 2015 §4.1, §6.1: "The game continues when a player's score goes below zero." With busting
+    # (tobi), the hanchan ends as soon as a player's points are below zero after a hand.
+    busting: bool = False
+    # WRCR 2015 §6.1, §6.5: 13 han or more without a yakuman is sanbaiman. With counted yakuman (kazoe
+    # yakuman), it is a yakuman.
+    counted_yakuman: bool = False
+    # WRCR 2015 §5.9.1: no agari yame, the South 4 dealer plays on while he keeps the deal. The online rules:
+    # the all-last dealer who wins or is tenpai, first with at least ``west_round_points``, ends the game
+    # ("always", Tenhou) or may end it ("optional").
+    agari_yame: str = ""
+    # WRCR 2015 §5.8: "There is no West round." The online rules: when nobody has this many points after
+    # South 4, the West round is played until somebody has them when the deal passes, West 4 at most
+    # (sudden death); 0: none.
+    west_round_points: int = 0
     description: str = ""
 
     def __post_init__(self) -> None:
@@ -93,12 +140,15 @@ class Ruleset:
         overrides.setdefault("name", f"{preset.name} (custom)")
         if "uma" in overrides:
             overrides["uma"] = _uma(overrides["uma"])
+        if "abortive_draws" in overrides:
+            overrides["abortive_draws"] = _kinds(overrides["abortive_draws"])
         return dataclasses.replace(preset, **overrides)
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict holding every field (uma as a list)."""
+        """A JSON-ready dict holding every field (uma and the abortive draws as lists)."""
         data = dataclasses.asdict(self)
         data["uma"] = list(self.uma)
+        data["abortive_draws"] = sorted(self.abortive_draws)
         return data
 
     @classmethod
@@ -114,7 +164,19 @@ class Ruleset:
         fields = {key: value for key, value in data.items() if key != "base"}
         if "uma" in fields:
             fields["uma"] = _uma(fields["uma"])
+        if "abortive_draws" in fields:
+            fields["abortive_draws"] = _kinds(fields["abortive_draws"])
         return dataclasses.replace(base, **fields)
+
+    @property
+    def oka(self) -> int:
+        """The first place's bonus (oka) in points: the four players' shortfall from the return points (25,000
+        start and 30,000 return: 20,000), so that a table's scores add up to zero. WRCR 2015 §4.1, §5.9.2:
+        start and return are both 30,000, no oka."""
+        return 4 * (self.return_points - self.starting_points)
+
+    def allows_abortive(self, kind: str) -> bool:
+        return kind in self.abortive_draws
 
 
 def _uma(value: Any) -> tuple[int, int, int, int]:
@@ -126,6 +188,15 @@ def _uma(value: Any) -> tuple[int, int, int, int]:
     return (items[0], items[1], items[2], items[3])
 
 
+def _kinds(value: Any) -> frozenset[str]:
+    """The abortive draws of a ruleset, from a list (JSON) or a set."""
+    if isinstance(value, str) or not isinstance(value, (list, tuple, set, frozenset)):
+        raise ValueError(
+            _("abortive_draws must be a list of kinds ({kinds})").format(kinds=", ".join(ABORTIVE_DRAWS))
+        )
+    return frozenset(value)
+
+
 _INT_FIELDS = (
     "starting_points",
     "return_points",
@@ -135,6 +206,8 @@ _INT_FIELDS = (
     "honba_tsumo_each",
     "noten_total",
     "chombo_penalty",
+    "red_fives",
+    "west_round_points",
 )
 _BOOL_FIELDS = (
     "kiriage",
@@ -147,6 +220,9 @@ _BOOL_FIELDS = (
     "chombo_table_payment",
     "noten_riichi_chombo",
     "sticks_left_to_first",
+    "nagashi_mangan",
+    "busting",
+    "counted_yakuman",
 )
 
 
@@ -167,6 +243,10 @@ BOUNDS: dict[str, tuple[int, int]] = {
     # WRCR 2015 §7.1: 20 points off the overall score. More than 1,000 would outweigh any tournament's
     # whole score (a hanchan is worth about ±100), as the discretionary penalties' ceiling does.
     "chombo_penalty": (0, 1000),
+    # WRCR 2015 §3.3: none; the online rules: one per suit (3); some sets have a fourth (a second red 5p).
+    "red_fives": (0, 4),
+    # WRCR 2015 §5.8: none (0); the online rules: 30,000.
+    "west_round_points": (0, 1_000_000),
 }
 # WRCR 2015 §5.9.2: uma 15, 5, -5, -15 (thousands of points); none of the known texts go beyond ±100.
 UMA_BOUND = 200
@@ -185,6 +265,11 @@ def problems_of(base: str = DEFAULT_RULESET, **overrides: Any) -> list[str]:
         try:
             fields["uma"] = _uma(overrides["uma"])
         except (TypeError, ValueError) as exc:
+            return [str(exc)]
+    if "abortive_draws" in overrides:
+        try:
+            fields["abortive_draws"] = _kinds(overrides["abortive_draws"])
+        except ValueError as exc:
             return [str(exc)]
     return _problems(SimpleNamespace(**fields))
 
@@ -221,10 +306,30 @@ def _problems(ruleset: Any) -> list[str]:
         problems.append(
             _("uma must be four whole numbers from -{bound} to {bound} (thousands)").format(bound=UMA_BOUND)
         )
-    for field in ("starting_points", "riichi_stick", "honba_ron", "honba_tsumo_each"):
+    if ruleset.agari_yame not in ("", AGARI_YAME_ALWAYS, AGARI_YAME_OPTIONAL):
+        problems.append(
+            _('agari_yame must be "", "{always}" or "{optional}"').format(
+                always=AGARI_YAME_ALWAYS, optional=AGARI_YAME_OPTIONAL
+            )
+        )
+    for field in ("starting_points", "riichi_stick", "honba_ron", "honba_tsumo_each", "west_round_points"):
         value = getattr(ruleset, field)
         if isinstance(value, int) and value % 100:
             problems.append(_("{field} must be a multiple of 100").format(field=field))
+    kinds = ruleset.abortive_draws
+    if not isinstance(kinds, frozenset) or not all(isinstance(kind, str) for kind in kinds):
+        problems.append(
+            _("abortive_draws must be a list of kinds ({kinds})").format(kinds=", ".join(ABORTIVE_DRAWS))
+        )
+    elif kinds - set(ABORTIVE_DRAWS):
+        problems.append(
+            _("abortive_draws: {unknown} is no abortive draw (the kinds: {kinds})").format(
+                unknown=", ".join(sorted(kinds - set(ABORTIVE_DRAWS))), kinds=", ".join(ABORTIVE_DRAWS)
+            )
+        )
+    elif TRIPLE_RON in kinds and not ruleset.multiple_ron:
+        # Without multiple ron the player closest to the discarder wins (WRCR 2015 §5.7.6, head bump).
+        problems.append(_("abortive_draws: triple-ron needs multiple_ron (without it, the head bump wins)"))
     if isinstance(ruleset.noten_total, int) and ruleset.noten_total % 300:
         # Shared by 1, 2 or 3 players on either side (WRCR 2015 §5.7.2), so it must divide by 1, 2 and 3.
         problems.append(_("noten_total must be a multiple of 300"))
@@ -254,11 +359,87 @@ EMA2025 = dataclasses.replace(
     kiriage=True,
 )
 
-PRESETS: dict[str, Ruleset] = {preset.name: preset for preset in (WRC2015, EMA2016, EMA2025)}
+# The online rules. Sources (docs/rules-engine.md, "Online presets", has them with what each says):
+# Tenhou: the operator's rules page, tenhou.net "ルール" (https://tenhou.net/man/), read through its
+# translation "Tenhou.net rules" (Japanese Mahjong Wiki, http://arcturus.su/mjw/index.php?title=Tenhou.net_rules)
+# and the summary of its local rules in "電脳麻将のルール" (kobalab, which follows Tenhou's).
+TENHOU = dataclasses.replace(
+    WRC2015,
+    name="TENHOU",
+    description="Tenhou ranked rules (tenhou.net)",
+    # "Start with 25000 points; Players must return 30000 points": the 20,000 short go to first (oka).
+    starting_points=25000,
+    return_points=30000,
+    # "順位ウマは1位+20点、2位+10点、3位-10点、4位-20点" (uma 10-20).
+    uma=(20, 10, -10, -20),
+    # "切り上げ満貫なし": 4 han 30 fu is 7,700 / 11,600.
+    kiriage=False,
+    # "Multiple yakuman still count"; 13 han is a counted yakuman.
+    yakuman_accumulate=True,
+    counted_yakuman=True,
+    # "Pao is enforced on daisangen and daisuushii."
+    liability=True,
+    # "Double rons allowed. Repeats and deposits go to the next closest player" (積み棒、供託は上家取り).
+    multiple_ron=True,
+    multiple_ron_honba_each=False,
+    # "Red dora ari [...] (1 5m, 1 5p and 1 5s)".
+    red_fives=3,
+    # "Abortive draws (Nine terminals abortion, four riichi calls, three ron calls, four kans (separate),
+    # four same wind discards) allowed. All count as renchan."
+    abortive_draws=frozenset(ABORTIVE_DRAWS),
+    # "Nagashi mangan allowed. Tenpai payments are replaced by the mangan payment. Dealer tenpai counts as
+    # renchan."
+    nagashi_mangan=True,
+    # "飛び終了あり": a player below zero ends the game.
+    busting=True,
+    # "At the end of the game, riichi deposits go to 1st place."
+    sticks_left_to_first=True,
+    # "In all-last hands, if the dealer is winning, the game automatically stops on both dealer wins and
+    # dealer tenpai hands" (南四局の親が途中流局でない連荘をし、30000点以上のトップ目の場合ゲームを終了する).
+    agari_yame=AGARI_YAME_ALWAYS,
+    # "Sudden death brings the game into the next wind. As soon as someone attains 30,000 points [...] the
+    # game ends. [...] in Hanchan only goes until West Round ends."
+    west_round_points=30000,
+)
+
+# Mahjong Soul (雀魂, Yostar / Catfood Studio): the ranked rooms' rules (the in-game "ルール説明"), which the
+# tournament lobby (大会室) starts from. Read from secondary sources only (docs/rules-engine.md names them
+# and the values still to verify against the game: the lobby's uma and oka, kiriage, multiple-ron counters).
+MAHJONGSOUL = dataclasses.replace(
+    TENHOU,
+    name="MAHJONGSOUL",
+    description="Mahjong Soul ranked and tournament-lobby rules",
+    # 25,000 each; the placement bonus is the uma alone, 15 / 5 / -5 / -15 (no oka).
+    starting_points=25000,
+    return_points=25000,
+    uma=(15, 5, -5, -15),
+    # "in All Last, if the dealer is already winning then an extra hand is not played, they can end the
+    # match": the dealer chooses.
+    agari_yame=AGARI_YAME_OPTIONAL,
+    # Three players calling ron on one discard all win: "Triple Ron: No" among the abortive draws.
+    abortive_draws=frozenset({NINE_TERMINALS, FOUR_WINDS, FOUR_RIICHI, FOUR_KONGS}),
+)
+
+PRESETS: dict[str, Ruleset] = {
+    preset.name: preset for preset in (WRC2015, EMA2016, EMA2025, TENHOU, MAHJONGSOUL)
+}
+# The presets of online play: their red fives, abortive draws and nagashi mangan are the event's own rules.
+ONLINE_PRESETS = ("TENHOU", "MAHJONGSOUL")
+
+
+def entry_outcomes(ruleset: Ruleset) -> dict[str, Any]:
+    """The outcomes of a hand the sheet editor offers beyond ron, tsumo, draw and chombo: the abortive
+    draws the ruleset allows (their kinds, in ``ABORTIVE_DRAWS`` order) and whether it has nagashi mangan.
+    Under WRCR 2015 and the EMA presets: none."""
+    return {
+        "abortive": [kind for kind in ABORTIVE_DRAWS if ruleset.allows_abortive(kind)],
+        "nagashi": ruleset.nagashi_mangan,
+    }
 
 
 def get_ruleset(name: str = DEFAULT_RULESET) -> Ruleset:
-    """The preset called ``name`` ("WRC2015", "EMA2016" or "EMA2025"; case-insensitive)."""
+    """The preset called ``name`` ("WRC2015", "EMA2016", "EMA2025", "TENHOU" or "MAHJONGSOUL";
+    case-insensitive)."""
     for key, preset in PRESETS.items():
         if key.lower() == name.lower():
             return preset

@@ -1,7 +1,9 @@
 """Hanchan ranks, uma and scores from final table points (WRCR 2015 §5.9.2), exact in Decimal.
 
 Hanchan score = (points - return points) / 1,000 + uma, without rounding. Tied players share the places
-they occupy and split the uma of those places equally (two tied first under WRCR: +10 each).
+they occupy and split the uma of those places equally (two tied first under WRCR: +10 each). Where the
+return points exceed the starting points (the online rules: 25,000 and 30,000), first place also takes
+the difference of the four players, the oka (+20), split like the uma on a tie for first.
 
 Rounding rule for uma shares that are not exact decimals (three players tied with a custom uma whose
 share is a third, e.g. 20 / 3): **hundredths, remainder to the earlier seat**. Each tied player gets the
@@ -116,17 +118,22 @@ def ranks_of(points: Mapping[str, int]) -> dict[str, int]:
 
 
 def _uma(ranks: dict[str, int], ruleset: Ruleset) -> dict[str, Decimal]:
+    return _by_place(ranks, ruleset.uma)
+
+
+def _by_place(ranks: dict[str, int], values: tuple[int, ...]) -> dict[str, Decimal]:
+    """``values`` (one per place) to the players by rank, tied players splitting those of their places."""
     places = list(ranks.values())
     if len(set(places)) == len(places):
-        return {player: Decimal(ruleset.uma[place - 1]) for player, place in ranks.items()}
-    uma: dict[str, Decimal] = {}
+        return {player: Decimal(values[place - 1]) for player, place in ranks.items()}
+    shares: dict[str, Decimal] = {}
     for player, place in ranks.items():
-        if player in uma:
+        if player in shares:
             continue
         tied = [other for other, other_place in ranks.items() if other_place == place]
-        total = sum(ruleset.uma[place - 1 : place - 1 + len(tied)])
-        uma.update(zip(tied, _split(total, len(tied)), strict=True))
-    return uma
+        total = sum(values[place - 1 : place - 1 + len(tied)])
+        shares.update(zip(tied, _split(total, len(tied)), strict=True))
+    return shares
 
 
 def _split(total: int, count: int) -> list[Decimal]:
@@ -170,6 +177,11 @@ def table_scores(
         player: Decimal(value - ruleset.return_points) / THOUSAND + uma[player]
         for player, value in points.items()
     }
+    if ruleset.oka:
+        # The oka to first place, split like the uma when several share it (in points, then thousands).
+        oka = _by_place(ranks, (ruleset.oka, 0, 0, 0))
+        for player in scores:
+            scores[player] += oka[player] / THOUSAND
     return ranks, uma, scores
 
 

@@ -52,6 +52,11 @@ RULE_FINAL_POINTS = "final-points (WRCR 2015 §5.9)"
 RULE_STICKS_LEFT = "riichi-sticks-left (WRCR 2015 §5.9)"
 RULE_MULTIPLE = "points-multiple (WRCR 2015 §6.1)"
 RULE_TILES = "hand-tiles (WRCR 2015 §6.1)"
+# Outcomes the online rules allow and WRCR 2015 does not: their refusals cite the WRCR section that rules
+# them out; a ruleset that allows them (``Ruleset.abortive_draws``, ``nagashi_mangan``) checks them.
+RULE_ABORTIVE = "abortive-draw (WRCR 2015 §5.7.3)"
+RULE_NAGASHI = "nagashi-mangan (WRCR 2015 §5.7.2)"
+RULE_BUSTING = "busting (WRCR 2015 §4.1)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,8 +78,17 @@ class Error:
         return data
 
 
+# How a hanchan stands after a hand (``HandState.end``): going on; over before its last round is played
+# out (busting, agari yame, a player reaching the West round's points); or over if the sheet stops here
+# (an agari yame the dealer may choose).
+PLAYING, OVER, MAY_END = 0, 1, 2
+# The West round of the online rules' extension ends with West 4.
+WEST_END_ROUND_INDEX = 12
+
+
 class HandState(NamedTuple):
-    """The table before a hand: ``round_index`` 0 is East 1, 7 is South 4, 8 is past the end.
+    """The table before a hand: ``round_index`` 0 is East 1, 7 is South 4, 8 is past the end (``last``:
+    12 when the online rules' West round is played). ``end``: ``PLAYING``, ``OVER`` or ``MAY_END``.
 
     Immutable like the frozen dataclasses elsewhere; a NamedTuple because the replay makes one per hand
     and a frozen dataclass takes several times longer to build."""
@@ -83,6 +97,8 @@ class HandState(NamedTuple):
     honba: int
     sticks: int
     points: tuple[int, int, int, int]
+    end: int = PLAYING
+    last: int = END_ROUND_INDEX
 
     @property
     def dealer(self) -> int:
@@ -90,7 +106,12 @@ class HandState(NamedTuple):
 
     @property
     def finished(self) -> bool:
-        return self.round_index >= END_ROUND_INDEX
+        return self.end == OVER or self.round_index >= self.last
+
+    @property
+    def may_end(self) -> bool:
+        """The hanchan is over if the sheet stops here: finished, or an agari yame the dealer may choose."""
+        return self.end == MAY_END or self.finished
 
     def label(self) -> str:
         """East 1 to South 4; hands after the end are labelled on as West 1 and so on."""

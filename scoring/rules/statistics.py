@@ -26,11 +26,22 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from scoring.rules.legal import CHOMBO, DRAW, MULTIPLE_RON, RON, TSUMO
+from scoring.rules.legal import ABORTIVE, CHOMBO, DRAW, MULTIPLE_RON, NAGASHI, RON, TSUMO
 from scoring.rules.payments import YAKUMAN, ron_value
 from scoring.rules.ruleset import Ruleset
 
-__all__ = ["CHOMBO", "DRAW", "MULTIPLE_RON", "RON", "TSUMO", "HandFacts", "hand_facts", "is_yakuman"]
+__all__ = [
+    "ABORTIVE",
+    "CHOMBO",
+    "DRAW",
+    "MULTIPLE_RON",
+    "NAGASHI",
+    "RON",
+    "TSUMO",
+    "HandFacts",
+    "hand_facts",
+    "is_yakuman",
+]
 
 WIN_RESULTS = frozenset({RON, TSUMO, MULTIPLE_RON})
 
@@ -53,8 +64,9 @@ class HandFacts:
 
     @property
     def is_played(self) -> bool:
-        """A win or a draw: a hand played to its end (a chombo is dealt again)."""
-        return self.result in WIN_RESULTS or self.result == DRAW
+        """A win or a draw (an abortive draw and a nagashi mangan too, under the online rules): a hand
+        played to its end (a chombo is dealt again)."""
+        return self.result in WIN_RESULTS or self.result in (DRAW, ABORTIVE, NAGASHI)
 
     @property
     def is_win(self) -> bool:

@@ -43,7 +43,15 @@ from typing import Any, TypeVar
 from scoring.rules.i18n import _, gettext_noop
 from scoring.rules.legal import stick_taker
 from scoring.rules.replay import replay
-from scoring.rules.ruleset import Ruleset
+from scoring.rules.ruleset import (
+    ABORTIVE_DRAWS,
+    FOUR_KONGS,
+    FOUR_RIICHI,
+    FOUR_WINDS,
+    NINE_TERMINALS,
+    TRIPLE_RON,
+    Ruleset,
+)
 from scoring.rules.sheet import ROUND_WINDS, round_name
 from tournament.inputs import read_json
 from tournament.refusal import Problem, Refusal
@@ -65,6 +73,8 @@ RESEAT_LABEL = gettext_noop("The table sat as in the log: re-seat the winds")
 # The tournament's rules a finding cites.
 RULE_RED_FIVES = "no-red-fives (WRCR 2015 §3.3, §6.4)"
 RULE_HEAD_BUMP = "head-bump (WRCR 2015 §5.7.6)"
+# A ruleset whose abortive draws include three players calling ron (sanchahou) on one discard.
+RULE_TRIPLE_RON = "triple-ron (abortive draw)"
 RULE_ABORTIVE = "no-abortive-draws (WRCR 2015 §5.7.3)"
 RULE_NAGASHI = "exhaustive-draw (WRCR 2015 §5.7.2)"
 RULE_PAYMENT = "payment (WRCR 2015 §6.1)"
@@ -83,12 +93,13 @@ EXHAUSTIVE = "流局"
 ALL_TENPAI = "全員聴牌"
 ALL_NOTEN = "全員不聴"
 NAGASHI = "流し満貫"
+# The log's abortive draws and the ruleset's kinds (``scoring.rules.ruleset.ABORTIVE_DRAWS`` names them).
 ABORTIVE = {
-    "九種九牌": gettext_noop("nine different terminals and honours"),
-    "四家立直": gettext_noop("four riichi"),
-    "三家和了": gettext_noop("three players winning on one discard"),
-    "四槓散了": gettext_noop("four kongs by several players"),
-    "四風連打": gettext_noop("four identical winds discarded"),
+    "九種九牌": NINE_TERMINALS,
+    "四家立直": FOUR_RIICHI,
+    "三家和了": TRIPLE_RON,
+    "四槓散了": FOUR_KONGS,
+    "四風連打": FOUR_WINDS,
 }
 RIICHI_STAKE = 1000
 
@@ -503,7 +514,7 @@ def log_sheet(log: GameLog, players: Sequence[str], ruleset: Ruleset) -> LogShee
     entries: list[dict[str, Any]] = []
     played: list[LogHand] = []
     for index, hand in enumerate(log.hands):
-        if hand.round_index >= 8:
+        if hand.round_index >= 8 and not ruleset.west_round_points:
             findings.append(
                 Finding(
                     hand.number,
@@ -535,14 +546,32 @@ def _entry(
     riichi = [players[seat] for seat in sorted(hand.riichi)]
     if hand.draw is not None:
         if hand.draw in ABORTIVE:
-            note(
-                RULE_ABORTIVE,
-                _(
+            kind = ABORTIVE[hand.draw]
+            if ruleset.allows_abortive(kind):
+                return {"result": "abortive", "kind": kind, "riichi": riichi}
+            if ruleset.abortive_draws:
+                message = _(
+                    "abortive draw ({kind}): the tournament's rules ({ruleset}) have no such abortive draw; "
+                    "entered as a draw without payments where the dealer keeps the deal, as the online game "
+                    "went on"
+                )
+            else:
+                message = _(
                     "abortive draw ({kind}): the tournament plays none; entered as a draw without payments "
                     "where the dealer keeps the deal, as the online game went on"
-                ).format(kind=_(ABORTIVE[hand.draw])),
-            )
+                )
+            note(RULE_ABORTIVE, message.format(kind=_(ABORTIVE_DRAWS[kind]), ruleset=ruleset.name))
             return {"result": "draw", "tenpai": list(players), "riichi": riichi}
+        if hand.draw == NAGASHI and ruleset.nagashi_mangan:
+            # The log gives the nagashi's payments (its players gain) but not who was tenpai: the riichi
+            # declarers were, and the dealer was when the online game kept the deal (the next hand).
+            dealer = players[hand.round_index % 4]
+            return {
+                "result": "nagashi",
+                "nagashi": [players[seat] for seat in range(4) if hand.changes[seat] > 0],
+                "tenpai": [name for name in players if name in riichi or (dealer_kept and name == dealer)],
+                "riichi": riichi,
+            }
         if hand.draw == NAGASHI:
             # The online game scores a nagashi mangan as a draw: the dealer keeps the deal when tenpai,
             # and the next hand has one more honba either way. The log gives the nagashi's payments but
@@ -572,7 +601,7 @@ def _entry(
             return {"result": "draw", "tenpai": tenpai, "riichi": riichi}
         return _deltas(hand, players)
     for win in hand.wins:
-        if win.red_fives:
+        if win.red_fives and not ruleset.red_fives:
             note(
                 RULE_RED_FIVES,
                 _(
@@ -581,6 +610,15 @@ def _entry(
                 ).format(player=players[win.winner], han=win.red_fives),
             )
     wins = hand.wins
+    if len(wins) == 3 and ruleset.multiple_ron and ruleset.allows_abortive(TRIPLE_RON):
+        note(
+            RULE_TRIPLE_RON,
+            _(
+                "3 players won on {discarder}'s discard; under the tournament's rules ({ruleset}) three "
+                "players calling ron is an abortive draw: entered as one, without payments"
+            ).format(discarder=players[wins[0].discarder or 0], ruleset=ruleset.name),
+        )
+        return {"result": "abortive", "kind": TRIPLE_RON, "riichi": riichi}
     if len(wins) > 1 and not ruleset.multiple_ron:
         discarder = wins[0].discarder
         assert discarder is not None
@@ -689,6 +727,11 @@ def _compare(
                 "",
                 RULE_UNFINISHED,
                 _(
+                    "the log ends before the hanchan is over: it ends after South 4 (§5.8), or when a player "
+                    "goes below zero ({ruleset})"
+                ).format(ruleset=ruleset.name)
+                if ruleset.busting
+                else _(
                     "the log ends before the hanchan is over: it ends after South 4 (§5.8), and a player "
                     "below zero does not end it (§6.1)"
                 ),
@@ -696,7 +739,13 @@ def _compare(
         )
     last = played[-1]
     left = 0 if last.wins else last.sticks + len(last.riichi)
-    if log.final_points is not None and log.final_points != last.end and left:
+    if ruleset.sticks_left_to_first and verdict.final_points is not None and same and verdict.valid:
+        # The tournament gives the sticks left to first place, as the online game did.
+        end = tuple(verdict.final_points[player] for player in players)
+        left = verdict.riichi_sticks_left or 0
+    else:
+        end = last.end
+    if log.final_points is not None and log.final_points != end and left:
         findings.append(
             Finding(
                 None,
@@ -709,7 +758,7 @@ def _compare(
             )
         )
     if same and verdict.valid and len(played) == len(log.hands):
-        entry["final_points"] = dict(zip(players, last.end, strict=True))
+        entry["final_points"] = dict(zip(players, end, strict=True))
         entry["riichi_sticks_left"] = left
     elif same is False or len(played) != len(log.hands):
         findings.append(

@@ -62,6 +62,7 @@ class HandResult:
     yaku: tuple[tuple[str, int | None], ...] = ()  # dora not included; han None for yakuman
     dora: int = 0
     ura_dora: int = 0
+    red_fives: int = 0  # counted as dora under a ruleset with red fives
     payments: Mapping[str, int] = field(default_factory=dict)
     total_gain: int = 0  # payments plus the riichi sticks on the table
     basic_points: int = 0
@@ -81,6 +82,7 @@ class HandResult:
             "yaku": [[name, han] for name, han in self.yaku],
             "dora": self.dora,
             "ura_dora": self.ura_dora,
+            **({"red_fives": self.red_fives} if self.red_fives else {}),
             "payments": dict(self.payments),
             "total_gain": self.total_gain,
             "basic_points": self.basic_points,
@@ -93,6 +95,19 @@ def score_hand(hand: Hand, ruleset: Ruleset | None = None) -> HandResult:
     problem = _situation_problem(hand)
     if problem:
         return HandResult.invalid(problem)
+    if hand.red_fives > ruleset.red_fives:
+        if not ruleset.red_fives:
+            # WRCR 2015 §3.3: red fives "are not used in World Riichi Championship Rules".
+            return HandResult.invalid(
+                _("{ruleset} plays without red fives (WRCR 2015 §3.3): the hand has {count}").format(
+                    ruleset=ruleset.name, count=hand.red_fives
+                )
+            )
+        return HandResult.invalid(
+            _("{ruleset} plays with {most} red fives, the hand has {count}").format(
+                ruleset=ruleset.name, most=ruleset.red_fives, count=hand.red_fives
+            )
+        )
     # WRCR 2015 §6.5.4: Blessing of Man is a mangan on its own, so the library scores the hand without it
     # and the adapter compares; a ruleset where it is a five han yaku (EMA) lets the library add it.
     renho_mangan = hand.has("renhou") and ruleset.renho_mangan
@@ -135,6 +150,8 @@ def score_hand(hand: Hand, ruleset: Ruleset | None = None) -> HandResult:
         fu = library_fu(response, ruleset)
         if han is None or fu is None:
             raise RuntimeError("the mahjong library scored a hand without han or fu")
+        # Each red five is one han of dora; like dora, it is no yaku (the hand needs one without it).
+        han += hand.red_fives
         basic = basic_points(han, fu, ruleset)
         if renho_mangan and basic <= MANGAN:
             return _blessing_of_man(hand, ruleset)
@@ -166,6 +183,7 @@ def score_hand(hand: Hand, ruleset: Ruleset | None = None) -> HandResult:
         yaku=tuple(sorted(yaku_list, key=lambda item: _YAKU_RANK[item[0]])),
         dora=dora,
         ura_dora=ura_dora,
+        red_fives=0 if yakuman else hand.red_fives,
         payments=payments,
         total_gain=_received(payments) + hand.riichi_sticks * ruleset.riichi_stick,
         basic_points=basic,

@@ -34,8 +34,13 @@
     tsumo: gettext("Tsumo"),
     draw: gettext("Exhaustive draw"),
     chombo: gettext("Chombo"),
+    abortive: gettext("Abortive draw"),
+    nagashi: gettext("Nagashi mangan"),
     deltas: gettext("Points: the four point changes"),
   };
+  /* Offered only where the tournament's rules allow them (the online presets; config.outcomes). */
+  const ABORTIVE_RESULT = ["abortive", gettext("Abortive draw")];
+  const NAGASHI_RESULT = ["nagashi", gettext("Nagashi")]; /* the chip: short, beside "Abortive draw" */
   const HAN = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13];
   const MANGAN_HAN = 5; /* from 5 han the fu do not count (WRCR 2015 scoring table) */
   const DEFAULT_FU = "30";
@@ -68,6 +73,8 @@
     tsumo: ["result", "winner", "han", "fu", "yakuman", "riichi", "liable"],
     draw: ["result", "tenpai", "riichi"],
     chombo: ["result", "offender", "riichi"],
+    abortive: ["result", "kind", "riichi"],
+    nagashi: ["result", "nagashi", "tenpai", "riichi"],
     deltas: ["deltas", "riichi"],
   };
 
@@ -91,6 +98,8 @@
       offender: "",
       riichi: new Set(),
       tenpai: new Set(),
+      abortive: "" /* an abortive draw's kind */,
+      nagashi: new Set() /* the nagashi mangan's players */,
       deltas: ["", "", "", ""],
       raw: null,
       touched: false /* a new, untouched hand shows no errors yet */,
@@ -115,6 +124,8 @@
     h.offender = Array.isArray(hand.offender) ? hand.offender[0] || "" : hand.offender || "";
     h.riichi = new Set(hand.riichi || []);
     h.tenpai = new Set(hand.tenpai || []);
+    h.abortive = typeof hand.kind === "string" ? hand.kind : "";
+    h.nagashi = new Set(hand.nagashi || []);
     if (hand.deltas) h.deltas = players.map((name) => (name in hand.deltas ? String(hand.deltas[name]) : ""));
     return h;
   }
@@ -146,6 +157,11 @@
       out.tenpai = players.filter((name) => h.tenpai.has(name));
     } else if (h.kind === "chombo") {
       if (h.offender) out.offender = h.offender;
+    } else if (h.kind === "abortive") {
+      if (h.abortive) out.kind = h.abortive;
+    } else if (h.kind === "nagashi") {
+      out.nagashi = players.filter((name) => h.nagashi.has(name));
+      out.tenpai = players.filter((name) => h.tenpai.has(name));
     }
     out.riichi = riichi;
     return out;
@@ -256,6 +272,18 @@
   function editor(form) {
     const config = JSON.parse(document.getElementById("sheet-editor-data").textContent);
     const players = config.players;
+    /* The abortive draws ([kind, name]) and nagashi mangan the tournament's rules allow (none under WRCR). */
+    const outcomes = config.outcomes || { abortive: [], nagashi: false };
+    const abortiveKinds = outcomes.abortive || [];
+
+    /* The results a hand offers: those of every ruleset, the abortive draw and nagashi mangan where the
+       rules allow them (or where the hand already is one, so that the engine's refusal shows beside it). */
+    function resultsFor(h) {
+      const extra = [];
+      if (abortiveKinds.length || h.kind === "abortive") extra.push(ABORTIVE_RESULT);
+      if (outcomes.nagashi || h.kind === "nagashi") extra.push(NAGASHI_RESULT);
+      return RESULTS.slice(0, 4).concat(extra, RESULTS.slice(4));
+    }
     const winds = config.winds;
     let state = stateFromEntry(config.entry, players);
     const handsBox = form.querySelector("[data-hands]");
@@ -361,6 +389,16 @@
         return interpolate(gettext("Draw, tenpai: %(names)s"), { names: tenpai.join(", ") || gettext("nobody") }, true) + riichiNote;
       } else if (h.kind === "chombo") {
         return interpolate(gettext("Chombo: %(offender)s"), { offender: h.offender || "?" }, true);
+      } else if (h.kind === "abortive") {
+        const kind = abortiveKinds.find(([v]) => v === h.abortive);
+        return interpolate(gettext("Abortive draw: %(kind)s"), { kind: kind ? kind[1] : h.abortive || "?" }, true) + riichiNote;
+      } else if (h.kind === "nagashi") {
+        const names = players.filter((name) => h.nagashi.has(name));
+        const tenpai = players.filter((name) => h.tenpai.has(name));
+        return (
+          interpolate(gettext("Nagashi mangan: %(names)s, tenpai: %(tenpai)s"), { names: names.join(", ") || "?", tenpai: tenpai.join(", ") || gettext("nobody") }, true) +
+          riichiNote
+        );
       } else if (h.kind === "deltas") {
         const changes = players.map((name, seat) => name + " " + (h.deltas[seat] || "0")).join(", ");
         text = interpolate(gettext("Points: %(changes)s"), { changes }, true);
@@ -385,7 +423,7 @@
         h.touched = true;
         changed();
       };
-      const resultOptions = (h.kind === "raw" ? [["raw", gettext("Elsewhere")]] : []).concat(RESULTS).map(([v, text]) => [
+      const resultOptions = (h.kind === "raw" ? [["raw", gettext("Elsewhere")]] : []).concat(resultsFor(h)).map(([v, text]) => [
         v,
         text,
         null,
@@ -442,6 +480,22 @@
             touch();
           }, { "data-offender": "" }),
         );
+      } else if (h.kind === "abortive") {
+        fields.push(
+          radios(gettext("Kind of abortive draw"), "abortive-" + id, abortiveKinds.map(([v, text]) => [v, text]), h.abortive, (v) => {
+            h.abortive = v;
+            touch();
+          }, { "data-abortive-kind": "" }),
+        );
+      } else if (h.kind === "nagashi") {
+        /* Its name on a line of its own above the chips: longer than the narrow column "Tenpai" fits in. */
+        const nagashi = group(gettext("Nagashi mangan"), chips(h.nagashi, gettext("Nagashi mangan"), touch));
+        nagashi.classList.remove("inline");
+        nagashi.dataset.nagashi = "";
+        fields.push(nagashi);
+        const tenpai = group(gettext("Tenpai"), chips(h.tenpai, gettext("Tenpai"), touch));
+        tenpai.dataset.tenpai = "";
+        fields.push(tenpai);
       } else if (h.kind === "deltas") {
         players.forEach((name, seat) => {
           fields.push(

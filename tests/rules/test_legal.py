@@ -186,3 +186,23 @@ def test_direct_check_equals_the_enumeration(moment: Moment, data: st.DataObject
 def test_direct_check_equals_the_enumeration_with_multiple_ron(moment: Moment) -> None:
     outcomes = legal_outcomes(moment, EMA2016)
     assert all(is_legal(moment, changes, EMA2016) for changes in outcomes)
+
+
+@settings(max_examples=5, deadline=None, database=None)
+@given(moment=moments, data=st.data())
+def test_direct_check_equals_the_enumeration_with_nagashi_and_abortive_draws(
+    moment: Moment, data: st.DataObject
+) -> None:
+    """Tenhou's rules: nagashi mangan, double ron, three rons an abortive draw (no triple ron paid)."""
+    tenhou = get_ruleset("TENHOU")
+    outcomes = legal_outcomes(moment, tenhou)
+    assert all(is_legal(moment, changes, tenhou) for changes in outcomes)
+    for _ in range(20):
+        base = data.draw(st.sampled_from(sorted(outcomes)))
+        seat, other = data.draw(st.integers(0, 3)), data.draw(st.integers(0, 3))
+        delta = data.draw(st.sampled_from([-2000, -1000, -300, 300, 1000, 2000]))
+        changed = list(base)
+        changed[seat] += delta
+        changed[other] -= delta
+        candidate = (changed[0], changed[1], changed[2], changed[3])
+        assert is_legal(moment, candidate, tenhou) == (candidate in outcomes)

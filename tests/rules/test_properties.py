@@ -13,7 +13,9 @@ from scoring.rules.replay import replay
 from scoring.rules.ruleset import PRESETS, get_ruleset
 
 P = ["Ana", "Ben", "Cho", "Dai"]
-RULESETS = sorted(PRESETS)
+# The generator plays a hanchan to the end of South 4 at 30,000 each; the online presets (25,000 each, a
+# player below zero ends the game) have their own tests in tests/rules/test_online_presets.py.
+RULESETS = sorted(name for name, preset in PRESETS.items() if not preset.busting)
 
 
 @st.composite

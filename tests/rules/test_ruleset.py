@@ -7,11 +7,13 @@ import json
 
 import pytest
 
-from scoring.rules.ruleset import DEFAULT_RULESET, PRESETS, Ruleset, get_ruleset
+from scoring.rules.ruleset import DEFAULT_RULESET, ONLINE_PRESETS, PRESETS, Ruleset, get_ruleset
+
+TOURNAMENT_PRESETS = [preset for name, preset in PRESETS.items() if name not in ONLINE_PRESETS]
 
 
 def test_presets() -> None:
-    assert set(PRESETS) == {"WRC2015", "EMA2016", "EMA2025"}
+    assert set(PRESETS) == {"WRC2015", "EMA2016", "EMA2025", "TENHOU", "MAHJONGSOUL"}
     assert DEFAULT_RULESET == "WRC2015"
     assert get_ruleset() is PRESETS["WRC2015"]
     assert get_ruleset("ema2016") is PRESETS["EMA2016"]
@@ -20,7 +22,7 @@ def test_presets() -> None:
 
 
 def test_common_values() -> None:
-    for ruleset in PRESETS.values():
+    for ruleset in TOURNAMENT_PRESETS:
         assert ruleset.starting_points == 30000  # WRCR 2015 §4.1
         assert ruleset.return_points == 30000  # §5.9.2
         assert ruleset.uma == (15, 5, -5, -15)
@@ -31,6 +33,10 @@ def test_common_values() -> None:
         assert not ruleset.yakuman_accumulate
         assert ruleset.noten_riichi_chombo
         assert not ruleset.sticks_left_to_first
+        # WRCR 2015 §3.3, §5.7.3, §5.7.2, §4.1, §6.1: no red fives, no abortive draws, no nagashi mangan,
+        # no busting, no counted yakuman.
+        assert ruleset.red_fives == 0 and ruleset.abortive_draws == frozenset()
+        assert not (ruleset.nagashi_mangan or ruleset.busting or ruleset.counted_yakuman)
 
 
 def test_differences_between_the_texts() -> None:
@@ -87,5 +93,6 @@ def test_invalid_rulesets(overrides: dict[str, object]) -> None:
 
 
 def test_unknown_fields_are_rejected() -> None:
-    with pytest.raises(ValueError, match="unknown ruleset fields: agari_yame"):
-        Ruleset.from_dict({"name": "x", "agari_yame": True})
+    # (agari_yame, once this test's example of an unknown field, is the online presets' own now.)
+    with pytest.raises(ValueError, match="unknown ruleset fields: wareme"):
+        Ruleset.from_dict({"name": "x", "wareme": True})

@@ -26,6 +26,10 @@ from scoring.rules.tenhou import (
     RULE_PAYMENT,
     RULE_RED_FIVES,
     RULE_START,
+    RULE_STICKS_LEFT,
+    RULE_TRIPLE_RON,
+    RULE_UNFINISHED,
+    RULE_WEST,
     fold,
     hand_label,
     log_sheet,
@@ -37,7 +41,15 @@ from tournament.refusal import Refusal
 DATA = Path(__file__).resolve().parent.parent / "data" / "tenhou"
 SEATED = ["Ana", "Ben", "Cho", "Dai"]
 MAPPING = {"chochan": "Cho", "dai-chi": "Dai"}
-LOGS = ["hanchan", "double-ron", "online-rules"]
+LOGS = [
+    "hanchan",
+    "double-ron",
+    "online-rules",
+    "tenhou-ranked",
+    "mahjongsoul-bust",
+    "tenhou-agari-yame",
+    "tenhou-west-round",
+]
 
 
 def raw(name: str) -> bytes:
@@ -109,6 +121,115 @@ def test_a_double_ron_is_played_under_multiple_ron_rules_and_head_bumped_under_w
     assert "final_points" not in entry  # the tournament's rules score the hand otherwise than the log
     bumped = [finding for finding in findings if finding["rule"] == RULE_HEAD_BUMP]
     assert [(finding["hand"], finding["label"]) for finding in bumped] == [(1, "East 1, 0 honba")]
+
+
+@pytest.mark.parametrize(
+    ("name", "preset"),
+    [
+        ("tenhou-ranked", "TENHOU"),
+        ("mahjongsoul-bust", "MAHJONGSOUL"),
+        ("tenhou-agari-yame", "TENHOU"),
+        ("tenhou-west-round", "TENHOU"),
+    ],
+)
+def test_a_log_played_under_an_online_preset_imports_without_findings(name: str, preset: str) -> None:
+    """Under the preset of the rules the game was played by, the log is the sheet: no finding, and the log's
+    final points on the sheet, to be checked."""
+    entry, findings = sheet_of(name, preset)
+    assert findings == []
+    sc = data(name)["sc"]
+    points = [value * 100 if abs(sum(sc[::2])) < 10_000 else value for value in sc[::2]]
+    assert entry["final_points"] == dict(zip(SEATED, points, strict=True))
+    verdict = replay({**entry, "players": SEATED}, get_ruleset(preset))
+    assert verdict.valid and verdict.finished is True
+    assert dict(verdict.final_points or {}) == entry["final_points"]
+
+
+def test_the_tenhou_log_under_its_preset_keeps_its_abortive_draws_nagashi_and_double_ron() -> None:
+    entry, _ = sheet_of("tenhou-ranked", "TENHOU")
+    hands = entry["hands"]
+    assert hands[1] == {"result": "abortive", "kind": "nine-terminals", "riichi": []}
+    assert hands[3] == {"result": "nagashi", "nagashi": ["Ana"], "tenpai": ["Cho"], "riichi": []}
+    assert [win["winner"] for win in hands[4]["wins"]] == ["Cho", "Dai"]
+    assert hands[5] == {"result": "abortive", "kind": "triple-ron", "riichi": []}
+    verdict = replay({**entry, "players": SEATED}, get_ruleset("TENHOU"))
+    records = verdict.hands or ()
+    # Tenhou: abortive draws and a tenpai dealer's nagashi keep the deal and add a counter; the double ron's
+    # counter and stick go to Cho, the winner closest to the discarder (積み棒、供託は上家取り).
+    assert [(record.round, record.honba, record.sticks) for record in records[1:7]] == [
+        ("East 2", 0, 0),
+        ("East 2", 1, 0),
+        ("East 3", 0, 0),
+        ("East 3", 1, 0),
+        ("East 3", 2, 0),
+        ("East 3", 3, 0),
+    ]
+    assert records[3].deltas == {"Ana": 8000, "Ben": -2000, "Cho": -4000, "Dai": -2000}
+    assert records[4].deltas == {"Ana": -1000, "Ben": -4200, "Cho": 4200, "Dai": 1000}
+    # The stick left after South 4 goes to first place (Dai), and first takes the oka: 25,000 each,
+    # 30,000 returned, uma 20/10/-10/-20.
+    assert verdict.riichi_sticks_left == 0 and verdict.final_points == {
+        "Ana": 24000,
+        "Ben": 29900,
+        "Cho": 12500,
+        "Dai": 33600,
+    }
+    assert {player: str(score) for player, score in (verdict.scores or {}).items()} == {
+        "Ana": "-16",
+        "Ben": "9.9",
+        "Cho": "-37.5",
+        "Dai": "43.6",
+    }
+
+
+def test_the_same_online_logs_under_wrcr_report_every_difference() -> None:
+    _, findings = sheet_of("tenhou-ranked", "WRC2015")
+    assert [(finding["hand"], finding["rule"]) for finding in findings] == [
+        (1, RULE_RED_FIVES),
+        (2, RULE_ABORTIVE),
+        (4, RULE_NAGASHI),
+        (5, RULE_HEAD_BUMP),
+        (6, RULE_ABORTIVE),
+        (None, RULE_START),
+        (3, RULE_KIRIAGE),
+        (4, RULE_PAYMENT),
+        (5, RULE_PAYMENT),
+        (None, RULE_STICKS_LEFT),
+        (None, RULE_FINAL),
+    ]
+    _, findings = sheet_of("mahjongsoul-bust", "WRC2015")
+    assert [(finding["hand"], finding["rule"]) for finding in findings] == [
+        (1, RULE_ABORTIVE),
+        (2, RULE_HEAD_BUMP),
+        (None, RULE_START),
+        (2, RULE_PAYMENT),
+        (None, RULE_UNFINISHED),  # WRCR 2015 §6.1: a player below zero does not end the hanchan
+        (None, RULE_FINAL),
+    ]
+
+
+def test_the_end_of_an_online_game_is_the_events_own_under_its_preset_and_a_finding_under_wrcr() -> None:
+    """Tenhou's agari yame (the South 4 dealer first with 30,000 wins: the game stops) and West round (nobody
+    at 30,000 after South 4: sudden death) end the sheet as they ended the game; WRCR 2015 has neither."""
+    entry, _ = sheet_of("tenhou-agari-yame", "TENHOU")
+    assert len(entry["hands"]) == 8 and entry["final_points"]["Dai"] == 37000
+    _, findings = sheet_of("tenhou-agari-yame", "WRC2015")
+    assert (None, RULE_UNFINISHED) in [(finding["hand"], finding["rule"]) for finding in findings]
+    entry, _ = sheet_of("tenhou-west-round", "TENHOU")
+    verdict = replay({**entry, "players": SEATED}, get_ruleset("TENHOU"))
+    assert [record.round for record in verdict.hands or ()][-1] == "West 1" and verdict.finished is True
+    _, findings = sheet_of("tenhou-west-round", "WRC2015")
+    assert (9, RULE_WEST) in [(finding["hand"], finding["rule"]) for finding in findings]
+
+
+def test_each_online_preset_reports_what_the_other_plays_differently() -> None:
+    # Mahjong Soul pays a triple ron; Tenhou makes it an abortive draw (sanchahou), and the reverse.
+    _, findings = sheet_of("tenhou-ranked", "MAHJONGSOUL")
+    assert [(finding["hand"], finding["rule"]) for finding in findings] == [(6, RULE_ABORTIVE)]
+    assert "MAHJONGSOUL" in findings[0]["message"]
+    entry, findings = sheet_of("mahjongsoul-bust", "TENHOU")
+    assert entry["hands"][1] == {"result": "abortive", "kind": "triple-ron", "riichi": []}
+    assert (2, RULE_TRIPLE_RON) in [(finding["hand"], finding["rule"]) for finding in findings]
 
 
 def test_online_rules_are_reported_hand_by_hand() -> None:

@@ -257,3 +257,27 @@ def test_an_edited_draft_leaves_the_findings_in_the_history(seated_table: Any, r
     sheet = services.save_sheet(seated_table, CORRECTED, referee, expected_version=1)
     assert sheet.version == 2 and services.log_findings(sheet) is None
     assert SheetVersion.objects.get(sheet=sheet, version=1).findings
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("name", "preset"), [("tenhou-ranked", "TENHOU"), ("mahjongsoul-bust", "MAHJONGSOUL")]
+)
+def test_an_online_events_log_becomes_its_sheet_with_no_findings_and_is_signed(
+    seated_table: Any, referee: Any, name: str, preset: str
+) -> None:
+    """An event played under an online preset: the log is its sheet (abortive draws, nagashi mangan,
+    multiple rons, a bust as the game had them), no finding, and the results signed are the log's."""
+    tournament = seated_table.round.tournament
+    tournament.ruleset_preset = preset
+    tournament.save()
+    sheet, findings = services.sheet_from_log(seated_table, log(name), referee, mapping=MAPPING)
+    assert list(findings) == []
+    sheet.refresh_from_db()
+    assert sheet.entry == expected_entry(name, preset) and sheet.replay["valid"] is True
+    versions = SheetVersion.objects.filter(sheet=sheet)
+    assert [version.findings for version in versions] == [[]]
+    services.save_sheet(seated_table, sheet.entry, referee, submit=True, expected_version=1)
+    signed = services.sign_sheet(ScoreSheet.objects.get(pk=sheet.pk), referee)
+    points = {r.player.name: r.points for r in signed.results.select_related("player")}
+    assert points == sheet.entry["final_points"]

@@ -1,0 +1,325 @@
+"""The online presets (TENHOU, MAHJONGSOUL): their values, the outcomes they allow (abortive draws, nagashi
+mangan) checked by the replay, busting, red fives, counted yakuman and the oka; and the same outcomes
+refused under WRCR 2015 and EMA, each refusal naming the hand and the rule."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from typing import Any
+
+import pytest
+
+from scoring.rules.hands import evaluate_hand
+from scoring.rules.legal import Moment, is_legal, legal_outcomes
+from scoring.rules.replay import replay
+from scoring.rules.ruleset import ABORTIVE_DRAWS, ONLINE_PRESETS, PRESETS, Ruleset, get_ruleset, problems_of
+from scoring.rules.sheet import RULE_ABORTIVE, RULE_BUSTING, RULE_NAGASHI, RULE_TILES
+
+P = ["Ana", "Ben", "Cho", "Dai"]
+TENHOU, MAHJONGSOUL, WRC = get_ruleset("TENHOU"), get_ruleset("MAHJONGSOUL"), get_ruleset("WRC2015")
+
+
+def play(ruleset: str, *hands: dict[str, Any], **sheet: Any) -> Any:
+    return replay({"players": P, "hands": list(hands), **sheet}, get_ruleset(ruleset))
+
+
+def test_the_online_presets_follow_their_operators_rules() -> None:
+    assert set(ONLINE_PRESETS) <= set(PRESETS)
+    # Tenhou: 25,000 start, 30,000 returned (oka +20), uma 10-20, red fives, every abortive draw including
+    # three rons, nagashi mangan, double ron with the counters and sticks to the closest winner, no kiriage,
+    # busting, the sticks left to first place.
+    assert (TENHOU.starting_points, TENHOU.return_points, TENHOU.oka) == (25000, 30000, 20000)
+    assert TENHOU.uma == (20, 10, -10, -20)
+    assert TENHOU.red_fives == 3 and TENHOU.abortive_draws == frozenset(ABORTIVE_DRAWS)
+    assert TENHOU.nagashi_mangan and TENHOU.busting and TENHOU.sticks_left_to_first
+    assert TENHOU.multiple_ron and not TENHOU.multiple_ron_honba_each and not TENHOU.kiriage
+    assert TENHOU.counted_yakuman and TENHOU.yakuman_accumulate and TENHOU.liability
+    # Mahjong Soul: 25,000 each, no oka, uma 15/5/-5/-15; three rons are paid, not an abortive draw.
+    assert (MAHJONGSOUL.starting_points, MAHJONGSOUL.oka, MAHJONGSOUL.uma) == (25000, 0, (15, 5, -5, -15))
+    assert "triple-ron" not in MAHJONGSOUL.abortive_draws and len(MAHJONGSOUL.abortive_draws) == 4
+    assert (TENHOU.agari_yame, MAHJONGSOUL.agari_yame) == ("always", "optional")
+    assert TENHOU.west_round_points == MAHJONGSOUL.west_round_points == 30000
+    assert WRC.oka == 0 and not WRC.abortive_draws and not WRC.nagashi_mangan and not WRC.red_fives
+    assert WRC.agari_yame == "" and WRC.west_round_points == 0  # WRCR 2015 §5.9.1, §5.8
+
+
+def test_new_fields_are_validated_and_stored_as_json() -> None:
+    stored = json.loads(json.dumps(TENHOU.to_dict()))
+    assert stored["abortive_draws"] == sorted(ABORTIVE_DRAWS)
+    assert Ruleset.from_dict(stored) == TENHOU
+    club = Ruleset.custom("WRC2015", abortive_draws=["four-riichi"], nagashi_mangan=True, name="Club")
+    assert club.abortive_draws == frozenset({"four-riichi"}) and club.nagashi_mangan
+    assert problems_of("WRC2015", abortive_draws=["four-riichis"]) == [
+        "abortive_draws: four-riichis is no abortive draw (the kinds: nine-terminals, four-winds, "
+        "four-riichi, four-kongs, triple-ron)"
+    ]
+    assert problems_of("WRC2015", abortive_draws=["triple-ron"]) == [
+        "abortive_draws: triple-ron needs multiple_ron (without it, the head bump wins)"
+    ]
+    assert problems_of("WRC2015", abortive_draws="four-riichi")[0].startswith("abortive_draws must be a list")
+    assert problems_of("WRC2015", red_fives=5) == ["red_fives must be from 0 to 4, not 5"]
+    assert problems_of("WRC2015", busting="yes") == ["busting must be true or false"]
+    assert problems_of("WRC2015", agari_yame="sometimes") == ['agari_yame must be "", "always" or "optional"']
+    assert problems_of("WRC2015", west_round_points=30050) == ["west_round_points must be a multiple of 100"]
+    with pytest.raises(ValueError, match="abortive_draws"):
+        Ruleset.from_dict({"base": "TENHOU", "abortive_draws": ["nine terminals"]})
+
+
+def test_an_abortive_draw_keeps_the_dealer_adds_a_counter_and_leaves_the_stakes_on_the_table() -> None:
+    verdict = play(
+        "TENHOU",
+        {"result": "abortive", "kind": "four-riichi", "riichi": P},
+        {"result": "abortive", "kind": "nine-terminals", "riichi": []},
+        {"result": "ron", "winner": "Ben", "loser": "Cho", "han": 1, "fu": 30, "riichi": []},
+    )
+    assert verdict.valid, verdict.errors
+    records = verdict.hands
+    assert [(r.round, r.honba, r.sticks) for r in records] == [
+        ("East 1", 0, 0),
+        ("East 1", 1, 4),
+        ("East 1", 2, 4),
+    ]
+    assert records[0].deltas == {name: -1000 for name in P}  # the four stakes go onto the table
+    assert records[0].as_json()["kind"] == "four-riichi" and records[1].result == "abortive"
+    # The winner collects the four sticks and the two counters: 1,000 + 600 + 4,000.
+    assert records[2].deltas == {"Ana": 0, "Ben": 5600, "Cho": -1600, "Dai": 0}
+
+
+def test_abortive_draws_are_checked_against_the_rulesets_kinds() -> None:
+    four_riichi_of_two = play(
+        "TENHOU", {"result": "abortive", "kind": "four-riichi", "riichi": ["Ana", "Ben"]}
+    )
+    assert [error.rule for error in four_riichi_of_two.errors] == [RULE_ABORTIVE]
+    assert "all four players declared riichi" in four_riichi_of_two.errors[0].message
+    triple = play("MAHJONGSOUL", {"result": "abortive", "kind": "triple-ron", "riichi": []})
+    assert [error.rule for error in triple.errors] == [RULE_ABORTIVE]
+    assert triple.errors[0].message == (
+        "hand 1 (East 1, 0 honba): three players winning on one discard is no abortive draw under "
+        "MAHJONGSOUL; its abortive draws: nine different terminals and honours, four identical winds "
+        "discarded, four riichi, four kongs by several players"
+    )
+    unnamed = play("TENHOU", {"result": "abortive", "riichi": []})
+    assert [error.rule for error in unnamed.errors] == ["sheet-format"]
+
+
+@pytest.mark.parametrize("preset", ["WRC2015", "EMA2016", "EMA2025"])
+def test_wrcr_and_ema_refuse_an_abortive_draw_naming_the_hand_and_the_rule(preset: str) -> None:
+    verdict = play(
+        preset,
+        {"result": "ron", "winner": "Ben", "loser": "Cho", "han": 1, "fu": 30, "riichi": []},
+        {"result": "abortive", "kind": "four-winds", "riichi": []},
+    )
+    assert not verdict.valid
+    (error,) = verdict.errors
+    assert (error.hand, error.rule) == (2, "abortive-draw (WRCR 2015 §5.7.3)")
+    assert error.message == (
+        f"hand 2 (East 2, 0 honba): {preset} has no abortive draws (four identical winds discarded): a hand "
+        "ends by a win or an exhaustive draw"
+    )
+
+
+def test_a_nagashi_mangan_is_paid_as_a_mangan_self_draw_without_counters() -> None:
+    verdict = play(
+        "TENHOU",
+        {"result": "draw", "tenpai": [], "riichi": []},  # 1 honba on the table
+        {"result": "nagashi", "nagashi": ["Cho"], "tenpai": ["Cho"], "riichi": ["Cho"]},
+        {"result": "nagashi", "nagashi": ["Ben"], "tenpai": ["Ben"], "riichi": []},
+    )
+    assert verdict.valid, verdict.errors
+    _first, second, third = verdict.hands
+    # Ben deals: 4,000 from him, 2,000 from the others, no counters; Cho's riichi stake goes onto the table.
+    assert second.deltas == {"Ana": -2000, "Ben": -4000, "Cho": 7000, "Dai": -2000}
+    assert (second.round, second.honba, second.sticks) == ("East 2", 1, 0)
+    # Ben (the dealer) was noten: the deal passes, a counter is added, Cho's stick stays on the table.
+    assert (third.round, third.honba, third.sticks) == ("East 3", 2, 1)
+    # Cho deals and is noten: the deal passes again, though Ben, the nagashi player, is tenpai.
+    assert third.deltas == {"Ana": -2000, "Ben": 8000, "Cho": -4000, "Dai": -2000}
+    assert third.as_json()["nagashi"] == ["Ben"] and third.as_json()["tenpai"] == ["Ben"]
+    # Tenhou: the stick left at the end goes to first place, Ben (25,000 - 4,000 + 8,000 + 1,000).
+    assert verdict.riichi_sticks_left == 0 and (verdict.final_points or {})["Ben"] == 30000
+
+
+def test_a_dealer_tenpai_at_a_nagashi_keeps_the_deal() -> None:
+    verdict = play(
+        "MAHJONGSOUL",
+        {"result": "nagashi", "nagashi": ["Dai"], "tenpai": ["Ana"], "riichi": []},
+        {"result": "draw", "tenpai": [], "riichi": []},
+    )
+    assert verdict.valid and [(r.round, r.honba) for r in verdict.hands] == [("East 1", 0), ("East 1", 1)]
+
+
+@pytest.mark.parametrize("preset", ["WRC2015", "EMA2016"])
+def test_wrcr_and_ema_refuse_a_nagashi_and_replay_it_as_the_exhaustive_draw(preset: str) -> None:
+    verdict = play(preset, {"result": "nagashi", "nagashi": ["Cho"], "tenpai": ["Cho"], "riichi": []})
+    (error,) = verdict.errors
+    assert (error.hand, error.rule) == (1, RULE_NAGASHI)
+    assert error.message.startswith(f"hand 1 (East 1, 0 honba): {preset} has no nagashi mangan")
+    assert verdict.hands[0].result == "draw"
+    assert verdict.hands[0].deltas == {"Ana": -1000, "Ben": -1000, "Cho": 3000, "Dai": -1000}
+
+
+def test_a_triple_ron_is_an_abortive_draw_under_tenhou_and_paid_under_mahjong_soul() -> None:
+    wins = [{"winner": "Ben", "han": 2, "fu": 30}, {"winner": "Cho", "han": 2, "fu": 30}]
+    triple = {
+        "result": "ron",
+        "loser": "Ana",
+        "wins": [*wins, {"winner": "Dai", "han": 2, "fu": 30}],
+        "riichi": [],
+    }
+    soul = play("MAHJONGSOUL", triple)
+    assert soul.valid and soul.hands[0].deltas == {"Ana": -6000, "Ben": 2000, "Cho": 2000, "Dai": 2000}
+    tenhou = play("TENHOU", triple)
+    assert [error.rule for error in tenhou.errors] == [RULE_ABORTIVE]
+    assert "abortive draw (sanchahou)" in tenhou.errors[0].message
+    assert tenhou.hands[0].result == "abortive" and tenhou.hands[0].honba == 0
+    # The payments of a triple ron are no legal change where it is an abortive draw; a double ron is.
+    moment = Moment(dealer=0)
+    assert is_legal(moment, (-6000, 2000, 2000, 2000), MAHJONGSOUL)
+    assert not is_legal(moment, (-6000, 2000, 2000, 2000), TENHOU)
+    assert (-6000, 2000, 2000, 2000) not in legal_outcomes(moment, TENHOU)
+    assert is_legal(moment, (-4000, 2000, 2000, 0), TENHOU)
+
+
+def test_busting_ends_the_hanchan_and_a_hand_after_it_is_an_error() -> None:
+    bust = {"result": "ron", "winner": "Ben", "loser": "Ana", "yakuman": 1, "riichi": []}
+    verdict = play("TENHOU", bust)
+    assert verdict.valid and verdict.finished is True
+    assert verdict.final_points == {"Ana": -7000, "Ben": 57000, "Cho": 25000, "Dai": 25000}
+    after = play("TENHOU", bust, {"result": "draw", "tenpai": [], "riichi": []})
+    (error,) = after.errors
+    assert (error.hand, error.rule) == (2, RULE_BUSTING)
+    assert "Ana went below zero" in error.message
+    # Exactly zero is no bust: the game goes on.
+    assert (
+        play("TENHOU", {"deltas": {"Ana": -25000, "Ben": 25000, "Cho": 0, "Dai": 0}, "riichi": []}).finished
+        is False
+    )
+    # WRCR 2015 §4.1: "The game continues when a player's score goes below zero."
+    wrc = play("WRC2015", bust, {"result": "draw", "tenpai": [], "riichi": []}, ended_by_time=True)
+    assert wrc.valid and wrc.final_points["Ana"] == -2000
+
+
+def test_red_fives_count_as_dora_where_the_set_has_them_and_are_refused_where_not() -> None:
+    hand = {
+        "concealed": "234678m345p567s99s",
+        "win_tile": "3p",
+        "win": "tsumo",
+        "seat_wind": "S",
+        "round_wind": "E",
+        "melds": [],
+        "dora_indicators": ["1z"],
+        "flags": {},
+        "red_fives": 2,
+    }
+    tenhou = evaluate_hand(hand, TENHOU)
+    assert (tenhou["han"], tenhou["fu"], tenhou["red_fives"]) == (4, 20, 2)
+    assert tenhou["payments"] == {"tsumo_dealer": 2600, "tsumo_non_dealer": 1300}
+    assert evaluate_hand(hand, WRC) == {
+        "valid": False,
+        "reason": "WRC2015 plays without red fives (WRCR 2015 §3.3): the hand has 2",
+    }
+    # On a sheet: the tiles are checked against the han; under WRCR the red fives make it no hand.
+    tiles = {key: value for key, value in hand.items() if key not in ("win", "seat_wind", "round_wind")}
+    entry = {"result": "tsumo", "winner": "Ben", "han": 4, "fu": 20, "tiles": tiles, "riichi": []}
+    assert play("TENHOU", entry).valid
+    wrc = play("WRC2015", entry)
+    assert [error.rule for error in wrc.errors] == [RULE_TILES]
+    assert "without red fives (WRCR 2015 §3.3)" in wrc.errors[0].message
+
+
+def test_thirteen_han_is_a_counted_yakuman_online_and_sanbaiman_under_wrcr() -> None:
+    ron = {"result": "ron", "winner": "Ben", "loser": "Cho", "han": 13, "riichi": []}
+    assert play("TENHOU", ron).hands[0].deltas["Ben"] == 32000
+    assert play("WRC2015", ron).hands[0].deltas["Ben"] == 24000
+
+
+def test_first_place_takes_the_oka() -> None:
+    verdict = play(
+        "TENHOU",
+        {"result": "ron", "winner": "Ben", "loser": "Cho", "han": 5, "riichi": []},
+        ended_by_time=True,
+    )
+    # Ben: (33,000 - 30,000) / 1,000 + 20 uma + 20 oka; Ana and Dai tie second, splitting +10 and -10.
+    assert verdict.scores == {
+        "Ana": Decimal("-5"),
+        "Ben": Decimal("43"),
+        "Cho": Decimal("-33"),
+        "Dai": Decimal("-5"),
+    }
+    assert sum((verdict.scores or {}).values()) == 0
+
+
+def passing(count: int) -> list[dict[str, Any]]:
+    """``count`` hands in which the player after the dealer wins 1 han 30 fu from the one after him: the
+    deal passes each time, and after 8 hands everyone has the points he started with."""
+    return [
+        {
+            "result": "ron",
+            "winner": P[(index + 1) % 4],
+            "loser": P[(index + 2) % 4],
+            "han": 1,
+            "fu": 30,
+            "riichi": [],
+        }
+        for index in range(count)
+    ]
+
+
+def test_the_last_dealer_first_with_30000_ends_the_game_under_tenhou_and_may_end_it_under_mahjong_soul() -> (
+    None
+):
+    # South 4: Dai deals at 25,000 and wins a mangan from Ana: 37,000, first.
+    dealer_wins = {"result": "ron", "winner": "Dai", "loser": "Ana", "han": 5, "riichi": []}
+    more = {"result": "draw", "tenpai": [], "riichi": []}
+    tenhou = play("TENHOU", *passing(7), dealer_wins)
+    assert tenhou.valid and tenhou.finished is True  # Tenhou: "the game automatically stops"
+    after = play("TENHOU", *passing(7), dealer_wins, more)
+    (error,) = after.errors
+    assert (error.hand, error.rule) == (9, "hand-after-end (WRCR 2015 §5.8)")
+    assert "Dai, the last dealer, kept the deal in first place with 30,000 or more" in error.message
+    # Mahjong Soul: the dealer may end it or play on.
+    assert play("MAHJONGSOUL", *passing(7), dealer_wins).finished is True
+    assert play("MAHJONGSOUL", *passing(7), dealer_wins, more).valid
+    # WRCR 2015 §5.9.1: no agari yame, the dealer plays on.
+    assert play("WRC2015", *passing(7), dealer_wins).finished is False
+    # Not first, or below 30,000: the game goes on under Tenhou too.
+    small = {"result": "ron", "winner": "Dai", "loser": "Ana", "han": 1, "fu": 30, "riichi": []}
+    assert play("TENHOU", *passing(7), small).finished is False
+
+
+def test_the_west_round_is_played_when_nobody_has_30000_after_south_4() -> None:
+    # After South 4 everyone has 25,000: Tenhou plays the West round (sudden death).
+    assert play("TENHOU", *passing(8)).finished is False
+    west = play("TENHOU", *passing(8), {"result": "draw", "tenpai": ["Ana"], "riichi": []})
+    assert west.valid and [record.round for record in west.hands][-1] == "West 1"
+    # West 1: Ben wins a mangan from Cho, the deal passes with Ben at 33,000: the game ends there.
+    ben = {"result": "ron", "winner": "Ben", "loser": "Cho", "han": 5, "riichi": []}
+    ended = play("TENHOU", *passing(8), ben)
+    assert ended.valid and ended.finished is True
+    after = play("TENHOU", *passing(8), ben, {"result": "draw", "tenpai": [], "riichi": []})
+    assert [error.rule for error in after.errors] == ["hand-after-end (WRCR 2015 §5.8)"]
+    assert "the deal passed in the West round with Ben at 30,000 or more" in after.errors[0].message
+    # Nobody reaches 30,000: the West round ends with West 4.
+    assert play("TENHOU", *passing(12)).finished is True
+    beyond = play("TENHOU", *passing(13))
+    assert "under TENHOU the West round ends with West 4" in beyond.errors[0].message
+    # WRCR 2015 §5.8: no West round.
+    assert play("WRC2015", *passing(8)).finished is True
+
+
+def test_a_nagashi_written_as_the_four_changes_is_read_as_one_where_the_rules_have_it() -> None:
+    nagashi = {"deltas": {"Ana": -4000, "Ben": -2000, "Cho": 8000, "Dai": -2000}, "riichi": []}
+    verdict = play("TENHOU", {"result": "draw", "tenpai": ["Ana"], "riichi": []}, nagashi, ended_by_time=True)
+    assert verdict.valid and verdict.hands[1].result == "nagashi" and verdict.hands[1].honba == 1
+    # Naming the tenpai players says who deals next: Ana (the dealer) tenpai keeps the deal.
+    named = {**nagashi, "tenpai": ["Ana"]}
+    after = play(
+        "TENHOU",
+        {"result": "draw", "tenpai": ["Ana"], "riichi": []},
+        named,
+        {"result": "draw", "tenpai": [], "riichi": []},
+    )
+    assert after.valid and [(r.round, r.honba) for r in after.hands][-1] == ("East 1", 2)
+    # WRCR 2015: no nagashi; at 1 honba these changes are no legal outcome.
+    assert not play("WRC2015", {"result": "draw", "tenpai": ["Ana"], "riichi": []}, nagashi).valid
