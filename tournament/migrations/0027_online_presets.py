@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournament", "0025_reseat_alternatives"),
+        ("tournament", "0026_language_korean"),
     ]
 
     operations = [
