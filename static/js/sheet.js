@@ -838,7 +838,9 @@
       summaryBox.replaceChildren();
       if (verdict.valid && verdict.final_points) {
         summaryBox.append(
-          el("div", { className: "table-wrap" }, [
+          // The same table as the signed sheet's results (sheet-results): on a phone each player's name on a
+          // line of its own, the three numbers under it, none past the screen's edge.
+          el("div", { className: "table-wrap sheet-results" }, [
             el("table", { className: "data" }, [
               el("thead", {}, el("tr", {}, [el("th", { text: gettext("Player") }), el("th", { className: "num", text: gettext("Points") }), el("th", { className: "num", text: gettext("Place") }), el("th", { className: "num", text: gettext("Score") })])),
               el(
@@ -846,7 +848,7 @@
                 {},
                 players.map((name) =>
                   el("tr", {}, [
-                    el("td", { text: name }),
+                    el("td", { className: "player-cell", text: name }),
                     el("td", { className: "num", text: R.points(verdict.final_points[name]) }),
                     el("td", { className: "num", text: verdict.ranks ? verdict.ranks[name] : "" }),
                     el("td", { className: "num", text: verdict.scores ? verdict.scores[name] : "" }),
