@@ -70,6 +70,10 @@ class Ruleset:
     # WRCR 2015 §5.7.4, §5.9: riichi sticks left at the end of the hanchan are collected by nobody. Some
     # events give them to the first-placed player (the earlier starting seat on a tie); no preset does.
     sticks_left_to_first: bool = False
+    # WRCR 2015 §3.3: no red fives (nor do the EMA texts use them). A custom ruleset may play with some
+    # (red_fives of them in the set, each a dora, §6.4 read for the variant): the yaku entry then takes
+    # an ``aka_dora`` count.
+    red_fives: int = 0
     description: str = ""
 
     def __post_init__(self) -> None:
@@ -135,6 +139,7 @@ _INT_FIELDS = (
     "honba_tsumo_each",
     "noten_total",
     "chombo_penalty",
+    "red_fives",
 )
 _BOOL_FIELDS = (
     "kiriage",
@@ -167,6 +172,8 @@ BOUNDS: dict[str, tuple[int, int]] = {
     # WRCR 2015 §7.1: 20 points off the overall score. More than 1,000 would outweigh any tournament's
     # whole score (a hanchan is worth about ±100), as the discretionary penalties' ceiling does.
     "chombo_penalty": (0, 1000),
+    # WRCR 2015 §3.3: none; the common variant has one red five in each suit (some play with four).
+    "red_fives": (0, 4),
 }
 # WRCR 2015 §5.9.2: uma 15, 5, -5, -15 (thousands of points); none of the known texts go beyond ±100.
 UMA_BOUND = 200
