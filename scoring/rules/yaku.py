@@ -526,6 +526,7 @@ def tiles_yaku(result: Mapping[str, Any], *, is_open: bool, yakuman: int = 0) ->
 __all__ = [
     "CATALOGUE",
     "EXCLUSIONS",
+    "ORDER",
     "RULE_DORA",
     "RULE_YAKU",
     "RULE_YAKU_CLOSED",
