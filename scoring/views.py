@@ -25,6 +25,7 @@ from scoring.models import ScoreSheet
 from scoring.rules.replay import RESULT_NAMES
 from scoring.rules.sheet import ROUND_LABELS, round_name
 from scoring.rules.tenhou import RESEAT_LABEL
+from scoring.rules.yaku import CATALOGUE
 from tournament import access
 from tournament import services as tournament_services
 from tournament.inputs import read_json
@@ -113,6 +114,7 @@ def _sheet_page(
                 "status": sheet.status if sheet else None,  # what the save status says of that version
                 # whose entries this phone keeps: the signed-in referee, or the seated player
                 "user": f"player-{player.pk}" if player else request.user.get_username(),
+                **_yaku_choices(tournament),
             },
             "correction_form": correction_form,
             # the findings of the game log the current version was read from (None: entered by hand)
@@ -142,6 +144,30 @@ def _shown_round(label: str) -> str:
 def _shown_result(result: str) -> str:
     """A replay's result (stored as the engine's identifier, ``ron``) in the reader's language."""
     return _(result) if result in RESULT_NAMES else result
+
+
+def _yaku_choices(tournament: Tournament) -> dict[str, Any]:
+    """What the editor offers for a win entered by its yaku: the yaku list (identifiers, names in the
+    reader's language and in English, romaji, han closed and open, which are one tap away) and the
+    ruleset's red fives and Blessing of Man (scoring/rules/yaku.py)."""
+    ruleset = tournament.ruleset()
+    return {
+        "yaku": [
+            {
+                "id": yaku.id,
+                "name": _(yaku.name),
+                "english": yaku.name,
+                "romaji": yaku.romaji,
+                "han": yaku.han,
+                "open_han": yaku.open_han,
+                "yakuman": yaku.yakuman,
+                "common": yaku.common,
+            }
+            for yaku in CATALOGUE
+        ],
+        "red_fives": ruleset.red_fives,
+        "renho_mangan": ruleset.renho_mangan,
+    }
 
 
 def _hands(sheet: ScoreSheet, seats: list[Seat]) -> list[dict[str, Any]]:
