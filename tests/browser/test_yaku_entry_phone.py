@@ -201,3 +201,39 @@ def test_a_refused_combination_is_shown_beside_its_hand(
     hand.locator("[data-open-hand]").click()
     expect(errors).to_have_count(0)
     expect(hand.locator("[data-yaku-value]")).to_have_text("1 han 30 fu")
+
+
+LANGUAGES = ["en", "ja", "ru", "fr", "de", "zh-hans"]
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_yaku_form_fits_a_360_px_phone_in_every_language(
+    new_context: Any, live_server: Any, open_table: Table
+) -> None:
+    """A win being entered by its yaku (chips pressed, a search with its results, the dora stepper, the
+    value line), on the narrowest phone in each language: nothing cut, overlapping or too small."""
+    found: dict[str, list[str]] = {}
+    for language in LANGUAGES:
+        _, page = open_sheet(new_context, live_server)  # a phone of its own: nothing kept from the last
+        page.set_viewport_size({"width": 360, "height": 780})
+        page.context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
+        page.goto(live_server.url + "/t/harbour-open/sheet/1/1/")
+        assert page.locator("html").get_attribute("lang") == language
+        hand = page.locator('[data-hand="1"]')
+        hand.locator('[data-win="Ben|Cho"]').click()
+        hand.locator("[data-riichi]").get_by_role("button", name="Ben", exact=True).click()
+        hand.locator('[data-mode-choice="yaku"]').click()
+        hand.locator('[data-yaku="yakuhai_seat_wind"]').click()
+        hand.locator('[data-yaku="honitsu"]').click()
+        hand.locator('[data-stepper="dora"] [data-step="+1"]').click()
+        hand.locator("[data-yaku-search]").fill("ta")
+        expect(hand.locator("[data-yaku-results] [data-yaku]").first).to_be_visible()
+        size = page.viewport_size
+        height = page.evaluate("document.documentElement.scrollHeight")
+        page.set_viewport_size({"width": size["width"], "height": height})
+        page.screenshot(path=str(SHOTS / f"sheet-yaku-360-{language}.png"))
+        if problems := layout_problems(page):
+            found[language] = problems
+        page.set_viewport_size(size)
+    assert found == {}, "\n".join(f"{name}: {problems}" for name, problems in found.items())
