@@ -186,7 +186,10 @@
       h.dora = hand.dora || 0;
       h.ura = hand.ura_dora || 0;
       h.aka = hand.aka_dora || 0;
-      if (hand.han !== undefined) return Object.assign(blankHand(), { kind: "raw", raw: hand, touched: true });
+      /* Han written beside the yaku (a game log's) are what the yaku give (the engine checked it when the
+         log was read): the yaku are kept, the han follow from them again. */
+      h.han = "";
+      h.yakuman = 0;
     } else if (kind === "ron" || kind === "tsumo") {
       h.mode = "han";
     }

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from scoring import services as sheets
 from scoring.models import ScoreSheet
 from tests.browser.conftest import layout_problems
 from tests.browser.test_offline_entry import Taps, open_sheet
@@ -237,3 +238,26 @@ def test_the_yaku_form_fits_a_360_px_phone_in_every_language(
             found[language] = problems
         page.set_viewport_size(size)
     assert found == {}, "\n".join(f"{name}: {problems}" for name, problems in found.items())
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_saved_win_with_yaku_and_han_opens_by_its_yaku(
+    new_context: Any, live_server: Any, open_table: Table
+) -> None:
+    """A hand read from a game log carries its yaku and the han they give: the editor opens it by its
+    yaku (not as a hand entered elsewhere), and the han follow from them again."""
+    log_hand = {
+        "result": "ron", "winner": "Ben", "loser": "Cho", "han": 3, "fu": 30,
+        "yaku": ["riichi", "pinfu"], "dora": 1, "riichi": ["Ben"],
+    }  # fmt: skip
+    referee = open_table.round.tournament.staff.get().user
+    sheets.save_sheet(open_table, {"form": "hands", "hands": [log_hand], "ended_by_time": True}, referee)
+    _, page = open_sheet(new_context, live_server)
+    hand = page.locator('[data-hand="1"]')
+    expect(hand.locator("[data-hand-summary]")).to_contain_text("Ron: Ben from Cho, Pinfu, 1 dora")
+    hand.locator("[data-hand-summary]").click()
+    expect(hand.locator('[data-mode-choice="yaku"]')).to_be_checked()
+    expect(hand.locator('[data-yaku="pinfu"]')).to_have_attribute("aria-pressed", "true")
+    expect(hand.locator("[data-yaku-value]")).to_have_text("3 han 30 fu")
+    expect(page.locator("[data-verdict]")).to_have_text("The rules engine accepts this sheet.")
