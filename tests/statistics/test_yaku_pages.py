@@ -49,9 +49,13 @@ def test_the_pages_show_the_yaku(with_yaku: Tournament, organiser: Any) -> None:
     staff = Client()
     staff.force_login(organiser)
     page = staff.get(f"/t/{with_yaku.slug}/manage/statistics/").content.decode()
-    assert 'data-yaku="tanyao"><td>All Simples</td><td class="num">2</td><td class="num">66.7 %</td>' in page
+    row = (
+        '<tr data-yaku="tanyao"><td>All Simples</td><td class="num">2<br><span class="muted small">66.7 %'
+        '</span></td><td class="num">9,100<br><span class="muted small">average 4,550</span></td></tr>'
+    )
+    assert row in page
     ben = with_yaku.players.get(name="Ben")
     html = Client().get(f"/t/{with_yaku.slug}/players/{ben.pk}/").content.decode()
-    assert 'data-yaku="pinfu"><td>Pinfu</td><td class="num">1</td><td class="num">100.0 %</td>' in html
+    assert '<tr data-yaku="pinfu"><td>Pinfu</td><td class="num">1<br><span class="muted small">100.0 %' in html
     japanese = Client(headers={"accept-language": "ja"}).get(f"/t/{with_yaku.slug}/players/{ben.pk}/")
     assert 'data-yaku="tanyao"' in japanese.content.decode()
