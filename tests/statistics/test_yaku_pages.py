@@ -56,6 +56,7 @@ def test_the_pages_show_the_yaku(with_yaku: Tournament, organiser: Any) -> None:
     assert row in page
     ben = with_yaku.players.get(name="Ben")
     html = Client().get(f"/t/{with_yaku.slug}/players/{ben.pk}/").content.decode()
-    assert '<tr data-yaku="pinfu"><td>Pinfu</td><td class="num">1<br><span class="muted small">100.0 %' in html
+    pinfu = '<tr data-yaku="pinfu"><td>Pinfu</td><td class="num">1<br><span class="muted small">100.0 %'
+    assert pinfu in html
     japanese = Client(headers={"accept-language": "ja"}).get(f"/t/{with_yaku.slug}/players/{ben.pk}/")
     assert 'data-yaku="tanyao"' in japanese.content.decode()
