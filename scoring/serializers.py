@@ -16,7 +16,9 @@ from scoring.models import ScoreSheet, SheetConfirmation, SheetVersion
 ENTRY_HELP = (
     'The sheet in the rules engine\'s format, players by name: {"form": "final", "final_points": '
     '{name: points}, "riichi_sticks_left": n, "chombo": [name]} or {"form": "hands", "hands": [...], '
-    '"final_points": {...}, "ended_by_time": false}, each hand an outcome or the four point changes.'
+    '"final_points": {...}, "ended_by_time": false}, each hand an outcome or the four point changes; a win '
+    'gives han and fu, or its yaku: "yaku": ["pinfu", "tanyao"], "open", "dora", "ura_dora", "aka_dora" '
+    "(docs/rules-engine.md, Wins entered by their yaku)."
 )
 
 

@@ -26,6 +26,7 @@ from scoring.rules.replay import RESULT_NAMES
 from scoring.rules.ruleset import ABORTIVE_DRAWS, entry_outcomes
 from scoring.rules.sheet import ROUND_LABELS, round_name
 from scoring.rules.tenhou import RESEAT_LABEL
+from scoring.rules.yaku import CATALOGUE
 from tournament import access
 from tournament import services as tournament_services
 from tournament.inputs import read_json
@@ -116,6 +117,7 @@ def _sheet_page(
                 "user": f"player-{player.pk}" if player else request.user.get_username(),
                 # the outcomes the tournament's rules allow beyond ron, tsumo, draw and chombo
                 "outcomes": _outcomes(tournament),
+                **_yaku_choices(tournament),
             },
             "correction_form": correction_form,
             # the findings of the game log the current version was read from (None: entered by hand)
@@ -155,6 +157,30 @@ def _shown_round(label: str) -> str:
 def _shown_result(result: str) -> str:
     """A replay's result (stored as the engine's identifier, ``ron``) in the reader's language."""
     return _(result) if result in RESULT_NAMES else result
+
+
+def _yaku_choices(tournament: Tournament) -> dict[str, Any]:
+    """What the editor offers for a win entered by its yaku: the yaku list (identifiers, names in the
+    reader's language and in English, romaji, han closed and open, which are one tap away) and the
+    ruleset's red fives and Blessing of Man (scoring/rules/yaku.py)."""
+    ruleset = tournament.ruleset()
+    return {
+        "yaku": [
+            {
+                "id": yaku.id,
+                "name": _(yaku.name),
+                "english": yaku.name,
+                "romaji": yaku.romaji,
+                "han": yaku.han,
+                "open_han": yaku.open_han,
+                "yakuman": yaku.yakuman,
+                "common": yaku.common,
+            }
+            for yaku in CATALOGUE
+        ],
+        "red_fives": ruleset.red_fives,
+        "renho_mangan": ruleset.renho_mangan,
+    }
 
 
 def _hands(sheet: ScoreSheet, seats: list[Seat]) -> list[dict[str, Any]]:

@@ -71,8 +71,14 @@ from tournament.serializers import (
     WithdrawalSerializer,
     WithdrawSerializer,
 )
-from tournament.standings_db import cached_phases, cached_standings, public_cutoff, remember_live
-from tournament.statistics_db import statistics_of
+from tournament.standings_db import (
+    cached_phases,
+    cached_standings,
+    public_cutoff,
+    reader_cutoff,
+    remember_live,
+)
+from tournament.statistics_db import player_statistics_of, statistics_of
 from tournament.teams_db import cached_team_standings
 
 Role = StaffRole.Role
@@ -400,6 +406,21 @@ class PlayerViewSet(TournamentScopedViewSet):
         request=WithdrawSerializer,
         responses={200: WithdrawalSerializer},
     )
+    @extend_schema(
+        summary="A player's statistics from the signed sheets the caller may see, his yaku included",
+        responses={200: OpenApiTypes.OBJECT},
+    )
+    @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
+    def statistics(self, request: Request, tournament_pk: int, pk: int) -> Response:
+        player = self.get_object()
+        stats = player_statistics_of(
+            self.tournament,
+            player,
+            up_to=reader_cutoff(request.user, self.tournament),
+            rounds=access.public_rounds(request.user, self.tournament),
+        )
+        return Response(stats.as_json())
+
     @action(detail=True, methods=["post"])
     def withdraw(self, request: Request, tournament_pk: int, pk: int) -> Response:
         self.require(Role.ORGANISER)

@@ -10,7 +10,10 @@ docs/tournament.md ("Statistics") defines every figure; in short:
   hands in which the player paid a ron (discarder, or liable under §6.2) / hands played, riichi rate =
   hands in which the player declared riichi / hands played, tsumo share = wins by self-draw / wins,
   average win value = the wins' values (``scoring.rules.statistics``) / wins;
-* chombo are counted on every sheet (a sheet of final points names them too).
+* chombo are counted on every sheet (a sheet of final points names them too);
+* the yaku figures count the wins whose yaku are known (entered, scored from tiles or read from a game
+  log): for each yaku, the wins that have it, their share of those wins, the han it gave, the average
+  value of those wins and the points they won (a win's whole value counts for each of its yaku).
 
 Rounding, one rule for all: half up, rates in percent to one decimal, average score to two decimals,
 average points and values to the point.
@@ -31,8 +34,9 @@ from scoring.rules.i18n import _, gettext_noop
 from scoring.rules.ruleset import Ruleset
 from scoring.rules.sheet import ROUND_LABELS, round_name
 from scoring.rules.statistics import ABORTIVE, CHOMBO, DRAW, MULTIPLE_RON, NAGASHI, RON, TSUMO, hand_facts
+from scoring.rules.yaku import ORDER, WinYaku, yaku_name
 
-TOP = 5  # rows of the longest hanchan and of the biggest hands
+TOP = 5  # rows of the longest hanchan, of the biggest hands and of the yaku that won most
 COMMON = 10  # rows of the most common wins
 ONE = Decimal(1)
 TENTH = Decimal("0.1")
@@ -78,6 +82,103 @@ def average(total: Decimal | int, count: int, step: Decimal = ONE) -> Decimal | 
 
 
 @dataclass(frozen=True, slots=True)
+class YakuFigure:
+    """One yaku over the wins whose yaku are known: in how many wins (and their share), the han it gave
+    them in all (0 for a yakuman), and the values of those wins in all (without counters and sticks)."""
+
+    yaku: str
+    wins: int
+    percent: Decimal | None
+    han_total: int
+    value_total: int
+
+    @property
+    def name(self) -> str:
+        """The yaku's name in the reader's language."""
+        return yaku_name(self.yaku)
+
+    @property
+    def average_value(self) -> Decimal | None:
+        return average(self.value_total, self.wins)
+
+    def as_json(self) -> dict[str, Any]:
+        average_value = self.average_value
+        return {
+            "yaku": self.yaku,
+            "wins": self.wins,
+            "percent": None if self.percent is None else str(self.percent),
+            "han": self.han_total,
+            "average_value": None if average_value is None else int(average_value),
+            "points": self.value_total,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class YakuStatistics:
+    """The yaku of a player's or a tournament's wins, where they are known: ``wins`` (with known yaku),
+    their values in all, the dora they counted (indicators, ura dora and red fives) and each yaku's
+    figures, the most frequent first."""
+
+    wins: int = 0
+    value_total: int = 0
+    dora_total: int = 0
+    figures: tuple[YakuFigure, ...] = ()
+
+    @property
+    def average_value(self) -> Decimal | None:
+        return average(self.value_total, self.wins)
+
+    @property
+    def average_dora(self) -> Decimal | None:
+        return average(self.dora_total, self.wins, TENTH)
+
+    @property
+    def most_points(self) -> tuple[YakuFigure, ...]:
+        """The yaku whose wins won the most points, at most ``TOP``."""
+        ranked = sorted(self.figures, key=lambda f: (-f.value_total, ORDER.get(f.yaku, len(ORDER))))
+        return tuple(ranked[:TOP])
+
+    def as_json(self) -> dict[str, Any]:
+        average_value, average_dora = self.average_value, self.average_dora
+        return {
+            "wins": self.wins,
+            "average_value": None if average_value is None else int(average_value),
+            "average_dora": None if average_dora is None else str(average_dora),
+            "yaku": [figure.as_json() for figure in self.figures],
+            "most_points": [figure.yaku for figure in self.most_points],
+        }
+
+
+class YakuTally:
+    """Adds up wins with known yaku into ``YakuStatistics``."""
+
+    def __init__(self) -> None:
+        self.wins = self.value_total = self.dora_total = 0
+        self.counts: Counter[str] = Counter()
+        self.han: Counter[str] = Counter()
+        self.values: Counter[str] = Counter()
+
+    def add(self, win: WinYaku, value: int) -> None:
+        self.wins += 1
+        self.value_total += value
+        self.dora_total += win.dora_total
+        for yaku in win.yaku:
+            self.counts[yaku] += 1
+            self.han[yaku] += win.yaku_han(yaku)
+            self.values[yaku] += value
+
+    def result(self) -> YakuStatistics:
+        order = sorted(self.counts, key=lambda yaku: (-self.counts[yaku], ORDER.get(yaku, len(ORDER))))
+        figures = tuple(
+            YakuFigure(
+                yaku, self.counts[yaku], rate(self.counts[yaku], self.wins), self.han[yaku], self.values[yaku]
+            )
+            for yaku in order
+        )
+        return YakuStatistics(self.wins, self.value_total, self.dora_total, figures)
+
+
+@dataclass(frozen=True, slots=True)
 class PointsSeries:
     """A player's points through one hanchan: the starting points, then the points after each hand (only
     the final points for a sheet of final points)."""
@@ -103,6 +204,7 @@ class PlayerStatistics:
     yakuman: int
     chombo: int
     series: tuple[PointsSeries, ...] = ()
+    yaku: YakuStatistics = YakuStatistics()
 
     @property
     def win_rate(self) -> Decimal | None:
@@ -124,6 +226,33 @@ class PlayerStatistics:
     def average_win_value(self) -> Decimal | None:
         return average(self.win_value_total, self.wins)
 
+    def as_json(self) -> dict[str, Any]:
+        """JSON-ready (decimals as exact strings): what the API answers for a player."""
+
+        def text(value: Decimal | None) -> str | None:
+            return None if value is None else str(value)
+
+        return {
+            "hanchan": self.hanchan,
+            "placements": list(self.placements),
+            "average_points": text(self.average_points),
+            "average_score": text(self.average_score),
+            "hand_by_hand_hanchan": self.hand_hanchan,
+            "hands": self.hands,
+            "wins": self.wins,
+            "deal_ins": self.deal_ins,
+            "riichi": self.riichi,
+            "tsumo": self.tsumo,
+            "win_rate": text(self.win_rate),
+            "deal_in_rate": text(self.deal_in_rate),
+            "riichi_rate": text(self.riichi_rate),
+            "tsumo_share": text(self.tsumo_share),
+            "average_win_value": text(self.average_win_value),
+            "yakuman": self.yakuman,
+            "chombo": self.chombo,
+            "yaku": self.yaku.as_json(),
+        }
+
 
 def player_statistics(player: int, sheets: Iterable[SheetRecord], ruleset: Ruleset) -> PlayerStatistics:
     """The statistics of the player whose id is ``player`` over ``sheets``: the signed sheets the viewer
@@ -133,6 +262,7 @@ def player_statistics(player: int, sheets: Iterable[SheetRecord], ruleset: Rules
     score_total = Decimal(0)
     hanchan = hand_hanchan = hands = wins = deal_ins = riichi = tsumo = value_total = yakuman = chombo = 0
     series: list[PointsSeries] = []
+    tally = YakuTally()
     for sheet in sorted(sheets, key=lambda s: s.hanchan):
         if player not in sheet.player_ids:
             continue
@@ -163,6 +293,9 @@ def player_statistics(player: int, sheets: Iterable[SheetRecord], ruleset: Rules
                 tsumo += fact.result == TSUMO
                 value_total += fact.value_of(name)
                 yakuman += fact.yakuman_of(name)
+                known = fact.yaku_of(name)
+                if known is not None:
+                    tally.add(known, fact.value_of(name))
         series.append(PointsSeries(sheet.hanchan, tuple(running), True))
     return PlayerStatistics(
         hanchan=hanchan,
@@ -179,6 +312,7 @@ def player_statistics(player: int, sheets: Iterable[SheetRecord], ruleset: Rules
         yakuman=yakuman,
         chombo=chombo,
         series=tuple(series),
+        yaku=tally.result(),
     )
 
 
@@ -244,6 +378,7 @@ class TournamentStatistics:
     common_wins: tuple[Outcome, ...] = ()
     longest: tuple[LongHanchan, ...] = ()
     biggest: tuple[BigHand, ...] = ()
+    yaku: YakuStatistics = YakuStatistics()
 
     def as_json(self) -> dict[str, Any]:
         """JSON-ready (percentages as exact decimal strings): what the API answers."""
@@ -282,6 +417,7 @@ class TournamentStatistics:
                 }
                 for b in self.biggest
             ],
+            "yaku": self.yaku.as_json(),
         }
 
 
@@ -324,6 +460,7 @@ def tournament_statistics(
     long_rows: list[LongHanchan] = []
     big_rows: list[BigHand] = []
     hand_hanchan = riichi = yakuman = chombo = 0
+    tally = YakuTally()
     for sheet in sheets:
         chombo += len(_chombo_list(sheet.replay))
         facts = hand_facts(sheet.replay, ruleset)
@@ -341,6 +478,9 @@ def tournament_statistics(
                 is_yakuman = fact.yakuman_of(winner)
                 yakuman += is_yakuman
                 wins[(dealer, fact.result == TSUMO, value)] += 1
+                known = fact.yaku_of(winner)
+                if known is not None:
+                    tally.add(known, value)
                 big_rows.append(
                     BigHand(
                         value,
@@ -385,6 +525,7 @@ def tournament_statistics(
         common_wins=common,
         longest=tuple(longest),
         biggest=tuple(biggest),
+        yaku=tally.result(),
     )
 
 
@@ -397,6 +538,8 @@ __all__ = [
     "PointsSeries",
     "SheetRecord",
     "TournamentStatistics",
+    "YakuFigure",
+    "YakuStatistics",
     "player_statistics",
     "tournament_statistics",
     "win_label",

@@ -17,7 +17,13 @@ from django.utils.formats import number_format
 
 from scoring.models import ScoreSheet, SeatResult
 from tournament.models import Player, Tournament
-from tournament.statistics import SheetRecord, TournamentStatistics, tournament_statistics
+from tournament.statistics import (
+    PlayerStatistics,
+    SheetRecord,
+    TournamentStatistics,
+    player_statistics,
+    tournament_statistics,
+)
 
 
 def signed_sheets(
@@ -76,6 +82,15 @@ def statistics_of(tournament: Tournament) -> TournamentStatistics:
     """The organisers' figures of the whole tournament: every signed sheet, nothing hidden; the values in
     the labels grouped as the reader's language writes them."""
     return tournament_statistics(signed_sheets(tournament), tournament.ruleset(), grouped=_grouped)
+
+
+def player_statistics_of(
+    tournament: Tournament, player: Player, *, up_to: int | None, rounds: Collection[int] | None
+) -> PlayerStatistics:
+    """A player's figures over the signed sheets of his tables, limited as the module says (what the
+    player page and the API show the viewer)."""
+    sheets = signed_sheets(tournament, up_to=up_to, rounds=rounds, player=player)
+    return player_statistics(player.pk, sheets, tournament.ruleset())
 
 
 def _grouped(value: int) -> str:

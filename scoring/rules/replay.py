@@ -92,6 +92,7 @@ from scoring.rules.sheet import (
     sheet_error,
     unreadable,
 )
+from scoring.rules.yaku import RULE_YAKU_VALUE, WinYaku, read_win_yaku, tiles_yaku, yaku_name
 
 __all__ = ["Chombo", "Error", "HandRecord", "HandState", "Verdict", "check_final", "next_state", "replay"]
 
@@ -131,6 +132,7 @@ class HandRecord(NamedTuple):
     # An abortive draw's kind (``ruleset.ABORTIVE_DRAWS``); a nagashi mangan's players.
     abortive: str = ""
     nagashi: tuple[str, ...] = ()
+    yaku: Mapping[str, WinYaku] | None = None  # each winner's yaku, where they are known
 
     def as_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -153,6 +155,8 @@ class HandRecord(NamedTuple):
             data["kind"] = self.abortive
         if self.nagashi:
             data["nagashi"] = list(self.nagashi)
+        if self.yaku:
+            data["yaku"] = {name: found.as_json() for name, found in self.yaku.items()}
         return data
 
 
@@ -463,6 +467,7 @@ def _known_value(sheet: Sheet, hand: dict[str, Any], tsumo: bool) -> int | None:
     if (
         type(han) is not int
         or "tiles" in hand
+        or "yaku" in hand
         or "yakuman" in hand
         or (fu is not None and type(fu) is not int)
     ):
@@ -506,14 +511,25 @@ def _win_value(
     tsumo: bool,
     errors: list[Error],
 ) -> int:
-    """The base value of a win from its han/fu/yakuman (checked against its tiles when given), or 0
-    when the sheet does not give a readable value."""
+    """The base value of a win from its han/fu/yakuman, or from its yaku (checked against its tiles when
+    given), or 0 when the sheet does not give a readable value."""
     value = read_value(hand)
+    entered = (
+        _entered_yaku(sheet, number, hand, state, riichi, winner, tsumo, errors) if "yaku" in hand else None
+    )
+    if "yaku" in hand:
+        if entered is None:
+            return 0
+        value = _yaku_value(sheet, number, hand, state, entered, value, errors)
+        if value is None:
+            return 0
     if "tiles" in hand:
         evaluated = _evaluate_tiles(sheet, number, hand, state, riichi, winner, tsumo, value, errors)
         if evaluated is None:
             return 0
-        if hand.get("han") is None and not hand.get("yakuman"):
+        if entered is not None:
+            _compare_yaku(sheet, number, state, winner, entered, errors)
+        if hand.get("han") is None and not hand.get("yakuman") and entered is None:
             value = evaluated
     if value is None:
         text = _("a win needs whole numbers han and fu, or a count of yakuman")
@@ -534,6 +550,90 @@ def _win_value(
         text = text.format(han=value.han, fu=value.fu, problem=problem)
         errors.append(hand_error(number, state, RULE_HAN_FU, text))
     return value.basic(sheet.ruleset)
+
+
+def _entered_yaku(
+    sheet: Sheet,
+    number: int,
+    hand: dict[str, Any],
+    state: HandState,
+    riichi: frozenset[int],
+    winner: int,
+    tsumo: bool,
+    errors: list[Error],
+) -> WinYaku | None:
+    """The win's yaku as entered (``scoring.rules.yaku``), kept for the record; None, with every problem
+    as an error of the hand, when the rules refuse them."""
+    found, problems = read_win_yaku(
+        hand,
+        tsumo=tsumo,
+        dealer=winner == state.dealer,
+        declared_riichi=winner in riichi,
+        ruleset=sheet.ruleset,
+        winner=sheet.name(winner),
+    )
+    for problem in problems:
+        errors.append(hand_error(number, state, problem.rule, problem.message))
+    if found is not None:
+        sheet.yaku[(number, winner)] = found
+    return found
+
+
+def _yaku_value(
+    sheet: Sheet,
+    number: int,
+    hand: dict[str, Any],
+    state: HandState,
+    entered: WinYaku,
+    written: Value | None,
+    errors: list[Error],
+) -> Value | None:
+    """The value the yaku give; where the sheet also writes han (or yakuman), both must agree."""
+    if entered.yakuman:
+        value = Value(0, None, entered.yakuman)
+    elif entered.han is None:
+        value = Value(5, None)  # Blessing of Man, the WRCR mangan (§6.5.4)
+    else:
+        value = Value(entered.han, entered.fu)
+    if "han" not in hand and "yakuman" not in hand:
+        return value
+    if (
+        written is not None
+        and written.yakuman == value.yakuman
+        and (value.yakuman or written.han == value.han)
+    ):
+        return value
+    given = (
+        _("{count} yakuman").format(count=written.yakuman)
+        if written is not None and written.yakuman
+        else _("{han} han").format(han=hand.get("han"))
+    )
+    counted = (
+        _("a yakuman")
+        if value.yakuman
+        else _("{han} han").format(han=value.han)
+        if value.han
+        else _("a mangan")
+    )
+    text = _("the yaku and dora give {counted}, the sheet writes {given} (WRCR 2015 §6.1, §6.5)").format(
+        counted=counted, given=given
+    )
+    errors.append(hand_error(number, state, RULE_YAKU_VALUE, text))
+    return None
+
+
+def _compare_yaku(
+    sheet: Sheet, number: int, state: HandState, winner: int, entered: WinYaku, errors: list[Error]
+) -> None:
+    """A win entered with its yaku and its tiles: the tiles must give the same yaku."""
+    found = sheet.yaku.get((number, winner))
+    if found is None or found.source != "tiles" or set(found.yaku) == set(entered.yaku):
+        return
+    text = _("the tiles give the yaku {tiles}, the sheet {entered}").format(
+        tiles=", ".join(yaku_name(item) for item in found.yaku),
+        entered=", ".join(yaku_name(item) for item in entered.yaku),
+    )
+    errors.append(hand_error(number, state, RULE_TILES, text))
 
 
 def _liable(
@@ -627,6 +727,9 @@ def _evaluate_tiles(
             Value(int(result["han"]), int(result["fu"])),
             _("{han} han {fu} fu").format(han=result["han"], fu=result["fu"]),
         )
+    melds = situation.get("melds") or []
+    is_open = any(isinstance(meld, dict) and meld.get("type") != "kan_closed" for meld in melds)
+    sheet.yaku[(number, winner)] = tiles_yaku(result, is_open=is_open, yakuman=evaluated.yakuman)
     if claimed is not None and claimed.basic(sheet.ruleset) != basic:
         yaku = ", ".join(str(name) for name, _han in result.get("yaku", []))
         text = _("the tiles score {value} ({yaku}), not the value on the sheet").format(value=text, yaku=yaku)
@@ -919,7 +1022,7 @@ def _result(sheet: Sheet, raw: Mapping[str, Any], node: _Node, errors: list[Erro
     for number, step in enumerate(_path(node), 1):
         if step.errors:
             errors.extend(step.errors)
-        hands.append(_hand_record(players, step))
+        hands.append(_hand_record(players, step, _known_yaku(sheet, number, step)))
         if step.outcome is not None and step.outcome.offenders:
             chombo.extend(
                 Chombo(players[seat], number, -sheet.ruleset.chombo_penalty)
@@ -960,7 +1063,21 @@ def _collect_sticks_left(state: HandState, ruleset: Ruleset) -> HandState:
     return state._replace(sticks=0, points=as_changes(points))
 
 
-def _hand_record(players: tuple[str, str, str, str], step: _Node) -> HandRecord:
+def _known_yaku(sheet: Sheet, number: int, step: _Node) -> dict[str, WinYaku] | None:
+    """The yaku of the hand's winners that were entered or scored from tiles."""
+    if not sheet.yaku or step.outcome is None:
+        return None
+    found = {
+        sheet.players[seat]: sheet.yaku[(number, seat)]
+        for seat in step.outcome.winners
+        if (number, seat) in sheet.yaku
+    }
+    return found or None
+
+
+def _hand_record(
+    players: tuple[str, str, str, str], step: _Node, yaku: dict[str, WinYaku] | None = None
+) -> HandRecord:
     before, outcome, points, riichi = step.before, step.outcome, step.state.points, step.riichi
     assert before is not None and outcome is not None
     east, south, west, north = players
@@ -979,6 +1096,7 @@ def _hand_record(players: tuple[str, str, str, str], step: _Node) -> HandRecord:
         offenders=_names(players, outcome.offenders),
         abortive=outcome.value if kind == ABORTIVE else "",
         nagashi=_names(players, outcome.winners) if kind == NAGASHI else (),
+        yaku=yaku,
     )
 
 

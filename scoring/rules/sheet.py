@@ -22,6 +22,7 @@ from scoring.rules.i18n import _, gettext_noop
 from scoring.rules.legal import HandOutcome
 from scoring.rules.payments import basic_points
 from scoring.rules.ruleset import DEFAULT_RULESET, Ruleset, get_ruleset
+from scoring.rules.yaku import WinYaku
 
 ROUND_WINDS = ("East", "South", "West", "North")
 WIND_LETTERS = ("E", "S", "W", "N")
@@ -129,12 +130,15 @@ def round_name(round_index: int) -> str:
 
 
 class Sheet(NamedTuple):
-    """What the replay needs of a sheet besides its hands."""
+    """What the replay needs of a sheet besides its hands. ``yaku``: the yaku of each win whose yaku are
+    known (entered or from its tiles), by hand number and winner's seat, filled in as the replay reads
+    the hands (a dict of its own for every sheet read)."""
 
     players: tuple[str, str, str, str]
     seats: dict[str, int]
     ruleset: Ruleset
     tables: legal.PaymentTables
+    yaku: dict[tuple[int, int], WinYaku]
 
     def name(self, seat: int) -> str:
         return self.players[seat]
@@ -187,7 +191,7 @@ def read_sheet(sheet: Mapping[str, Any], ruleset: Ruleset | None) -> tuple[Sheet
             return None, [sheet_error(RULE_RULESET, str(problem))]
     seats = {player: seat for seat, player in enumerate(players)}
     names = (players[0], players[1], players[2], players[3])
-    return Sheet(names, seats, ruleset, legal.payment_tables(ruleset)), []
+    return Sheet(names, seats, ruleset, legal.payment_tables(ruleset), {}), []
 
 
 def sheet_ruleset(value: object) -> Ruleset:

@@ -16,6 +16,8 @@ Definitions (docs/tournament.md's "Statistics" says the same in words):
 * The *value* of a win is what the hand is worth on the payment table (§6.1): what the others paid the
   winner, without the counters (honba, §5.7.8) and without the riichi sticks (§5.7.4). In a multiple ron
   each winner has his own value (§6.1 EMA variant: the winner closest to the discarder takes the sticks).
+* A win's *yaku* are known when the sheet names them (entered, scored from its tiles or read from a game
+  log: ``scoring.rules.yaku``); the replay keeps them with the hand.
 * A win is a *yakuman* when its value reaches a yakuman's: 32,000 for a non-dealer, 48,000 for the dealer
   (§6.1, §6.3); a double yakuman counts once, as one yakuman hand.
 """
@@ -29,6 +31,7 @@ from typing import Any
 from scoring.rules.legal import ABORTIVE, CHOMBO, DRAW, MULTIPLE_RON, NAGASHI, RON, TSUMO
 from scoring.rules.payments import YAKUMAN, ron_value
 from scoring.rules.ruleset import Ruleset
+from scoring.rules.yaku import WinYaku
 
 __all__ = [
     "ABORTIVE",
@@ -61,6 +64,12 @@ class HandFacts:
     values: Mapping[str, int] | None = None
     offenders: tuple[str, ...] = ()
     points: Mapping[str, int] | None = None  # each player's points after the hand
+    yaku: Mapping[str, WinYaku] | None = None  # each winner's yaku, where the sheet knows them
+
+    def yaku_of(self, player: str) -> WinYaku | None:
+        """The yaku of ``player``'s win in this hand, when they are known (entered, from the tiles or
+        from a game log)."""
+        return (self.yaku or {}).get(player)
 
     @property
     def is_played(self) -> bool:
@@ -149,7 +158,17 @@ def _facts(number: int, hand: Mapping[str, Any], seats: Sequence[str], ruleset: 
         discarders=discarders,
         values=values,
         points=facts.points,
+        yaku=_yaku(hand.get("yaku"), winners),
     )
+
+
+def _yaku(value: object, winners: tuple[str, ...]) -> dict[str, WinYaku] | None:
+    """The winners' yaku as the replay wrote them (``HandRecord.as_json``), read defensively."""
+    if not isinstance(value, Mapping):
+        return None
+    found = {name: WinYaku.from_json(value.get(name)) for name in winners}
+    known = {name: win for name, win in found.items() if win is not None}
+    return known or None
 
 
 def _ron_values(

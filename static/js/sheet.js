@@ -68,9 +68,10 @@
     const format = short ? pgettext("round, short", "%(wind)s%(number)s") : pgettext("round", "%(wind)s %(number)s");
     return interpolate(format, { wind, number: match[2] }, true);
   }
+  const YAKU_KEYS = ["yaku", "open", "dora", "ura_dora", "aka_dora"];
   const KNOWN_KEYS = {
-    ron: ["result", "winner", "loser", "han", "fu", "yakuman", "riichi", "liable"],
-    tsumo: ["result", "winner", "han", "fu", "yakuman", "riichi", "liable"],
+    ron: ["result", "winner", "loser", "han", "fu", "yakuman", "riichi", "liable"].concat(YAKU_KEYS),
+    tsumo: ["result", "winner", "han", "fu", "yakuman", "riichi", "liable"].concat(YAKU_KEYS),
     draw: ["result", "tenpai", "riichi"],
     chombo: ["result", "offender", "riichi"],
     abortive: ["result", "kind", "riichi"],
@@ -84,10 +85,73 @@
     return parseInt(cleaned, 10);
   }
 
+  /* ------------------------------------------------------------------ yaku (scoring/rules/yaku.py) */
+
+  /* The yaku list comes with the page (the editor's data: identifiers, names in the reader's language,
+     romaji, han closed and open); a win entered by its yaku sends their identifiers, and the engine gives
+     the han. Riichi (from the hand's riichi declarers) and Fully Concealed Hand (a closed self-draw) are
+     counted without a tap, as the engine does. A new hand is entered the way the last one was chosen. */
+  let YAKU = [];
+  let YAKU_BY_ID = {};
+  let RED_FIVES = 0;
+  let RENHO_MANGAN = true;
+  let preferredMode = "han";
+  const IMPLIED = ["riichi", "menzen_tsumo"];
+  const BLESSINGS = ["renhou", "tenhou", "chiihou"];
+
+  function useYaku(list, redFives, renhoMangan) {
+    YAKU = list || [];
+    YAKU_BY_ID = {};
+    YAKU.forEach((y) => (YAKU_BY_ID[y.id] = y));
+    RED_FIVES = redFives || 0;
+    RENHO_MANGAN = renhoMangan !== false;
+  }
+
+  function foldText(text) {
+    return String(text || "")
+      .normalize("NFKD")
+      .replace(/[\u0300-\u036f]/g, "")
+      .replace(/[_\s'-]+/g, "")
+      .toLowerCase();
+  }
+
+  /* What the chosen yaku are worth, as the engine counts them (for the line under the chips; the
+     engine's verdict decides): han, or a yakuman, or the mangan of Blessing of Man; the fu a yaku fixes. */
+  function yakuValue(h) {
+    const ids = new Set(h.yaku);
+    const yakuman = Array.from(ids).some((id) => YAKU_BY_ID[id] && YAKU_BY_ID[id].yakuman);
+    if (yakuman) return { yakuman: true };
+    if (!BLESSINGS.some((id) => ids.has(id))) {
+      if (h.winner && h.riichi.has(h.winner) && !ids.has("double_riichi")) ids.add("riichi");
+      if (h.kind === "tsumo" && !h.open) ids.add("menzen_tsumo");
+    }
+    if (ids.has("renhou") && RENHO_MANGAN) return { mangan: true };
+    let han = (Number(h.dora) || 0) + (Number(h.ura) || 0) + (Number(h.aka) || 0);
+    ids.forEach((id) => {
+      const y = YAKU_BY_ID[id];
+      if (y) han += h.open ? y.open_han || 0 : y.han;
+    });
+    let fixedFu = null;
+    if (ids.has("chiitoitsu")) fixedFu = 25;
+    else if (ids.has("pinfu")) fixedFu = h.kind === "tsumo" ? 20 : 30;
+    return { han, fixedFu, count: ids.size };
+  }
+
+  function needsFu(h) {
+    const v = yakuValue(h);
+    return !v.yakuman && !v.mangan && v.han < MANGAN_HAN && v.fixedFu === null;
+  }
+
   /* ------------------------------------------------------------------ state <-> engine entry */
 
   function blankHand(kind) {
     return {
+      mode: preferredMode /* "han": han and fu; "yaku": the yaku and dora */,
+      yaku: new Set(),
+      open: false,
+      dora: 0,
+      ura: 0,
+      aka: 0,
       kind: kind || "ron",
       winner: "",
       loser: "",
@@ -126,6 +190,20 @@
     h.tenpai = new Set(hand.tenpai || []);
     h.abortive = typeof hand.kind === "string" ? hand.kind : "";
     h.nagashi = new Set(hand.nagashi || []);
+    if (Array.isArray(hand.yaku)) {
+      h.mode = "yaku";
+      h.yaku = new Set(hand.yaku.filter((id) => !IMPLIED.includes(id)));
+      h.open = hand.open === true;
+      h.dora = hand.dora || 0;
+      h.ura = hand.ura_dora || 0;
+      h.aka = hand.aka_dora || 0;
+      /* Han written beside the yaku (a game log's) are what the yaku give (the engine checked it when the
+         log was read): the yaku are kept, the han follow from them again. */
+      h.han = "";
+      h.yakuman = 0;
+    } else if (kind === "ron" || kind === "tsumo") {
+      h.mode = "han";
+    }
     if (hand.deltas) h.deltas = players.map((name) => (name in hand.deltas ? String(hand.deltas[name]) : ""));
     return h;
   }
@@ -144,7 +222,15 @@
     if (h.kind === "ron" || h.kind === "tsumo") {
       if (h.winner) out.winner = h.winner;
       if (h.kind === "ron" && h.loser) out.loser = h.loser;
-      if (Number(h.yakuman) > 0) {
+      if (h.mode === "yaku") {
+        out.yaku = YAKU.map((y) => y.id).filter((id) => h.yaku.has(id));
+        if (h.open) out.open = true;
+        if (Number(h.dora) > 0) out.dora = Number(h.dora);
+        if (Number(h.ura) > 0 && h.riichi.has(h.winner)) out.ura_dora = Number(h.ura);
+        if (Number(h.aka) > 0) out.aka_dora = Number(h.aka);
+        const fu = int(h.fu);
+        if (fu !== null && needsFu(h)) out.fu = fu;
+      } else if (Number(h.yakuman) > 0) {
         out.yakuman = Number(h.yakuman);
       } else {
         const han = int(h.han);
@@ -187,8 +273,10 @@
       state.final.chombo = new Set(entry.chombo || []);
       state.hands.push(blankHand());
     } else {
+      const withYaku = (entry.hands || []).filter((hand) => hand && (Array.isArray(hand.yaku) || Array.isArray(hand.wins)));
+      if (withYaku.some((hand) => Array.isArray(hand.yaku))) preferredMode = "yaku";
       state.hands = (entry.hands || []).map((hand) => handFromEntry(hand, players));
-      state.hands.push(blankHand()); /* the next hand, open and empty */
+      state.hands.push(blankHand()); /* the next hand, open and empty, entered the way the last one was */
       state.endedByTime = entry.ended_by_time === true;
       const written = entry.final_points || {};
       state.checkPoints = players.map((name) => (name in written ? String(written[name]) : ""));
@@ -271,6 +359,7 @@
 
   function editor(form) {
     const config = JSON.parse(document.getElementById("sheet-editor-data").textContent);
+    useYaku(config.yaku, config.red_fives, config.renho_mangan);
     const players = config.players;
     /* The abortive draws ([kind, name]) and nagashi mangan the tournament's rules allow (none under WRCR). */
     const outcomes = config.outcomes || { abortive: [], nagashi: false };
@@ -405,7 +494,12 @@
       } else {
         return gettext("Entered elsewhere");
       }
-      if (h.kind === "ron" || h.kind === "tsumo") {
+      if ((h.kind === "ron" || h.kind === "tsumo") && h.mode === "yaku") {
+        const names = YAKU.filter((y) => h.yaku.has(y.id)).map((y) => y.name);
+        if (names.length) text += ", " + names.join(", ");
+        const dora = (Number(h.dora) || 0) + (Number(h.ura) || 0) + (Number(h.aka) || 0);
+        if (dora) text += ", " + interpolate(ngettext("%(count)s dora", "%(count)s dora", dora), { count: dora }, true);
+      } else if (h.kind === "ron" || h.kind === "tsumo") {
         if (Number(h.yakuman) > 0) text += ", " + YAKUMAN[Number(h.yakuman)][1].toLowerCase();
         else if (h.han) {
           const value = int(h.han) < MANGAN_HAN && h.fu ? gettext("%(han)s han %(fu)s fu") : gettext("%(han)s han");
@@ -421,8 +515,10 @@
       const fields = [];
       const touch = () => {
         h.touched = true;
+        if (h.refresh) h.refresh();
         changed();
       };
+      h.refresh = null;
       const resultOptions = (h.kind === "raw" ? [["raw", gettext("Elsewhere")]] : []).concat(resultsFor(h)).map(([v, text]) => [
         v,
         text,
@@ -439,20 +535,40 @@
       );
       if (h.kind === "ron" || h.kind === "tsumo") {
         fields.push(winGrid(h, id, card, index));
+        fields.push(
+          radios(gettext("Value"), "mode-" + id, [["han", gettext("Han and fu")], ["yaku", gettext("Yaku")]].map(([v, text]) => [v, text, null, { "data-mode-choice": v }]), h.mode, (v) => {
+            h.mode = v;
+            preferredMode = v;
+            h.touched = true;
+            rebuild(card, h, index, "[data-mode-choice=" + v + "]");
+            state.hands.forEach((other, at) => {
+              /* the empty hand after it is entered the same way */
+              if (other === h || other.touched || other.kind === "raw" || other.mode === v) return;
+              other.mode = v;
+              const next = handsBox.querySelector('[data-hand="' + (at + 1) + '"]');
+              if (next) rebuild(next, other, at);
+            });
+            changed();
+          }, { "data-value-mode": "" }),
+        );
         const fu = radios(gettext("Fu"), "fu-" + id, FU.map((v) => [String(v), String(v), null, { "aria-label": interpolate(gettext("%(fu)s fu"), { fu: v }, true) }]), h.fu, (v) => {
           h.fu = v;
           touch();
         }, { "data-fu": "" });
         const showFu = () => {
-          fu.hidden = Number(h.yakuman) > 0 || int(h.han) >= MANGAN_HAN;
+          fu.hidden = h.mode === "yaku" ? !needsFu(h) : Number(h.yakuman) > 0 || int(h.han) >= MANGAN_HAN;
         };
-        fields.push(
-          radios(gettext("Han"), "han-" + id, HAN.map((v) => [String(v), String(v), null, { "aria-label": interpolate(gettext("%(han)s han"), { han: v }, true) }]), h.han, (v) => {
-            h.han = v;
-            showFu();
-            touch();
-          }, { "data-han": "" }),
-        );
+        if (h.mode === "yaku") {
+          fields.push(...yakuFields(h, id, touch, showFu));
+        } else {
+          fields.push(
+            radios(gettext("Han"), "han-" + id, HAN.map((v) => [String(v), String(v), null, { "aria-label": interpolate(gettext("%(han)s han"), { han: v }, true) }]), h.han, (v) => {
+              h.han = v;
+              showFu();
+              touch();
+            }, { "data-han": "" }),
+          );
+        }
         fields.push(fu);
         const liable = el("select", {}, playerOptions(h.liable, gettext("nobody")));
         liable.addEventListener("change", () => {
@@ -464,10 +580,11 @@
           showFu();
           touch();
         });
+        const extra = h.mode === "yaku" ? [field(gettext("Liable (pao)"), liable)] : [field(gettext("Yakuman"), yakuman), field(gettext("Liable (pao)"), liable)];
         fields.push(
-          el("details", { className: "wide more", open: Number(h.yakuman) > 0 || h.liable ? true : null }, [
-            el("summary", { text: gettext("Yakuman, liability (pao)") }),
-            el("div", { className: "fields" }, [field(gettext("Yakuman"), yakuman), field(gettext("Liable (pao)"), liable)]),
+          el("details", { className: "wide more", open: (h.mode !== "yaku" && Number(h.yakuman) > 0) || h.liable ? true : null }, [
+            el("summary", { text: h.mode === "yaku" ? gettext("Liability (pao)") : gettext("Yakuman, liability (pao)") }),
+            el("div", { className: "fields" }, extra),
           ]),
         );
         showFu();
@@ -520,6 +637,122 @@
       return fields;
     }
 
+    /* A win by its yaku: "open hand", the common yaku one tap each, the rest found by a search (by name
+       in the reader's language, romaji or identifier), the dora counted with + and −, and the value the
+       engine will count. */
+    function yakuFields(h, id, touch, showFu) {
+      const toggle = (yakuId) => {
+        if (h.yaku.has(yakuId)) h.yaku.delete(yakuId);
+        else h.yaku.add(yakuId);
+        draw();
+        touch();
+      };
+      const chip = (y) =>
+        el("button", {
+          type: "button",
+          "data-yaku": y.id,
+          "aria-pressed": h.yaku.has(y.id) ? "true" : "false",
+          text: y.name,
+          onclick: () => toggle(y.id),
+        });
+      const openButton = el("button", {
+        type: "button",
+        "data-open-hand": "",
+        "aria-pressed": h.open ? "true" : "false",
+        text: gettext("Open hand"),
+        onclick: () => {
+          h.open = !h.open;
+          openButton.setAttribute("aria-pressed", h.open ? "true" : "false");
+          touch();
+        },
+      });
+      const common = YAKU.filter((y) => y.common && !IMPLIED.includes(y.id));
+      const commonBox = el("div", { className: "chips", role: "group", "aria-label": gettext("Common yaku") }, [openButton].concat(common.map(chip)));
+      const pickedBox = el("div", { className: "chips", "data-yaku-picked": "", role: "group", "aria-label": gettext("Other yaku chosen") });
+      const results = el("div", { className: "chips", "data-yaku-results": "", role: "group", "aria-label": gettext("Yaku found") });
+      const search = el("input", {
+        type: "search",
+        autocomplete: "off",
+        "data-yaku-search": "",
+        placeholder: gettext("Other yaku: type a name"),
+        "aria-label": gettext("Search the other yaku"),
+      });
+      search.addEventListener("input", () => find());
+      function find() {
+        const wanted = foldText(search.value);
+        const found = wanted
+          ? YAKU.filter((y) => !(y.common && !IMPLIED.includes(y.id)) && !h.yaku.has(y.id))
+              .filter((y) => [y.name, y.romaji, y.english, y.id].some((text) => foldText(text).includes(wanted)))
+              .slice(0, 8)
+          : [];
+        results.replaceChildren(
+          ...found.map((y) =>
+            el("button", {
+              type: "button",
+              "data-yaku": y.id,
+              "aria-pressed": "false",
+              text: y.name,
+              onclick: () => {
+                search.value = "";
+                results.replaceChildren();
+                toggle(y.id);
+              },
+            }),
+          ),
+        );
+      }
+      const valueLine = el("p", { className: "yaku-value small", "data-yaku-value": "", "aria-live": "polite" });
+      const steppers = el("div", { className: "steppers" });
+      let shownRiichi = null; /* the steppers shown: ura dora only for a riichi declarer */
+      function stepper(key, label, max) {
+        const count = el("span", { className: "count", "data-count": key, text: String(h[key] || 0) });
+        const change = (step) => {
+          h[key] = Math.max(0, Math.min(max, (Number(h[key]) || 0) + step));
+          count.textContent = String(h[key]);
+          touch();
+        };
+        return el("div", { className: "stepper", "data-stepper": key, role: "group", "aria-label": label }, [
+          el("span", { className: "field-label", text: label }),
+          el("button", { type: "button", "data-step": "-1", "aria-label": interpolate(gettext("%(what)s: one less"), { what: label }, true), text: "−", onclick: () => change(-1) }),
+          count,
+          el("button", { type: "button", "data-step": "+1", "aria-label": interpolate(gettext("%(what)s: one more"), { what: label }, true), text: "+", onclick: () => change(1) }),
+        ]);
+      }
+      function draw() {
+        commonBox.querySelectorAll("[data-yaku]").forEach((button) => button.setAttribute("aria-pressed", h.yaku.has(button.dataset.yaku) ? "true" : "false"));
+        pickedBox.replaceChildren(...YAKU.filter((y) => h.yaku.has(y.id) && !(y.common && !IMPLIED.includes(y.id))).map(chip));
+        pickedBox.hidden = !pickedBox.childElementCount;
+        const riichi = Boolean(h.winner && h.riichi.has(h.winner));
+        if (riichi !== shownRiichi) {
+          shownRiichi = riichi;
+          steppers.replaceChildren(
+          ...[stepper("dora", gettext("Dora"), 35)]
+            .concat(riichi ? [stepper("ura", gettext("Ura dora"), 35)] : [])
+            .concat(RED_FIVES ? [stepper("aka", gettext("Red fives"), RED_FIVES)] : []),
+          );
+        }
+        const v = yakuValue(h);
+        let text;
+        if (v.yakuman) text = gettext("Yakuman");
+        else if (v.mangan) text = gettext("Mangan (Blessing of Man)");
+        else if (!v.count) text = gettext("Tap the hand's yaku.");
+        else if (v.han >= MANGAN_HAN) text = interpolate(gettext("%(han)s han"), { han: v.han }, true);
+        else if (v.fixedFu !== null) text = interpolate(gettext("%(han)s han %(fu)s fu"), { han: v.han, fu: v.fixedFu }, true);
+        else text = interpolate(gettext("%(han)s han, and the fu below"), { han: v.han }, true);
+        valueLine.textContent = text;
+        showFu();
+      }
+      h.refresh = draw;
+      draw();
+      const commonGroup = group(gettext("Yaku"), commonBox);
+      commonGroup.dataset.yakuBlock = "";
+      return [
+        commonGroup,
+        el("div", { className: "pick wide yaku-more", "data-yaku-block": "" }, [pickedBox, search, results]),
+        el("div", { className: "wide", "data-yaku-block": "" }, [steppers, valueLine]),
+      ];
+    }
+
     /* Who won from whom, one tap: a row per winner, a button per discarder and one for tsumo. */
     function winGrid(h, id, card, index) {
       const rows = players.map((winner, seat) =>
@@ -544,6 +777,7 @@
                     h.loser = from;
                   }
                   h.touched = true;
+                  if (h.refresh) h.refresh();
                   if (wasKind !== h.kind) {
                     const choice = card.querySelector("[data-result-choice=" + h.kind + "]");
                     if (choice) choice.checked = true;

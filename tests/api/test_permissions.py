@@ -133,6 +133,7 @@ CASES: list[Case] = [
     # Players.
     Case(ANYONE,                              "GET",    T + "/players/"),
     Case(ANYONE,                              "GET",    T + "/players/{ana}/"),
+    Case(ANYONE,                              "GET",    T + "/players/{ana}/statistics/"),
     Case((401, 403, 403, 403, 201, 201, 403), "POST",   T + "/players/", {"name": "New One"}),
     Case((401, 403, 403, 403, 200, 200, 403), "PATCH",  T + "/players/{ana}/", {"club": "Kyoto"}),
     Case((401, 403, 403, 403, 204, 204, 403), "DELETE", T + "/players/{sub2}/"),

@@ -363,6 +363,7 @@ def test_liability_is_entered_where_the_tournament_plays_it_and_reported_where_n
         "winner": "Dai",
         "liable": "Ana",
         "yakuman": 1,
+        "yaku": ["daisangen"],  # the log's 大三元, entered by its yaku
         "riichi": [],
     }
     ema = log_sheet(read, SEATED, get_ruleset("EMA2016"))
@@ -418,3 +419,28 @@ def test_a_nagashi_mangan_is_the_draw_the_online_game_made_it(
         (hand + 1, RULE_PAYMENT),
         (None, RULE_FINAL),
     }
+
+
+def test_the_logs_yaku_are_entered_where_the_rules_find_them_worth_the_logs_han() -> None:
+    """The log's yaku go on the sheet as identifiers with their dora (the replay keeps them for the
+    statistics); a win with red fives the tournament does not play keeps its han only, since no yaku of
+    the WRCR list give them (WRCR 2015 §3.3)."""
+    entry, _ = sheet_of("hanchan", "WRC2015")
+    hands = entry["hands"]
+    assert hands[0] == {
+        "result": "ron",
+        "winner": "Ana",
+        "loser": "Cho",
+        "han": 3,
+        "fu": 30,
+        "yaku": ["riichi", "pinfu"],
+        "dora": 1,
+        "riichi": ["Ana"],
+    }
+    assert "yaku" not in hands[1]  # 2 han of which 1 a red five: the han as the log scored them
+    verdict = replay({**entry, "players": SEATED}, get_ruleset("WRC2015"))
+    assert verdict.hands is not None and verdict.hands[0].yaku is not None
+    assert verdict.hands[0].yaku["Ana"].yaku == ("riichi", "pinfu")
+    # An open hand is told by its yaku's open value: 混一色(2飜) is an open Half Flush.
+    ron, _ = sheet_of("double-ron", "WRC2015")
+    assert [hand.get("open") for hand in ron["hands"] if hand.get("winner") == "Dai"] == [True]

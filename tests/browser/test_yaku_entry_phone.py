@@ -1,0 +1,263 @@
+"""A typical 11-hand hanchan entered with its yaku on a 390 px phone, every tap counted (each key of a
+search counts as a tap): at most 60 (the issue's target; 50 here, see ``TAPS``). The common yaku are one
+tap each, a rarer one found by a search (Last Tile Draw, typed "hai"), the dora counted with +, Riichi
+and Fully Concealed Hand counted from the hand; the engine gives the han, so the sheet stores the yaku
+and the replay the values. Nothing on the page is cut, overlapping or too small to tap."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from scoring import services as sheets
+from scoring.models import ScoreSheet
+from tests.browser.conftest import layout_problems
+from tests.browser.test_offline_entry import Taps, open_sheet
+from tests.browser.test_sheet_phone import SHOTS
+from tests.conftest import make_user, seat_table
+from tournament.models import Player, Round, Table, Tournament
+
+MAX_TAPS = 60  # issue 36: "a typical 11-hand hanchan with yaku in at most 60 taps"
+TAPS = 50  # counted by this test (what docs/tournament.md states)
+
+# Seats: Ana East, Ben South, Cho West, Dai North. Each hand as the engine stores it (the tapping is
+# in ``enter``: the win, the riichi declarers, the yaku, "open hand", the dora, the fu when not 30).
+HANCHAN: list[dict[str, Any]] = [
+    # E1: Ana (dealer) riichi, Pinfu, All Simples, 1 dora: 4 han 30 fu, 12,000.
+    {
+        "result": "ron",
+        "winner": "Ana",
+        "loser": "Cho",
+        "yaku": ["pinfu", "tanyao"],
+        "dora": 1,
+        "riichi": ["Ana"],
+    },
+    # E1-1: Ben tsumo, open White Dragon, 30 fu.
+    {"result": "tsumo", "winner": "Ben", "yaku": ["yakuhai_haku"], "open": True, "fu": 30, "riichi": []},
+    # E2: Cho on Dai's discard, open All Simples.
+    {
+        "result": "ron",
+        "winner": "Cho",
+        "loser": "Dai",
+        "yaku": ["tanyao"],
+        "open": True,
+        "fu": 30,
+        "riichi": [],
+    },
+    # E3: draw, Ana and Dai tenpai; the dealer (Cho) noten: the deal passes.
+    {"result": "draw", "tenpai": ["Ana", "Dai"], "riichi": []},
+    # E4-1: Dai (dealer) riichi, Seven Pairs, 2 dora: 5 han, a mangan.
+    {"result": "ron", "winner": "Dai", "loser": "Ben", "yaku": ["chiitoitsu"], "dora": 2, "riichi": ["Dai"]},
+    # E4-2: Ana, open Red Dragon and All Pungs, 40 fu.
+    {
+        "result": "ron",
+        "winner": "Ana",
+        "loser": "Ben",
+        "yaku": ["toitoi", "yakuhai_chun"],
+        "open": True,
+        "fu": 40,
+        "riichi": [],
+    },
+    # S1: Ben riichi, Pinfu self-draw (Fully Concealed Hand counted, 20 fu fixed).
+    {"result": "tsumo", "winner": "Ben", "yaku": ["pinfu"], "riichi": ["Ben"]},
+    # S2: Cho, open Half Flush and White Dragon, 40 fu.
+    {
+        "result": "ron",
+        "winner": "Cho",
+        "loser": "Ana",
+        "yaku": ["honitsu", "yakuhai_haku"],
+        "open": True,
+        "fu": 40,
+        "riichi": [],
+    },
+    # S3: Dai riichi, All Simples, 2 dora, 40 fu: a mangan.
+    {
+        "result": "ron",
+        "winner": "Dai",
+        "loser": "Cho",
+        "yaku": ["tanyao"],
+        "dora": 2,
+        "fu": 40,
+        "riichi": ["Dai"],
+    },
+    # S4: draw, the dealer (Dai) tenpai: he keeps the deal.
+    {"result": "draw", "tenpai": ["Dai"], "riichi": []},
+    # S4-1: Ana tsumo on the last tile, open All Simples and Last Tile Draw (found by a search): the end.
+    {"result": "tsumo", "winner": "Ana", "yaku": ["tanyao", "haitei"], "open": True, "fu": 30, "riichi": []},
+]
+SEARCHED = {"haitei": "hai"}  # the yaku found by typing, and what is typed
+
+
+@pytest.fixture
+def open_table(transactional_db: None) -> Table:
+    """Table 1 of hanchan 1 of the tournament ``open_sheet`` opens (WRCR 2015), its referee."""
+    tournament = Tournament.objects.create(
+        name="Harbour Open",
+        slug="harbour-open",
+        starts_on=date(2026, 9, 5),
+        ends_on=date(2026, 9, 6),
+        hanchan_count=4,
+    )
+    round_ = Round.objects.create(tournament=tournament, number=1, status=Round.Status.STARTED)
+    players = [Player.objects.create(tournament=tournament, name=n) for n in ("Ana", "Ben", "Cho", "Dai")]
+    make_user("referee", tournament, "referee")
+    table: Table = seat_table(round_, 1, players)
+    return table
+
+
+def enter(tap: Taps, page: Any, hand: Any, outcome: dict[str, Any], count_keys: list[int]) -> None:
+    """One hand as a referee taps it: the result first (the rest of a new hand shows after it)."""
+    for name in outcome.get("riichi", []) if outcome["result"] == "draw" else []:
+        tap(hand.locator("[data-riichi]").get_by_role("button", name=name, exact=True))
+    if outcome["result"] == "draw":
+        tap(hand.get_by_label("Exhaustive draw"))
+        for name in outcome["tenpai"]:
+            tap(hand.get_by_role("group", name="Tenpai").get_by_role("button", name=name))
+        return
+    source = outcome["loser"] if outcome["result"] == "ron" else "tsumo"
+    tap(hand.locator(f'[data-win="{outcome["winner"]}|{source}"]'))
+    for name in outcome.get("riichi", []):
+        tap(hand.locator("[data-riichi]").get_by_role("button", name=name, exact=True))
+    if not hand.locator('[data-mode-choice="yaku"]').is_checked():
+        tap(hand.locator('[data-mode-choice="yaku"]'))
+    for yaku in outcome["yaku"]:
+        if yaku in SEARCHED:
+            search = hand.locator("[data-yaku-search]")
+            tap(search)
+            for key in SEARCHED[yaku]:
+                search.press(key)
+                count_keys.append(1)
+            tap(hand.locator(f'[data-yaku-results] [data-yaku="{yaku}"]'))
+        else:
+            tap(hand.locator(f'[data-yaku="{yaku}"]').first)
+    if outcome.get("open"):
+        tap(hand.locator("[data-open-hand]"))
+    for _ in range(outcome.get("dora", 0)):
+        tap(hand.locator('[data-stepper="dora"] [data-step="+1"]'))
+    if "fu" in outcome and outcome["fu"] != 30:
+        tap(hand.get_by_label(f"{outcome['fu']} fu", exact=True))
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_typical_hanchan_with_yaku_takes_at_most_60_taps(
+    new_context: Any, live_server: Any, open_table: Table
+) -> None:
+    _, page = open_sheet(new_context, live_server)
+    tap = Taps(page)
+    keys: list[int] = []
+    for number, outcome in enumerate(HANCHAN, start=1):
+        hand = page.locator(f'[data-hand="{number}"]')
+        enter(tap, page, hand, outcome, keys)
+    expect(page.locator("[data-verdict]")).to_have_text("The rules engine accepts this sheet.")
+    # What the yaku are worth, under the chips: hand 1 is 4 han 30 fu, hand 7 has its fu fixed by Pinfu.
+    assert page.locator('[data-hand="1"] [data-yaku-value]').text_content() == "4 han 30 fu"
+    assert page.locator('[data-hand="7"] [data-yaku-value]').text_content() == "3 han 20 fu"
+    # Measured on a screen as tall as the page, so that the sticky clock and save bar sit where they
+    # belong, not over the text scrolled under them (as tests/browser/test_sheet_phone.py does).
+    size = page.viewport_size
+    page.set_viewport_size(
+        {"width": size["width"], "height": page.evaluate("document.documentElement.scrollHeight")}
+    )
+    problems = layout_problems(page)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "sheet-yaku-390.png"))
+    page.set_viewport_size(size)
+    tap(page.get_by_role("button", name="Submit", exact=True))
+    expect(page.locator(".messages")).to_contain_text("Submitted (version 1)")
+    taps = tap.count + len(keys)
+    sheet = ScoreSheet.objects.get(table=open_table)
+    assert sheet.entry["hands"] == HANCHAN
+    assert sheet.replay["finished"] is True
+    replayed = sheet.replay["hands"]
+    assert replayed[0]["deltas"]["Ana"] == 12000  # Riichi, Pinfu, All Simples, 1 dora: 4 han 30 fu
+    assert replayed[0]["yaku"]["Ana"]["yaku"] == ["riichi", "pinfu", "tanyao"]
+    assert replayed[6]["yaku"]["Ben"] == {
+        "yaku": ["riichi", "menzen_tsumo", "pinfu"], "han": 3, "fu": 20, "source": "entered",
+    }  # fmt: skip
+    print(f"\nyaku entry on a 390 px phone: {len(HANCHAN)} hands, {taps} taps ({len(keys)} of them keys)")
+    assert taps <= MAX_TAPS
+    assert taps == TAPS  # the figure the documentation states
+    assert problems == [], problems
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_refused_combination_is_shown_beside_its_hand(
+    new_context: Any, live_server: Any, open_table: Table
+) -> None:
+    _, page = open_sheet(new_context, live_server)
+    hand = page.locator('[data-hand="1"]')
+    hand.locator('[data-win="Ben|Cho"]').click()
+    hand.locator('[data-mode-choice="yaku"]').click()
+    hand.locator('[data-yaku="pinfu"]').click()
+    hand.locator("[data-open-hand]").click()
+    errors = hand.locator("[data-hand-errors] li")
+    expect(errors).to_have_count(1)
+    expect(errors).to_contain_text("Pinfu: the hand must be closed")
+    expect(errors).to_contain_text("§6.5.1")
+    hand.locator("[data-open-hand]").click()
+    expect(errors).to_have_count(0)
+    expect(hand.locator("[data-yaku-value]")).to_have_text("1 han 30 fu")
+
+
+LANGUAGES = ["en", "ja", "ru", "fr", "de", "zh-hans"]
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_yaku_form_fits_a_360_px_phone_in_every_language(
+    new_context: Any, live_server: Any, open_table: Table
+) -> None:
+    """A win being entered by its yaku (chips pressed, a search with its results, the dora stepper, the
+    value line), on the narrowest phone in each language: nothing cut, overlapping or too small."""
+    found: dict[str, list[str]] = {}
+    for language in LANGUAGES:
+        _, page = open_sheet(new_context, live_server)  # a phone of its own: nothing kept from the last
+        page.set_viewport_size({"width": 360, "height": 780})
+        page.context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
+        page.goto(live_server.url + "/t/harbour-open/sheet/1/1/")
+        assert page.locator("html").get_attribute("lang") == language
+        hand = page.locator('[data-hand="1"]')
+        hand.locator('[data-win="Ben|Cho"]').click()
+        hand.locator("[data-riichi]").get_by_role("button", name="Ben", exact=True).click()
+        hand.locator('[data-mode-choice="yaku"]').click()
+        hand.locator('[data-yaku="yakuhai_seat_wind"]').click()
+        hand.locator('[data-yaku="honitsu"]').click()
+        hand.locator('[data-stepper="dora"] [data-step="+1"]').click()
+        hand.locator("[data-yaku-search]").fill("ta")
+        expect(hand.locator("[data-yaku-results] [data-yaku]").first).to_be_visible()
+        size = page.viewport_size
+        height = page.evaluate("document.documentElement.scrollHeight")
+        page.set_viewport_size({"width": size["width"], "height": height})
+        page.screenshot(path=str(SHOTS / f"sheet-yaku-360-{language}.png"))
+        if problems := layout_problems(page):
+            found[language] = problems
+        page.set_viewport_size(size)
+    assert found == {}, "\n".join(f"{name}: {problems}" for name, problems in found.items())
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_saved_win_with_yaku_and_han_opens_by_its_yaku(
+    new_context: Any, live_server: Any, open_table: Table
+) -> None:
+    """A hand read from a game log carries its yaku and the han they give: the editor opens it by its
+    yaku (not as a hand entered elsewhere), and the han follow from them again."""
+    log_hand = {
+        "result": "ron", "winner": "Ben", "loser": "Cho", "han": 3, "fu": 30,
+        "yaku": ["riichi", "pinfu"], "dora": 1, "riichi": ["Ben"],
+    }  # fmt: skip
+    referee = open_table.round.tournament.staff.get().user
+    sheets.save_sheet(open_table, {"form": "hands", "hands": [log_hand], "ended_by_time": True}, referee)
+    _, page = open_sheet(new_context, live_server)
+    hand = page.locator('[data-hand="1"]')
+    expect(hand.locator("[data-hand-summary]")).to_contain_text("Ron: Ben from Cho, Pinfu, 1 dora")
+    hand.locator("[data-hand-summary]").click()
+    expect(hand.locator('[data-mode-choice="yaku"]')).to_be_checked()
+    expect(hand.locator('[data-yaku="pinfu"]')).to_have_attribute("aria-pressed", "true")
+    expect(hand.locator("[data-yaku-value]")).to_have_text("3 han 30 fu")
+    expect(page.locator("[data-verdict]")).to_have_text("The rules engine accepts this sheet.")
