@@ -1072,9 +1072,9 @@
       summaryBox.replaceChildren();
       if (verdict.valid && verdict.final_points) {
         summaryBox.append(
-          // The same table as the signed sheet's results (sheet-results): on a phone each player's name on a
-          // line of its own, the three numbers under it, none past the screen's edge.
-          el("div", { className: "table-wrap sheet-results" }, [
+          // The engine's results while the sheet is entered: four columns even on a phone (the page stays
+          // within two screen heights), a long name broken rather than the score pushed past the edge.
+          el("div", { className: "table-wrap sheet-summary" }, [
             el("table", { className: "data" }, [
               el("thead", {}, el("tr", {}, [el("th", { text: gettext("Player") }), el("th", { className: "num", text: gettext("Points") }), el("th", { className: "num", text: gettext("Place") }), el("th", { className: "num", text: gettext("Score") })])),
               el(
@@ -1082,7 +1082,7 @@
                 {},
                 players.map((name) =>
                   el("tr", {}, [
-                    el("td", { className: "player-cell", text: name }),
+                    el("td", { text: name }),
                     el("td", { className: "num", text: R.points(verdict.final_points[name]) }),
                     el("td", { className: "num", text: verdict.ranks ? verdict.ranks[name] : "" }),
                     el("td", { className: "num", text: verdict.scores ? verdict.scores[name] : "" }),
