@@ -251,3 +251,23 @@ LAYOUT_PROBLEMS = """() => {
 def layout_problems(page: Any) -> list[str]:
     """What a person would see wrong on this page at its screen size (LAYOUT_PROBLEMS)."""
     return list(page.evaluate(LAYOUT_PROBLEMS))
+
+
+# ``layout_problems`` with the sticky bars (the clock, the sheet's save bar) laid where they stand in the
+# page, as on a screen as tall as the page, not over the text a person scrolls under them; without making
+# such a screen, which costs Chromium the painting of the whole page at every size.
+UNSTUCK_LAYOUT_PROBLEMS = f"""() => {{
+  const stuck = [...document.querySelectorAll("body *")].filter(
+    (el) => getComputedStyle(el).position === "sticky");
+  for (const el of stuck) el.style.setProperty("position", "relative", "important");
+  try {{
+    return ({LAYOUT_PROBLEMS})();
+  }} finally {{
+    for (const el of stuck) el.style.removeProperty("position");
+  }}
+}}"""
+
+
+def unstuck_layout_problems(page: Any) -> list[str]:
+    """``layout_problems`` of the whole page, its sticky bars where they stand in it."""
+    return list(page.evaluate(UNSTUCK_LAYOUT_PROBLEMS))

@@ -48,7 +48,7 @@ from django.utils.http import urlsafe_base64_encode
 
 from penalties import services as penalties
 from scoring import services as sheets
-from tests.browser.conftest import LAYOUT_PROBLEMS, log_in
+from tests.browser.conftest import log_in, unstuck_layout_problems
 from tests.conftest import make_user, seat_table
 from tournament import services
 from tournament.models import Player, Round, SeatingJob, Tournament
@@ -390,21 +390,6 @@ def shoot(page: Any, language: str, width: int, name: str, *, whole: bool) -> No
     page.set_viewport_size(size)
 
 
-# ``layout_problems`` with the sticky bars (the clock, the sheet's save bar) laid where they stand in the
-# page, as on a screen as tall as the page, not over the text a person scrolls under them; without making
-# such a screen, which costs Chromium the painting of the whole page at every size.
-UNSTUCK_LAYOUT_PROBLEMS = f"""() => {{
-  const stuck = [...document.querySelectorAll("body *")].filter(
-    (el) => getComputedStyle(el).position === "sticky");
-  for (const el of stuck) el.style.setProperty("position", "relative", "important");
-  try {{
-    return ({LAYOUT_PROBLEMS})();
-  }} finally {{
-    for (const el of stuck) el.style.removeProperty("position");
-  }}
-}}"""
-
-
 @dataclass
 class Findings:
     language: str
@@ -431,7 +416,7 @@ def visit(page: Any, base: str, item: Page, harbour: Harbour, findings: Findings
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})
         page.evaluate(ONE_FRAME)
-        findings.add(f"{item.name} at {width} px", page.evaluate(UNSTUCK_LAYOUT_PROBLEMS))
+        findings.add(f"{item.name} at {width} px", unstuck_layout_problems(page))
         english = language == "en"
         if width == AXE_EVERY_LANGUAGE or (english and width == AXE_ENGLISH):
             findings.add(f"{item.name} at {width} px: axe", axe_findings(page, every_rule=english))
