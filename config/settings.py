@@ -164,7 +164,7 @@ if REDIS_URL:
             "LOCATION": REDIS_URL,
             "OPTIONS": {
                 "socket_connect_timeout": 1,
-                "socket_timeout": 1,
+                "socket_timeout": float(os.environ.get("CACHE_SOCKET_TIMEOUT", "1")),
                 "RETRY_SECONDS": float(os.environ.get("CACHE_RETRY_SECONDS", "5")),
             },
         }
