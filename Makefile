@@ -8,9 +8,10 @@ PORT ?= 8000
 # The suite runs on the real services of this machine.
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/15
-# One pytest-xdist worker per core; `make test TEST_WORKERS=0` runs the suite in one process. A worker
-# whose queue runs dry takes half of another's (worksteal), so no worker idles while one still has a queue.
-TEST_WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
+# One pytest-xdist worker per core and one more (a browser test's worker mostly waits for Chromium, whose
+# work is counted apart); `make test TEST_WORKERS=0` runs the suite in one process. A worker whose queue
+# runs dry takes half of another's (worksteal), so no worker idles while one still has a queue.
+TEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 2) + 1 )))
 
 .PHONY: run serve test lint format bench services clean handbook
 
