@@ -45,6 +45,9 @@
   const MANGAN_HAN = 5; /* from 5 han the fu do not count (WRCR 2015 scoring table) */
   const DEFAULT_FU = "30";
   const UNDO_SECONDS = 8;
+  /* A hanchan found over while a hand is being entered folds once the hands have been left alone this long:
+     never under a finger still adding a yaku, the dora or the fu to the hand that ended it. */
+  const SETTLE_SECONDS = 4;
   const RETRY_SECONDS = [2, 4, 8, 16, 30, 60];
   const FU = [20, 25, 30, 40, 50, 60, 70, 80, 90, 100, 110];
   const YAKUMAN = [
@@ -388,6 +391,7 @@
     /* A hand opened by its line since the last edit: a verdict that finds the hanchan over (the first one,
        arriving late on a slow network, included) does not fold it again under the user's finger. */
     let openedByHand = false;
+    let settling = null; /* the fold of a hanchan found over by an edit, waiting for the hands to be left alone */
     let handInfo = []; /* the engine's account of each hand: round, honba, dealer, points after */
     let editedSinceVerdict = false; /* the next verdict answers an edit: a new error is brought into sight */
     let shownErrors = new Set(); /* the error messages on the page after the last verdict */
@@ -1037,8 +1041,12 @@
       });
       const wasFinished = finished;
       finished = state.form === "hands" && verdict.valid && verdict.finished === true;
-      /* The hanchan is over: every hand folds into its line, unless the user has just opened one. */
-      if (finished && !wasFinished && !openedByHand) current = -1;
+      /* The hanchan is over: every hand folds into its line, unless the user has just opened one; found
+         over by an edit, once the hands have been left alone for SETTLE_SECONDS. */
+      if (finished && !wasFinished && !openedByHand) {
+        if (scroll) settleThenFold();
+        else current = -1;
+      }
       fold();
       generalErrors.replaceChildren(...general.map((m) => el("li", { text: m })));
       verdictBox.className = "verdict " + (verdict.valid ? "ok" : shown ? "bad" : "wait");
@@ -1144,6 +1152,23 @@
     }
 
     const checkSoon = R.debounce(check, 300);
+
+    function settleThenFold() {
+      clearTimeout(settling);
+      settling = setTimeout(() => {
+        settling = null;
+        if (finished && !openedByHand) {
+          current = -1;
+          fold();
+        }
+      }, SETTLE_SECONDS * 1000);
+    }
+    /* Any tap or key in the hands while the fold waits (a search typed, a yaku chosen) puts it off. */
+    for (const kind of ["pointerdown", "keydown", "input"]) {
+      handsBox.addEventListener(kind, () => {
+        if (settling !== null) settleThenFold();
+      });
+    }
 
     function changed() {
       keepEmptyHandAtEnd();

@@ -5,6 +5,7 @@ the network is back)."""
 
 from __future__ import annotations
 
+import re
 import time
 from datetime import date
 from typing import Any
@@ -27,6 +28,20 @@ MY_TABLES = "/t/harbour-open/referee/"
 # The targets of the phone form: a typical 11-hand hanchan in at most 35 taps and two screen heights.
 MAX_TAPS = 35
 MAX_HEIGHT = 2 * PHONE["height"]
+SETTLE_SECONDS = 4  # static/js/sheet.js: a hanchan found over folds after the hands are left alone this long
+# When the referee last touched the hands, and when the last hand folded (the page's own clock).
+WATCH_THE_FOLD = """(number) => {
+  const hands = document.querySelector("[data-hands]");
+  for (const kind of ["pointerdown", "keydown", "input"]) {
+    hands.addEventListener(kind, () => { window.lastTouched = performance.now(); }, true);
+  }
+  new MutationObserver(() => {
+    const last = hands.querySelector(`[data-hand="${number}"]`);
+    if (window.foldedAt === undefined && last && last.classList.contains("folded")) {
+      window.foldedAt = performance.now();
+    }
+  }).observe(hands, { attributes: true, subtree: true, attributeFilter: ["class"] });
+}"""
 
 
 @pytest.fixture
@@ -105,10 +120,17 @@ def test_a_typical_hanchan_takes_few_taps_and_two_screen_heights(
     _, page = open_sheet(new_context, live_server)
     violations = watch(page)
     page.reload()
+    page.evaluate(WATCH_THE_FOLD, len(hanchan.OUTCOMES))
     tap = Taps(page)
     for number, outcome in enumerate(hanchan.OUTCOMES, start=1):
         enter(tap, page.locator(f'[data-hand="{number}"]'), outcome)
     expect(page.locator("[data-verdict]")).to_have_text("The rules engine accepts this sheet.")
+    # The hanchan is over: the hands fold into their lines, the one that ended it too, but only once they
+    # have been left alone for the settling time (timers fire late on a loaded machine, never early).
+    last = page.locator(f'[data-hand="{len(hanchan.OUTCOMES)}"]')
+    expect(last).to_have_class(re.compile(r"\bfolded\b"), timeout=20_000)
+    settled = page.evaluate("() => window.foldedAt - window.lastTouched")
+    assert settled >= SETTLE_SECONDS * 1000 - 50, settled
     height = tap.height()
     screenshot(page, "referee-sheet-hanchan")
     tap(page.get_by_role("button", name="Submit", exact=True))
