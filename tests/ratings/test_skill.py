@@ -17,6 +17,7 @@ So Omega is s2/c x (3/4, 5/12, -1/12, -13/12): first 25 + 2.795 = 27.795, last 2
 from __future__ import annotations
 
 import math
+from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
 import pytest
@@ -53,6 +54,13 @@ def test_one_hanchan_of_four_new_players_as_worked_out() -> None:
     # The docstring's rounded figures.
     assert ratings.skills["Ana"].mu == pytest.approx(27.795, abs=1e-3)
     assert ratings.skills["Dai"].mu == pytest.approx(20.962, abs=1e-3)
+    # Shown to two decimals, half up: the ordinal, mu and sigma.
+    ana = ratings.skills["Ana"]
+    assert ana.shown() == tuple(
+        Decimal(repr(value)).quantize(Decimal("0.01"), ROUND_HALF_UP)
+        for value in (ana.ordinal, ana.mu, ana.sigma)
+    )
+    assert ana.shown()[1] == Decimal("27.80")
     # The rating list: highest ordinal first.
     assert [row[0] for row in ratings.table()] == ["Ana", "Ben", "Cho", "Dai"]
 
