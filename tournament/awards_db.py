@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from tournament.awards import Awards, compute_awards
+from tournament.awards import AWARDS, Awards, compute_awards
 from tournament.models import Player, Tournament
 from tournament.statistics_db import signed_sheets
 
@@ -20,7 +20,12 @@ def awards_of(tournament: Tournament, *, up_to: int | None, rounds: Collection[i
             "pk", flat=True
         )
     )
-    return compute_awards(sheets, tournament.ruleset(), tournament.awards, eligible)
+    # The field is checked wherever it is written (form, API, archive); an identifier no longer known is
+    # skipped rather than failing the page.
+    chosen = (
+        [key for key in tournament.awards if key in AWARDS] if isinstance(tournament.awards, list) else []
+    )
+    return compute_awards(sheets, tournament.ruleset(), chosen, eligible)
 
 
 def winners_of(tournament: Tournament, awards: Awards) -> dict[int, Player]:

@@ -20,6 +20,7 @@ from exports.archive.load import import_archive
 from tournament import services
 from tournament.awards import AWARDS
 from tournament.models import Player, Tournament
+from tournament.refusal import Refusal
 
 
 def best_hand_winners(html: str) -> str:
@@ -127,3 +128,7 @@ def test_the_archive_keeps_the_awards_and_an_old_archive_has_none(played: Tourna
     assert import_archive(archive, slug="copy").awards == ["best_hand", "best_comeback"]
     del archive["tournament"]["awards"]
     assert import_archive(archive, slug="older").awards == []
+    archive["tournament"]["awards"] = ["best_hand", "prettiest_tiles"]
+    with pytest.raises(Refusal, match=r"tournament\.awards: Awards: prettiest_tiles is not an award"):
+        import_archive(archive, slug="refused")
+    assert not Tournament.objects.filter(slug="refused").exists()
