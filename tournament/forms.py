@@ -292,7 +292,8 @@ class TournamentForm(forms.ModelForm):
 
     class Meta:
         model = Tournament
-        fields = [name for name in TOURNAMENT_FIELDS if name != "tie_breaks"]
+        # The awards have a page of their own (AwardsForm).
+        fields = [name for name in TOURNAMENT_FIELDS if name not in ("tie_breaks", "awards")]
         # Choices whose labels are sentences: radio buttons, whose labels wrap on a phone where a select
         # would cut them.
         widgets = {
@@ -863,3 +864,18 @@ class CallUpForm(forms.Form):
     def __init__(self, members: list[tuple[int, str]], *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["player"].choices = members
+
+
+class AwardsForm(forms.Form):
+    """The awards the organisers show (``Tournament.awards``; docs/awards.md defines each)."""
+
+    awards = forms.MultipleChoiceField(
+        label=_("Awards shown"),
+        choices=Tournament.Award.choices,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_(
+            "Shown on the awards page and the projector, computed from the score sheets entered hand by "
+            "hand; the hanchan hidden from the public standings stay out of them until you reveal them."
+        ),
+    )

@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from django_countries.fields import CountryField
 
 from scoring.rules.ruleset import Ruleset, get_ruleset
+from tournament.awards import AWARDS
 from tournament.clock import Clock
 from tournament.phases import PhasePlan
 from tournament.standings import tie_breaks_problem
@@ -31,6 +32,20 @@ def validate_tie_breaks(value: Any) -> None:
     problem = tie_breaks_problem(value)
     if problem is not None:
         raise ValidationError(gettext("Tie-breaks: %(problem)s.") % {"problem": problem}, code="tie-breaks")
+
+
+def validate_awards(value: Any) -> None:
+    """The awards an organiser chose: a list of the award identifiers (``tournament.awards.AWARDS``),
+    each at most once."""
+    if not isinstance(value, list) or not all(isinstance(key, str) for key in value):
+        raise ValidationError(gettext("Awards: a list of award names."), code="awards")
+    unknown = sorted(set(value) - set(AWARDS))
+    if unknown:
+        raise ValidationError(
+            gettext("Awards: %(name)s is not an award.") % {"name": unknown[0]}, code="awards"
+        )
+    if len(set(value)) != len(value):
+        raise ValidationError(gettext("Awards: each award at most once."), code="awards")
 
 
 def default_time_zone() -> str:
@@ -68,6 +83,15 @@ class Tournament(models.Model):
         BEST_HANCHAN = "best_hanchan", _("Best single hanchan score")
         BEST_PLACEMENTS = "best_placements", _("Best placements (most 1sts, then 2nds, then 3rds)")
         HEAD_TO_HEAD = "head_to_head", _("Head-to-head (scores where the tied players met)")
+
+    class Award(models.TextChoices):  # the values of tournament.awards.AWARDS, in their order
+        BEST_HAND = "best_hand", _("Best hand")
+        MOST_WINS = "most_wins", _("Most wins")
+        FEWEST_DEAL_INS = "fewest_deal_ins", _("Fewest deal-ins")
+        MOST_RIICHI = "most_riichi", _("Most riichi")
+        LONGEST_DEALER_STREAK = "longest_dealer_streak", _("Longest dealer streak")
+        BEST_COMEBACK = "best_comeback", _("Best comeback")
+        MOST_YAKUMAN = "most_yakuman", _("Most yakuman")
 
     class TeamRanking(models.TextChoices):  # the values of tournament.teams.TeamRanking
         NONE = "none", _("No team standings")
@@ -151,6 +175,8 @@ class Tournament(models.Model):
         validators=[MinValueValidator(1), MaxValueValidator(MAX_BEST_N)],
     )
     team_substitutes_count = models.BooleanField(_("substitutes count for their team"), default=False)
+    # The awards shown on the awards page and the projector (tournament.awards), chosen by the organisers.
+    awards = models.JSONField(_("awards"), default=list, blank=True, validators=[validate_awards])
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -291,6 +317,7 @@ TOURNAMENT_FIELDS = (
     "team_ranking",
     "team_best_n",
     "team_substitutes_count",
+    "awards",
 )
 
 

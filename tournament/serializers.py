@@ -42,6 +42,20 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
         "best_placements, head_to_head), each at most once; [] for shared ranks.",
     )
 
+    awards = serializers.ListField(
+        child=serializers.ChoiceField(choices=Tournament.Award.choices),
+        max_length=len(Tournament.Award.choices),
+        required=False,
+        help_text="The awards shown on the awards page and the projector (best_hand, most_wins, "
+        "fewest_deal_ins, most_riichi, longest_dealer_streak, best_comeback, most_yakuman), each at most "
+        "once; docs/awards.md defines them.",
+    )
+
+    def validate_awards(self, value: list[str]) -> list[str]:
+        if len(set(value)) != len(value):
+            raise serializers.ValidationError(_("Awards: each award at most once."), code="awards")
+        return value
+
     def validate_tie_breaks(self, value: list[str]) -> list[str]:
         problem = tie_breaks_problem(value)
         if problem is not None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django.urls import include, path
 
-from tournament.views import accounts, clock, live, organiser, phases, public, seating
+from tournament.views import accounts, awards, clock, live, organiser, phases, public, ratings, seating
 
 app_name = "tournament"
 
@@ -22,6 +22,9 @@ tournament_patterns = [
     path("players/<int:player_id>/", public.player, name="player"),
     path("projector/", public.projector, name="projector"),
     path("projector/seating.json", public.projector_seating, name="projector_seating"),
+    path("awards/", awards.awards, name="awards"),
+    path("ratings/", ratings.ratings, name="ratings"),
+    path("projector/awards/", awards.projector_awards, name="projector_awards"),
     path("clock.json", clock.clock_json, name="clock_json"),
     path("live", live.stream, name="live"),
     # Head referees and organisers.
@@ -31,6 +34,7 @@ tournament_patterns = [
     path("manage/edit/", organiser.edit, name="edit"),
     path("manage/reveal/", organiser.reveal, name="reveal"),
     path("manage/statistics/", organiser.statistics, name="statistics"),
+    path("manage/awards/", awards.awards_manage, name="awards_manage"),
     path("manage/players/", organiser.registration, name="registration"),
     path("manage/players/<int:player_id>/", organiser.player_edit, name="player_edit"),
     path(

@@ -125,6 +125,7 @@ ADDED_FIELDS = {
     "team_ranking": "none",
     "team_best_n": None,
     "team_substitutes_count": False,
+    "awards": [],
     "findings": None,
     "revoked_with_check_in": False,
     "alternatives": {},

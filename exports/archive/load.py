@@ -20,6 +20,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
+from django.core.exceptions import ValidationError
 from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, models, transaction
 
 from exports.archive.fields import (
@@ -54,6 +55,7 @@ from tournament.models import (
     StaffRole,
     Table,
     Tournament,
+    validate_awards,
 )
 from tournament.phases import PhasePlan, plan_problem
 from tournament.refusal import Refusal
@@ -244,14 +246,19 @@ COPY_ON_POSTGRESQL = True
 
 
 def tournament_settings(data: dict[str, Any]) -> dict[str, Any]:
-    """The archive's tournament row with its tie-breaks checked; an archive written before the ordered
-    list has the single ``tie_break`` ("none" or one identifier), which becomes a list of none or one."""
+    """The archive's tournament row with its tie-breaks and awards checked; an archive written before the
+    ordered list has the single ``tie_break`` ("none" or one identifier), which becomes a list of none or
+    one."""
     if "tie_breaks" not in data:
         old = data.get("tie_break", "none")
         data = {**data, "tie_breaks": [] if old in (None, "none") else [old]}
     problem = tie_breaks_problem(data["tie_breaks"])
     if problem is not None:
         raise archive_refusal(f"tournament.tie_breaks: {problem}")
+    try:
+        validate_awards(data.get("awards", []))
+    except ValidationError as error:
+        raise archive_refusal(f"tournament.awards: {error.messages[0]}") from error
     return data
 
 

@@ -51,6 +51,7 @@ from scoring import services as sheets
 from tests.browser.conftest import log_in, unstuck_layout_problems
 from tests.conftest import make_user, seat_table
 from tournament import services
+from tournament.awards import AWARDS
 from tournament.models import Player, Round, SeatingJob, Tournament
 from tournament.services import player_login
 
@@ -108,6 +109,7 @@ def harbour(transactional_db: None) -> Harbour:
         hanchan_count=6,
         entry_mode=Tournament.EntryMode.PLAYERS,
         team_ranking=Tournament.TeamRanking.SUM,
+        awards=list(AWARDS),
     )
     organiser = make_user("organiser", tournament, "organiser")
     organiser.is_superuser = organiser.is_staff = True  # also invites organisers
@@ -193,6 +195,14 @@ ANONYMOUS = [
     Page("players", "t/<slug:slug>/players/", lambda h: f"{T}/players/"),
     Page("player", "t/<slug:slug>/players/<int:player_id>/", lambda h: f"{T}/players/{h.player.pk}/"),
     Page("projector", "t/<slug:slug>/projector/", lambda h: f"{T}/projector/", "/standings.json", None, True),
+    Page("awards", "t/<slug:slug>/awards/", lambda h: f"{T}/awards/"),
+    Page("ratings", "t/<slug:slug>/ratings/", lambda h: f"{T}/ratings/"),
+    Page(
+        "projector-awards",
+        "t/<slug:slug>/projector/awards/",
+        lambda h: f"{T}/projector/awards/",
+        projector=True,
+    ),
 ]
 # The player signed in on their phone (the seating card's link): their next seat, their own results,
 # their table's sheet to enter.
@@ -213,6 +223,7 @@ STAFF = [
     Page("manage", "t/<slug:slug>/manage/", lambda h: f"{T}/manage/"),
     Page("settings", "t/<slug:slug>/manage/edit/", lambda h: f"{T}/manage/edit/"),
     Page("statistics", "t/<slug:slug>/manage/statistics/", lambda h: f"{T}/manage/statistics/"),
+    Page("awards-manage", "t/<slug:slug>/manage/awards/", lambda h: f"{T}/manage/awards/"),
     Page("registration", "t/<slug:slug>/manage/players/", lambda h: f"{T}/manage/players/"),
     Page(
         "import-preview",

@@ -23,6 +23,9 @@ PUBLIC = [
     "/t/{slug}/players/",
     "/t/{slug}/players/{ana}/",
     "/t/{slug}/projector/",
+    "/t/{slug}/awards/",
+    "/t/{slug}/projector/awards/",
+    "/t/{slug}/ratings/",
     "/t/{slug}/clock.json",
 ]
 STAFF = [
@@ -42,6 +45,7 @@ STAFF = [
     ("/t/{slug}/manage/absences/", "organiser"),
     ("/t/{slug}/manage/phases/", "organiser"),
     ("/t/{slug}/manage/staff/", "organiser"),
+    ("/t/{slug}/manage/awards/", "organiser"),
     ("/t/{slug}/manage/players/{ana}/", "organiser"),
     ("/t/{slug}/exports/print/score-sheets/1/", "referee"),
     ("/t/{slug}/exports/print/seating-cards/1/", "referee"),
