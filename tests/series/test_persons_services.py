@@ -10,6 +10,7 @@ from django.core.exceptions import PermissionDenied
 from django.test import Client
 
 from tests.conftest import make_user
+from tournament import services
 from tournament.models import AuditEntry, Person, Player, Tournament
 from tournament.persons_db import match_candidates
 from tournament.refusal import Refusal
@@ -143,3 +144,15 @@ def test_the_organisers_page_confirms_a_suggestion() -> None:
         "/t/autumn/manage/persons/", {"action": "confirm", "player": player.pk, "person": person.pk}
     )
     assert answer.status_code == 302 and Player.objects.get(pk=player.pk).person == person
+
+
+@pytest.mark.django_db
+def test_a_corrected_ema_id_moves_the_registration_to_the_person_of_the_new_id() -> None:
+    spring, organiser = cup("spring")
+    autumn, autumn_organiser = cup("autumn")
+    right = services.register_player(spring, organiser, name="Ana Alves", ema_id="10990001")
+    wrong = services.register_player(autumn, autumn_organiser, name="Ana Alves", ema_id="10990002")
+    mistaken = Person.objects.get(ema_id="10990002")
+    services.update_player(wrong, autumn_organiser, ema_id="10990001")
+    assert Player.objects.get(pk=wrong.pk).person == Player.objects.get(pk=right.pk).person
+    assert not Person.objects.filter(pk=mistaken.pk).exists()  # it had no other registration

@@ -57,6 +57,19 @@ def link_by_ema(players: Iterable[Player]) -> None:
     Player.objects.bulk_update(waiting, ["person"])
 
 
+def follow_ema_id(player: Player) -> None:
+    """A registration whose EMA id was corrected follows it: off the person of its old EMA id (deleted
+    when left without registrations), onto the person of its new one (``link_by_ema``). Runs in the
+    caller's transaction (the correction's, audited there)."""
+    person = player.person
+    if person is not None and person.ema_id and person.ema_id != player.ema_id:
+        Player.objects.filter(pk=player.pk).update(person=None)
+        player.person = None
+        if not person.registrations.exists():
+            person.delete()
+    link_by_ema([player])
+
+
 def _locked(player: Player, user: AbstractBaseUser) -> Player:
     """The registration, locked for the change, once its tournament's organiser is known to ask."""
     access.require_role(user, player.tournament, Role.ORGANISER)

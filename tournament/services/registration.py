@@ -176,7 +176,7 @@ def update_player(player: Player, user: AbstractBaseUser, **fields: Any) -> Play
         setattr(player, name, value)
     player.save(update_fields=list(changes))
     audit.record(tournament, user, "player.update", f"player {player.name}", changes)
-    persons.link_by_ema([player])
+    persons.follow_ema_id(player)
     schedule_standings_refresh(tournament.pk)
     return player
 
