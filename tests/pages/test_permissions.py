@@ -145,6 +145,7 @@ def test_staff_actions_refuse_the_wrong_roles(site: Site, user: str) -> None:
         (f"/t/{slug}/manage/seating/1/publish/", {"published": "on"}, "organiser"),
         (f"/t/{slug}/manage/phases/", {"action": "seat_by_rank", "phase": "2"}, "organiser"),
         (f"/t/{slug}/manage/players/{site.player('Ana').pk}/", {"form": "edit"}, "organiser"),
+        (f"/t/{slug}/manage/persons/", {"action": "new", "player": site.player("Ana").pk}, "organiser"),
     ]
     for address, data, minimum in actions:
         response = client.post(address, data)
