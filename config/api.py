@@ -45,9 +45,11 @@ from exports.api import ExporterViewSet, ExportJobViewSet
 from penalties.api import DisqualificationViewSet, PenaltyViewSet
 from scoring import api as sheets
 from tournament.api import (
+    PersonViewSet,
     PlayerViewSet,
     RoundViewSet,
     SeatingJobViewSet,
+    SeriesViewSet,
     StaffViewSet,
     TableViewSet,
     TournamentViewSet,
@@ -333,6 +335,8 @@ router.register(
 router.register("tournaments/<int:tournament_pk>/exporters", ExporterViewSet, basename="exporter")
 router.register("tournaments/<int:tournament_pk>/exports", ExportJobViewSet, basename="export")
 router.register("tables", TableViewSet, basename="table")
+router.register("series", SeriesViewSet, basename="series")
+router.register("persons", PersonViewSet, basename="person")
 
 app_name = "api"
 urlpatterns = [

@@ -21,7 +21,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 from django.http import HttpRequest
 
-from tournament.models import Player, Seat, StaffRole, Table, Tournament
+from tournament.models import Player, Seat, Series, StaffRole, Table, Tournament
 from tournament.refusal import FORBIDDEN, Refusal
 
 Role = StaffRole.Role
@@ -96,6 +96,27 @@ def require_create_tournament(user: AnyUser | None) -> None:
     """The one check before a tournament is created, by a page or the API (``can_create_tournament``)."""
     if not can_create_tournament(user):
         raise PermissionDenied("Creating a tournament needs a site admin's permission or an organiser role.")
+
+
+def can_create_series(user: AnyUser | None) -> bool:
+    """Whoever may create a tournament may create a series (``can_create_tournament``)."""
+    return can_create_tournament(user)
+
+
+def can_edit_series(user: AnyUser | None, series: Series) -> bool:
+    """A series' creator, site admins and accounts given Django's ``tournament.change_series``."""
+    if user is None or not user.is_authenticated:
+        return False
+    if series.created_by_id is not None and series.created_by_id == user.pk:
+        return True
+    return bool(user.has_perm("tournament.change_series"))  # type: ignore[union-attr]
+
+
+def require_edit_series(user: AnyUser | None, series: Series | None) -> None:
+    """The one check before a series is created (``series`` None) or changed."""
+    allowed = can_create_series(user) if series is None else can_edit_series(user, series)
+    if not allowed:
+        raise PermissionDenied("Series are created and changed by organisers (a series by its creator).")
 
 
 def can_invite_organisers(user: AnyUser | None) -> bool:

@@ -28,8 +28,9 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from scoring.rules.scores import format_score
 from tournament import access, services
-from tournament.models import Player, Round, SeatingJob, StaffRole, Table, Tournament
+from tournament.models import Person, Player, Round, SeatingJob, Series, StaffRole, Table, Tournament
 from tournament.names import matches
 from tournament.participation_db import tournament_states
 from tournament.phases import PhasePlan
@@ -47,6 +48,7 @@ from tournament.serializers import (
     GrantRoleSerializer,
     InvitedStaffSerializer,
     InviteStaffSerializer,
+    PersonEventSerializer,
     PhasesSerializer,
     PlayerFileSerializer,
     PlayerImportSerializer,
@@ -59,6 +61,8 @@ from tournament.serializers import (
     SeatingChoiceSerializer,
     SeatingJobSerializer,
     SeatingRequestSerializer,
+    SeriesInputSerializer,
+    SeriesSerializer,
     SetPhasesSerializer,
     StaffRoleSerializer,
     StandingsSerializer,
@@ -71,6 +75,8 @@ from tournament.serializers import (
     WithdrawalSerializer,
     WithdrawSerializer,
 )
+from tournament.series_db import person_events, series_table
+from tournament.services import series as series_services
 from tournament.standings_db import (
     cached_phases,
     cached_standings,
@@ -831,3 +837,109 @@ phases_view = PhaseViewSet.as_view({"get": "list", "put": "set_all"})
 phase_cut_view = PhaseViewSet.as_view({"post": "cut"})
 phase_call_up_view = PhaseViewSet.as_view({"post": "call_up"})
 phase_seat_by_rank_view = PhaseViewSet.as_view({"post": "seat_by_rank"})
+
+
+# -- Series and persons --------------------------------------------------------------------------------
+
+
+@extend_schema(tags=["series"])
+class SeriesViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
+    """Series of tournaments and their standings (public); organisers create them, their creator changes
+    them (docs/series.md)."""
+
+    serializer_class = SeriesSerializer
+    pagination_class = Pagination
+    lookup_value_converter = "int"
+
+    def get_queryset(self) -> QuerySet[Series]:
+        return Series.objects.prefetch_related("tournaments")
+
+    def get_serializer_context(self) -> dict[str, Any]:
+        context = super().get_serializer_context()
+        if not getattr(self, "swagger_fake_view", False):
+            context["visible"] = set(
+                access.visible_tournaments(self.request.user).values_list("pk", flat=True)
+            )
+        return context
+
+    def _series(self, pk: int) -> Series:
+        series = self.get_queryset().filter(pk=pk).first()
+        if series is None:
+            raise NotFound(_("no series {id}").format(id=pk))
+        return series
+
+    @extend_schema(summary="List the series")
+    def list(self, request: Request) -> Response:
+        page = self.paginate_queryset(self.get_queryset())
+        return self.get_paginated_response(self.get_serializer(page, many=True).data)
+
+    @extend_schema(summary="Create a series (organisers)", request=SeriesInputSerializer)
+    def create(self, request: Request) -> Response:
+        access.require_edit_series(request.user, None)
+        serializer = SeriesInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        series = series_services.create_series(request.user, **serializer.validated_data)
+        return Response(self.get_serializer(series).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(summary="A series")
+    def retrieve(self, request: Request, pk: int) -> Response:
+        return Response(self.get_serializer(self._series(pk)).data)
+
+    @extend_schema(
+        summary="Change some fields of a series (its creator, site admins)", request=SeriesInputSerializer
+    )
+    def partial_update(self, request: Request, pk: int) -> Response:
+        series = self._series(pk)
+        access.require_edit_series(request.user, series)
+        serializer = SeriesInputSerializer(data=request.data, partial=True)
+        serializer.is_valid(raise_exception=True)
+        series = series_services.update_series(series, request.user, **serializer.validated_data)
+        return Response(self.get_serializer(self._series(series.pk)).data)
+
+    @extend_schema(
+        summary="The series' standings: what the public sees of each of its tournaments",
+        responses={200: OpenApiTypes.OBJECT},
+    )
+    @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
+    def standings(self, request: Request, pk: int) -> Response:
+        return Response(series_table(self._series(pk)))
+
+
+@extend_schema(tags=["persons"])
+class PersonViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
+    """A person across tournaments: their events this user may see, as this user sees each."""
+
+    pagination_class = None
+    lookup_value_converter = "int"
+    serializer_class = PersonEventSerializer
+
+    def get_queryset(self) -> QuerySet[Person]:
+        return Person.objects.all()
+
+    @extend_schema(
+        summary="A person's events and their figures across them", responses={200: OpenApiTypes.OBJECT}
+    )
+    def retrieve(self, request: Request, pk: int) -> Response:
+        person = Person.objects.filter(pk=pk).first()
+        events, figures = person_events(person, request.user) if person is not None else ([], None)
+        if person is None or figures is None or not events:
+            raise NotFound(_("no person {id}").format(id=pk))
+        latest = events[0]["player"]
+        return Response(
+            {
+                "id": person.pk,
+                "name": latest.name,
+                "native_name": latest.native_name,
+                "country": latest.country.code or "",
+                "events": PersonEventSerializer(events, many=True).data,
+                "figures": {
+                    "events": figures.events,
+                    "hanchan": figures.hanchan,
+                    "total": format_score(figures.total),
+                    "mean_score": None if figures.mean_score is None else str(figures.mean_score),
+                    "mean_placement": None if figures.mean_placement is None else str(figures.mean_placement),
+                    "best_rank": figures.best_rank,
+                    "placements": list(figures.placements),
+                },
+            }
+        )

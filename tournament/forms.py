@@ -32,6 +32,7 @@ from tournament.models import (
     Phase,
     Player,
     Round,
+    Series,
     StaffRole,
     Tournament,
     default_time_zone,
@@ -879,3 +880,46 @@ class AwardsForm(forms.Form):
             "hand; the hanchan hidden from the public standings stay out of them until you reveal them."
         ),
     )
+
+
+class SeriesForm(forms.Form):
+    """A series' name, address, rule and tournaments (the service checks the rule: tournament.series)."""
+
+    name = forms.CharField(label=_("Name"), max_length=200)
+    slug = forms.SlugField(
+        label=_("Address"), max_length=80, required=False, help_text=_("Empty: made from the name.")
+    )
+    rule = forms.ChoiceField(label=_("Rule"), choices=Series.Rule.choices)
+    best_n = forms.IntegerField(
+        label=_("Best N events"),
+        required=False,
+        min_value=1,
+        max_value=100,
+        help_text=_("For the best-N rule."),
+    )
+    min_events = forms.IntegerField(
+        label=_("Minimum number of events"),
+        required=False,
+        min_value=1,
+        max_value=100,
+        help_text=_("For the average: fewer events are listed, not ranked."),
+    )
+    points = forms.CharField(
+        label=_("Points per rank"),
+        required=False,
+        max_length=2000,
+        help_text=_("For points per rank: the points of 1st, 2nd, 3rd… place, separated by commas."),
+    )
+    tournaments = forms.ModelMultipleChoiceField(
+        label=_("Tournaments"),
+        queryset=Tournament.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+
+    def __init__(self, *args: Any, visible: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["tournaments"].queryset = visible  # type: ignore[attr-defined]
+
+    def points_list(self) -> list[str]:
+        return [part.strip() for part in self.cleaned_data.get("points", "").split(",") if part.strip()]

@@ -321,6 +321,34 @@ TOURNAMENT_FIELDS = (
 )
 
 
+class Person(models.Model):
+    """One person across tournaments: the site-wide identity each registration (``Player``) may link to
+    (``tournament.persons``: by EMA id at once, otherwise as the organiser confirms). The name, the name
+    in its own script and the country are those of the registration that made the person."""
+
+    name = models.CharField(_("name"), max_length=120)
+    native_name = models.CharField(_("name in its own script"), max_length=120, blank=True)
+    country = CountryField(_("country"), blank=True)
+    ema_id = models.CharField(_("EMA id"), max_length=8, blank=True, validators=[EMA_ID_VALIDATOR])
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("person")
+        verbose_name_plural = _("persons")
+        ordering = ["name", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["ema_id"], condition=~models.Q(ema_id=""), name="unique_person_ema_id"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournament:person", kwargs={"person_id": self.pk})
+
+
 class Player(models.Model):
     """A registered player, or (``is_substitute``) one of the tournament's substitutes, never ranked."""
 
@@ -357,6 +385,15 @@ class Player(models.Model):
     # empty until the first one is issued.
     pin_hash = models.CharField(max_length=128, blank=True, default="", db_default="", editable=False)
     credentials_issued_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # The same person in other tournaments (tournament.services.persons); none until matched.
+    person = models.ForeignKey(
+        Person,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="registrations",
+        verbose_name=_("person"),
+    )
 
     class Meta:
         verbose_name = _("player")
@@ -379,6 +416,53 @@ class Player(models.Model):
     @property
     def is_ranked(self) -> bool:
         return not self.is_substitute and not self.disqualified
+
+
+class Series(models.Model):
+    """Tournaments ranked together (a league season, a club's year) under one rule (``tournament.series``):
+    the sum of the results, the best N events, the average over a minimum of events, or points per rank.
+    Only what the public sees of each tournament counts (a private one counts for nothing)."""
+
+    class Rule(models.TextChoices):  # the values of tournament.series.RULES
+        SUM = "sum", _("Sum of the results")
+        BEST_N = "best_n", _("The best N events")
+        AVERAGE = "average", _("Average, with a minimum number of events")
+        POINTS_PER_RANK = "points_per_rank", _("Points per final rank")
+
+    name = models.CharField(_("name"), max_length=200)
+    slug = models.SlugField(_("address"), max_length=80, unique=True)
+    rule = models.CharField(_("rule"), max_length=16, choices=Rule.choices, default=Rule.SUM)
+    best_n = models.PositiveSmallIntegerField(_("best N events"), null=True, blank=True)
+    min_events = models.PositiveSmallIntegerField(_("minimum number of events"), null=True, blank=True)
+    # The points of each final rank, first place first (exact decimals as strings): points_per_rank only.
+    points = models.JSONField(_("points per rank"), default=list, blank=True)
+    tournaments = models.ManyToManyField(
+        Tournament, blank=True, related_name="series", verbose_name=_("tournaments")
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("created by"),
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("series")
+        verbose_name_plural = _("series")
+        ordering = ["name", "pk"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournament:series", kwargs={"series_slug": self.slug})
+
+
+# The fields of a series its organisers set (the API takes these, with ``tournaments``).
+SERIES_FIELDS = ("name", "slug", "rule", "best_n", "min_events", "points")
 
 
 class Phase(models.Model):
@@ -776,6 +860,9 @@ AUDIT_ACTIONS = {
     "phases.cut": _("Cut made"),
     "phases.call_up": _("Player called up"),
     "phases.seat_by_rank": _("Seated by rank"),
+    "person.link": _("Linked to a person"),
+    "person.split": _("Split from a person"),
+    "person.merge": _("Persons merged"),
 }
 AUDIT_FIELDS = {
     "name": _("name"),
@@ -788,6 +875,7 @@ AUDIT_FIELDS = {
     "team": _("team"),
     "is_substitute": _("substitute"),
     "role": _("role"),
+    "person": _("person"),
 }
 AUDIT_SUBJECTS = (
     (re.compile(r"player (?P<name>.+)"), _("player %(name)s")),

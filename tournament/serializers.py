@@ -18,6 +18,7 @@ from rest_framework import serializers
 
 from tournament.inputs import RULE_PRINTABLE, control_problem
 from tournament.models import (
+    SERIES_FIELDS,
     TOURNAMENT_FIELDS,
     Absence,
     Phase,
@@ -25,6 +26,7 @@ from tournament.models import (
     Round,
     Seat,
     SeatingJob,
+    Series,
     StaffRole,
     Table,
     Tournament,
@@ -651,3 +653,55 @@ class CutSerializer(serializers.Serializer[Any]):
 
 class CallUpSerializer(serializers.Serializer[Any]):
     player = serializers.IntegerField(min_value=1, help_text="The player who leaves the phase.")
+
+
+# -- Series and persons --------------------------------------------------------------------------------
+
+
+class SeriesSerializer(serializers.ModelSerializer[Series]):
+    """A series as anyone sees it: its rule and the ids of its tournaments this user may see."""
+
+    tournaments = serializers.SerializerMethodField(help_text="The ids of its tournaments this user sees.")
+
+    class Meta:
+        model = Series
+        fields = ("id", *SERIES_FIELDS, "tournaments", "created_at")
+        read_only_fields = fields
+
+    def get_tournaments(self, series: Series) -> list[int]:
+        visible = self.context["visible"]
+        return [t.pk for t in series.tournaments.all() if t.pk in visible]
+
+
+class SeriesInputSerializer(serializers.Serializer[Any]):
+    """A new series, or the fields of one to change (PATCH: only those given)."""
+
+    name = serializers.CharField(max_length=200)
+    slug = serializers.SlugField(max_length=80, required=False, allow_blank=True)
+    rule = serializers.ChoiceField(choices=Series.Rule.choices)
+    best_n = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=100)
+    min_events = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=100)
+    points = serializers.ListField(
+        child=serializers.CharField(max_length=20),
+        required=False,
+        max_length=200,
+        help_text="The points of each final rank, first place first (numbers or decimal strings).",
+    )
+    tournaments = serializers.ListField(
+        child=serializers.IntegerField(min_value=1),
+        required=False,
+        max_length=200,
+        help_text="Tournament ids.",
+    )
+
+
+class PersonEventSerializer(serializers.Serializer[Any]):
+    tournament = serializers.IntegerField(source="tournament.pk")
+    slug = serializers.CharField(source="tournament.slug")
+    name = serializers.CharField(source="tournament.name")
+    starts_on = serializers.DateField(source="tournament.starts_on")
+    player = serializers.IntegerField(source="player.pk")
+    rank = serializers.IntegerField(allow_null=True)
+    ranked_count = serializers.IntegerField()
+    total = serializers.CharField()
+    played = serializers.IntegerField()

@@ -7,7 +7,19 @@ from __future__ import annotations
 
 from django.urls import include, path
 
-from tournament.views import accounts, awards, clock, live, organiser, phases, public, ratings, seating
+from tournament.views import (
+    accounts,
+    awards,
+    clock,
+    live,
+    organiser,
+    persons,
+    phases,
+    public,
+    ratings,
+    seating,
+    series,
+)
 
 app_name = "tournament"
 
@@ -49,6 +61,7 @@ tournament_patterns = [
     path("manage/check-in/many/", organiser.check_in_many, name="check_in_many"),
     path("manage/absences/", organiser.absences, name="absences"),
     path("manage/staff/", organiser.staff, name="staff"),
+    path("manage/persons/", persons.persons_manage, name="persons_manage"),
     path("manage/phases/", phases.phases_page, name="phases"),
     path("manage/seating/", seating.seating_manage, name="seating_manage"),
     path("manage/seating/swiss/", seating.seat_swiss, name="seat_swiss"),
@@ -62,5 +75,12 @@ urlpatterns = [
     path("", public.index, name="index"),
     path("tournaments/new/", organiser.create, name="create"),
     path("organisers/invite/", accounts.invite_organiser, name="invite_organiser"),
+    path("persons/<int:person_id>/", persons.person, name="person"),
+    path("series/", series.series_index, name="series_index"),
+    path("series/new/", series.series_form, name="series_create"),
+    path("series/<slug:series_slug>/", series.series_standings, name="series"),
+    path("series/<slug:series_slug>/edit/", series.series_form, name="series_edit"),
+    path("series/<slug:series_slug>/events/", series.series_events, name="series_events"),
+    path("series/<slug:series_slug>/projector/", series.series_projector, name="series_projector"),
     path("t/<slug:slug>/", include(tournament_patterns)),
 ]

@@ -26,7 +26,7 @@ from penalties import services as penalties
 from scoring import services as sheets
 from tests.conftest import make_players, make_user, seat_table
 from tests.scoring import hanchan
-from tournament.models import Player, Round, SeatingJob, StaffRole, Table, Tournament
+from tournament.models import Person, Player, Round, SeatingJob, Series, StaffRole, Table, Tournament
 
 PASSWORD = "pw-for-tests-only"  # tests.conftest.make_user's
 ROLES = ("anonymous", "player", "referee", "head_referee", "organiser", "admin", "other_referee")
@@ -151,6 +151,14 @@ def build_world() -> World:
     tables["private_table"] = seat_table(private_round, 1, private_players)
 
     players = {p.name: p for p in [*field_players, *substitutes]}
+    # A person (Ana) with a registration in Test Open, another only in the private Closed Cup, and a
+    # series of both tournaments made by the organiser.
+    person = Person.objects.create(name="Ana")
+    Player.objects.filter(pk=named[0].pk).update(person=person)
+    private_person = Person.objects.create(name=private_players[0].name)
+    Player.objects.filter(pk=private_players[0].pk).update(person=private_person)
+    series = Series.objects.create(name="Season", slug="season", created_by=users["organiser"])
+    series.tournaments.set([tournament, private])
     world = World(tournament, private, other, users, tokens, players, tables)
     world.ids = {
         "t": tournament.pk,
@@ -166,5 +174,8 @@ def build_world() -> World:
         "t3_player": players["Player 005"].pk,  # East at table 3 of each hanchan
         "sub1": players["Sub 001"].pk,
         "sub2": players["Sub 002"].pk,
+        "person": person.pk,
+        "private_person": private_person.pk,
+        "series": series.pk,
     }
     return world

@@ -43,6 +43,9 @@ IDS = {
     "disqualifications": "penalty",
     "tables": "t1",
     "table_pk": "t1",
+    "person_id": "person",
+    "persons": "person",
+    "series": "series",
 }
 NUMBERS = {"number", "round_number", "table_number"}
 
@@ -68,7 +71,7 @@ def concrete(route: str, ids: dict[str, int]) -> str:
     def value(match: re.Match[str]) -> str:
         converter, name = match.group(1) or "str", match.group(2)
         if converter == "slug":
-            return "test-open"
+            return "season" if name == "series_slug" else "test-open"
         if converter == "int":
             if name in NUMBERS:
                 return "1"

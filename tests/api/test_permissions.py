@@ -87,6 +87,10 @@ def correct_t1(world: World) -> dict[str, Any]:
     return {"entry": entry, "reason": "the chombo was at another table"}
 
 
+def new_series_body(world: World) -> dict[str, Any]:
+    return {"name": "New Season", "rule": "best_n", "best_n": 2, "tournaments": [world.ids["t"]]}
+
+
 LOGIN = {"username": "player", "password": PASSWORD}
 WITHDRAW = {"from_round": 2}
 GRANT = {"username": "player", "role": "referee"}
@@ -207,6 +211,14 @@ CASES: list[Case] = [
     Case((404, 404, 200, 200, 200, 200, 404), "GET",    PRIVATE + "/penalties/"),
     Case((404, 404, 200, 200, 200, 200, 404), "GET",    "/api/tables/{private_table}/"),
     Case((401, 404, 403, 403, 201, 201, 404), "POST",   PRIVATE + "/players/", {"name": "New One"}),
+    # Series (organisers create them, their creator changes them) and persons (what each event shows).
+    Case(ANYONE,                              "GET",    "/api/series/"),
+    Case((401, 403, 403, 403, 201, 201, 403), "POST",   "/api/series/", new_series_body),
+    Case(ANYONE,                              "GET",    "/api/series/{series}/"),
+    Case((401, 403, 403, 403, 200, 200, 403), "PATCH",  "/api/series/{series}/", {"rule": "sum"}),
+    Case(ANYONE,                              "GET",    "/api/series/{series}/standings/"),
+    Case(ANYONE,                              "GET",    "/api/persons/{person}/"),
+    Case((404, 404, 200, 200, 200, 200, 404), "GET",    "/api/persons/{private_person}/"),
 ]
 # fmt: on
 
@@ -263,6 +275,9 @@ PLACEHOLDERS = {
         "penalty",
         "t1",
         "private_table",
+        "series",
+        "person",
+        "private_person",
     ],
     "table_pk": ["t1", "t2", "t3"],
     "number": ["1", "2"],

@@ -52,7 +52,7 @@ from tests.browser.conftest import log_in, unstuck_layout_problems
 from tests.conftest import make_user, seat_table
 from tournament import services
 from tournament.awards import AWARDS
-from tournament.models import Player, Round, SeatingJob, Tournament
+from tournament.models import Person, Player, Round, SeatingJob, Series, Tournament
 from tournament.services import player_login
 
 LANGUAGES = ["en", "ja", "ru", "fr", "de", "zh-hans", "ko"]
@@ -94,6 +94,8 @@ class Harbour:
     organiser: Any
     set_password: str
     job: SeatingJob
+    person: Person  # the signed-in player's person, across tournaments
+    series: Series
 
 
 @pytest.fixture
@@ -150,7 +152,25 @@ def harbour(transactional_db: None) -> Harbour:
     invited.save()
     uid = urlsafe_base64_encode(force_bytes(invited.pk))
     token = default_token_generator.make_token(invited)
-    return Harbour(tournament, seated, organiser, f"/accounts/set-password/{uid}/{token}/", job)
+    # Every player a person across tournaments but the last two, whom the organiser's page suggests
+    # matching; a series of the tournament, its points per rank.
+    for player in players[:-2]:
+        person = Person.objects.create(
+            name=player.name, native_name=player.native_name, country=player.country
+        )
+        Player.objects.filter(pk=player.pk).update(person=person)
+    series = Series.objects.create(
+        name="Atlantic Riichi League 2026 · Spring and Autumn Season",
+        slug="atlantic-league",
+        rule=Series.Rule.POINTS_PER_RANK,
+        points=["25", "18", "15", "12", "10", "8", "6", "4", "2", "1"],
+        created_by=organiser,
+    )
+    series.tournaments.set([tournament])
+    person = Person.objects.get(registrations=seated)
+    return Harbour(
+        tournament, seated, organiser, f"/accounts/set-password/{uid}/{token}/", job, person, series
+    )
 
 
 @dataclass
@@ -203,6 +223,16 @@ ANONYMOUS = [
         lambda h: f"{T}/projector/awards/",
         projector=True,
     ),
+    Page("person", "persons/<int:person_id>/", lambda h: f"/persons/{h.person.pk}/"),
+    Page("series-list", "series/", lambda h: "/series/"),
+    Page("series", "series/<slug:series_slug>/", lambda h: f"/series/{h.series.slug}/"),
+    Page("series-events", "series/<slug:series_slug>/events/", lambda h: f"/series/{h.series.slug}/events/"),
+    Page(
+        "series-projector",
+        "series/<slug:series_slug>/projector/",
+        lambda h: f"/series/{h.series.slug}/projector/",
+        projector=True,
+    ),
 ]
 # The player signed in on their phone (the seating card's link): their next seat, their own results,
 # their table's sheet to enter.
@@ -245,6 +275,9 @@ STAFF = [
     Page("check-in", "t/<slug:slug>/manage/check-in/", lambda h: f"{T}/manage/check-in/"),
     Page("absences", "t/<slug:slug>/manage/absences/", lambda h: f"{T}/manage/absences/"),
     Page("staff", "t/<slug:slug>/manage/staff/", lambda h: f"{T}/manage/staff/"),
+    Page("persons-manage", "t/<slug:slug>/manage/persons/", lambda h: f"{T}/manage/persons/"),
+    Page("new-series", "series/new/", lambda h: "/series/new/"),
+    Page("series-edit", "series/<slug:series_slug>/edit/", lambda h: f"/series/{h.series.slug}/edit/"),
     Page("phases", "t/<slug:slug>/manage/phases/", lambda h: f"{T}/manage/phases/"),
     Page("seating-manage", "t/<slug:slug>/manage/seating/", lambda h: f"{T}/manage/seating/"),
     Page(

@@ -21,7 +21,18 @@ from penalties.models import Disqualification, Penalty
 from scoring import services as sheets
 from scoring.models import ScoreSheet, SeatResult, SheetVersion
 from tests.conftest import make_players
-from tournament.models import Absence, Player, Round, Seat, SeatingJob, StaffRole, Table, Tournament
+from tournament.models import (
+    Absence,
+    Person,
+    Player,
+    Round,
+    Seat,
+    SeatingJob,
+    Series,
+    StaffRole,
+    Table,
+    Tournament,
+)
 from tournament.refusal import Refusal
 from tournament.standings_db import load_standings, serialize
 
@@ -197,6 +208,26 @@ def test_import_under_another_slug_keeps_existing_users_and_copies_everything(pl
     assert again["tournament"].pop("slug") == "test-open-copy"
     original["tournament"].pop("slug")
     assert again == original
+
+
+@pytest.mark.django_db
+def test_persons_and_series_stay_out_of_one_events_archive(played: Tournament) -> None:
+    """A person and a series are the site's, across events: the archive of one event is the same with
+    its registrations linked to persons and the event in a series, and its import links no one and joins
+    no series (docs/series.md, "The archive")."""
+    before = export_archive(played)
+    person = Person.objects.create(name="Ana", ema_id="10990001")
+    Player.objects.filter(tournament=played, name="Ana").update(person=person)
+    series = Series.objects.create(name="Season", slug="season")
+    series.tournaments.set([played])
+    assert export_archive(played) == before
+    persons = Person.objects.count()
+    copy = import_archive(before, slug="test-open-copy")
+    assert not copy.players.exclude(person=None).exists() and not copy.series.exists()
+    assert Person.objects.count() == persons
+    again = json.loads(export_archive(copy))
+    again["tournament"]["slug"] = "test-open"
+    assert again == json.loads(before)
 
 
 @pytest.mark.django_db

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from tests.pages.conftest import Site, client_for
-from tournament.models import Tournament
+from tournament.models import Person, Player, Series, Tournament
 
 USERS = ("anonymous", "nobody", "other_referee", "referee", "head_referee", "organiser", "admin")
 RANK = {"referee": 1, "head_referee": 2, "organiser": 3, "admin": 3}
@@ -46,6 +46,7 @@ STAFF = [
     ("/t/{slug}/manage/phases/", "organiser"),
     ("/t/{slug}/manage/staff/", "organiser"),
     ("/t/{slug}/manage/awards/", "organiser"),
+    ("/t/{slug}/manage/persons/", "organiser"),
     ("/t/{slug}/manage/players/{ana}/", "organiser"),
     ("/t/{slug}/exports/print/score-sheets/1/", "referee"),
     ("/t/{slug}/exports/print/seating-cards/1/", "referee"),
@@ -148,6 +149,7 @@ def test_staff_actions_refuse_the_wrong_roles(site: Site, user: str) -> None:
         (f"/t/{slug}/manage/seating/1/publish/", {"published": "on"}, "organiser"),
         (f"/t/{slug}/manage/phases/", {"action": "seat_by_rank", "phase": "2"}, "organiser"),
         (f"/t/{slug}/manage/players/{site.player('Ana').pk}/", {"form": "edit"}, "organiser"),
+        (f"/t/{slug}/manage/persons/", {"action": "new", "player": site.player("Ana").pk}, "organiser"),
     ]
     for address, data, minimum in actions:
         response = client.post(address, data)
@@ -168,3 +170,31 @@ def test_index_lists_public_tournaments_and_the_private_ones_of_the_staff(site: 
     assert b"Test Open" not in client_for(site.users["other_referee"]).get("/").content
     assert b"Test Open" in client_for(site.users["referee"]).get("/").content
     assert b"Elsewhere Cup" in client_for(None).get("/").content
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("private", [False, True], ids=["public", "private"])
+@pytest.mark.parametrize("user", USERS)
+def test_series_and_person_pages(site: Site, user: str, private: bool) -> None:
+    """A series' pages are public, and show what the public sees of each tournament; a person's page is
+    found by whoever sees one of their tournaments (404 otherwise: a private tournament's players do
+    not show that they exist)."""
+    if private:
+        site.tournament.is_public = False
+        site.tournament.save()
+    person = Person.objects.create(name="Ana")
+    Player.objects.filter(pk=site.player("Ana").pk).update(person=person)
+    series = Series.objects.create(name="Season", slug="season")
+    series.tournaments.set([site.tournament])
+    client = client_for(site.users[user])
+    for address in ("/series/", "/series/season/", "/series/season/events/", "/series/season/projector/"):
+        assert client.get(address).status_code == 200, (address, user)
+    expected = 404 if private and user not in RANK else 200
+    assert client.get(f"/persons/{person.pk}/").status_code == expected, user
+    # A new series: whoever may create a tournament; a series changed by its creator (none here) or an admin.
+    creates = 302 if user == "anonymous" else (200 if user in ("organiser", "admin") else 403)
+    assert client.get("/series/new/").status_code == creates, user
+    edits = 302 if user == "anonymous" else (200 if user == "admin" else 403)
+    assert client.get("/series/season/edit/").status_code == edits, user
+    staff_series = client.get("/series/season/").content.decode()
+    assert ('data-name="Ana"' in staff_series) is not private  # a private tournament counts for no one

@@ -15,7 +15,7 @@ from django_countries import countries
 from tournament import access, registration
 from tournament.models import Player, StaffRole, Tournament
 from tournament.refusal import Refusal
-from tournament.services import audit, participation
+from tournament.services import audit, participation, persons
 from tournament.standings_db import schedule_standings_refresh
 
 
@@ -79,7 +79,8 @@ def import_players(
     Tournament.objects.select_for_update().get(pk=tournament.pk)  # one import at a time per tournament
     preview = preview_player_file(tournament, data, filename, user=user)
     if preview.ok:
-        Player.objects.bulk_create(_new_player(tournament, row) for row in preview.rows)
+        created = Player.objects.bulk_create(_new_player(tournament, row) for row in preview.rows)
+        persons.link_by_ema(created)
         schedule_standings_refresh(tournament.pk)
     return preview
 
@@ -96,6 +97,7 @@ def register_player(tournament: Tournament, user: AbstractBaseUser, **fields: An
         raise Refusal(error.field, error.rule, error.message)
     player = _new_player(tournament, preview.rows[0])
     player.save()
+    persons.link_by_ema([player])
     schedule_standings_refresh(tournament.pk)
     return player
 
@@ -174,6 +176,7 @@ def update_player(player: Player, user: AbstractBaseUser, **fields: Any) -> Play
         setattr(player, name, value)
     player.save(update_fields=list(changes))
     audit.record(tournament, user, "player.update", f"player {player.name}", changes)
+    persons.follow_ema_id(player)
     schedule_standings_refresh(tournament.pk)
     return player
 

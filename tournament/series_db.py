@@ -1,0 +1,129 @@
+"""A series' standings and a person's events from the database: what each tournament's publication
+settings let the reader see, and nothing more.
+
+A series is a public page: its standings count, for every reader, what the public sees of each of its
+tournaments (a private tournament counts for nothing; hidden hanchan and standings published as of the
+last completed hanchan as ``standings_db.public_cutoff`` says), read from the tournaments' cached
+standings. A person's page shows each of their events the reader may see (``access.can_view``) as that
+reader sees the tournament's own pages (``standings_db.reader_cutoff``).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from scoring.rules.scores import format_score
+from tournament import access
+from tournament.models import Person, Player, Series, Tournament
+from tournament.persons import Career, EventLine, career
+from tournament.series import EventResult, SeriesRule, series_standings
+from tournament.standings_db import cached_standings, cached_summary, public_cutoff, reader_cutoff
+
+
+def series_rule(series: Series) -> SeriesRule:
+    return SeriesRule(
+        series.rule,  # type: ignore[arg-type]
+        best_n=series.best_n,
+        min_events=series.min_events,
+        points=tuple(Decimal(p) for p in series.points),
+    )
+
+
+def public_events(series: Series) -> list[Tournament]:
+    """The series' tournaments the public sees, in the order they were played."""
+    return list(series.tournaments.filter(is_public=True).order_by("starts_on", "name", "pk"))
+
+
+def series_table(series: Series) -> dict[str, Any]:
+    """The series' standings as JSON-ready data: its events, and its rows (decimals as exact strings),
+    each with the entrant's person (null for a registration not linked to one) and their events."""
+    events = public_events(series)
+    players = {
+        pk: (person, native)
+        for pk, person, native in Player.objects.filter(tournament__in=events).values_list(
+            "pk", "person_id", "native_name"
+        )
+    }
+    results = []
+    natives: dict[str, str] = {}
+    for event in events:
+        summary = cached_summary(event, public_cutoff(event))
+        for row in summary["rows"]:
+            if not row["ranked"] or row["rank"] is None:
+                continue
+            person, native = players.get(row["player"], (None, ""))
+            entrant = f"person:{person}" if person is not None else f"player:{row['player']}"
+            natives[entrant] = native
+            results.append(EventResult(entrant, row["name"], event.pk, row["rank"], Decimal(row["total"])))
+    rows = series_standings(results, series_rule(series))
+    return {
+        "series": series.pk,
+        "rule": series.rule,
+        "events": [
+            {"id": e.pk, "name": e.name, "slug": e.slug, "starts_on": e.starts_on.isoformat()} for e in events
+        ],
+        "rows": [
+            {
+                "rank": row.rank,
+                "person": _person_id(row.entrant),
+                "name": row.name,  # as their latest event the public sees wrote it
+                "native_name": natives.get(row.entrant, ""),
+                "score": format_score(row.score),
+                "events": row.events,
+                "results": [
+                    {
+                        "event": c.event,
+                        "rank": c.rank,
+                        "total": format_score(c.total),
+                        "score": format_score(c.score),
+                        "counts": c.counts,
+                    }
+                    for c in row.results
+                ],
+            }
+            for row in rows
+        ],
+    }
+
+
+def _person_id(entrant: str) -> int | None:
+    kind, _sep, key = entrant.partition(":")
+    return int(key) if kind == "person" else None
+
+
+def person_events(person: Person, user: Any) -> tuple[list[dict[str, Any]], Career]:
+    """The person's events this reader may see, latest first, each with their rank, total and hanchan
+    as the reader sees that tournament's standings; and their figures across those events."""
+    registrations = Player.objects.filter(person=person).select_related("tournament")
+    events = []
+    lines = []
+    for player in registrations:
+        tournament = player.tournament
+        if not access.can_view(user, tournament):
+            continue
+        data = cached_standings(tournament, reader_cutoff(user, tournament))
+        row = next((r for r in data["rows"] if r["player"] == player.pk), None)
+        placements = [0, 0, 0, 0]
+        for result in (row or {}).get("by_round", {}).values():
+            if 1 <= result["rank"] <= 4:
+                placements[result["rank"] - 1] += 1
+        rank = row["rank"] if row and row["ranked"] else None
+        total = Decimal(row["total"]) if row else Decimal(0)
+        played = row["played"] if row else 0
+        lines.append(
+            EventLine(rank, total, played, (placements[0], placements[1], placements[2], placements[3]))
+        )
+        events.append(
+            {
+                "tournament": tournament,
+                "player": player,
+                "rank": rank,
+                "ranked_count": sum(1 for r in data["rows"] if r["ranked"]),
+                "total": format_score(total),
+                "played": played,
+                "substitute": player.is_substitute,
+            }
+        )
+    order = sorted(range(len(events)), key=lambda i: events[i]["tournament"].starts_on, reverse=True)
+    return [events[i] for i in order], career(lines)

@@ -1,0 +1,87 @@
+"""A person's page across tournaments (public: what each tournament shows this reader), and the
+organisers' page that links a tournament's registrations to persons."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+
+from tournament.models import Person, Player, StaffRole
+from tournament.names import shown_name
+from tournament.persons_db import match_candidates
+from tournament.refusal import Refusal
+from tournament.series_db import person_events
+from tournament.services import persons as person_services
+from tournament.views.base import access_tournament, render_page
+
+Role = StaffRole.Role
+
+
+@require_GET
+def person(request: HttpRequest, person_id: int) -> HttpResponse:
+    """Their events, rank, total and hanchan in each, and their figures across them: only the events
+    the reader may see, as the reader sees them; not found when the reader sees none."""
+    found = get_object_or_404(Person, pk=person_id)
+    events, figures = person_events(found, request.user)
+    if not events:
+        raise Http404("No such person")
+    latest = events[0]["player"]
+    language = translation.get_language() or ""
+    return render_page(
+        request,
+        "tournament/person.html",
+        None,
+        {
+            "person": found,
+            "shown": shown_name(latest.name, latest.native_name, language),
+            "latest": latest,
+            "events": events,
+            "figures": figures,
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def persons_manage(request: HttpRequest, slug: str) -> HttpResponse:
+    """Each registration with its person, or the persons it may be: confirm one, make it a new person,
+    or split it off its person (each audited)."""
+    tournament = access_tournament(request, slug, Role.ORGANISER)
+    if request.method == "POST":
+        action = request.POST.get("action", "")
+        player = get_object_or_404(Player, tournament=tournament, pk=_number(request.POST.get("player")))
+        try:
+            if action == "confirm":
+                chosen = get_object_or_404(Person, pk=_number(request.POST.get("person")))
+                person_services.confirm_match(player, chosen, request.user)
+                messages.success(request, _("{name}: person confirmed.").format(name=player.name))
+            elif action == "new":
+                person_services.new_person(player, request.user)
+                messages.success(request, _("{name}: a person of their own.").format(name=player.name))
+            elif action == "split":
+                person_services.split_registration(player, request.user)
+                messages.success(request, _("{name}: split off the person.").format(name=player.name))
+            else:
+                messages.error(request, _("Choose an action."))
+        except Refusal as refusal:
+            messages.error(request, refusal.message)
+        return redirect("tournament:persons_manage", slug=tournament.slug)
+    language = translation.get_language() or ""
+    rows = [
+        {
+            "player": player,
+            "shown": shown_name(player.name, player.native_name, language),
+            "suggestions": offered,
+        }
+        for player, offered in match_candidates(tournament, request.user)
+    ]
+    return render_page(request, "tournament/persons_manage.html", tournament, {"rows": rows})
+
+
+def _number(value: str | None) -> int:
+    return int(value) if value is not None and value.isdigit() and len(value) < 12 else 0

@@ -1,0 +1,119 @@
+"""A series' public pages: the list of series, a series' standings, its events and its projector view.
+Everyone sees the same: what the public sees of each of its tournaments (``tournament.series_db``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.utils import translation
+from django.views.decorators.http import require_GET, require_http_methods
+
+from tournament import access
+from tournament.forms import SeriesForm
+from tournament.models import Series
+from tournament.names import shown_name
+from tournament.refusal import Refusal
+from tournament.series_db import public_events, series_table
+from tournament.services import series as series_services
+from tournament.views.base import add_refusal, render_page
+
+
+def _shown_rows(table: dict[str, Any]) -> list[dict[str, Any]]:
+    language = translation.get_language() or ""
+    names = {event["id"]: event["name"] for event in table["events"]}
+    return [
+        {
+            **row,
+            "shown": shown_name(row["name"], row["native_name"], language),
+            "counted": [{**result, "event_name": names[result["event"]]} for result in row["results"]],
+        }
+        for row in table["rows"]
+    ]
+
+
+@require_GET
+def series_index(request: HttpRequest) -> HttpResponse:
+    return render_page(
+        request,
+        "tournament/series_index.html",
+        None,
+        {"series_list": Series.objects.all(), "can_create": access.can_create_series(request.user)},
+    )
+
+
+@require_GET
+def series_standings(request: HttpRequest, series_slug: str) -> HttpResponse:
+    series = get_object_or_404(Series, slug=series_slug)
+    table = series_table(series)
+    return render_page(
+        request,
+        "tournament/series.html",
+        None,
+        {
+            "series": series,
+            "table": table,
+            "rows": _shown_rows(table),
+            "can_edit": access.can_edit_series(request.user, series),
+        },
+    )
+
+
+@require_GET
+def series_events(request: HttpRequest, series_slug: str) -> HttpResponse:
+    series = get_object_or_404(Series, slug=series_slug)
+    return render_page(
+        request, "tournament/series_events.html", None, {"series": series, "events": public_events(series)}
+    )
+
+
+@require_GET
+def series_projector(request: HttpRequest, series_slug: str) -> HttpResponse:
+    series = get_object_or_404(Series, slug=series_slug)
+    table = series_table(series)
+    return render_page(
+        request,
+        "tournament/series_projector.html",
+        None,
+        {"series": series, "rows": [row for row in _shown_rows(table) if row["rank"] is not None]},
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def series_form(request: HttpRequest, series_slug: str | None = None) -> HttpResponse:
+    """A new series (organisers: whoever may create a tournament), or a series changed by its creator
+    or a site admin; the tournaments offered are those the user may see."""
+    series = get_object_or_404(Series, slug=series_slug) if series_slug is not None else None
+    access.require_edit_series(request.user, series)
+    visible = access.visible_tournaments(request.user).order_by("-starts_on", "name")
+    initial = {}
+    if series is not None:
+        initial = {
+            "name": series.name,
+            "slug": series.slug,
+            "rule": series.rule,
+            "best_n": series.best_n,
+            "min_events": series.min_events,
+            "points": ", ".join(series.points),
+            "tournaments": list(series.tournaments.all()),
+        }
+    form = SeriesForm(request.POST or None, initial=initial, visible=visible)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        fields = {name: data[name] for name in ("name", "slug", "rule", "best_n", "min_events")}
+        fields["points"] = form.points_list()
+        chosen = [t.pk for t in data["tournaments"]]
+        try:
+            if series is None:
+                series = series_services.create_series(request.user, tournaments=chosen, **fields)
+            else:
+                series = series_services.update_series(series, request.user, tournaments=chosen, **fields)
+        except (Refusal, ValidationError) as refusal:
+            add_refusal(form, refusal)
+        else:
+            return redirect("tournament:series", series_slug=series.slug)
+    return render_page(request, "tournament/series_form.html", None, {"form": form, "series": series})
