@@ -16,10 +16,6 @@ from contextlib import contextmanager
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
-# openskill (tournament.ratings.skill) reads NormalDist from the standard library's ``statistics``; pytest's
-# importlib mode registers the package tests/statistics under that same name when it collects it, so the
-# library is loaded before any collection, while ``statistics`` is still the standard library's.
-import openskill.models  # noqa: F401
 import pytest
 from django.conf import settings
 from django.db import connection
