@@ -56,7 +56,8 @@ lint: $(VENV)/.installed-dev
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy scoring/rules tournament/seating tournament/standings.py tournament/clock.py tournament/registration.py \
 	  tournament/refusal.py tournament/inputs.py tournament/presentation.py tournament/participation.py \
-	  tournament/collation.py tournament/names.py tournament/statistics.py tournament/teams.py tournament/phases.py exports/progress.py
+	  tournament/collation.py tournament/names.py tournament/statistics.py tournament/teams.py tournament/phases.py \
+	  tournament/table_progress.py exports/progress.py
 
 format: $(VENV)/.installed-dev
 	$(BIN)/ruff format .

@@ -40,6 +40,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "tournament.registration",
             "tournament.qr",
             "tournament.statistics",
+            "tournament.table_progress",
             "exports.progress",
         ),
     ),
@@ -55,6 +56,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "tournament.statistics_db",
             "tournament.live",
             "tournament.live_standings",
+            "tournament.live_tables",
         ),
     ),
     (
