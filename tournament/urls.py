@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django.urls import include, path
 
-from tournament.views import accounts, clock, live, organiser, phases, public, seating
+from tournament.views import accounts, clock, live, organiser, phases, public, seating, tables
 
 app_name = "tournament"
 
@@ -22,10 +22,15 @@ tournament_patterns = [
     path("players/<int:player_id>/", public.player, name="player"),
     path("projector/", public.projector, name="projector"),
     path("projector/seating.json", public.projector_seating, name="projector_seating"),
+    path("tables/", tables.live_tables, name="live_tables"),
+    path("tables.json", tables.live_tables_json, name="live_tables_json"),
+    path("projector/tables/", tables.projector_tables, name="projector_tables"),
+    path("projector/tables.json", tables.projector_tables_json, name="projector_tables_json"),
     path("clock.json", clock.clock_json, name="clock_json"),
     path("live", live.stream, name="live"),
     # Head referees and organisers.
     path("clock/", clock.clock, name="clock"),
+    path("tables/watch/", tables.tables_watch, name="tables_watch"),
     # Organisers.
     path("manage/", organiser.manage, name="manage"),
     path("manage/edit/", organiser.edit, name="edit"),

@@ -24,6 +24,10 @@ PUBLIC = [
     "/t/{slug}/players/{ana}/",
     "/t/{slug}/projector/",
     "/t/{slug}/clock.json",
+    "/t/{slug}/tables/",
+    "/t/{slug}/tables.json",
+    "/t/{slug}/projector/tables/",
+    "/t/{slug}/projector/tables.json",
 ]
 STAFF = [
     ("/t/{slug}/referee/", "referee"),
@@ -32,6 +36,7 @@ STAFF = [
     ("/t/{slug}/sheet/1/1/correct/", "head_referee"),
     ("/t/{slug}/penalties/", "head_referee"),
     ("/t/{slug}/clock/", "head_referee"),
+    ("/t/{slug}/tables/watch/", "head_referee"),
     ("/t/{slug}/manage/", "organiser"),
     ("/t/{slug}/manage/edit/", "organiser"),
     ("/t/{slug}/manage/players/", "organiser"),
