@@ -16,11 +16,14 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models import Func, IntegerField
+from django.db.models.fields.json import KeyTransform
 from django.utils import timezone
 
 from scoring.models import ScoreSheet
@@ -45,34 +48,67 @@ def public_sees(tournament: Tournament, round_: Round) -> bool:
     )
 
 
-def table_states(round_: Round) -> list[TableState]:
-    """Every table of the hanchan as it stands, by number: three queries."""
+def table_states(round_: Round, *, compact: bool | None = None) -> list[TableState]:
+    """Every table of the hanchan as it stands, by number: three queries. ``compact``: read only what
+    the live state needs of each replay (``_sheets``); by default on PostgreSQL only."""
     seats: dict[int, list[SeatEntry]] = defaultdict(list)
     for table_id, wind, player_id, name in Seat.objects.filter(round=round_).values_list(
         "table_id", "wind", "player_id", "player__name"
     ):
         seats[table_id].append(SeatEntry(wind, player_id, name))
-    sheets = {
-        row["table_id"]: row
-        for row in ScoreSheet.objects.filter(table__round=round_).values(
-            "table_id", "status", "form", "replay", "created_at", "updated_at"
-        )
-    }
+    sheets = _sheets(round_, seats, connection.vendor == "postgresql" if compact is None else compact)
     ruleset = round_.tournament.ruleset()
     states = []
     for table_id, number in Table.objects.filter(round=round_).order_by("number").values_list("pk", "number"):
-        sheet = sheets.get(table_id)
-        entry = TableEntry(
-            table=number,
-            seats=seats.get(table_id, []),
-            status=sheet["status"] if sheet else None,
-            form=sheet["form"] if sheet else None,
-            replay=sheet["replay"] if sheet else None,
-            first_entry_at=sheet["created_at"] if sheet else None,
-            last_entry_at=sheet["updated_at"] if sheet else None,
+        entry = sheets.get(table_id) or TableEntry(number, seats.get(table_id, []))
+        states.append(
+            table_state(replace(entry, table=number), ruleset.starting_points, ruleset.riichi_stick)
         )
-        states.append(table_state(entry, ruleset.starting_points, ruleset.riichi_stick))
     return states
+
+
+def _sheets(round_: Round, seats: dict[int, list[SeatEntry]], compact: bool) -> dict[int, TableEntry]:
+    """The sheets of the hanchan, by table id. ``compact`` (PostgreSQL's JSON operators): only what the
+    live state reads of each replay leaves the database (the number of hands, the last one, the end, the
+    final points, the sticks left), a fraction of the whole replays' bytes to send and decode; otherwise
+    (SQLite) the whole replay."""
+    sheets = ScoreSheet.objects.filter(table__round=round_)
+    moments = ("table_id", "status", "created_at", "updated_at")
+    if not compact:
+        return {
+            row["table_id"]: TableEntry.of_replay(
+                0,
+                seats.get(row["table_id"], []),
+                row["status"],
+                row["replay"],
+                first_entry_at=row["created_at"],
+                last_entry_at=row["updated_at"],
+            )
+            for row in sheets.values(*moments, "replay")
+        }
+    hands = KeyTransform("hands", "replay")
+    rows = sheets.values(*moments).annotate(
+        hands_played=Func(hands, function="jsonb_array_length", output_field=IntegerField()),
+        last_hand=KeyTransform("-1", KeyTransform("hands", "replay")),
+        finished=KeyTransform("finished", "replay"),
+        final_points=KeyTransform("final_points", "replay"),
+        sticks_left=KeyTransform("riichi_sticks_left", "replay"),
+    )
+    return {
+        row["table_id"]: TableEntry(
+            0,
+            seats.get(row["table_id"], []),
+            row["status"],
+            first_entry_at=row["created_at"],
+            last_entry_at=row["updated_at"],
+            hands_played=row["hands_played"],
+            last_hand=row["last_hand"],
+            finished=bool(row["finished"]),
+            final_points=row["final_points"],
+            riichi_sticks_left=int(row["sticks_left"] or 0),
+        )
+        for row in rows
+    }
 
 
 def _iso(moment: datetime | None) -> str | None:

@@ -62,15 +62,45 @@ class SeatEntry:
 @dataclass(frozen=True, slots=True)
 class TableEntry:
     """What the database holds of one table: its number, its four seats (East first) and its sheet, if
-    any (``status``, ``form``, the engine's ``replay`` as stored, when it was first and last saved)."""
+    any: its ``status``, when it was first and last saved, and of the engine's replay as stored only
+    what the live state reads (``of_replay``): how many hands (None: a sheet of final points only), the
+    last one, whether the hanchan may end there, the final points and the sticks left."""
 
     table: int
     seats: Sequence[SeatEntry]
     status: str | None = None
-    form: str | None = None
-    replay: Mapping[str, Any] | None = None
     first_entry_at: datetime | None = None
     last_entry_at: datetime | None = None
+    hands_played: int | None = None
+    last_hand: Mapping[str, Any] | None = None
+    finished: bool = False
+    final_points: Mapping[str, int] | None = None
+    riichi_sticks_left: int = 0
+
+    @classmethod
+    def of_replay(
+        cls,
+        table: int,
+        seats: Sequence[SeatEntry],
+        status: str | None,
+        replay: Mapping[str, Any] | None,
+        **more: Any,
+    ) -> TableEntry:
+        """The entry of a sheet whose whole replay is at hand (``ScoreSheet.replay``)."""
+        replay = replay or {}
+        hands = replay.get("hands")
+        listed: list[Any] | None = hands if isinstance(hands, list) else None
+        return cls(
+            table,
+            seats,
+            status,
+            hands_played=len(listed) if listed is not None else None,
+            last_hand=listed[-1] if listed else None,
+            finished=bool(replay.get("finished")),
+            final_points=replay.get("final_points"),
+            riichi_sticks_left=int(replay.get("riichi_sticks_left") or 0),
+            **more,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,47 +170,39 @@ def table_state(entry: TableEntry, starting_points: int, riichi_stick: int) -> T
     the tournament's ruleset."""
     seats = tuple(sorted(entry.seats, key=lambda seat: seat.wind))
     names = [seat.name for seat in seats]
-    replay = entry.replay or {}
-    hands = replay.get("hands")
     start: tuple[int | None, ...] = tuple(starting_points for _ in seats)
     common: dict[str, Any] = {
         "table": entry.table,
         "seats": seats,
         "last_entry_at": entry.last_entry_at,
         "first_entry_at": entry.first_entry_at,
+        "hands_played": entry.hands_played,
     }
     if entry.status is None:
-        return TableState(
-            status=WAITING, points=start, riichi_sticks=0, honba=0, round_index=0, hands_played=0, **common
-        )
-    final = replay.get("final_points") or {}
-    if entry.status in FINISHED_STATUSES or not isinstance(hands, list):
+        common["hands_played"] = 0
+        return TableState(status=WAITING, points=start, riichi_sticks=0, honba=0, round_index=0, **common)
+    if entry.status in FINISHED_STATUSES or entry.hands_played is None:
         # A sheet handed in (or of final points only): the table's final points.
+        final = entry.final_points or {}
         return TableState(
             status=entry.status if entry.status in FINISHED_STATUSES else OVER,
             points=tuple(final.get(name) for name in names),
-            riichi_sticks=int(replay.get("riichi_sticks_left") or 0),
+            riichi_sticks=entry.riichi_sticks_left,
             honba=0,
             round_index=None,
-            hands_played=len(hands) if isinstance(hands, list) else None,
             **common,
         )
-    if not hands:
-        return TableState(
-            status=PLAYING, points=start, riichi_sticks=0, honba=0, round_index=0, hands_played=0, **common
-        )
-    last = hands[-1]
-    after = [int(last["points"][name]) for name in names]
+    if entry.last_hand is None:
+        return TableState(status=PLAYING, points=start, riichi_sticks=0, honba=0, round_index=0, **common)
+    after = [int(entry.last_hand["points"][name]) for name in names]
     sticks = (len(seats) * starting_points - sum(after)) // riichi_stick
-    round_index, honba = next_hand(last)
-    over = bool(replay.get("finished"))
+    round_index, honba = next_hand(entry.last_hand)
     return TableState(
-        status=OVER if over else PLAYING,
+        status=OVER if entry.finished else PLAYING,
         points=tuple(after),
         riichi_sticks=sticks,
         honba=honba,
-        round_index=None if over else round_index,
-        hands_played=len(hands),
+        round_index=None if entry.finished else round_index,
         **common,
     )
 

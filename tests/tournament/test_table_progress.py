@@ -56,7 +56,7 @@ def draft(hands: list[dict[str, Any]], ruleset: str = "WRC2015", **more: Any) ->
 
 
 def state(replayed: dict[str, Any] | None, status: str | None = "draft", **more: Any) -> TableState:
-    entry = TableEntry(table=1, seats=SEATS, status=status, form="hands", replay=replayed, **more)
+    entry = TableEntry.of_replay(1, SEATS, status, replayed, **more)
     return table_state(entry, starting_points=30000, riichi_stick=1000)
 
 
@@ -109,7 +109,7 @@ def test_the_next_hand_is_the_one_the_engine_replays_next(name: str) -> None:
         prefix = replay({**sheet, "hands": sheet["hands"][: count + 1]}).as_json()
         rules = get_ruleset(sheet.get("ruleset", "WRC2015"))
         live = table_state(
-            TableEntry(1, SEATS, "draft", "hands", prefix), rules.starting_points, rules.riichi_stick
+            TableEntry.of_replay(1, SEATS, "draft", prefix), rules.starting_points, rules.riichi_stick
         )
         assert live.riichi_sticks == following["sticks"], (name, count)
 
