@@ -89,7 +89,7 @@
     return R.el("article", { className, "data-table": table.table }, [
       R.el("header", {}, [
         R.el("h2", { text: interpolate(gettext("Table %(number)s"), { number: table.table }, true) }),
-        R.el("span", { className: "hand", "data-hand": true, text: handLabel(table) }),
+        R.el("span", { className: "live-hand", "data-hand": true, text: handLabel(table) }),
       ]),
       R.el(
         "ol",
