@@ -12,6 +12,9 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+import redis
+from django.conf import settings
+from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -22,8 +25,10 @@ from scoring.models import ScoreSheet
 from scoring.rules.replay import replay
 from tests.conftest import make_players, make_user, seat_table
 from tests.scoring.hanchan import OUTCOMES
-from tournament.live_tables import table_states, tables_payload
+from tournament import live
+from tournament.live_tables import public_tables, table_states, tables_payload
 from tournament.models import Player, Round, Tournament
+from tournament.standings_db import live_key
 
 pytestmark = pytest.mark.django_db
 
@@ -294,3 +299,38 @@ def test_the_payload_of_a_hundred_tables_takes_three_queries_and_milliseconds(
     sheets.save_sheet(tables[0], whole, referee, submit=True, expected_version=1)
     ScoreSheet.objects.filter(table=tables[1]).delete()
     assert table_states(current, compact=True) == table_states(current, compact=False)
+
+
+def test_a_players_draft_sends_the_tables_notice_with_its_payload_computed_at_the_source(
+    hanchan: Round, django_capture_on_commit_callbacks: Any
+) -> None:
+    """The players' phone entry: a seated player's draft, once committed, leaves the public payload in the
+    live cache (under the version the streams will read) and then sends the ``tables`` notice on Redis."""
+    tournament = hanchan.tournament
+    Tournament.objects.filter(pk=tournament.pk).update(entry_mode=Tournament.EntryMode.PLAYERS)
+    table = hanchan.tables.get(number=1)
+    player = Player.objects.get(tournament=tournament, name="Ben")
+    listener = redis.Redis.from_url(settings.REDIS_URL)
+    subscription = listener.pubsub()
+    subscription.subscribe(live.channel())
+    try:
+        assert subscription.get_message(timeout=5)["type"] == "subscribe"  # type: ignore[index]
+        with django_capture_on_commit_callbacks(execute=True):
+            sheets.player_save_sheet(table, hands_entry(3), player)
+        kinds = []
+        while (message := subscription.get_message(timeout=5)) is not None:
+            notice = live.parse_notice(message["data"])
+            if notice is not None and notice[0] == tournament.pk:
+                kinds.append(notice[2])
+            if "tables" in kinds:
+                break
+        assert "tables" in kinds, kinds
+    finally:
+        subscription.close()
+        listener.close()
+    tournament.refresh_from_db()
+    stored = cache.get(live_key(tournament.pk, "tables"))
+    assert stored is not None  # computed where the draft was saved
+    first = stored[1]["tables"][0]
+    assert [seat["points"] for seat in first["seats"]] == [31200, 30000, 27600, 30200]
+    assert public_tables(tournament, fresh=True) == stored[1]  # what the streams send: that copy
