@@ -25,7 +25,7 @@ from scoring.models import ScoreSheet
 from scoring.rules.replay import replay
 from tests.conftest import make_players, make_user, seat_table
 from tests.scoring.hanchan import OUTCOMES
-from tournament import live
+from tournament import live, services
 from tournament.live_tables import public_tables, table_states, tables_payload
 from tournament.models import Player, Round, Tournament
 from tournament.standings_db import live_key
@@ -150,7 +150,7 @@ def assert_nothing_shown(tournament: Tournament, client: Client, secrets: list[s
 
 
 def test_a_hidden_hanchan_shows_nothing_to_the_public_and_everything_to_its_staff(
-    hanchan: Round, referee: Any, django_capture_on_commit_callbacks: Any
+    hanchan: Round, referee: Any, organiser: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     tournament = hanchan.tournament
     Tournament.objects.filter(pk=tournament.pk).update(hidden_hanchan=1)  # hanchan 2 of 2 is hidden
@@ -185,11 +185,13 @@ def test_a_hidden_hanchan_shows_nothing_to_the_public_and_everything_to_its_staf
     # The projector shows what the public sees, whoever is signed in on it.
     assert payload_of(staff, f"/t/{tournament.slug}/projector/tables.json")["tables"] == []
 
-    # Revealed at the end: the public sees it.
-    Tournament.objects.filter(pk=tournament.pk).update(standings_revealed=True)
+    # Revealed at the end: the public sees it at once (the payload computed by the revelation's commit).
     with django_capture_on_commit_callbacks(execute=True):
-        sheets.save_sheet(table, entry, referee, expected_version=1)
+        services.reveal_standings(tournament, organiser)
     assert payload_of(Client(), f"/t/{tournament.slug}/tables.json")["round"] == 2
+    with django_capture_on_commit_callbacks(execute=True):
+        services.reveal_standings(tournament, organiser, revealed=False)  # and hidden again
+    assert payload_of(Client(), f"/t/{tournament.slug}/tables.json")["tables"] == []
 
 
 def test_standings_per_completed_hanchan_hide_the_hanchan_in_play(
