@@ -1,7 +1,7 @@
 """The live tables page in Chromium against a real uvicorn server: each hand a referee saves reaches the
 page within a moment over the live stream (the poll runs every 30 s while the stream is open, so only
 the push can be that quick): the running points, the riichi stick and the honba, then the next hand;
-no policy violation."""
+with Redis unreachable, the poll brings them; no policy violation."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from tests.asgi_server import running_server
 from tests.browser.conftest import PHONE, wait_until
 from tests.browser.test_content_security import watch
 from tests.conftest import make_user, seat_table
+from tests.own_redis import free_port
 from tests.scoring.hanchan import OUTCOMES
 from tournament.models import Player, Round, Tournament
 
@@ -69,4 +70,27 @@ def test_each_hand_saved_is_pushed_to_the_live_tables_page(
         expect(card.locator("[data-hand]")).to_have_text("East 4 · 2 honba", timeout=3000)
         expect(card.locator("[data-points]")).to_have_text(["27,000", "30,000", "27,600", "35,400"])
         assert polls == []  # pushed, not fetched
+        assert violations == [], "\n".join(violations)
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_with_redis_unreachable_the_live_tables_page_polls(
+    new_context: Any, live_cup: dict[str, Any]
+) -> None:
+    nowhere = f"redis://127.0.0.1:{free_port()}/0"
+    with running_server({"REDIS_URL": nowhere}, log_name="live-tables-browser-no-redis.log") as server:
+        page = new_context(viewport=PHONE).new_page()
+        violations = watch(page)
+        with page.expect_response(lambda r: r.url.endswith("/live")) as stream:
+            page.goto(f"{server.url}/t/live-cup/tables/")
+        card = page.locator('article[data-table="1"]')
+        expect(card.locator("[data-hand]")).to_have_text("East 1")
+        assert stream.value.status == 503  # the stream said no, clearly
+        assert page.evaluate("window.Riichi.live.connected") is False
+
+        sheets.save_sheet(live_cup["table"], {"form": "hands", "hands": OUTCOMES[:3]}, live_cup["referee"])
+
+        expect(card.locator("[data-hand]")).to_have_text("East 4 · 1 honba", timeout=8000)  # the 5 s poll
+        expect(card.locator("[data-points]")).to_have_text(["31,200", "30,000", "27,600", "30,200"])
         assert violations == [], "\n".join(violations)
