@@ -238,6 +238,10 @@ LIVE_MAX_CONNECTIONS = int(os.environ.get("LIVE_MAX_CONNECTIONS", "2000"))
 # single address takes every place.
 LIVE_MAX_PER_ADDRESS = int(os.environ.get("LIVE_MAX_PER_ADDRESS", str(LIVE_MAX_CONNECTIONS // 2)))
 LIVE_HEARTBEAT_SECONDS = float(os.environ.get("LIVE_HEARTBEAT_SECONDS", "15"))
+# Live tables (tournament.table_progress): the head referee's page flags a table still playing this
+# many hands or more behind the hanchan's median table, or without an entry for this many minutes.
+LIVE_TABLES_HANDS_BEHIND = int(os.environ.get("LIVE_TABLES_HANDS_BEHIND", "3"))
+LIVE_TABLES_IDLE_MINUTES = int(os.environ.get("LIVE_TABLES_IDLE_MINUTES", "15"))
 # /healthz asks a worker to answer a ping when a broker is configured.
 HEALTHZ_REQUIRE_WORKER = env_bool("HEALTHZ_REQUIRE_WORKER", bool(REDIS_URL))
 

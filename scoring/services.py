@@ -39,6 +39,7 @@ from scoring.rules import tenhou
 from scoring.rules.replay import Error, Verdict, check_final, replay
 from tournament import access, live
 from tournament.inputs import RULE_PRINTABLE, json_control_problem, require_printable
+from tournament.live_tables import tables_changed_on_commit
 from tournament.models import Player, Seat, StaffRole, Table
 from tournament.refusal import CONFLICT, INVALID, Problem, Refusal
 from tournament.services import audit, participation, rounds
@@ -288,6 +289,7 @@ def _write_entry(
     sheet.save()
     _record(sheet, action, user, seats, player=player, findings=findings)
     transaction.on_commit(lambda: forget_live(table.round.tournament_id))  # a table is no longer empty
+    tables_changed_on_commit(table.round.tournament_id)  # the live tables: a hand entered, or the sheet
     return sheet
 
 
@@ -514,6 +516,7 @@ def sign_sheet(
     rounds.follow_play(sheet.table.round, signed=True)  # the last table signed finishes the hanchan
     participation.book_missed(sheet.table.round, user)  # and books its missed-hanchan penalties
     schedule_standings_refresh(sheet.table.round.tournament_id)
+    tables_changed_on_commit(sheet.table.round.tournament_id)
     return sheet
 
 
@@ -547,6 +550,7 @@ def correct_sheet(
     _sync_chombo_penalties(sheet, verdict, seats, user)
     _record(sheet, SheetVersion.Action.CORRECTED, user, seats, reason.strip())
     schedule_standings_refresh(sheet.table.round.tournament_id)
+    tables_changed_on_commit(sheet.table.round.tournament_id)
     return sheet
 
 
@@ -704,6 +708,7 @@ def _sign_by_table(sheet: ScoreSheet, seats: Sequence[Seat]) -> None:
     rounds.follow_play(sheet.table.round, signed=True)  # the last table signed finishes the hanchan
     participation.book_missed(sheet.table.round, None)  # and books its missed-hanchan penalties
     schedule_standings_refresh(sheet.table.round.tournament_id)
+    tables_changed_on_commit(sheet.table.round.tournament_id)
 
 
 @transaction.atomic
@@ -732,6 +737,7 @@ def dispute_sheet(table: Table, player: Player, *, version: int, reason: str) ->
     sheet.save(update_fields=["status", "disputed_at", "updated_at"])
     _record(sheet, SheetVersion.Action.DISPUTED, None, seats, reason, player=player)
     transaction.on_commit(lambda: forget_live(table.round.tournament_id))
+    tables_changed_on_commit(table.round.tournament_id)
     return sheet
 
 

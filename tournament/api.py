@@ -30,6 +30,7 @@ from rest_framework.response import Response
 
 from scoring.rules.scores import format_score
 from tournament import access, services
+from tournament.live_tables import public_tables, tables_payload
 from tournament.models import Person, Player, Round, SeatingJob, Series, StaffRole, Table, Tournament
 from tournament.names import matches
 from tournament.participation_db import tournament_states
@@ -48,6 +49,7 @@ from tournament.serializers import (
     GrantRoleSerializer,
     InvitedStaffSerializer,
     InviteStaffSerializer,
+    LiveTablesSerializer,
     PersonEventSerializer,
     PhasesSerializer,
     PlayerFileSerializer,
@@ -188,6 +190,18 @@ class TournamentViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
     @extend_schema(summary="Change some fields of a tournament (organiser)")
     def partial_update(self, request: Request, pk: int) -> Response:
         return self.update(request, pk, partial=True)
+
+    @extend_schema(
+        summary="The live tables of the current hanchan: running points, sticks, honba, the hand being "
+        "played; for staff, the slow tables' flags",
+        responses=LiveTablesSerializer,
+    )
+    @action(detail=True, methods=["get"], url_path="live-tables", pagination_class=None, filter_backends=[])
+    def live_tables(self, request: Request, pk: int) -> Response:
+        tournament = visible_tournament(request, pk)
+        if access.has_role(request.user, tournament, Role.REFEREE):
+            return Response(tables_payload(tournament, staff=True))
+        return Response(public_tables(tournament))
 
     @extend_schema(
         summary="The standings (from the cache) and the tables still without a signed sheet",

@@ -2,9 +2,10 @@
 web process hears (its one subscriber fans it out to the browsers it streams to, ``tournament.views.live``).
 
 A notice says only which tournament changed and what kind of thing (``standings``, ``seating``,
-``clock``), under a number that counts the tournament's notices (its live version). It never carries
-what changed: each web process computes what its viewers may see once per notice, with the same
-publication rules as the pages (``public_cutoff``, ``public_rounds``).
+``clock``, ``tables``: a table's sheet saved hand by hand, submitted or signed), under a number that
+counts the tournament's notices (its live version). It never carries what changed: each web process
+computes what its viewers may see once per notice, with the same publication rules as the pages
+(``public_cutoff``, ``public_rounds``).
 
 Redis keeps the number and the last ``LOG_LENGTH`` notices of each tournament, so that a browser that
 reconnects with ``Last-Event-ID`` learns which kinds it missed. A script makes the count, the log and
@@ -28,7 +29,7 @@ from redis.exceptions import RedisError
 
 logger = logging.getLogger("tournament.live")
 
-KINDS = ("standings", "seating", "clock")
+KINDS = ("standings", "seating", "clock", "tables")
 LOG_LENGTH = 64
 LOG_SECONDS = 24 * 3600
 RETRY_SECONDS = 5.0

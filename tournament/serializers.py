@@ -536,6 +536,46 @@ class StandingRowSerializer(serializers.Serializer[Any]):
     rank_history = serializers.ListField(child=serializers.IntegerField(allow_null=True))
 
 
+class LiveSeatSerializer(serializers.Serializer[Any]):
+    wind = serializers.IntegerField(help_text="0 East, 1 South, 2 West, 3 North.")
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    points = serializers.IntegerField(allow_null=True, help_text="Running points; final once handed in.")
+
+
+class LiveFlagSerializer(serializers.Serializer[Any]):
+    rule = serializers.ChoiceField(choices=["hands-behind", "no-entry"])
+    hands = serializers.IntegerField(required=False, help_text="hands-behind: how many hands behind.")
+    median = serializers.IntegerField(required=False, help_text="hands-behind: the median table's hands.")
+    minutes = serializers.IntegerField(required=False, help_text="no-entry: minutes since the last entry.")
+
+
+class LiveTableSerializer(serializers.Serializer[Any]):
+    table = serializers.IntegerField()
+    status = serializers.ChoiceField(
+        choices=["waiting", "playing", "over", "submitted", "signed", "disputed"],
+        help_text="waiting: no entry yet; over: the hands entered end the hanchan, not submitted yet.",
+    )
+    seats = LiveSeatSerializer(many=True)
+    riichi_sticks = serializers.IntegerField()
+    honba = serializers.IntegerField()
+    hand = serializers.IntegerField(
+        allow_null=True, help_text="The hand being played: 0 is East 1, 7 South 4; null once over."
+    )
+    hands_played = serializers.IntegerField(allow_null=True, help_text="null: a sheet of final points only.")
+    last_entry_at = serializers.DateTimeField(allow_null=True)
+    flags = LiveFlagSerializer(many=True, required=False, help_text="Staff only: why the table is slow.")
+
+
+class LiveTablesSerializer(serializers.Serializer[Any]):
+    round = serializers.IntegerField(allow_null=True, help_text="The current hanchan; null when none shown.")
+    shown = serializers.BooleanField(help_text="false: the current hanchan is hidden from this reader.")
+    now = serializers.DateTimeField()
+    tables = LiveTableSerializer(many=True)
+    hands_behind = serializers.IntegerField(required=False, help_text="Staff only: the slow-table rule.")
+    idle_minutes = serializers.IntegerField(required=False, help_text="Staff only: the slow-table rule.")
+
+
 class StandingsSerializer(serializers.Serializer[Any]):
     """``tournament.standings_db.cached_standings`` and the tables still waiting for a signed sheet."""
 

@@ -19,6 +19,7 @@ from tournament.views import (
     ratings,
     seating,
     series,
+    tables,
 )
 
 app_name = "tournament"
@@ -37,10 +38,15 @@ tournament_patterns = [
     path("awards/", awards.awards, name="awards"),
     path("ratings/", ratings.ratings, name="ratings"),
     path("projector/awards/", awards.projector_awards, name="projector_awards"),
+    path("tables/", tables.live_tables, name="live_tables"),
+    path("tables.json", tables.live_tables_json, name="live_tables_json"),
+    path("projector/tables/", tables.projector_tables, name="projector_tables"),
+    path("projector/tables.json", tables.projector_tables_json, name="projector_tables_json"),
     path("clock.json", clock.clock_json, name="clock_json"),
     path("live", live.stream, name="live"),
     # Head referees and organisers.
     path("clock/", clock.clock, name="clock"),
+    path("tables/watch/", tables.tables_watch, name="tables_watch"),
     # Organisers.
     path("manage/", organiser.manage, name="manage"),
     path("manage/edit/", organiser.edit, name="edit"),

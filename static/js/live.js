@@ -1,7 +1,7 @@
 /* Live updates: one Server-Sent Events stream per page (/t/<slug>/live, the URL in this script tag's
    data-live-url). Each event becomes a "riichi:live" DOM event ({kind, version, payload}) that the
-   existing code listens to: the standings redraw from the payload (or fetch when there is none), the
-   clock takes the new time, and a published seating shows a notice. While the stream is open the
+   existing code listens to: the standings and the live tables redraw from the payload (or fetch when
+   there is none), the clock takes the new time, and a published seating shows a notice. While the stream is open the
    pages poll rarely (Riichi.live.connected); when it fails (no stream on this server, Redis down, too
    many viewers, an old browser) they poll as before, and this script tries the stream again later. */
 (function () {
@@ -9,7 +9,7 @@
 
   const R = (window.Riichi = window.Riichi || {});
   const RETRY_MS = 60000;
-  const KINDS = ["hello", "standings", "seating", "clock"];
+  const KINDS = ["hello", "standings", "seating", "clock", "tables"];
   const script = document.currentScript;
 
   R.live = { connected: false };

@@ -126,6 +126,7 @@ CASES: list[Case] = [
     Case((401, 403, 403, 403, 200, 200, 403), "PUT",    T + "/", full_tournament_body),
     Case(ANYONE,                              "GET",    T + "/standings/"),
     Case(ANYONE,                              "GET",    T + "/team-standings/"),
+    Case(ANYONE,                              "GET",    T + "/live-tables/"),
     Case((401, 403, 403, 403, 200, 200, 403), "GET",    T + "/check-in-plan/"),
     Case((401, 403, 403, 403, 200, 200, 403), "GET",    T + "/statistics/"),
     # Phases (the world has none: a cut, a call-up or a seating by rank finds no phase 2).
@@ -207,6 +208,7 @@ CASES: list[Case] = [
     Case((404, 404, 200, 200, 200, 200, 404), "GET",    PRIVATE + "/rounds/"),
     Case((404, 404, 200, 200, 200, 200, 404), "GET",    PRIVATE + "/standings/"),
     Case((404, 404, 200, 200, 200, 200, 404), "GET",    PRIVATE + "/team-standings/"),
+    Case((404, 404, 200, 200, 200, 200, 404), "GET",    PRIVATE + "/live-tables/"),
     Case((404, 404, 200, 200, 200, 200, 404), "GET",    PRIVATE + "/phases/"),
     Case((404, 404, 200, 200, 200, 200, 404), "GET",    PRIVATE + "/penalties/"),
     Case((404, 404, 200, 200, 200, 200, 404), "GET",    "/api/tables/{private_table}/"),

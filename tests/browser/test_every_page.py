@@ -101,7 +101,8 @@ class Harbour:
 @pytest.fixture
 def harbour(transactional_db: None) -> Harbour:
     """Hanchan 1 and 2 signed at three tables, hanchan 3 seated, published and started (its clock
-    running), no sheet yet; the players enter their table's sheet; team standings; penalties."""
+    running), a draft of two hands at its table 3; the players enter their table's sheet; team
+    standings; penalties."""
     tournament = Tournament.objects.create(
         name="Grand Harbour International Riichi Open 2026",
         slug=SLUG,
@@ -141,6 +142,15 @@ def harbour(transactional_db: None) -> Harbour:
             sheets.sign_sheet(sheets.save_sheet(table, entry, organiser, submit=True), organiser)
     third = tournament.rounds.get(number=3)
     services.operate_clock(third, organiser, "start")
+    # Hanchan 3's table 3 enters its hands as they are played (the live tables): a dealer's mangan, a
+    # draw with a riichi stick left on the table.
+    table = third.tables.get(number=3)
+    east, south = (s.player.name for s in table.seats.order_by("wind")[:2])
+    hands = [
+        {"result": "tsumo", "winner": east, "han": 5, "riichi": []},
+        {"result": "draw", "tenpai": [south], "riichi": [south]},
+    ]
+    sheets.save_sheet(table, {"form": "hands", "hands": hands}, organiser)
     for index, player in enumerate(players[3::4]):
         penalties.give_penalty(
             player, "other", organiser, points=Decimal(20 + index), reason="Phone ringing during the hanchan"
@@ -233,6 +243,13 @@ ANONYMOUS = [
         lambda h: f"/series/{h.series.slug}/projector/",
         projector=True,
     ),
+    Page("live-tables", "t/<slug:slug>/tables/", lambda h: f"{T}/tables/"),
+    Page(
+        "projector-tables",
+        "t/<slug:slug>/projector/tables/",
+        lambda h: f"{T}/projector/tables/",
+        projector=True,
+    ),
 ]
 # The player signed in on their phone (the seating card's link): their next seat, their own results,
 # their table's sheet to enter.
@@ -286,6 +303,7 @@ STAFF = [
         lambda h: f"{T}/manage/seating/jobs/{h.job.pk}/",
     ),
     Page("clock", "t/<slug:slug>/clock/", lambda h: f"{T}/clock/"),
+    Page("slow-tables", "t/<slug:slug>/tables/watch/", lambda h: f"{T}/tables/watch/"),
     Page("my-tables", "t/<slug:slug>/referee/", lambda h: f"{T}/referee/"),
     Page(
         "sheet-entry",
@@ -336,6 +354,8 @@ NOT_PAGES = {
     "t/<slug:slug>/penalties/disqualify/": "POST, answers a redirect",
     "t/<slug:slug>/standings.json": "JSON",
     "t/<slug:slug>/projector/seating.json": "JSON",
+    "t/<slug:slug>/tables.json": "JSON",
+    "t/<slug:slug>/projector/tables.json": "JSON",
     "t/<slug:slug>/clock.json": "JSON",
     "t/<slug:slug>/live": "the live event stream",
     "t/<slug:slug>/manage/reveal/": "POST, answers a redirect",

@@ -27,6 +27,10 @@ PUBLIC = [
     "/t/{slug}/projector/awards/",
     "/t/{slug}/ratings/",
     "/t/{slug}/clock.json",
+    "/t/{slug}/tables/",
+    "/t/{slug}/tables.json",
+    "/t/{slug}/projector/tables/",
+    "/t/{slug}/projector/tables.json",
 ]
 STAFF = [
     ("/t/{slug}/referee/", "referee"),
@@ -35,6 +39,7 @@ STAFF = [
     ("/t/{slug}/sheet/1/1/correct/", "head_referee"),
     ("/t/{slug}/penalties/", "head_referee"),
     ("/t/{slug}/clock/", "head_referee"),
+    ("/t/{slug}/tables/watch/", "head_referee"),
     ("/t/{slug}/manage/", "organiser"),
     ("/t/{slug}/manage/edit/", "organiser"),
     ("/t/{slug}/manage/players/", "organiser"),

@@ -44,6 +44,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "tournament.ratings",
             "tournament.persons",
             "tournament.series",
+            "tournament.table_progress",
             "exports.progress",
         ),
     ),
@@ -63,6 +64,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "tournament.series_db",
             "tournament.live",
             "tournament.live_standings",
+            "tournament.live_tables",
         ),
     ),
     (

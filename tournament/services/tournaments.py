@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from tournament import access
 from tournament.inputs import require_printable, require_printable_json
+from tournament.live_tables import tables_changed_on_commit
 from tournament.models import TOURNAMENT_FIELDS, StaffRole, Tournament
 from tournament.refusal import Refusal
 from tournament.services import audit
@@ -97,6 +98,7 @@ def update_tournament(tournament: Tournament, user: AbstractBaseUser, **fields: 
     tournament.full_clean()
     tournament.save()
     schedule_standings_refresh(tournament.pk)  # the tie-break or the rules may have changed
+    tables_changed_on_commit(tournament.pk)  # the publication settings may have changed
     return tournament
 
 
@@ -113,5 +115,6 @@ def reveal_standings(tournament: Tournament, user: AbstractBaseUser, *, revealed
     Tournament.objects.filter(pk=tournament.pk).update(standings_revealed=revealed)
     audit.record(tournament, user, "standings.reveal" if revealed else "standings.hide", "the hidden hanchan")
     schedule_standings_refresh(tournament.pk)
+    tables_changed_on_commit(tournament.pk)  # the live tables of the hidden hanchan, shown or hidden again
     tournament.refresh_from_db()
     return tournament

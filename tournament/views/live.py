@@ -4,14 +4,15 @@ Server-Sent Events, served by the ASGI server (``config.asgi``).
 Each web process holds ONE Redis subscriber (``Hub``) that hears every notice of ``tournament.live`` and
 fans it out to the queues of the streams it serves. For each notice it computes, once, what the
 public may see (the standings as the standings page's poll answers them to a visitor, under
-``public_cutoff``; the clock), and hands the same text to every public stream of the tournament: a
-change costs each process one computation, not one request per phone. The tournament's staff (who
-see more than the public) get the notice without the standings and fetch their own.
+``public_cutoff``; the clock; the live tables as their page's poll answers a visitor), and hands the
+same text to every public stream of the tournament: a change costs each process one computation, not
+one request per phone. The tournament's staff (who see more than the public) get the notice without
+the standings or the tables and fetch their own.
 
 An event::
 
     id: 42
-    event: standings
+    event: standings    (or seating, clock, tables)
     data: {"kind": "standings", "version": 42, "payload": {...}}
 
 ``id`` is the tournament's live version: a browser that reconnects sends it back as ``Last-Event-ID``
@@ -53,6 +54,7 @@ from redis.exceptions import RedisError
 
 from tournament import access, live
 from tournament.live_standings import standings_payload
+from tournament.live_tables import public_tables
 from tournament.models import StaffRole, Tournament
 from tournament.standings_db import public_cutoff
 from tournament.views.base import access_tournament
@@ -117,6 +119,8 @@ def _compute(tournament_id: int, kind: str) -> tuple[bool, Any]:
             return False, None
         if kind == "clock":
             return tournament.is_public, clock_data(tournament)
+        if kind == "tables":
+            return tournament.is_public, public_tables(tournament, fresh=True)
         # The copy of this change, never the one from before it (computed where the change was made).
         return tournament.is_public, standings_payload(tournament, public_cutoff(tournament), fresh=True)
     finally:
@@ -225,7 +229,7 @@ class Hub:
             if found is not None and found[0] >= version:
                 return found[1]  # as new or newer: what is current is what a browser wants
             payload = None
-            if kind == "clock" or (kind == "standings" and public):
+            if kind == "clock" or (kind in ("standings", "tables") and public):
                 try:
                     shown, payload = await sync_to_async(_compute, thread_sensitive=False)(
                         tournament_id, kind

@@ -1,0 +1,96 @@
+"""The live tables page in Chromium against a real uvicorn server: each hand a referee saves reaches the
+page within a moment over the live stream (the poll runs every 30 s while the stream is open, so only
+the push can be that quick): the running points, the riichi stick and the honba, then the next hand;
+with Redis unreachable, the poll brings them; no policy violation."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from scoring import services as sheets
+from tests.asgi_server import running_server
+from tests.browser.conftest import PHONE, wait_until
+from tests.browser.test_content_security import watch
+from tests.conftest import make_user, seat_table
+from tests.own_redis import free_port
+from tests.scoring.hanchan import OUTCOMES
+from tournament.models import Player, Round, Tournament
+
+
+@pytest.fixture
+def live_cup(transactional_db: None) -> dict[str, Any]:
+    tournament = Tournament.objects.create(
+        name="Live Cup",
+        slug="live-cup",
+        starts_on=date(2026, 9, 5),
+        ends_on=date(2026, 9, 6),
+        hanchan_count=2,
+    )
+    round_ = Round.objects.create(tournament=tournament, number=1, status=Round.Status.STARTED)
+    players = [
+        Player.objects.create(tournament=tournament, name=name) for name in ("Ana", "Ben", "Cho", "Dai")
+    ]
+    return {"table": seat_table(round_, 1, players), "referee": make_user("referee", tournament, "referee")}
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_each_hand_saved_is_pushed_to_the_live_tables_page(
+    new_context: Any, live_cup: dict[str, Any]
+) -> None:
+    table, referee = live_cup["table"], live_cup["referee"]
+    with running_server(log_name="live-tables-browser.log") as server:
+        page = new_context(viewport=PHONE).new_page()
+        violations = watch(page)
+        page.goto(f"{server.url}/t/live-cup/tables/")
+        card = page.locator('article[data-table="1"]')
+        expect(card.locator("[data-hand]")).to_have_text("East 1")
+        expect(card.locator(".facts")).to_have_text("0 hands played · no entry yet")
+        expect(card.locator("[data-points]").first).to_have_text("30,000")
+        wait_until(page, "window.Riichi.live && window.Riichi.live.connected")
+        polls: list[str] = []
+        page.on("request", lambda r: polls.append(r.url) if "tables.json" in r.url else None)
+
+        sheet = sheets.save_sheet(table, {"form": "hands", "hands": OUTCOMES[:3]}, referee)
+
+        # After hand 3: East 4, 1 honba; Dai's riichi stick on the table.
+        expect(card.locator("[data-hand]")).to_have_text("East 4 · 1 honba", timeout=3000)
+        expect(card.locator("[data-points]")).to_have_text(["31,200", "30,000", "27,600", "30,200"])
+        expect(card.locator(".facts")).to_contain_text("1 riichi stick · 3 hands played")
+
+        sheets.save_sheet(
+            table, {"form": "hands", "hands": OUTCOMES[:4]}, referee, expected_version=sheet.version
+        )
+
+        # The dealer Dai wins and keeps the deal: 2 honba, the stick taken.
+        expect(card.locator("[data-hand]")).to_have_text("East 4 · 2 honba", timeout=3000)
+        expect(card.locator("[data-points]")).to_have_text(["27,000", "30,000", "27,600", "35,400"])
+        assert polls == []  # pushed, not fetched
+        assert violations == [], "\n".join(violations)
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_with_redis_unreachable_the_live_tables_page_polls(
+    new_context: Any, live_cup: dict[str, Any]
+) -> None:
+    nowhere = f"redis://127.0.0.1:{free_port()}/0"
+    with running_server({"REDIS_URL": nowhere}, log_name="live-tables-browser-no-redis.log") as server:
+        page = new_context(viewport=PHONE).new_page()
+        violations = watch(page)
+        with page.expect_response(lambda r: r.url.endswith("/live")) as stream:
+            page.goto(f"{server.url}/t/live-cup/tables/")
+        card = page.locator('article[data-table="1"]')
+        expect(card.locator("[data-hand]")).to_have_text("East 1")
+        assert stream.value.status == 503  # the stream said no, clearly
+        assert page.evaluate("window.Riichi.live.connected") is False
+
+        sheets.save_sheet(live_cup["table"], {"form": "hands", "hands": OUTCOMES[:3]}, live_cup["referee"])
+
+        expect(card.locator("[data-hand]")).to_have_text("East 4 · 1 honba", timeout=8000)  # the 5 s poll
+        expect(card.locator("[data-points]")).to_have_text(["31,200", "30,000", "27,600", "30,200"])
+        assert violations == [], "\n".join(violations)

@@ -1,0 +1,182 @@
+"""Live tables: every table of the current hanchan as it stands, from the drafts saved hand by hand
+(``tournament.table_progress`` computes it; this module reads the database for it and decides who sees
+what).
+
+The public sees the tables of the current hanchan only where it sees that hanchan's results and
+seating: a hanchan hidden by ``public_cutoff`` (the last ``hidden_hanchan``, or standings published per
+completed hanchan) or whose seating is not published shows nothing at all, not even its tables'
+numbers. The tournament's staff see every table, and the head referee's page flags the slow ones.
+
+As the standings' (``tournament.live_standings``), the public payload is computed once per change where
+the change is made (``share_public_tables``, after the commit, before the ``tables`` notice goes out) and
+kept in the live cache for every web process; three queries whatever the number of tables.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from dataclasses import replace
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.db.models import Func, IntegerField
+from django.db.models.fields.json import KeyTransform
+from django.utils import timezone
+
+from scoring.models import ScoreSheet
+from tournament import live
+from tournament.live_standings import current_round
+from tournament.models import Round, Seat, Table, Tournament
+from tournament.standings_db import public_cutoff, remember_live, shows_hanchan, store_live
+from tournament.table_progress import SeatEntry, TableEntry, TableState, slow_tables, table_state
+
+logger = logging.getLogger("tournament.live")
+
+LIVE_PART = "tables"
+
+
+def public_sees(tournament: Tournament, round_: Round) -> bool:
+    """Whether the public sees the live tables of ``round_``: its seating is published and its results
+    are not hidden (``public_cutoff``), in a public tournament."""
+    return (
+        tournament.is_public
+        and round_.seating_is_public
+        and shows_hanchan(public_cutoff(tournament), round_.number)
+    )
+
+
+def table_states(round_: Round, *, compact: bool | None = None) -> list[TableState]:
+    """Every table of the hanchan as it stands, by number: three queries. ``compact``: read only what
+    the live state needs of each replay (``_sheets``); by default on PostgreSQL only."""
+    seats: dict[int, list[SeatEntry]] = defaultdict(list)
+    for table_id, wind, player_id, name in Seat.objects.filter(round=round_).values_list(
+        "table_id", "wind", "player_id", "player__name"
+    ):
+        seats[table_id].append(SeatEntry(wind, player_id, name))
+    sheets = _sheets(round_, seats, connection.vendor == "postgresql" if compact is None else compact)
+    ruleset = round_.tournament.ruleset()
+    states = []
+    for table_id, number in Table.objects.filter(round=round_).order_by("number").values_list("pk", "number"):
+        entry = sheets.get(table_id) or TableEntry(number, seats.get(table_id, []))
+        states.append(
+            table_state(replace(entry, table=number), ruleset.starting_points, ruleset.riichi_stick)
+        )
+    return states
+
+
+def _sheets(round_: Round, seats: dict[int, list[SeatEntry]], compact: bool) -> dict[int, TableEntry]:
+    """The sheets of the hanchan, by table id. ``compact`` (PostgreSQL's JSON operators): only what the
+    live state reads of each replay leaves the database (the number of hands, the last one, the end, the
+    final points, the sticks left), a fraction of the whole replays' bytes to send and decode; otherwise
+    (SQLite) the whole replay."""
+    sheets = ScoreSheet.objects.filter(table__round=round_)
+    moments = ("table_id", "status", "created_at", "updated_at")
+    if not compact:
+        return {
+            row["table_id"]: TableEntry.of_replay(
+                0,
+                seats.get(row["table_id"], []),
+                row["status"],
+                row["replay"],
+                first_entry_at=row["created_at"],
+                last_entry_at=row["updated_at"],
+            )
+            for row in sheets.values(*moments, "replay")
+        }
+    hands = KeyTransform("hands", "replay")
+    rows = sheets.values(*moments).annotate(
+        hands_played=Func(hands, function="jsonb_array_length", output_field=IntegerField()),
+        last_hand=KeyTransform("-1", KeyTransform("hands", "replay")),
+        finished=KeyTransform("finished", "replay"),
+        final_points=KeyTransform("final_points", "replay"),
+        sticks_left=KeyTransform("riichi_sticks_left", "replay"),
+    )
+    return {
+        row["table_id"]: TableEntry(
+            0,
+            seats.get(row["table_id"], []),
+            row["status"],
+            first_entry_at=row["created_at"],
+            last_entry_at=row["updated_at"],
+            hands_played=row["hands_played"],
+            last_hand=row["last_hand"],
+            finished=bool(row["finished"]),
+            final_points=row["final_points"],
+            riichi_sticks_left=int(row["sticks_left"] or 0),
+        )
+        for row in rows
+    }
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return moment.isoformat() if moment is not None else None
+
+
+def table_json(state: TableState) -> dict[str, Any]:
+    return {
+        "table": state.table,
+        "status": state.status,
+        "seats": [
+            {"wind": seat.wind, "player": seat.player, "name": seat.name, "points": points}
+            for seat, points in zip(state.seats, state.points, strict=True)
+        ],
+        "riichi_sticks": state.riichi_sticks,
+        "honba": state.honba,
+        "hand": state.round_index,
+        "hands_played": state.hands_played,
+        "last_entry_at": _iso(state.last_entry_at),
+    }
+
+
+def tables_payload(tournament: Tournament, *, staff: bool, now: datetime | None = None) -> dict[str, Any]:
+    """The live tables of the current hanchan: as the public sees them, or whole with each slow table's
+    flags (``staff``: the head referee's page)."""
+    now = now or timezone.now()
+    current = current_round(tournament)
+    shown = current is not None and (staff or public_sees(tournament, current))
+    payload: dict[str, Any] = {
+        "round": current.number if current is not None and shown else None,
+        "shown": shown or current is None,
+        "now": now.isoformat(),
+        "tables": [],
+    }
+    if current is None or not shown:
+        return payload
+    states = table_states(current)
+    payload["tables"] = [table_json(state) for state in states]
+    if staff:
+        hands_behind, idle_minutes = settings.LIVE_TABLES_HANDS_BEHIND, settings.LIVE_TABLES_IDLE_MINUTES
+        flags = slow_tables(states, now, hands_behind=hands_behind, idle_minutes=idle_minutes)
+        for table in payload["tables"]:
+            table["flags"] = [flag.as_json() for flag in flags.get(table["table"], ())]
+        payload["hands_behind"], payload["idle_minutes"] = hands_behind, idle_minutes
+    return payload
+
+
+def public_tables(tournament: Tournament, *, fresh: bool = False) -> dict[str, Any]:
+    """The public payload, computed once per change for the whole site (``remember_live``); ``fresh``:
+    never the copy from before the latest change (what a live stream sends)."""
+    return remember_live(tournament, LIVE_PART, lambda: tables_payload(tournament, staff=False), fresh=fresh)
+
+
+def share_public_tables(tournament_id: int) -> None:
+    """After a change of a table has committed: its public payload computed here, once for the site,
+    then the ``tables`` notice. A failure to compute is logged; the notice goes out all the same."""
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        return
+    if tournament.is_public:
+        try:
+            store_live(tournament, LIVE_PART, tables_payload(tournament, staff=False))
+        except Exception:
+            logger.exception("live tables of tournament %s not computed", tournament_id)
+    live.announce(tournament_id, "tables")
+
+
+def tables_changed_on_commit(tournament_id: int) -> None:
+    """A table's sheet changed in the current transaction: once it commits, the live tables' payload and
+    notice (never if it rolls back)."""
+    transaction.on_commit(lambda: share_public_tables(tournament_id), robust=True)
