@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import Counter
 from collections.abc import Sequence
@@ -24,11 +25,20 @@ def history(n: int, rounds: int, *, built_for: int, seed: int = 0) -> list[list[
     quality is not what it checks: the first hanchan of the ``built_for``-hanchan schedule, which the
     generator builds at once (a shipped or algebraic design), rather than a search of seconds of its own
     for ``rounds``. Every hanchan is valid and no two players meet twice."""
+    schedule = _built(n, built_for, seed)
+    assert len(schedule) >= rounds
+    return [list(map(list, hanchan)) for hanchan in schedule[:rounds]]
+
+
+@functools.cache
+def _built(n: int, built_for: int, seed: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """The schedule ``history`` takes its hanchan from, generated once per process (read-only: each test
+    gets lists of its own)."""
     from tournament.seating import generate
 
-    schedule = generate(n, built_for, seed=seed)
-    assert len(schedule.rounds) >= rounds
-    return [list(map(list, hanchan)) for hanchan in schedule.rounds[:rounds]]
+    return tuple(
+        tuple(tuple(table) for table in hanchan) for hanchan in generate(n, built_for, seed=seed).rounds
+    )
 
 
 def assert_valid(rounds: Sequence[Sequence[Sequence[Any]]], players: Sequence[Any]) -> None:
