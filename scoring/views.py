@@ -26,7 +26,7 @@ from scoring.rules.replay import RESULT_NAMES
 from scoring.rules.ruleset import ABORTIVE_DRAWS, entry_outcomes
 from scoring.rules.sheet import ROUND_LABELS, round_name
 from scoring.rules.tenhou import RESEAT_LABEL
-from scoring.rules.yaku import CATALOGUE
+from scoring.rules.yaku import CATALOGUE, hand_wins
 from tournament import access
 from tournament import services as tournament_services
 from tournament.inputs import read_json
@@ -191,6 +191,7 @@ def _hands(sheet: ScoreSheet, seats: list[Seat]) -> list[dict[str, Any]]:
             "honba": hand.get("honba", 0),
             "result": _shown_result(hand.get("result", "")),
             "points": [_points(hand.get("points", {}).get(seat.player.name)) for seat in seats],
+            "wins": hand_wins(hand),
         }
         for hand in sheet.replay.get("hands") or []
     ]

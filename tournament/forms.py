@@ -16,6 +16,9 @@ from django.utils.translation import gettext_lazy as _
 from django_countries import countries
 
 from scoring.rules.ruleset import (
+    ABORTIVE_DRAWS,
+    AGARI_YAME_ALWAYS,
+    AGARI_YAME_OPTIONAL,
     BOUNDS,
     DEFAULT_RULESET,
     PRESETS,
@@ -124,14 +127,35 @@ def tie_break_choices() -> list[tuple[str, str]]:
 
 # The rules organisers change most, each a field of its own on the tournament form, stored in
 # ``ruleset_overrides`` like the rest (the raw JSON, the "Advanced" part of the form, holds the others).
+# The online presets' rules (red fives, abortive draws, nagashi mangan, busting, counted yakuman, agari
+# yame, the West round) are among them.
 RULE_NUMBERS = {
     "rule_starting_points": "starting_points",
     "rule_return_points": "return_points",
     "rule_chombo_penalty": "chombo_penalty",
+    "rule_red_fives": "red_fives",
+    "rule_west_round_points": "west_round_points",
 }
 UMA_FIELDS = ("rule_uma_1", "rule_uma_2", "rule_uma_3", "rule_uma_4")
-RULE_SWITCHES = {"rule_kiriage": "kiriage", "rule_sticks_left_to_first": "sticks_left_to_first"}
-RULE_KEYS = {*RULE_NUMBERS.values(), "uma", *RULE_SWITCHES.values()}
+RULE_SWITCHES = {
+    "rule_kiriage": "kiriage",
+    "rule_sticks_left_to_first": "sticks_left_to_first",
+    "rule_multiple_ron": "multiple_ron",
+    "rule_nagashi_mangan": "nagashi_mangan",
+    "rule_busting": "busting",
+    "rule_counted_yakuman": "counted_yakuman",
+}
+# Agari yame as a choice: the preset's, none (stored as ""), or the ruleset's two kinds.
+AGARI_YAME_NONE = "none"
+AGARI_YAME_VALUES = {
+    AGARI_YAME_NONE: "",
+    AGARI_YAME_ALWAYS: AGARI_YAME_ALWAYS,
+    AGARI_YAME_OPTIONAL: AGARI_YAME_OPTIONAL,
+}
+# The abortive draws as a choice (the preset's, none, or those ticked) and the ticks.
+ABORTIVE_NONE, ABORTIVE_THESE = "none", "these"
+RULE_CHOICES = {"rule_agari_yame": "agari_yame", "rule_abortive": "abortive_draws"}
+RULE_KEYS = {*RULE_NUMBERS.values(), "uma", *RULE_SWITCHES.values(), *RULE_CHOICES.values()}
 SWITCH_VALUES = {"yes": True, "no": False}
 
 # "Keep apart" (teams, clubs, countries), in words, stored as the model's number: None, 0 or n.
@@ -158,6 +182,27 @@ def switch_choices() -> list[tuple[str, str]]:
     return [("", gettext("As the preset says")), ("yes", gettext("Yes")), ("no", gettext("No"))]
 
 
+def agari_yame_choices() -> list[tuple[str, str]]:
+    return [
+        ("", gettext("As the preset says")),
+        (AGARI_YAME_NONE, gettext("No: the dealer plays on while keeping the deal")),
+        (AGARI_YAME_ALWAYS, gettext("Yes: the game ends")),
+        (AGARI_YAME_OPTIONAL, gettext("The dealer may end the game")),
+    ]
+
+
+def abortive_choices() -> list[tuple[str, str]]:
+    return [
+        ("", gettext("As the preset says")),
+        (ABORTIVE_NONE, gettext("None")),
+        (ABORTIVE_THESE, gettext("Only those ticked below")),
+    ]
+
+
+def abortive_kind_choices() -> list[tuple[str, str]]:
+    return [(kind, gettext(name)) for kind, name in ABORTIVE_DRAWS.items()]
+
+
 def preset_placeholders(ruleset: Ruleset) -> dict[str, int]:
     """The value of each rule field in a preset: its placeholder, which the page's script follows when
     the preset changes (static/js/tournament_form.js)."""
@@ -173,6 +218,13 @@ def rule_number(low: int, high: int, step: int = 1, **kwargs: Any) -> forms.Inte
         widget=forms.NumberInput(attrs={"min": low, "max": high, "step": step, "inputmode": "numeric"}),
         **kwargs,
     )
+
+
+def _field_of(problem: str, given: dict[str, tuple[str, Any]]) -> str:
+    """The form field of the rule a refusal of the rules engine names first (its messages begin with the
+    rule's name, e.g. "abortive_draws: triple-ron needs multiple_ron"); "" when it names none given."""
+    named = [(problem.find(key), -len(key), key) for key in given if key in problem]
+    return given[min(named)[2]][0] if named else ""
 
 
 # The form's parts, in order (the template shows each as a fieldset); the tie-break selects go where
@@ -194,6 +246,15 @@ FIELDSETS: list[tuple[str, Any, list[str]]] = [
             "rule_chombo_penalty",
             "rule_kiriage",
             "rule_sticks_left_to_first",
+            "rule_multiple_ron",
+            "rule_red_fives",
+            "rule_abortive",
+            "rule_abortive_draws",
+            "rule_nagashi_mangan",
+            "rule_busting",
+            "rule_counted_yakuman",
+            "rule_agari_yame",
+            "rule_west_round_points",
             "hanchan_minutes",
             "ruleset_overrides",
         ],
@@ -271,6 +332,89 @@ class TournamentForm(forms.ModelForm):
         choices=switch_choices,
         required=False,
         help_text=_("WRCR 2015 §5.9: no, nobody collects them."),
+    )
+    rule_multiple_ron = forms.ChoiceField(
+        label=_("Multiple ron"),
+        choices=switch_choices,
+        required=False,
+        help_text=_(
+            "Every player who calls ron on one discard wins (EMA 2016, Tenhou, Mahjong Soul: yes; WRCR 2015 "
+            "§5.7.6: no, the player closest to the discarder wins)."
+        ),
+    )
+    rule_red_fives = rule_number(
+        *BOUNDS["red_fives"],
+        label=_("Red fives"),
+        help_text=_(
+            "How many red fives the set has, each a dora (WRCR 2015 §3.3: 0; Tenhou and Mahjong Soul: 3, "
+            "one per suit)."
+        ),
+    )
+    rule_abortive = forms.ChoiceField(
+        label=_("Abortive draws"),
+        choices=abortive_choices,
+        required=False,
+        widget=forms.RadioSelect,
+        help_text=_(
+            "WRCR 2015 §5.7.3 and EMA: none. Tenhou: all five kinds; Mahjong Soul: all but three players "
+            "winning on one discard. An abortive draw pays nothing and the dealer keeps the deal."
+        ),
+    )
+    rule_abortive_draws = forms.MultipleChoiceField(
+        label=_("Abortive draws allowed"),
+        choices=abortive_kind_choices,
+        required=False,
+        initial=list,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_(
+            "For “Only those ticked below”. Three players winning on one discard needs multiple ron."
+        ),
+    )
+    rule_nagashi_mangan = forms.ChoiceField(
+        label=_("Nagashi mangan"),
+        choices=switch_choices,
+        required=False,
+        help_text=_(
+            "At an exhaustive draw, a player whose discards are all terminals and honours, none called, is "
+            "paid a mangan instead of the noten payments (WRCR 2015 §5.7.2: no; Tenhou, Mahjong Soul: yes)."
+        ),
+    )
+    rule_busting = forms.ChoiceField(
+        label=_("Busting (tobi)"),
+        choices=switch_choices,
+        required=False,
+        help_text=_(
+            "The hanchan ends as soon as a player's points are below zero (WRCR 2015 §4.1: no, the game "
+            "continues; Tenhou, Mahjong Soul: yes)."
+        ),
+    )
+    rule_counted_yakuman = forms.ChoiceField(
+        label=_("Counted yakuman (kazoe yakuman)"),
+        choices=switch_choices,
+        required=False,
+        help_text=_(
+            "13 han or more without a yakuman are paid as a yakuman (WRCR 2015 §6.1: no, a sanbaiman; "
+            "Tenhou, Mahjong Soul: yes)."
+        ),
+    )
+    rule_agari_yame = forms.ChoiceField(
+        label=_("Agari yame"),
+        choices=agari_yame_choices,
+        required=False,
+        widget=forms.RadioSelect,
+        help_text=_(
+            "When the South 4 dealer wins or is tenpai and leads with at least the West round's points "
+            "(WRCR 2015 §5.9.1: no; Tenhou: the game ends; Mahjong Soul: the dealer chooses)."
+        ),
+    )
+    rule_west_round_points = rule_number(
+        *BOUNDS["west_round_points"],
+        step=100,
+        label=_("West round (sudden death): points to end"),
+        help_text=_(
+            "When nobody has this many points after South 4, the West round is played until somebody has "
+            "them, West 4 at most; 0: no West round (WRCR 2015 §5.8; Tenhou, Mahjong Soul: 30,000)."
+        ),
     )
     separate_teams_rule = forms.ChoiceField(
         label=_("Team mates"),
@@ -432,7 +576,15 @@ class TournamentForm(forms.ModelForm):
         for name, key in RULE_SWITCHES.items():
             if isinstance(overrides.get(key), bool):
                 self.initial[name] = "yes" if overrides[key] else "no"
+        if overrides.get("agari_yame") in AGARI_YAME_VALUES.values():
+            stored = overrides["agari_yame"]
+            self.initial["rule_agari_yame"] = stored or AGARI_YAME_NONE
+        kinds = overrides.get("abortive_draws")
+        if isinstance(kinds, list | tuple) and set(kinds) <= set(ABORTIVE_DRAWS):
+            self.initial["rule_abortive"] = ABORTIVE_THESE if kinds else ABORTIVE_NONE
+            self.initial["rule_abortive_draws"] = list(kinds)
         shown = {name for name in (*RULE_NUMBERS.values(), *RULE_SWITCHES.values()) if name in overrides}
+        shown.update(key for name, key in RULE_CHOICES.items() if name in self.initial)
         if any(name in self.initial for name in UMA_FIELDS):
             shown.add("uma")
         if isinstance(self.instance.ruleset_overrides, dict):
@@ -525,6 +677,18 @@ class TournamentForm(forms.ModelForm):
         for name, key in RULE_SWITCHES.items():
             if cleaned.get(name) in SWITCH_VALUES:
                 given[key] = (name, SWITCH_VALUES[cleaned[name]])
+        if cleaned.get("rule_agari_yame") in AGARI_YAME_VALUES:
+            given["agari_yame"] = ("rule_agari_yame", AGARI_YAME_VALUES[cleaned["rule_agari_yame"]])
+        ticked = list(cleaned.get("rule_abortive_draws") or [])
+        abortive = cleaned.get("rule_abortive") or (ABORTIVE_THESE if ticked else "")
+        if abortive == ABORTIVE_NONE:
+            given["abortive_draws"] = ("rule_abortive", [])
+        elif abortive == ABORTIVE_THESE:
+            # In the engine's order (``ABORTIVE_DRAWS``), as ``Ruleset.to_dict`` stores them.
+            given["abortive_draws"] = (
+                "rule_abortive_draws",
+                [kind for kind in ABORTIVE_DRAWS if kind in ticked],
+            )
         uma = [cleaned.get(name) for name in UMA_FIELDS]
         if any(value is not None for value in uma):
             missing = [name for name, value in zip(UMA_FIELDS, uma, strict=True) if value is None]
@@ -539,12 +703,21 @@ class TournamentForm(forms.ModelForm):
             else:
                 given["uma"] = (UMA_FIELDS[0], uma)
         merged = dict(overrides)
-        for key, (name, value) in given.items():
-            problems = problems_of(preset if preset in PRESETS else DEFAULT_RULESET, **{key: value})
-            if problems:
-                self.add_error(name, forms.ValidationError("; ".join(problems), code="ruleset"))
+        for key, (_name, value) in given.items():
             merged[key] = value
-        for name in (*RULE_NUMBERS, *UMA_FIELDS, *RULE_SWITCHES):
+        # The rules engine's own checks, on the whole set (a rule that needs another, e.g. three players
+        # winning on one discard as an abortive draw needs multiple ron): each refusal beside the field
+        # of the rule it names; one that names only rules of the JSON is the model's to refuse.
+        if given:
+            base = preset if preset in PRESETS else DEFAULT_RULESET
+            refused: dict[str, list[str]] = {}
+            for problem in problems_of(base, **merged):
+                name = _field_of(problem, given)
+                if name:
+                    refused.setdefault(name, []).append(problem)
+            for name, problems in refused.items():
+                self.add_error(name, forms.ValidationError("; ".join(problems), code="ruleset"))
+        for name in (*RULE_NUMBERS, *UMA_FIELDS, *RULE_SWITCHES, *RULE_CHOICES, "rule_abortive_draws"):
             cleaned.pop(name, None)
         cleaned["ruleset_overrides"] = merged
 

@@ -1,4 +1,5 @@
-"""All score sheets: one worksheet per hanchan, each table's sheet hand by hand where it was entered so,
+"""All score sheets: one worksheet per hanchan, each table's sheet hand by hand where it was entered so
+(with each win's value, yaku and dora where they were entered),
 in the reader's language (the replay record stores English words and labels: they are translated here)."""
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from exports.exporters.base import (
 from scoring.models import ScoreSheet
 from scoring.rules.ruleset import ABORTIVE_DRAWS
 from scoring.rules.sheet import ROUND_LABELS, round_name
+from scoring.rules.yaku import hand_wins
 from tournament.models import Round, Seat, StaffRole, Tournament
 
 
@@ -38,6 +40,7 @@ def columns() -> list[Column]:
         Column(_("Result"), 30),
         *(Column(str(wind), 18, POINTS_FORMAT) for wind in Seat.Wind.labels),
         Column(_("Riichi"), 24),
+        Column(_("Yaku"), 48),
     ]
 
 
@@ -96,6 +99,7 @@ def table_rows(number: int, names: list[str], sheet: ScoreSheet | None) -> Itera
             describe(hand),
             *(deltas.get(name) for name in players),
             ", ".join(hand.get("riichi", [])),
+            "; ".join(f"{winner}: {summary}" for winner, summary in hand_wins(hand)) or None,
         ]
     final = replay.get("final_points", {})
     ranks = replay.get("ranks", {})

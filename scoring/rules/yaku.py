@@ -289,6 +289,38 @@ def yaku_name(yaku: str) -> str:
     return _(YAKU[yaku].name)
 
 
+def win_summary(win: WinYaku) -> str:
+    """A win as the read-only hands and the exports show it, in the reader's language: its value (han
+    and fu, or yakuman), its yaku in list order and its dora, e.g. "3 han 30 fu: Riichi, All Simples;
+    dora 2"."""
+    if win.yakuman > 1:
+        value = _("{count} yakuman").format(count=win.yakuman)
+    elif win.yakuman:
+        value = _("yakuman")
+    elif win.han is None:
+        value = _("mangan")  # Blessing of Man under WRCR 2015 §6.5.4
+    elif win.fu is None:
+        value = _("{han} han").format(han=win.han)
+    else:
+        value = _("{han} han {fu} fu").format(han=win.han, fu=win.fu)
+    text = _("{value}: {yaku}").format(value=value, yaku=_names(win.yaku))
+    if win.dora_total:
+        text = _("{text}; dora {count}").format(text=text, count=win.dora_total)
+    return text
+
+
+def hand_wins(record: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The wins of a stored replay hand (``HandRecord.as_json``) whose yaku are known: each winner with
+    ``win_summary``, in the record's order of winners; nothing for a hand without yaku."""
+    stored = record.get("yaku")
+    if not isinstance(stored, Mapping):
+        return []
+    winners = [name for name in record.get("winners") or [] if name in stored]
+    winners += [name for name in stored if name not in winners]
+    wins = [(str(name), WinYaku.from_json(stored[name])) for name in winners]
+    return [(name, win_summary(win)) for name, win in wins if win is not None]
+
+
 def _names(ids: Iterable[str]) -> str:
     return _(", ").join(yaku_name(yaku) for yaku in sort_yaku(ids))
 
@@ -540,9 +572,11 @@ __all__ = [
     "Problem",
     "WinYaku",
     "Yaku",
+    "hand_wins",
     "read_win_yaku",
     "sort_yaku",
     "tiles_yaku",
+    "win_summary",
     "yaku_name",
     "yaku_of_names",
 ]

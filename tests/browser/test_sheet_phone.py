@@ -1,11 +1,11 @@
 """The score sheet on phones of 360 px in all seven languages (and 414 px in German), with long names, once
-hands are entered (a ron with its discarder, a tsumo, a draw, a chombo): as the referee who edits and
-signs it, and as a seated player asked to confirm it (players' entry). Nothing wider than the screen, no
-tap target too small, overlapping or covering a text, no name cut (``layout_problems``); the confirming
-player reads the results and the hands before "I agree", and the editor only after choosing to change
-the sheet; the chombo's penalty is in the results summary; an error after a bad entry is scrolled into
-sight, above the sticky save bar. Screenshots go to tests/artifacts/phone/ (not committed) for people to
-look at."""
+hands are entered (a ron with its discarder, a tsumo with its yaku, a draw, a chombo): as the referee who
+edits and signs it, and as a seated player asked to confirm it (players' entry). Nothing wider than the
+screen, no tap target too small, overlapping or covering a text, no name cut (``layout_problems``); the
+confirming player reads the results and the hands (the tsumo's yaku under it) before "I agree", and the
+editor only after choosing to change the sheet; the chombo's penalty is in the results summary; an error
+after a bad entry is scrolled into sight, above the sticky save bar. Screenshots go to
+tests/artifacts/phone/ (not committed) for people to look at."""
 
 from __future__ import annotations
 
@@ -39,7 +39,15 @@ SHEET = "/t/phone-open/sheet/1/1/"
 EAST, SOUTH, WEST, NORTH = NAMES[:4]
 HANDS = [
     {"result": "ron", "winner": SOUTH, "loser": WEST, "han": 2, "fu": 30, "riichi": []},
-    {"result": "tsumo", "winner": WEST, "han": 1, "fu": 30, "riichi": [WEST]},
+    # Entered with its yaku: the read-only hands show them under the hand, long names wrapping.
+    {
+        "result": "tsumo",
+        "winner": WEST,
+        "yaku": ["riichi", "ippatsu", "menzen_tsumo", "tanyao", "sanshoku"],
+        "fu": 30,
+        "dora": 2,
+        "riichi": [WEST],
+    },
     {"result": "draw", "tenpai": [EAST, NORTH], "riichi": [NORTH]},
     {"result": "chombo", "offender": WEST, "riichi": []},
 ]
@@ -133,6 +141,8 @@ def test_the_sheet_fits_phones_for_the_referee_and_the_confirming_player(
             results = player.locator("[data-confirm-results]")
             assert results.bounding_box()["y"] < agree.bounding_box()["y"]
             assert player.locator("[data-confirm-results] [data-hands-table]").count() == 1
+            expect(results.locator("[data-hand-yaku]")).to_have_count(1)
+            expect(results.locator("[data-hand-yaku]")).to_contain_text(WEST)
             expect(results.locator("[data-penalties]")).to_contain_text(WEST)
             expect(player.locator("button[value=submit]")).to_be_hidden()
             look(player, f"sheet-confirming-{width}-{language}", found)

@@ -28,8 +28,10 @@ from scoring.rules.yaku import (
     RULE_YAKU_YAKUMAN,
     YAKU,
     WinYaku,
+    hand_wins,
     read_win_yaku,
     tiles_yaku,
+    win_summary,
     yaku_of_names,
 )
 
@@ -391,3 +393,24 @@ def test_a_stored_record_reads_back() -> None:
     assert WinYaku.from_json(found.as_json()) == found
     assert WinYaku.from_json({"yaku": ["nonsense"]}) is None
     assert YAKU["honitsu"].value(is_open=True) == 2
+
+
+def test_a_wins_summary_gives_its_value_its_yaku_in_list_order_and_its_dora() -> None:
+    assert win_summary(WinYaku(yaku=("tanyao", "riichi"), han=2, fu=40)) == "2 han 40 fu: Riichi, All Simples"
+    assert win_summary(WinYaku(yaku=("riichi",), han=3, dora=1, ura_dora=1)) == "3 han: Riichi; dora 2"
+    assert win_summary(WinYaku(yaku=("kokushi",), yakuman=1)) == "yakuman: Thirteen Orphans"
+    assert win_summary(WinYaku(yaku=("kokushi", "tenhou"), yakuman=2)).startswith("2 yakuman: ")
+    assert win_summary(WinYaku(yaku=("renhou",))) == "mangan: Blessing of Man"
+
+
+def test_a_stored_hands_wins_are_read_in_the_order_of_its_winners() -> None:
+    record = {
+        "winners": ["Dai", "Ben"],
+        "yaku": {
+            "Ben": {"yaku": ["pinfu"], "han": 1, "fu": 30},
+            "Dai": {"yaku": ["tanyao"], "han": 1, "fu": 30, "aka_dora": 1},
+            "Cho": {"yaku": ["no such yaku"]},
+        },
+    }
+    assert hand_wins(record) == [("Dai", "1 han 30 fu: All Simples; dora 1"), ("Ben", "1 han 30 fu: Pinfu")]
+    assert hand_wins({"winners": ["Ben"]}) == [] and hand_wins({"yaku": "riichi"}) == []

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from scoring.rules.replay import replay
 from tournament.forms import TournamentForm
 from tournament.models import Tournament
 
@@ -83,12 +84,12 @@ def test_the_rule_fields_set_their_rules_and_the_json_the_rest(client: Client) -
         "rule_uma_3": "-10",
         "rule_uma_4": "-20",
         "rule_kiriage": "no",
-        "ruleset_overrides": '{"multiple_ron": true, "starting_points": 27000}',
+        "ruleset_overrides": '{"liability": false, "starting_points": 27000}',
     }
     assert client.post("/tournaments/new/", body).status_code == 302
     spring = Tournament.objects.get(slug="spring-open")
     assert spring.ruleset_overrides == {
-        "multiple_ron": True,
+        "liability": False,
         "starting_points": 25000,  # the field wins over the same rule in the JSON
         "uma": [20, 10, -10, -20],
         "kiriage": False,
@@ -99,12 +100,14 @@ def test_the_rule_fields_set_their_rules_and_the_json_the_rest(client: Client) -
     form = client.get("/t/spring-open/manage/edit/").context["form"]
     assert form["rule_starting_points"].value() == 25000 and form["rule_uma_4"].value() == -20
     assert form["rule_kiriage"].value() == "no"
-    assert form["ruleset_overrides"].value() == '{"multiple_ron": true}'
+    assert form["ruleset_overrides"].value() == '{"liability": false}'
     # Emptying a field gives the preset's rule back.
     data = edit_data(client, "spring-open") | {"rule_starting_points": ""}
     assert client.post("/t/spring-open/manage/edit/", data).status_code == 302
     spring.refresh_from_db()
-    assert "starting_points" not in spring.ruleset_overrides and spring.ruleset_overrides["multiple_ron"]
+    assert (
+        "starting_points" not in spring.ruleset_overrides and spring.ruleset_overrides["liability"] is False
+    )
 
 
 @pytest.mark.django_db
@@ -145,3 +148,111 @@ def test_not_before_hanchan_n_needs_n_and_a_stored_rule_shows_as_its_choice(
     assert form["separate_teams_rule"].value() == "never" and form["separate_teams"].value() is None
     assert form["separate_countries_rule"].value() == "from" and form["separate_countries"].value() == 3
     assert form["separate_clubs_rule"].value() == "none"
+
+
+ONLINE_RULES = {
+    "rule_multiple_ron": "yes",
+    "rule_red_fives": "3",
+    "rule_abortive": "these",
+    "rule_abortive_draws": ["four-riichi", "nine-terminals"],
+    "rule_nagashi_mangan": "yes",
+    "rule_busting": "yes",
+    "rule_counted_yakuman": "yes",
+    "rule_agari_yame": "optional",
+    "rule_west_round_points": "30000",
+}
+
+
+@pytest.mark.django_db
+def test_a_preset_without_overrides_stores_no_custom_rules(client: Client) -> None:
+    for preset in ("WRC2015", "TENHOU"):
+        data = BASE | {"ruleset_preset": preset, "name": f"Open {preset}"}
+        assert client.post("/tournaments/new/", data).status_code == 302
+        stored = Tournament.objects.get(name=f"Open {preset}")
+        assert stored.ruleset_overrides == {} and stored.ruleset_preset == preset
+        # Saved again from its own form: still nothing.
+        assert (
+            client.post(f"/t/{stored.slug}/manage/edit/", edit_data(client, stored.slug)).status_code == 302
+        )
+        stored.refresh_from_db()
+        assert stored.ruleset_overrides == {}
+
+
+@pytest.mark.django_db
+def test_the_online_rules_are_fields_stored_as_the_engine_reads_them(client: Client) -> None:
+    assert client.post("/tournaments/new/", BASE | ONLINE_RULES).status_code == 302
+    spring = Tournament.objects.get(slug="spring-open")
+    assert spring.ruleset_overrides == {
+        "multiple_ron": True,
+        "red_fives": 3,
+        "abortive_draws": ["nine-terminals", "four-riichi"],
+        "nagashi_mangan": True,
+        "busting": True,
+        "counted_yakuman": True,
+        "agari_yame": "optional",
+        "west_round_points": 30000,
+    }
+    ruleset = spring.ruleset()
+    assert ruleset.abortive_draws == frozenset({"nine-terminals", "four-riichi"}) and ruleset.red_fives == 3
+    assert ruleset.nagashi_mangan and ruleset.busting and ruleset.counted_yakuman and ruleset.multiple_ron
+    assert (ruleset.agari_yame, ruleset.west_round_points) == ("optional", 30000)
+    # Shown again in their fields, none as JSON; saved again unchanged.
+    form = client.get("/t/spring-open/manage/edit/").context["form"]
+    assert form["rule_abortive"].value() == "these"
+    assert form["rule_abortive_draws"].value() == ["nine-terminals", "four-riichi"]
+    assert form["rule_agari_yame"].value() == "optional" and form["rule_busting"].value() == "yes"
+    assert form["rule_red_fives"].value() == 3 and form["ruleset_overrides"].value() == "{}"
+    before = dict(spring.ruleset_overrides)
+    assert client.post("/t/spring-open/manage/edit/", edit_data(client, "spring-open")).status_code == 302
+    spring.refresh_from_db()
+    assert spring.ruleset_overrides == before
+    # "None" and "No" are stored as rules of their own, not as the preset's.
+    data = edit_data(client, "spring-open") | {"rule_abortive": "none", "rule_agari_yame": "none"}
+    assert client.post("/t/spring-open/manage/edit/", data).status_code == 302
+    spring.refresh_from_db()
+    assert spring.ruleset_overrides["abortive_draws"] == [] and spring.ruleset_overrides["agari_yame"] == ""
+    assert Tournament.objects.get(pk=spring.pk).ruleset().abortive_draws == frozenset()
+
+
+@pytest.mark.django_db
+def test_an_impossible_combination_is_refused_naming_the_field_and_the_rule(client: Client) -> None:
+    body = BASE | {
+        "rule_abortive": "these",
+        "rule_abortive_draws": ["triple-ron"],
+        "rule_multiple_ron": "no",
+        "rule_red_fives": "5",
+        "rule_west_round_points": "30050",
+    }
+    form = client.post("/tournaments/new/", body).context["form"]
+    assert form.errors["rule_abortive_draws"] == [
+        "abortive_draws: triple-ron needs multiple_ron (without it, the head bump wins)"
+    ]
+    assert form.errors["rule_red_fives"] == ["red_fives must be from 0 to 4, not 5"]
+    assert form.errors["rule_west_round_points"] == ["west_round_points must be a multiple of 100"]
+    assert not Tournament.objects.filter(name="Spring Open").exists()
+    # With multiple ron, the same abortive draw is accepted (the preset WRC2015 has none).
+    allowed = body | {"rule_multiple_ron": "yes", "rule_red_fives": "1", "rule_west_round_points": "30000"}
+    assert client.post("/tournaments/new/", allowed).status_code == 302
+    assert Tournament.objects.get(slug="spring-open").ruleset().allows_abortive("triple-ron")
+
+
+def abortive_sheet(kind: str) -> dict[str, Any]:
+    players = ["Ana", "Ben", "Cho", "Dai"]
+    riichi = players if kind == "four-riichi" else []
+    return {"players": players, "hands": [{"result": "abortive", "kind": kind, "riichi": riichi}]}
+
+
+@pytest.mark.django_db
+def test_an_abortive_draw_is_accepted_on_a_sheet_only_when_the_form_allows_it(client: Client) -> None:
+    assert client.post("/tournaments/new/", BASE | {"name": "Plain"}).status_code == 302
+    assert client.post("/tournaments/new/", BASE | {"name": "Online"} | ONLINE_RULES).status_code == 302
+    plain = Tournament.objects.get(name="Plain").ruleset()
+    online = Tournament.objects.get(name="Online").ruleset()
+    assert replay(abortive_sheet("four-riichi"), online).valid
+    assert replay(abortive_sheet("nine-terminals"), online).valid
+    refused = replay(abortive_sheet("four-kongs"), online)  # not ticked
+    assert (
+        not refused.valid and "four kongs by several players is no abortive draw" in refused.errors[0].message
+    )
+    under_wrcr = replay(abortive_sheet("four-riichi"), plain)
+    assert not under_wrcr.valid and "WRC2015 has no abortive draws" in under_wrcr.errors[0].message
