@@ -357,6 +357,8 @@ SPECTACULAR_SETTINGS = {
         "RoundStatusEnum": "tournament.models.Round.Status",
         "SheetStatusEnum": "scoring.models.ScoreSheet.Status",
         "JobStateEnum": "exports.models.ExportJob.State",  # the seating jobs' states are the same
+        "SeriesRuleEnum": "tournament.models.Series.Rule",
+        "SlowTableRuleEnum": ["hands-behind", "no-entry"],  # why the head referee's page flags a table
     },
     # Every operation's 4xx responses in the one error format (config.api.error_responses).
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "config.api.error_responses"],
