@@ -71,6 +71,50 @@
     };
   };
 
+  /* Poll ``url`` every ``everyMs`` and call ``paint`` with its JSON when the answer differs from the last
+     one (four times slower in a hidden tab). While a live stream is open (live.js) the poll is a safety
+     net every ``liveMs``: a "riichi:live" event of ``kind`` brings the data with it (the public copy,
+     painted at once), or asks for a fetch at once (the staff's fuller copy), as an event of a kind in
+     ``refetchOn`` does. ``waitFirst``: the page holds the data already, the first fetch waits. */
+  Riichi.poll = function (url, paint, { kind, refetchOn = [], everyMs, liveMs = 30000, waitFirst = false }) {
+    let last = null;
+    let timer = null;
+    async function tick() {
+      clearTimeout(timer);
+      try {
+        const response = await fetch(url, { cache: "no-cache", headers: { Accept: "application/json" } });
+        if (response.ok) {
+          const text = await response.text();
+          if (text !== last) paint(JSON.parse(text));
+          last = text;
+        }
+      } catch (e) {
+        /* a dropped request: the next one catches up */
+      }
+      const live = Riichi.live && Riichi.live.connected;
+      timer = setTimeout(tick, live ? liveMs : document.hidden ? everyMs * 4 : everyMs);
+    }
+    document.addEventListener("riichi:live", (event) => {
+      const { kind: eventKind, payload } = event.detail;
+      if (eventKind === kind && payload) {
+        paint(payload);
+        last = null;
+      } else if (eventKind === kind || refetchOn.includes(eventKind)) {
+        tick();
+      }
+    });
+    document.addEventListener("riichi:live-state", (event) => {
+      if (!event.detail.connected) {
+        tick(); /* the stream dropped: poll at once, then as before */
+      } else {
+        clearTimeout(timer); /* the stream is open: the next poll after liveMs */
+        timer = setTimeout(tick, liveMs);
+      }
+    });
+    if (waitFirst) timer = setTimeout(tick, Riichi.live && Riichi.live.connected ? liveMs : everyMs);
+    else tick();
+  };
+
   Riichi.el = function (tag, attrs, children) {
     const node = document.createElement(tag);
     for (const [key, value] of Object.entries(attrs || {})) {

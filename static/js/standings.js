@@ -214,46 +214,8 @@
     poll(root.dataset.url, paint);
   }
 
-  /* Poll ``url``; call ``paint`` with the data when the answer differs from the last one. While a live
-     stream is open (live.js) the poll only checks now and then: a "riichi:live" event of ``liveKind``
-     brings the data with it (the public standings), or asks for a fetch at once (the staff's fuller
-     standings, a published seating). */
-  function poll(url, paint, liveKind = "standings") {
-    let last = null;
-    let timer = null;
-    async function tick() {
-      clearTimeout(timer);
-      try {
-        const response = await fetch(url, { cache: "no-cache", headers: { Accept: "application/json" } });
-        if (response.ok) {
-          const text = await response.text();
-          if (text !== last) paint(JSON.parse(text));
-          last = text;
-        }
-      } catch (e) {
-        /* a dropped request: the next one catches up */
-      }
-      const live = R.live && R.live.connected;
-      timer = setTimeout(tick, live ? LIVE_POLL_MS : document.hidden ? POLL_MS * 4 : POLL_MS);
-    }
-    document.addEventListener("riichi:live", (event) => {
-      if (event.detail.kind !== liveKind) return;
-      if (event.detail.payload) {
-        paint(event.detail.payload);
-        last = null;
-      } else {
-        tick();
-      }
-    });
-    document.addEventListener("riichi:live-state", (event) => {
-      if (!event.detail.connected) {
-        tick(); /* the stream dropped: poll at once, then as before */
-      } else {
-        clearTimeout(timer); /* the stream is open: the next poll in 30 s */
-        timer = setTimeout(tick, LIVE_POLL_MS);
-      }
-    });
-    tick();
+  function poll(url, paint, kind = "standings") {
+    R.poll(url, paint, { kind, everyMs: POLL_MS, liveMs: LIVE_POLL_MS });
   }
 
   /* The projector: the ranked players in as many columns as the screen holds, every row visible

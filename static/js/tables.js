@@ -131,41 +131,8 @@
   }
 
   function poll(url, paint) {
-    let last = null;
-    let timer = null;
-    async function tick() {
-      clearTimeout(timer);
-      try {
-        const response = await fetch(url, { cache: "no-cache", headers: { Accept: "application/json" } });
-        if (response.ok) {
-          const text = await response.text();
-          if (text !== last) paint(JSON.parse(text));
-          last = text;
-        }
-      } catch (e) {
-        /* a dropped request: the next one catches up */
-      }
-      const live = R.live && R.live.connected;
-      timer = setTimeout(tick, live ? LIVE_POLL_MS : document.hidden ? POLL_MS * 4 : POLL_MS);
-    }
-    document.addEventListener("riichi:live", (event) => {
-      const kind = event.detail.kind;
-      if (kind === "tables" && event.detail.payload) {
-        paint(event.detail.payload);
-        last = null;
-      } else if (kind === "tables" || kind === "seating" || kind === "clock") {
-        tick(); /* the staff's own copy, or another hanchan may be current */
-      }
-    });
-    document.addEventListener("riichi:live-state", (event) => {
-      if (!event.detail.connected) {
-        tick();
-      } else {
-        clearTimeout(timer);
-        timer = setTimeout(tick, LIVE_POLL_MS);
-      }
-    });
-    timer = setTimeout(tick, R.live && R.live.connected ? LIVE_POLL_MS : POLL_MS);
+    /* Another hanchan may be current after a seating or the clock: asked again at once. */
+    R.poll(url, paint, { kind: "tables", refetchOn: ["seating", "clock"], everyMs: POLL_MS, liveMs: LIVE_POLL_MS, waitFirst: true });
   }
 
   function initial() {
