@@ -8,11 +8,15 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Iterator
+from datetime import date
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.db import connection
+
+from tests.conftest import make_user, seat_table
+from tournament.models import Player, Round, Tournament
 
 # Playwright's sync API runs an event loop in this thread; the ORM calls of the tests are still
 # synchronous and safe here.
@@ -271,3 +275,20 @@ UNSTUCK_LAYOUT_PROBLEMS = f"""() => {{
 def unstuck_layout_problems(page: Any) -> list[str]:
     """``layout_problems`` of the whole page, its sticky bars where they stand in it."""
     return list(page.evaluate(UNSTUCK_LAYOUT_PROBLEMS))
+
+
+@pytest.fixture
+def live_cup(transactional_db: None) -> dict[str, Any]:
+    """Hanchan 1 of the Live Cup started, table 1 seated (Ana, Ben, Cho, Dai), and its referee."""
+    tournament = Tournament.objects.create(
+        name="Live Cup",
+        slug="live-cup",
+        starts_on=date(2026, 9, 5),
+        ends_on=date(2026, 9, 6),
+        hanchan_count=2,
+    )
+    round_ = Round.objects.create(tournament=tournament, number=1, status=Round.Status.STARTED)
+    players = [
+        Player.objects.create(tournament=tournament, name=name) for name in ("Ana", "Ben", "Cho", "Dai")
+    ]
+    return {"table": seat_table(round_, 1, players), "referee": make_user("referee", tournament, "referee")}

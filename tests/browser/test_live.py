@@ -4,7 +4,6 @@ that quick), and, with Redis unreachable, refreshed by the poll as before; no po
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Any
 
 import pytest
@@ -14,25 +13,9 @@ from scoring import services as sheets
 from tests.asgi_server import running_server
 from tests.browser.conftest import DESKTOP, wait_until
 from tests.browser.test_content_security import watch
-from tests.conftest import make_user, seat_table
 from tests.own_redis import free_port
-from tournament.models import Player, Round, Tournament
 
 FINAL = {"Ana": 41000, "Ben": 31000, "Cho": 26000, "Dai": 22000}  # Ana: +11 and 15 uma
-
-
-@pytest.fixture
-def live_cup(transactional_db: None) -> dict[str, Any]:
-    tournament = Tournament.objects.create(
-        name="Live Cup",
-        slug="live-cup",
-        starts_on=date(2026, 9, 5),
-        ends_on=date(2026, 9, 6),
-        hanchan_count=2,
-    )
-    round_ = Round.objects.create(tournament=tournament, number=1, status=Round.Status.STARTED)
-    players = [Player.objects.create(tournament=tournament, name=name) for name in FINAL]
-    return {"table": seat_table(round_, 1, players), "referee": make_user("referee", tournament, "referee")}
 
 
 def sign(live_cup: dict[str, Any]) -> None:

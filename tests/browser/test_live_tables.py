@@ -5,7 +5,6 @@ with Redis unreachable, the poll brings them; no policy violation."""
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Any
 
 import pytest
@@ -15,26 +14,8 @@ from scoring import services as sheets
 from tests.asgi_server import running_server
 from tests.browser.conftest import PHONE, wait_until
 from tests.browser.test_content_security import watch
-from tests.conftest import make_user, seat_table
 from tests.own_redis import free_port
 from tests.scoring.hanchan import OUTCOMES
-from tournament.models import Player, Round, Tournament
-
-
-@pytest.fixture
-def live_cup(transactional_db: None) -> dict[str, Any]:
-    tournament = Tournament.objects.create(
-        name="Live Cup",
-        slug="live-cup",
-        starts_on=date(2026, 9, 5),
-        ends_on=date(2026, 9, 6),
-        hanchan_count=2,
-    )
-    round_ = Round.objects.create(tournament=tournament, number=1, status=Round.Status.STARTED)
-    players = [
-        Player.objects.create(tournament=tournament, name=name) for name in ("Ana", "Ben", "Cho", "Dai")
-    ]
-    return {"table": seat_table(round_, 1, players), "referee": make_user("referee", tournament, "referee")}
 
 
 @pytest.mark.browser
