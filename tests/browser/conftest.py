@@ -16,7 +16,7 @@ import pytest
 from django.db import connection
 
 from tests.conftest import make_user, seat_table
-from tournament.models import Player, Round, Tournament
+from tournament.models import Player, Round, Table, Tournament
 
 # Playwright's sync API runs an event loop in this thread; the ORM calls of the tests are still
 # synchronous and safe here.
@@ -292,3 +292,21 @@ def live_cup(transactional_db: None) -> dict[str, Any]:
         Player.objects.create(tournament=tournament, name=name) for name in ("Ana", "Ben", "Cho", "Dai")
     ]
     return {"table": seat_table(round_, 1, players), "referee": make_user("referee", tournament, "referee")}
+
+
+@pytest.fixture
+def open_table(transactional_db: None) -> Table:
+    """Table 1 (Ana, Ben, Cho, Dai) of the Harbour Open's hanchan 1, started (WRCR 2015), and its referee:
+    the sheet the phone entry tests open."""
+    tournament = Tournament.objects.create(
+        name="Harbour Open",
+        slug="harbour-open",
+        starts_on=date(2026, 9, 5),
+        ends_on=date(2026, 9, 6),
+        hanchan_count=4,
+    )
+    round_ = Round.objects.create(tournament=tournament, number=1, status=Round.Status.STARTED)
+    players = [Player.objects.create(tournament=tournament, name=n) for n in ("Ana", "Ben", "Cho", "Dai")]
+    make_user("referee", tournament, "referee")
+    table: Table = seat_table(round_, 1, players)
+    return table

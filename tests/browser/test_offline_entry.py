@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 import time
-from datetime import date
 from typing import Any
 
 import pytest
@@ -17,9 +16,9 @@ from scoring import services as sheets
 from scoring.models import ScoreSheet, SheetVersion, SubmissionKey
 from tests.browser.conftest import PHONE, log_in
 from tests.browser.test_content_security import watch
-from tests.conftest import make_user, seat_table
+from tests.conftest import make_user
 from tests.scoring import hanchan
-from tournament.models import Player, Round, Table, Tournament
+from tournament.models import Player, Table, Tournament
 from tournament.services import player_login
 
 PASSWORD = "pw-for-tests-only"
@@ -42,21 +41,6 @@ WATCH_THE_FOLD = """(number) => {
     }
   }).observe(hands, { attributes: true, subtree: true, attributeFilter: ["class"] });
 }"""
-
-
-@pytest.fixture
-def open_table(transactional_db: None) -> Table:
-    tournament = Tournament.objects.create(
-        name="Harbour Open",
-        slug="harbour-open",
-        starts_on=date(2026, 9, 5),
-        ends_on=date(2026, 9, 6),
-        hanchan_count=4,
-    )
-    round_ = Round.objects.create(tournament=tournament, number=1, status=Round.Status.STARTED)
-    players = [Player.objects.create(tournament=tournament, name=n) for n in ("Ana", "Ben", "Cho", "Dai")]
-    make_user("referee", tournament, "referee")
-    return seat_table(round_, 1, players)
 
 
 class Taps:

@@ -6,7 +6,6 @@ and the replay the values. Nothing on the page is cut, overlapping or too small 
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Any
 
 import pytest
@@ -17,8 +16,7 @@ from scoring.models import ScoreSheet
 from tests.browser.conftest import layout_problems, unstuck_layout_problems
 from tests.browser.test_offline_entry import Taps, open_sheet
 from tests.browser.test_sheet_phone import SHOTS
-from tests.conftest import make_user, seat_table
-from tournament.models import Player, Round, Table, Tournament
+from tournament.models import Table
 
 MAX_TAPS = 60  # issue 36: "a typical 11-hand hanchan with yaku in at most 60 taps"
 TAPS = 50  # counted by this test (what docs/tournament.md states)
@@ -89,23 +87,6 @@ HANCHAN: list[dict[str, Any]] = [
     {"result": "tsumo", "winner": "Ana", "yaku": ["tanyao", "haitei"], "open": True, "fu": 30, "riichi": []},
 ]
 SEARCHED = {"haitei": "hai"}  # the yaku found by typing, and what is typed
-
-
-@pytest.fixture
-def open_table(transactional_db: None) -> Table:
-    """Table 1 of hanchan 1 of the tournament ``open_sheet`` opens (WRCR 2015), its referee."""
-    tournament = Tournament.objects.create(
-        name="Harbour Open",
-        slug="harbour-open",
-        starts_on=date(2026, 9, 5),
-        ends_on=date(2026, 9, 6),
-        hanchan_count=4,
-    )
-    round_ = Round.objects.create(tournament=tournament, number=1, status=Round.Status.STARTED)
-    players = [Player.objects.create(tournament=tournament, name=n) for n in ("Ana", "Ben", "Cho", "Dai")]
-    make_user("referee", tournament, "referee")
-    table: Table = seat_table(round_, 1, players)
-    return table
 
 
 def enter(tap: Taps, page: Any, hand: Any, outcome: dict[str, Any], count_keys: list[int]) -> None:
