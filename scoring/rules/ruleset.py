@@ -117,6 +117,14 @@ class Ruleset:
     # South 4, the West round is played until somebody has them when the deal passes, West 4 at most
     # (sudden death); 0: none.
     west_round_points: int = 0
+    # WRCR 2015 §5.9.2: players with equal final points share their places and split the uma of those
+    # places. Tenhou: "if there is a tie, the tie is broken in favor of the person having the earlier
+    # dealership": the earlier starting seat takes the higher place.
+    ties_by_seat: bool = False
+    # WRCR 2015 §5.9.2: the hanchan score is (points - return points) / 1,000, exact. Tenhou: "At the end
+    # of a game, points are rounded to the closest thousand, '4 down, 5 up'"; the first place takes what
+    # the others' rounding leaves, so that the table's points (and scores) still add up (see scores.py).
+    round_to_thousand: bool = False
     description: str = ""
 
     def __post_init__(self) -> None:
@@ -223,6 +231,8 @@ _BOOL_FIELDS = (
     "nagashi_mangan",
     "busting",
     "counted_yakuman",
+    "ties_by_seat",
+    "round_to_thousand",
 )
 
 
@@ -400,6 +410,11 @@ TENHOU = dataclasses.replace(
     # "Sudden death brings the game into the next wind. As soon as someone attains 30,000 points [...] the
     # game ends. [...] in Hanchan only goes until West Round ends."
     west_round_points=30000,
+    # "At the end of the game, if there is a tie, the tie is broken in favor of the person having the
+    # earlier dealership."
+    ties_by_seat=True,
+    # "At the end of a game, points are rounded to the closest thousand, '4 down, 5 up'."
+    round_to_thousand=True,
 )
 
 # Mahjong Soul (雀魂, Yostar / Catfood Studio): the ranked rooms' rules (the in-game "ルール説明"), which the
@@ -418,6 +433,10 @@ MAHJONGSOUL = dataclasses.replace(
     agari_yame=AGARI_YAME_OPTIONAL,
     # Three players calling ron on one discard all win: "Triple Ron: No" among the abortive draws.
     abortive_draws=frozenset({NINE_TERMINALS, FOUR_WINDS, FOUR_RIICHI, FOUR_KONGS}),
+    # Scores to the tenth, as the game shows them (no rounding to thousands); how it places equal points
+    # is not in the sources read, so tied players share their places as under WRCR 2015 §5.9.2.
+    ties_by_seat=False,
+    round_to_thousand=False,
 )
 
 PRESETS: dict[str, Ruleset] = {

@@ -5,6 +5,10 @@ they occupy and split the uma of those places equally (two tied first under WRCR
 return points exceed the starting points (the online rules: 25,000 and 30,000), first place also takes
 the difference of the four players, the oka (+20), split like the uma on a tie for first.
 
+Tenhou's rules (``ties_by_seat``, ``round_to_thousand``) place equal points by starting seat, the earlier
+first, and count the points rounded to thousands, the first place taking what the others' rounding leaves
+(``counted_points``).
+
 Rounding rule for uma shares that are not exact decimals (three players tied with a custom uma whose
 share is a third, e.g. 20 / 3): **hundredths, remainder to the earlier seat**. Each tied player gets the
 share rounded down to 0.01 and the hundredths left over go, one each, to the tied players in starting seat
@@ -111,10 +115,26 @@ def _error(rule: str, message: str) -> dict[str, object]:
     return {"hand": None, "rule": rule, "message": message}
 
 
-def ranks_of(points: Mapping[str, int]) -> dict[str, int]:
-    """Places with ties shared: 1, 2, 2, 4 (WRCR 2015 §5.9: ties may occur)."""
+def ranks_of(points: Mapping[str, int], *, by_seat: bool = False) -> dict[str, int]:
+    """Places with ties shared: 1, 2, 2, 4 (WRCR 2015 §5.9: ties may occur); ``by_seat`` (Tenhou): equal
+    points placed by starting seat, the earlier seat first (``points`` is in starting seat order)."""
+    if by_seat:
+        order = sorted(points, key=lambda player: -points[player])  # stable: equal points keep seat order
+        return {player: order.index(player) + 1 for player in points}
     ordered = sorted(points.values(), reverse=True)
     return {player: ordered.index(value) + 1 for player, value in points.items()}
+
+
+def counted_points(points: Mapping[str, int], ranks: Mapping[str, int]) -> dict[str, int]:
+    """The final points as a score counts them when they are rounded to thousands (Tenhou: "rounded to
+    the closest thousand, '4 down, 5 up'"): every player but the first to the nearest 1,000, a half
+    thousand upwards (14,500 -> 15,000; -1,500 -> -1,000), and the first place (the earliest seat among
+    tied firsts) the table's points less the others', so that the table still adds up. The places stay
+    those of the points as played."""
+    first = next(player for player in points if ranks[player] == 1)
+    counted = {player: (value + 500) // 1000 * 1000 for player, value in points.items() if player != first}
+    counted[first] = sum(points.values()) - sum(counted.values())
+    return {player: counted[player] for player in points}
 
 
 def _uma(ranks: dict[str, int], ruleset: Ruleset) -> dict[str, Decimal]:
@@ -171,11 +191,12 @@ def table_scores(
     points: Mapping[str, int], ruleset: Ruleset
 ) -> tuple[dict[str, int], dict[str, Decimal], dict[str, Decimal]]:
     """``hanchan_scores`` of points already known to be a possible end of a hanchan."""
-    ranks = ranks_of(points)
+    ranks = ranks_of(points, by_seat=ruleset.ties_by_seat)
     uma = _uma(ranks, ruleset)
+    counted = counted_points(points, ranks) if ruleset.round_to_thousand else points
     scores = {
         player: Decimal(value - ruleset.return_points) / THOUSAND + uma[player]
-        for player, value in points.items()
+        for player, value in counted.items()
     }
     if ruleset.oka:
         # The oka to first place, split like the uma when several share it (in points, then thousands).

@@ -38,6 +38,7 @@ import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any, TypeVar
 
 from scoring.rules.i18n import _, gettext_noop
@@ -52,6 +53,7 @@ from scoring.rules.ruleset import (
     TRIPLE_RON,
     Ruleset,
 )
+from scoring.rules.scores import format_score, table_scores
 from scoring.rules.sheet import ROUND_WINDS, round_name
 from scoring.rules.yaku import YAKU, read_win_yaku
 from tournament.inputs import read_json
@@ -85,6 +87,7 @@ RULE_WEST = "end-of-game (WRCR 2015 §5.8, §5.9)"
 RULE_STICKS_LEFT = "riichi-sticks-left (WRCR 2015 §5.7.4, §5.9)"
 RULE_LIABILITY = "liability (WRCR 2015 §6.2)"
 RULE_FINAL = "final-points (WRCR 2015 §5.9)"
+RULE_HANCHAN_SCORE = "hanchan-score (WRCR 2015 §5.9.2)"
 RULE_UNFINISHED = "hanchan-not-finished (WRCR 2015 §5.8, §6.1)"
 
 _T = TypeVar("_T")
@@ -214,6 +217,8 @@ class GameLog:
     names: tuple[str, str, str, str]
     hands: tuple[LogHand, ...]
     final_points: tuple[int, int, int, int] | None  # the log's ``sc``, in full points, when given
+    # The placement score of each player in the log's ``sc`` (uma and oka included), when given.
+    scores: tuple[Decimal, Decimal, Decimal, Decimal] | None = None
 
 
 @dataclass(frozen=True)
@@ -471,7 +476,19 @@ def read_log(raw: bytes | str) -> GameLog:
     hands: list[LogHand] = []
     for number, raw_hand in enumerate(hands_raw, 1):
         hands.append(_HandReader(number, raw_hand).read(hands[-1] if hands else None))
-    return GameLog(_four(names), tuple(hands), _final_points(data.get("sc"), hands[-1]))
+    sc = data.get("sc")
+    return GameLog(_four(names), tuple(hands), _final_points(sc, hands[-1]), _scores(sc))
+
+
+def _scores(sc: object) -> tuple[Decimal, Decimal, Decimal, Decimal] | None:
+    """The placement scores of the log's ``sc`` (already checked by ``_final_points``), as decimals: the
+    log writes them as JSON numbers, such as 43.0 or -37.5."""
+    if not isinstance(sc, list) or len(sc) != 8:
+        return None
+    values = sc[1::2]
+    if not all(isinstance(value, int | float) and not isinstance(value, bool) for value in values):
+        raise _refuse("sc", _("'sc' gives each player's final points and placement score"))
+    return _four([Decimal(str(value)) for value in values])
 
 
 def _final_points(sc: object, last: LogHand) -> tuple[int, int, int, int] | None:
@@ -886,6 +903,21 @@ def _compare(
     if same and verdict.valid and len(played) == len(log.hands):
         entry["final_points"] = dict(zip(players, end, strict=True))
         entry["riichi_sticks_left"] = left
+        if log.scores is not None and log.final_points == end:
+            scores = table_scores(entry["final_points"], ruleset)[2]
+            ours = tuple(scores[player] for player in players)
+            if ours != log.scores:
+                findings.append(
+                    Finding(
+                        None,
+                        "",
+                        RULE_HANCHAN_SCORE,
+                        _(
+                            "the online game scored the places {log}; the tournament's rules score them "
+                            "{rules}"
+                        ).format(log=_listed(players, log.scores), rules=_listed(players, ours)),
+                    )
+                )
     elif same is False or len(played) != len(log.hands):
         findings.append(
             Finding(
@@ -897,6 +929,10 @@ def _compare(
                 ).format(points=", ".join(f"{p} {v:,}" for p, v in zip(players, last.end, strict=True))),
             )
         )
+
+
+def _listed(players: Sequence[str], scores: Sequence[Decimal]) -> str:
+    return ", ".join(f"{player} {format_score(score)}" for player, score in zip(players, scores, strict=True))
 
 
 def _payment_finding(kiriage: bool) -> str:

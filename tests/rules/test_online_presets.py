@@ -14,6 +14,7 @@ from scoring.rules.hands import evaluate_hand
 from scoring.rules.legal import Moment, is_legal, legal_outcomes
 from scoring.rules.replay import replay
 from scoring.rules.ruleset import ABORTIVE_DRAWS, ONLINE_PRESETS, PRESETS, Ruleset, get_ruleset, problems_of
+from scoring.rules.scores import table_scores
 from scoring.rules.sheet import RULE_ABORTIVE, RULE_BUSTING, RULE_NAGASHI, RULE_TILES
 
 P = ["Ana", "Ben", "Cho", "Dai"]
@@ -240,14 +241,54 @@ def test_first_place_takes_the_oka() -> None:
         {"result": "ron", "winner": "Ben", "loser": "Cho", "han": 5, "riichi": []},
         ended_by_time=True,
     )
-    # Ben: (33,000 - 30,000) / 1,000 + 20 uma + 20 oka; Ana and Dai tie second, splitting +10 and -10.
+    # Ben: (33,000 - 30,000) / 1,000 + 20 uma + 20 oka. Ana and Dai tie at 25,000: Tenhou places the earlier
+    # seat first ("the tie is broken in favor of the person having the earlier dealership"), Ana second
+    # (-5 + 10), Dai third (-5 - 10).
+    assert verdict.ranks == {"Ana": 2, "Ben": 1, "Cho": 4, "Dai": 3}
     assert verdict.scores == {
-        "Ana": Decimal("-5"),
+        "Ana": Decimal("5"),
         "Ben": Decimal("43"),
         "Cho": Decimal("-33"),
-        "Dai": Decimal("-5"),
+        "Dai": Decimal("-15"),
     }
     assert sum((verdict.scores or {}).values()) == 0
+
+
+def test_with_shared_places_tied_players_split_the_uma_of_their_places() -> None:
+    """WRCR 2015 §5.9.2's way, on Tenhou's points: Ana and Dai share second and split +10 and -10."""
+    ruleset = Ruleset.custom("TENHOU", ties_by_seat=False)
+    ranks, _uma, scores = table_scores({"Ana": 25000, "Ben": 33000, "Cho": 17000, "Dai": 25000}, ruleset)
+    assert ranks == {"Ana": 2, "Ben": 1, "Cho": 4, "Dai": 2}
+    assert scores == {"Ana": Decimal("-5"), "Ben": Decimal("43"), "Cho": Decimal("-33"), "Dai": Decimal("-5")}
+
+
+def test_tenhou_counts_the_points_rounded_to_thousands_and_first_takes_the_rest() -> None:
+    """Tenhou: "points are rounded to the closest thousand, '4 down, 5 up'"; the worked example of the
+    Japanese mahjong scoring rules ("Final points and place"): 25,000 each, A 43,600, B 14,500, C 15,400,
+    D 26,500 count as B 15,000, C 15,000, D 27,000 and A the 43,000 they leave of 100,000: A +33 before the
+    uma, D -3, C -15, B -15, placed as played (C's 15,400 above B's 14,500)."""
+    points = {"A": 43600, "B": 14500, "C": 15400, "D": 26500}
+    ranks, _uma, scores = table_scores(points, get_ruleset("TENHOU"))
+    assert ranks == {"A": 1, "B": 4, "C": 3, "D": 2}
+    assert scores == {
+        "A": Decimal(33 + 20),
+        "B": Decimal(-15 - 20),
+        "C": Decimal(-15 - 10),
+        "D": Decimal(-3 + 10),
+    }
+    # Below zero a half thousand goes up too: -1,500 counts as -1,000, -1,600 as -2,000.
+    _ranks, _uma, scores = table_scores(
+        {"A": -1500, "B": 33000, "C": -1600, "D": 70100}, get_ruleset("TENHOU")
+    )
+    assert scores == {
+        "A": Decimal(-31 - 10),
+        "B": Decimal(3 + 10),
+        "C": Decimal(-32 - 20),
+        "D": Decimal(40 + 40),
+    }
+    assert sum(scores.values()) == 0
+    # Without the rounding (Mahjong Soul's scores, to the tenth), the same points count as played.
+    assert table_scores(points, get_ruleset("MAHJONGSOUL"))[2]["A"] == Decimal("18.6") + 15
 
 
 def passing(count: int) -> list[dict[str, Any]]:

@@ -19,6 +19,7 @@ from scoring.rules.tenhou import (
     RESEAT_LABEL,
     RULE_ABORTIVE,
     RULE_FINAL,
+    RULE_HANCHAN_SCORE,
     RULE_HEAD_BUMP,
     RULE_KIRIAGE,
     RULE_LIABILITY,
@@ -167,7 +168,8 @@ def test_the_tenhou_log_under_its_preset_keeps_its_abortive_draws_nagashi_and_do
     assert records[3].deltas == {"Ana": 8000, "Ben": -2000, "Cho": -4000, "Dai": -2000}
     assert records[4].deltas == {"Ana": -1000, "Ben": -4200, "Cho": 4200, "Dai": 1000}
     # The stick left after South 4 goes to first place (Dai), and first takes the oka: 25,000 each,
-    # 30,000 returned, uma 20/10/-10/-20.
+    # 30,000 returned, uma 20/10/-10/-20; the points count rounded to thousands, a half upwards (Ben's
+    # 29,900 as 30,000, Cho's 12,500 as 13,000), and first (Dai, 33,600) the 33,000 the others leave.
     assert verdict.riichi_sticks_left == 0 and verdict.final_points == {
         "Ana": 24000,
         "Ben": 29900,
@@ -176,9 +178,9 @@ def test_the_tenhou_log_under_its_preset_keeps_its_abortive_draws_nagashi_and_do
     }
     assert {player: str(score) for player, score in (verdict.scores or {}).items()} == {
         "Ana": "-16",
-        "Ben": "9.9",
-        "Cho": "-37.5",
-        "Dai": "43.6",
+        "Ben": "10",
+        "Cho": "-37",
+        "Dai": "43",
     }
 
 
@@ -224,8 +226,16 @@ def test_the_end_of_an_online_game_is_the_events_own_under_its_preset_and_a_find
 
 def test_each_online_preset_reports_what_the_other_plays_differently() -> None:
     # Mahjong Soul pays a triple ron; Tenhou makes it an abortive draw (sanchahou), and the reverse.
+    # And scores the places otherwise: Mahjong Soul has no oka, uma 15/5/-5/-15 and no rounding.
     _, findings = sheet_of("tenhou-ranked", "MAHJONGSOUL")
-    assert [(finding["hand"], finding["rule"]) for finding in findings] == [(6, RULE_ABORTIVE)]
+    assert [(finding["hand"], finding["rule"]) for finding in findings] == [
+        (6, RULE_ABORTIVE),
+        (None, RULE_HANCHAN_SCORE),
+    ]
+    assert findings[1]["message"] == (
+        "the online game scored the places Ana -16, Ben 10, Cho -37, Dai 43; the tournament's rules score "
+        "them Ana -6, Ben 9.9, Cho -27.5, Dai 23.6"
+    )
     assert "MAHJONGSOUL" in findings[0]["message"]
     entry, findings = sheet_of("mahjongsoul-bust", "TENHOU")
     assert entry["hands"][1] == {"result": "abortive", "kind": "triple-ron", "riichi": []}
