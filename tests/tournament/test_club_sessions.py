@@ -286,3 +286,31 @@ def test_the_page_forms_a_table_and_shows_it(session: Session) -> None:
         name="Open", slug="open", starts_on=date(2026, 1, 1), ends_on=date(2026, 1, 1), hanchan_count=4
     )
     assert Client().get(f"/t/{other.slug}/club/").status_code == 404
+
+
+def test_the_tournament_pages_serve_a_session_without_its_schedule(session: Session) -> None:
+    """The pages that assume a schedule still serve a session: no seating to generate (the seating page
+    leads to the session's), no clock for the room; each open table is its hanchan in "my tables"."""
+    first = services.form_table(
+        session.tournament, session.organiser, session.ids("Ana", "Ben", "Cho", "Dai")
+    )
+    sign(first, session.organiser, {"Ana": 45000, "Ben": 35000, "Cho": 25000, "Dai": 15000})
+    services.form_table(session.tournament, session.organiser, session.ids("Eve", "Fay", "Ana", "Ben"))
+    client = Client()
+    client.force_login(session.organiser)
+    slug = session.tournament.slug
+    for page in (
+        "",
+        "standings/",
+        "players/",
+        f"players/{session.players['Ana'].pk}/",
+        "manage/",
+        "referee/",
+    ):
+        response = client.get(f"/t/{slug}/{page}")
+        assert response.status_code == 200, page
+        assert "data-clock-url" not in response.content.decode(), page
+    assert client.get(f"/t/{slug}/manage/seating/")["Location"] == f"/t/{slug}/club/"
+    mine = client.get(f"/t/{slug}/referee/").content.decode()
+    assert "Hanchan 2" in mine and "Hanchan 1" not in mine
+    assert client.get(f"/t/{slug}/manage/edit/").status_code == 200
