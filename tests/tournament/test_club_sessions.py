@@ -314,3 +314,39 @@ def test_the_tournament_pages_serve_a_session_without_its_schedule(session: Sess
     mine = client.get(f"/t/{slug}/referee/").content.decode()
     assert "Hanchan 2" in mine and "Hanchan 1" not in mine
     assert client.get(f"/t/{slug}/manage/edit/").status_code == 200
+    # A player's page lists the hanchan they sat at, whatever their numbers: Eve's is hanchan 2.
+    eve = client.get(f"/t/{slug}/players/{session.players['Eve'].pk}/").content.decode()
+    assert '<td class="num">2</td>' in eve
+
+
+def test_a_session_is_created_from_the_form_without_a_number_of_hanchan(session: Session) -> None:
+    client = Client()
+    client.force_login(session.organiser)
+    body = {"name": "Friday Night", "slug": "friday", "kind": "club", "starts_on": "2026-12-04"}
+    body |= {"ends_on": "2026-12-04", "ruleset_preset": "WRC2015", "ruleset_overrides": "{}"}
+    body |= {"hanchan_minutes": "90", "players_form_tables": "on"}
+    response = client.post("/tournaments/new/", body)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    friday = Tournament.objects.get(slug="friday")
+    assert (friday.kind, friday.players_form_tables, friday.hanchan_count) == ("club", True, 1)
+    # A tournament still needs its number.
+    refused = client.post("/tournaments/new/", body | {"kind": "tournament", "slug": "friday-cup"})
+    assert refused.status_code == 200 and "a tournament needs its number" in refused.content.decode()
+
+
+def test_the_api_forms_a_table_and_refuses_naming_the_field(session: Session) -> None:
+    client = Client()
+    client.force_login(session.organiser)
+    address = f"/api/tournaments/{session.tournament.pk}/club-tables/"
+    created = client.post(
+        address, {"players": session.ids("Ana", "Ben", "Cho", "Dai")}, content_type="application/json"
+    )
+    assert created.status_code == 201, created.content
+    body = created.json()
+    assert (body["round"], body["number"]) == (1, 1)
+    assert [seat["player"]["id"] for seat in body["seats"]] == session.ids("Ana", "Ben", "Cho", "Dai")
+    refused = client.post(
+        address, {"players": session.ids("Eve", "Fay", "Ana")}, content_type="application/json"
+    )
+    assert refused.status_code == 400
+    assert [(e["field"], e["rule"]) for e in refused.json()["errors"]] == [("players", "four-players")]
