@@ -21,7 +21,7 @@ from tests.conftest import make_user
 from tournament import services
 from tournament.models import Player, Round, Seat, Table, Tournament
 from tournament.refusal import CONFLICT, FORBIDDEN, Refusal
-from tournament.services import club
+from tournament.services import club, player_login
 from tournament.standings_db import load_standings
 
 NAMES = ("Ana", "Ben", "Cho", "Dai", "Eve", "Fay")
@@ -350,3 +350,25 @@ def test_the_api_forms_a_table_and_refuses_naming_the_field(session: Session) ->
     )
     assert refused.status_code == 400
     assert [(e["field"], e["rule"]) for e in refused.json()["errors"]] == [("players", "four-players")]
+
+
+def test_a_signed_in_player_forms_a_table_where_the_session_allows_it(session: Session) -> None:
+    Tournament.objects.filter(pk=session.tournament.pk).update(players_form_tables=True)
+    slug = session.tournament.slug
+
+    def signed_in(name: str) -> Client:
+        client = Client()
+        link = player_login.issue_for_player(session.players[name], session.organiser).token
+        assert client.get(f"/t/{slug}/in/{link}/").status_code == 302
+        return client
+
+    ana = signed_in("Ana")
+    assert "Form a table" in ana.get(f"/t/{slug}/club/").content.decode()
+    seats = dict(
+        zip(("east", "south", "west", "north"), session.ids("Ben", "Ana", "Cho", "Dai"), strict=True)
+    )
+    assert ana.post(f"/t/{slug}/club/tables/", seats).status_code == 302
+    assert [r.number for r in Round.objects.filter(tournament=session.tournament)] == [1]
+    gus = signed_in("Gus")  # registered, not checked in: forms nothing
+    assert "Form a table" not in gus.get(f"/t/{slug}/club/").content.decode()
+    assert gus.post(f"/t/{slug}/club/tables/", seats).status_code == 403
