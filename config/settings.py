@@ -358,6 +358,8 @@ SPECTACULAR_SETTINGS = {
         "SheetStatusEnum": "scoring.models.ScoreSheet.Status",
         "JobStateEnum": "exports.models.ExportJob.State",  # the seating jobs' states are the same
         "SeriesRuleEnum": "tournament.models.Series.Rule",
+        "TournamentKindEnum": "tournament.models.Tournament.Kind",  # a tournament or a club session
+        "PenaltyKindEnum": "penalties.models.Penalty.Kind",
         "SlowTableRuleEnum": ["hands-behind", "no-entry"],  # why the head referee's page flags a table
     },
     # Every operation's 4xx responses in the one error format (config.api.error_responses).

@@ -44,6 +44,7 @@ from tournament.serializers import (
     CheckInPlanQuerySerializer,
     CheckInPlanSerializer,
     ClockActionSerializer,
+    ClubTableSerializer,
     CutSerializer,
     ExtraTimeSerializer,
     GrantRoleSerializer,
@@ -240,6 +241,21 @@ class TournamentViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
         # As the individual standings: staff see them whole, everyone else as the tournament publishes.
         up_to = None if access.has_role(request.user, tournament, Role.REFEREE) else public_cutoff(tournament)
         return Response({**cached_team_standings(tournament, up_to), "as_of": up_to})
+
+    @extend_schema(
+        summary="Form a table of a club session from four players present and free (organiser)",
+        request=ClubTableSerializer,
+        responses={201: TableSerializer},
+    )
+    @action(detail=True, methods=["post"], url_path="club-tables")
+    def club_tables(self, request: Request, pk: int) -> Response:
+        tournament = visible_tournament(request, pk)
+        access.require_role(request.user, tournament, Role.ORGANISER)
+        serializer = ClubTableSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        table = services.form_table(tournament, request.user, data["players"], draw_winds=data["draw_winds"])
+        return Response(TableSerializer(table).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(
         summary="Show the public the ranking of the hidden last hanchan, or hide it again (organiser)",

@@ -27,6 +27,7 @@ from scoring.rules.ruleset import (
     get_ruleset,
     problems_of,
 )
+from tournament.club import WINDS
 from tournament.collation import name_key
 from tournament.inputs import control_problem, read_json
 from tournament.models import (
@@ -35,6 +36,7 @@ from tournament.models import (
     Phase,
     Player,
     Round,
+    Seat,
     Series,
     StaffRole,
     Tournament,
@@ -233,7 +235,7 @@ FIELDSETS: list[tuple[str, Any, list[str]]] = [
     (
         "event",
         _("Event"),
-        ["name", "slug", "starts_on", "ends_on", "venue", "time_zone", "language"],
+        ["name", "slug", "kind", "starts_on", "ends_on", "venue", "time_zone", "language"],
     ),
     (
         "rules",
@@ -265,6 +267,7 @@ FIELDSETS: list[tuple[str, Any, list[str]]] = [
         [
             "hanchan_count",
             "entry_mode",
+            "players_form_tables",
             "tie_breaks",
             "withdrawn_ranking",
             *(name for what in SEPARATED for name in (f"separate_{what}_rule", f"separate_{what}")),
@@ -443,6 +446,7 @@ class TournamentForm(forms.ModelForm):
         # would cut them.
         widgets = {
             "entry_mode": forms.RadioSelect,
+            "kind": forms.RadioSelect,
             "withdrawn_ranking": forms.RadioSelect,
             "seating_publication": forms.RadioSelect,
             "standings_publication": forms.RadioSelect,
@@ -478,7 +482,18 @@ class TournamentForm(forms.ModelForm):
                 "The fields below change single rules of it; left empty, they are the preset's."
             ),
             "hanchan_minutes": _("The time limit of each hanchan (WRCR 2015 §8.2: 90 minutes recommended)."),
-            "hanchan_count": _("How many hanchan each player plays in all (1 to 40)."),
+            "hanchan_count": _(
+                "How many hanchan each player plays in all (1 to 40). A club session has no fixed number: "
+                "leave it empty."
+            ),
+            "kind": _(
+                "A club session (a club night, an online league): no seating computed in advance; the "
+                "organisers, or the players if you allow it, form each table from four players present, "
+                "and each plays as many hanchan as they like. The standings add up every hanchan played."
+            ),
+            "players_form_tables": _(
+                "Club sessions: a checked-in player signed in with their PIN may form a table they sit at."
+            ),
             "entry_mode": _(
                 "Players: a seated player enters the table's sheet on their phone (signed in with the PIN "
                 "or code on the seating card) and the other three confirm it; a dispute goes to a referee, "
@@ -538,6 +553,8 @@ class TournamentForm(forms.ModelForm):
             "entry_mode",
             "team_ranking",
             "slug",
+            "kind",
+            "hanchan_count",
         ):
             self.fields[name].required = False
         if not self.initial.get("time_zone"):
@@ -638,6 +655,7 @@ class TournamentForm(forms.ModelForm):
                 )
             order.append(step)
         cleaned["tie_breaks"] = order
+        self._clean_hanchan_count(cleaned)
         for what in SEPARATED:
             self._clean_separation(cleaned, what)
         self._clean_rules(cleaned)
@@ -732,6 +750,20 @@ class TournamentForm(forms.ModelForm):
 
     def clean_standings_publication(self) -> str:
         return self.cleaned_data.get("standings_publication") or Tournament.StandingsPublication.LIVE
+
+    def clean_kind(self) -> str:
+        return self.cleaned_data.get("kind") or Tournament.Kind.TOURNAMENT
+
+    def _clean_hanchan_count(self, cleaned: dict[str, Any]) -> None:
+        """A club session has no fixed number of hanchan (1 is stored, and shown nowhere); a tournament
+        needs its number."""
+        if cleaned.get("hanchan_count") or "hanchan_count" in self.errors:
+            return
+        if cleaned.get("kind") == Tournament.Kind.CLUB:
+            cleaned["hanchan_count"] = 1
+        else:
+            message = gettext("How many hanchan each player plays: 1 to 40 (a tournament needs its number).")
+            self.add_error("hanchan_count", forms.ValidationError(message, code="required"))
 
     def clean_hidden_hanchan(self) -> int:
         return self.cleaned_data.get("hidden_hanchan") or 0
@@ -1096,3 +1128,32 @@ class SeriesForm(forms.Form):
 
     def points_list(self) -> list[str]:
         return [part.strip() for part in self.cleaned_data.get("points", "").split(",") if part.strip()]
+
+
+class ClubTableForm(forms.Form):
+    """A club session's table: the player at each wind, East to North (``tournament.club``), or the four
+    with the winds drawn. Every player of the session is offered, those present and free first; the
+    service refuses the others, saying why."""
+
+    draw_winds = forms.BooleanField(
+        label=_("Draw the winds"),
+        required=False,
+        help_text=_("The four players' winds are drawn at random, as with the wind tiles at the table."),
+    )
+
+    def __init__(self, *args: Any, free: list[Player], others: list[Player], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        choices: list[tuple[Any, Any]] = [("", "—")]
+        if free:
+            choices.append((gettext("Present and free"), [(p.pk, p.name) for p in free]))
+        if others:
+            choices.append((gettext("Playing, or not checked in"), [(p.pk, p.name) for p in others]))
+        labels = dict(Seat.Wind.choices)
+        for wind, name in enumerate(WINDS):
+            self.fields[name] = forms.TypedChoiceField(
+                label=labels[wind], choices=choices, coerce=int, required=False, empty_value=None
+            )
+        self.order_fields([*WINDS, "draw_winds"])
+
+    def seats(self) -> list[int | None]:
+        return [self.cleaned_data.get(name) for name in WINDS]

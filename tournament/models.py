@@ -93,6 +93,12 @@ class Tournament(models.Model):
         BEST_COMEBACK = "best_comeback", _("Best comeback")
         MOST_YAKUMAN = "most_yakuman", _("Most yakuman")
 
+    class Kind(models.TextChoices):
+        # A tournament: a field seated by a schedule for a fixed number of hanchan. A club session
+        # (tournament.club): tables formed at the venue from four players present, any number of hanchan.
+        TOURNAMENT = "tournament", _("Tournament: a seating for a fixed number of hanchan")
+        CLUB = "club", _("Club session: tables formed at the venue, any number of hanchan")
+
     class TeamRanking(models.TextChoices):  # the values of tournament.teams.TeamRanking
         NONE = "none", _("No team standings")
         SUM = "sum", _("Sum of every member's total")
@@ -101,6 +107,10 @@ class Tournament(models.Model):
 
     name = models.CharField(_("name"), max_length=200)
     slug = models.SlugField(_("address"), max_length=80, unique=True)
+    kind = models.CharField(_("kind of event"), max_length=16, choices=Kind.choices, default=Kind.TOURNAMENT)
+    # A club session: whether a checked-in player signed in may form a table they sit at (the organisers
+    # always may).
+    players_form_tables = models.BooleanField(_("players form tables"), default=False)
     starts_on = models.DateField(_("first day"))
     ends_on = models.DateField(_("last day"))
     venue = models.CharField(_("venue"), max_length=200, blank=True)
@@ -228,6 +238,10 @@ class Tournament(models.Model):
             self.ruleset()
         except (TypeError, ValueError) as exc:
             raise ValidationError({"ruleset_overrides": ValidationError(str(exc), code="ruleset")}) from exc
+        if self.kind == self.Kind.CLUB and self.hidden_hanchan:
+            raise ValidationError(
+                {"hidden_hanchan": gettext("A club session has no last hanchan to hide: leave it at 0.")}
+            )
         if self.hanchan_count and self.hidden_hanchan >= self.hanchan_count:
             raise ValidationError(
                 {
@@ -254,6 +268,10 @@ class Tournament(models.Model):
                     % {"zone": repr(self.time_zone)}
                 }
             )
+
+    @property
+    def is_club_session(self) -> bool:
+        return self.kind == self.Kind.CLUB
 
     def zone(self) -> ZoneInfo:
         try:
@@ -295,6 +313,8 @@ class Tournament(models.Model):
 TOURNAMENT_FIELDS = (
     "name",
     "slug",
+    "kind",
+    "players_form_tables",
     "starts_on",
     "ends_on",
     "venue",
@@ -548,6 +568,8 @@ class Round(models.Model):
         GENERATED = "generated", _("Generated schedule")
         SWISS = "swiss", _("Swiss (by standings)")
         BY_RANK = "by_rank", _("Fixed tables by rank")
+        # A club session's table, formed at the venue (tournament.services.club): one table a hanchan.
+        CLUB = "club", _("Formed at the venue")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="rounds")
     number = models.PositiveSmallIntegerField(_("number"))
@@ -863,6 +885,7 @@ AUDIT_ACTIONS = {
     "person.link": _("Linked to a person"),
     "person.split": _("Split from a person"),
     "person.merge": _("Persons merged"),
+    "club.form_table": _("Table formed"),
 }
 AUDIT_FIELDS = {
     "name": _("name"),

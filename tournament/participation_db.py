@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db.models import Q
 
-from tournament import participation, phases_db
+from tournament import club, participation, phases_db
 from tournament.models import Absence, Player, Round, Seat, Tournament
 from tournament.participation import Facts
 
@@ -103,6 +103,9 @@ def tournament_states(tournament: Tournament) -> dict[int, participation.State]:
     absent, withdrawn, disqualified, did not start, substitute."""
     facts = tournament_facts(tournament.pk)
     rounds = tournament.rounds.order_by("number")
+    if tournament.is_club_session:
+        open_hanchan = set(rounds.exclude(status=Round.Status.FINISHED).values_list("number", flat=True))
+        return {pk: club.session_state(known, open_hanchan) for pk, known in facts.items()}
     current = rounds.exclude(status=Round.Status.FINISHED).first()
     started = rounds.filter(status__in=[Round.Status.STARTED, Round.Status.FINISHED]).exists()
     current_seated = current is not None and current.tables.exists()

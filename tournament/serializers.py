@@ -629,6 +629,20 @@ class TeamStandingsSerializer(serializers.Serializer[Any]):
     rows = TeamRowSerializer(many=True)
 
 
+class ClubTableSerializer(serializers.Serializer[Any]):
+    """A club session's table (``tournament.club``): the players East to North, or with the winds drawn."""
+
+    players = serializers.ListField(
+        child=serializers.IntegerField(min_value=1),
+        max_length=8,
+        help_text="Four player ids, East, South, West, North (the service refuses another count, naming "
+        "`players`, and each seat at fault by its wind: `east`, `south`, `west`, `north`).",
+    )
+    draw_winds = serializers.BooleanField(
+        default=False, help_text="true: the four draw their winds at random."
+    )
+
+
 class RevealSerializer(serializers.Serializer[Any]):
     revealed = serializers.BooleanField(default=True, help_text="false: hide the last hanchan again.")
 

@@ -27,7 +27,7 @@ from django.dispatch import Signal
 from penalties.models import Penalty
 from scoring.models import ScoreSheet, SeatResult
 from scoring.rules.scores import format_score
-from tournament import access, live, participation, phases_db
+from tournament import access, club, live, participation, phases_db
 from tournament.models import Player, Round, StaffRole, Tournament
 from tournament.participation_db import tournament_facts
 from tournament.phases import PhasedStandings, phased_standings
@@ -62,7 +62,7 @@ def load_phases(tournament_id: int, up_to: int | None = None) -> PhasedStandings
 
 
 def _load_phased(tournament_id: int, up_to: int | None) -> tuple[int, Standings, PhasedStandings | None]:
-    tournament = Tournament.objects.only("tie_breaks", "standings_version", "withdrawn_ranking").get(
+    tournament = Tournament.objects.only("tie_breaks", "standings_version", "withdrawn_ranking", "kind").get(
         pk=tournament_id
     )
     facts = tournament_facts(tournament_id)
@@ -92,6 +92,8 @@ def _load_phased(tournament_id: int, up_to: int | None) -> tuple[int, Standings,
         )
         .iterator(chunk_size=5000)
     ]
+    if tournament.is_club_session:  # ranked once a hanchan is finished (tournament.club)
+        entrants = club.session_entrants(entrants, results)
     penalties = [
         PenaltyEntry(player, Decimal(points), round_number)
         for player, points, round_number in active_penalties(tournament_id, up_to)

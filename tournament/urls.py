@@ -11,6 +11,7 @@ from tournament.views import (
     accounts,
     awards,
     clock,
+    club,
     live,
     organiser,
     persons,
@@ -43,6 +44,8 @@ tournament_patterns = [
     path("projector/tables/", tables.projector_tables, name="projector_tables"),
     path("projector/tables.json", tables.projector_tables_json, name="projector_tables_json"),
     path("clock.json", clock.clock_json, name="clock_json"),
+    path("club/", club.club_session, name="club"),
+    path("club/tables/", club.form_table, name="club_form_table"),
     path("live", live.stream, name="live"),
     # Head referees and organisers.
     path("clock/", clock.clock, name="clock"),

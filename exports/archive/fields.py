@@ -128,6 +128,8 @@ ADDED_FIELDS = {
     "awards": [],
     "findings": None,
     "revoked_with_check_in": False,
+    "kind": "tournament",
+    "players_form_tables": False,
     "alternatives": {},
     "choice": "",
 }

@@ -14,6 +14,7 @@
     gettext_noop("Disqualified"),
     gettext_noop("Did not start"),
     gettext_noop("Withdrawn"),
+    gettext_noop("No hanchan finished yet"), // a club session's player (tournament.club)
   ];
 
   const MANY_WAITING = 6;

@@ -96,6 +96,7 @@ class Harbour:
     job: SeatingJob
     person: Person  # the signed-in player's person, across tournaments
     series: Series
+    club: Tournament  # a club session: one table playing, one signed, two players free
 
 
 @pytest.fixture
@@ -176,11 +177,38 @@ def harbour(transactional_db: None) -> Harbour:
         points=["25", "18", "15", "12", "10", "8", "6", "4", "2", "1"],
         created_by=organiser,
     )
-    series.tournaments.set([tournament])
     person = Person.objects.get(registrations=seated)
+    club = harbour_club(organiser)
+    series.tournaments.set([tournament, club])
     return Harbour(
-        tournament, seated, organiser, f"/accounts/set-password/{uid}/{token}/", job, person, series
+        tournament, seated, organiser, f"/accounts/set-password/{uid}/{token}/", job, person, series, club
     )
+
+
+def harbour_club(organiser: Any) -> Tournament:
+    """The club's Thursday session (tournament.club): the first ten players present, one hanchan signed,
+    two tables playing, two players free."""
+    club = Tournament.objects.create(
+        name="Harbour Mahjong Club · Thursday Night Session",
+        slug=f"{SLUG}-club",
+        kind=Tournament.Kind.CLUB,
+        players_form_tables=True,
+        starts_on=date(2026, 10, 8),
+        ends_on=date(2026, 10, 8),
+        hanchan_count=1,
+    )
+    members = [
+        Player.objects.create(tournament=club, name=name, native_name=native, status=Player.Status.CHECKED_IN)
+        for name, _country, _team, native in NAMES[:10]
+    ]
+    ids = [member.pk for member in members]
+    first = services.form_table(club, organiser, ids[:4])
+    final = dict(zip([s.player.name for s in first.seats.order_by("wind")], FINAL, strict=True))
+    entry = {"form": "final", "final_points": final, "riichi_sticks_left": 0}
+    sheets.sign_sheet(sheets.save_sheet(first, entry, organiser, submit=True), organiser)
+    services.form_table(club, organiser, ids[:4])
+    services.form_table(club, organiser, ids[4:8])
+    return club
 
 
 @dataclass
@@ -244,6 +272,7 @@ ANONYMOUS = [
         projector=True,
     ),
     Page("live-tables", "t/<slug:slug>/tables/", lambda h: f"{T}/tables/"),
+    Page("club-session", "t/<slug:slug>/club/", lambda h: f"/t/{h.club.slug}/club/"),
     Page(
         "projector-tables",
         "t/<slug:slug>/projector/tables/",
@@ -303,6 +332,7 @@ STAFF = [
         lambda h: f"{T}/manage/seating/jobs/{h.job.pk}/",
     ),
     Page("clock", "t/<slug:slug>/clock/", lambda h: f"{T}/clock/"),
+    Page("club-session-manage", "t/<slug:slug>/club/", lambda h: f"/t/{h.club.slug}/club/"),
     Page("slow-tables", "t/<slug:slug>/tables/watch/", lambda h: f"{T}/tables/watch/"),
     Page("my-tables", "t/<slug:slug>/referee/", lambda h: f"{T}/referee/"),
     Page(
@@ -359,6 +389,7 @@ NOT_PAGES = {
     "t/<slug:slug>/clock.json": "JSON",
     "t/<slug:slug>/live": "the live event stream",
     "t/<slug:slug>/manage/reveal/": "POST, answers a redirect",
+    "t/<slug:slug>/club/tables/": "POST, answers a redirect (or the session's page with the refusal)",
     "t/<slug:slug>/manage/players/import/confirm/": "POST, answers a redirect",
     "t/<slug:slug>/manage/check-in/<int:player_id>/": "POST, answers JSON or a redirect",
     "t/<slug:slug>/manage/check-in/many/": "POST, answers JSON or a redirect",

@@ -203,3 +203,25 @@ def test_series_and_person_pages(site: Site, user: str, private: bool) -> None:
     assert client.get("/series/season/edit/").status_code == edits, user
     staff_series = client.get("/series/season/").content.decode()
     assert ('data-name="Ana"' in staff_series) is not private  # a private tournament counts for no one
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("private", [False, True], ids=["public", "private"])
+@pytest.mark.parametrize("user", USERS)
+def test_club_session_page_and_its_table_form(site: Site, user: str, private: bool) -> None:
+    """A club session's page is one of its public pages (404 for a tournament, which has none); forming a
+    table is the organisers' (signed-in players' only where the session allows it: tests/tournament)."""
+    Tournament.objects.filter(pk=site.tournament.pk).update(kind=Tournament.Kind.CLUB, is_public=not private)
+    client = client_for(site.users[user])
+    slug = site.tournament.slug
+    sees = not private or user in RANK
+    assert client.get(f"/t/{slug}/club/").status_code == (200 if sees else 404), user
+    assert client.get("/t/elsewhere/club/").status_code == 404  # a tournament, not a session
+    response = client.post(f"/t/{slug}/club/tables/", {"east": site.player("Eve").pk})
+    if not sees:
+        expected = 404
+    elif user == "anonymous":
+        expected = 302
+    else:
+        expected = 400 if RANK.get(user, 0) >= RANK["organiser"] else 403  # 400: three seats left empty
+    assert response.status_code == expected, (user, response.status_code)

@@ -44,6 +44,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "tournament.ratings",
             "tournament.persons",
             "tournament.series",
+            "tournament.club",
             "tournament.table_progress",
             "exports.progress",
         ),

@@ -9,10 +9,12 @@ The verbs live in small modules by concern and are all importable from here:
 - ``seating``: the seated field, generation in a Celery task, Swiss hanchan;
 - ``rounds``: the current hanchan, the clock, a table's extra minutes, finishing a hanchan;
 - ``staff``: granting and removing staff roles, organisers' accounts and their invitation;
+- ``club``: a club session's tables, formed at the venue from four players present;
 - ``phases``: the phases, the cut into a phase, calling up the next in line, seating a phase by rank.
 """
 
 from tournament.services.absences import plan_withdrawal, replace_with_substitute, withdraw_player
+from tournament.services.club import form_table, open_tables
 from tournament.services.phases import (
     call_up,
     incomplete_before,
@@ -76,6 +78,7 @@ __all__ = [
     "create_tournament",
     "current_round",
     "finish_round",
+    "form_table",
     "generate_seating",
     "give_table_extra_time",
     "grant_role",
@@ -86,6 +89,7 @@ __all__ = [
     "invite_staff",
     "make_cut",
     "make_organiser",
+    "open_tables",
     "operate_clock",
     "plan_withdrawal",
     "preview_cut",

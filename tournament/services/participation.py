@@ -6,6 +6,9 @@ action that completes it (signing its last sheet, or the organiser finishing it)
 of every player of the field without a seat in it; ``book_late_arrival`` books those of a player who
 checks in after hanchan they did not play are complete. Both are safe to run again: a player gets one
 missed-hanchan penalty per hanchan at most.
+
+A club session (``tournament.club``) has no schedule, so nobody misses its hanchan: neither books
+anything there.
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ def _reason(round_: Round, player: Player, absence: Absence | None) -> str:
 
 def book_missed(round_: Round, user: AbstractBaseUser | None) -> list[Penalty]:
     """The missed-hanchan penalties of a complete hanchan (none while a table is unsigned)."""
-    if not is_complete(round_):
+    if round_.tournament.is_club_session or not is_complete(round_):
         return []
     facts = tournament_facts(round_.tournament_id)
     missed = [pk for pk, known in facts.items() if participation.missed(known, round_.number)]
@@ -68,6 +71,8 @@ def _complete_prefetched(round_: Round) -> bool:
 
 def book_late_arrival(player: Player, user: AbstractBaseUser | None) -> list[Penalty]:
     """A player who checks in after hanchan they did not play are complete: their penalties, now."""
+    if player.tournament.is_club_session:
+        return []
     facts = player_facts(player)
     rounds = [r for r in complete_rounds(player) if participation.missed(facts, r.number)]
     given: list[Penalty] = []

@@ -13,7 +13,7 @@ from tournament import access, live
 from tournament.live_standings import current_round  # and its receiver of live_changed, connected
 from tournament.models import Round, StaffRole, Table, Tournament
 from tournament.refusal import Refusal
-from tournament.services import audit, participation
+from tournament.services import audit, club, participation
 from tournament.standings_db import forget_live
 
 MAX_CLOCK_MINUTES = 24 * 60
@@ -43,8 +43,11 @@ def follow_play(round_: Round, *, submitted: bool = False, signed: bool = False)
 
 
 def tables_of_referee(user: AbstractBaseUser, tournament: Tournament) -> list[Table]:
-    """The tables of the current hanchan for a referee's "my tables"."""
+    """The tables of the current hanchan for a referee's "my tables"; in a club session, every open
+    table (each is a hanchan of its own)."""
     access.require_role(user, tournament, StaffRole.Role.REFEREE)
+    if tournament.is_club_session:
+        return club.open_tables(tournament)
     current = current_round(tournament)
     if current is None:
         return []

@@ -22,7 +22,7 @@ from django.utils.translation import ngettext
 from tournament import access, live, phases_db, registration, seating
 from tournament.models import Absence, Player, Round, Seat, SeatingJob, StaffRole, Table, Tournament
 from tournament.refusal import Refusal
-from tournament.services import audit, jobs
+from tournament.services import audit, club, jobs
 from tournament.standings_db import forget_live, load_standings
 
 logger = logging.getLogger(__name__)
@@ -245,6 +245,7 @@ def request_seating(
     seating is stored when it is done; a re-seating of hanchan already seated waits for the organiser to
     confirm it (``apply_seating``), after seeing what changes."""
     access.require_role(user, tournament, StaffRole.Role.ORGANISER)
+    club.refuse_seating(tournament)
     if prefer not in PREFERENCES:
         raise Refusal(
             "prefer",
@@ -578,6 +579,7 @@ def seat_swiss_round(tournament: Tournament, number: int, user: AbstractBaseUser
     """Seat hanchan ``number`` from the current standings (Swiss): the top four together, and so on,
     avoiding repeat meetings with the hanchan already seated before it where a small move allows."""
     access.require_role(user, tournament, StaffRole.Role.ORGANISER)
+    club.refuse_seating(tournament)
     if not 1 <= number <= tournament.hanchan_count:
         raise Refusal("round", "hanchan-range", _("round: 1 to {last}").format(last=tournament.hanchan_count))
     existing = tournament.rounds.filter(number=number).first()

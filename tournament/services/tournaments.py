@@ -89,9 +89,18 @@ def update_tournament(tournament: Tournament, user: AbstractBaseUser, **fields: 
                 count=phases
             ),
         )
-    if "hanchan_count" in fields and tournament.rounds.filter(number__gt=fields["hanchan_count"]).exists():
+    # A club session's hanchan are its tables formed, with no number fixed in advance (tournament.club).
+    club_session = fields.get("kind", tournament.kind) == Tournament.Kind.CLUB
+    beyond = "hanchan_count" in fields and tournament.rounds.filter(number__gt=fields["hanchan_count"])
+    if beyond and not club_session and beyond.exists():
         raise Refusal(
             "hanchan_count", "seated-rounds", _("hanchan_count: hanchan beyond it are already seated")
+        )
+    if "kind" in fields and fields["kind"] != tournament.kind and tournament.rounds.exists():
+        raise Refusal(
+            "kind",
+            "kind-before-play",
+            _("kind: hanchan are seated already; the kind of event stays as it is"),
         )
     for name, value in fields.items():
         setattr(tournament, name, value)

@@ -102,7 +102,8 @@ def render_page(
             is_head_referee=rank >= 2,
             is_organiser=rank >= 3,
             current_round=current,
-            clock=clock_payload(current),
+            # A club session's tables start as they form: no hanchan clock for the whole room.
+            clock=clock_payload(None if tournament.is_club_session else current),
         )
     page.update(context or {})
     return render(request, template, page, status=status)

@@ -204,7 +204,9 @@ def player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
     by_round = row["by_round"] if row else {}
     history = row["rank_history"] if row else []
     hanchan = []
-    for number in range(1, tournament.hanchan_count + 1):
+    # A club session's hanchan are its tables: the player's are those they sat at (tournament.club).
+    numbers = sorted(seats) if tournament.is_club_session else range(1, tournament.hanchan_count + 1)
+    for number in numbers:
         seat = seats.get(number)
         result = by_round.get(str(number))
         round_penalties = [p for p in active if p.round is not None and p.round.number == number]

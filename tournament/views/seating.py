@@ -40,6 +40,8 @@ IMPORT_SECONDS = 30 * 60
 @require_http_methods(["GET", "POST"])
 def seating_manage(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = access_tournament(request, slug, Role.ORGANISER)
+    if tournament.is_club_session:  # no seating computed: its tables form on the session's page
+        return redirect("tournament:club", slug=tournament.slug)
     first_open = (
         tournament.rounds.exclude(status__in=[Round.Status.STARTED, Round.Status.FINISHED])
         .order_by("number")
