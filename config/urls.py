@@ -29,6 +29,7 @@ urlpatterns = [
     path("t/<slug:slug>/me/logout/", player_login.player_logout, name="player_logout"),
     path("t/<slug:slug>/in/<str:token>/", player_login.link_login, name="player_link"),
     path("t/<slug:slug>/exports/", include("exports.urls")),
+    path("series/<slug:series_slug>/exports/", include("exports.series_urls")),
     path("t/<slug:slug>/", include("scoring.urls")),
     path("t/<slug:slug>/", include("penalties.urls")),
     path("", include("tournament.urls")),
