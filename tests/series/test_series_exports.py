@@ -4,11 +4,13 @@ sees (a private tournament and a hidden hanchan left out), in the asker's langua
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from exports import services as export_services
 from tests.exports.helpers import csv_rows, rows, workbook, zip_members
@@ -117,3 +119,22 @@ def test_an_unknown_export_or_job_is_not_found(season: Series) -> None:
     assert client.get("/series/season/exports/jobs/999999/").status_code == 404
     assert client.get("/series/season/exports/jobs/999999/download").status_code == 404
     assert client.get("/series/nothing/exports/").status_code == 404
+
+
+@pytest.mark.django_db
+def test_the_sweep_runs_a_series_job_never_picked_up_and_an_expired_file_is_gone(season: Series) -> None:
+    """The job row is its own outbox, as a tournament's: queued long ago and never run (the broker was
+    down), the sweep sends it again and it is produced; once expired, its file is deleted and the
+    download answers 410."""
+    long_ago = timezone.now() - timedelta(hours=1)
+    job = SeriesExportJob.objects.create(
+        series=season, exporter="series_standings_csv", heartbeat_at=long_ago
+    )
+    assert job.pk in export_services.requeue_stalled_jobs()
+    job.refresh_from_db()
+    assert job.state == State.DONE and job.attempt == 1 and job.file
+    SeriesExportJob.objects.filter(pk=job.pk).update(expires_at=long_ago)
+    answer = Client().get(f"/series/season/exports/jobs/{job.pk}/download")
+    assert answer.status_code == 410
+    job.refresh_from_db()
+    assert not job.file
