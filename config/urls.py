@@ -5,6 +5,7 @@ from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
 from config import auth, health, language, player_login, pwa
+from exports.urls import series_urlpatterns
 
 urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
@@ -29,6 +30,7 @@ urlpatterns = [
     path("t/<slug:slug>/me/logout/", player_login.player_logout, name="player_logout"),
     path("t/<slug:slug>/in/<str:token>/", player_login.link_login, name="player_link"),
     path("t/<slug:slug>/exports/", include("exports.urls")),
+    path("series/<slug:series_slug>/exports/", include((series_urlpatterns, "series_exports"))),
     path("t/<slug:slug>/", include("scoring.urls")),
     path("t/<slug:slug>/", include("penalties.urls")),
     path("", include("tournament.urls")),

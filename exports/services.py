@@ -35,11 +35,12 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from exports.exporters import PUBLIC, Exporter, all_exporters, get_exporter
+from exports.exporters import PUBLIC, Exporter, ExportFile, all_exporters, get_exporter
+from exports.exporters.series import SeriesListExporter, get_series_exporter, series_exporters
 from exports.models import ExportJob
 from tournament import access
 from tournament.access import AnyUser
-from tournament.models import Tournament
+from tournament.models import Series, SeriesExportJob, Tournament
 from tournament.refusal import CONFLICT, GONE, NOT_FOUND, Refusal
 from tournament.services import jobs
 
@@ -151,8 +152,11 @@ def run_export(self: Any, job_id: int) -> dict[str, object]:
 
 
 def requeue_stalled_jobs() -> list[int]:
-    """Send again the exports never picked up or whose worker died (``tournament.services.jobs``)."""
-    return jobs.requeue_stalled(ExportJob, run_export)
+    """Send again the exports never picked up or whose worker died (``tournament.services.jobs``), a
+    tournament's and a series'."""
+    return jobs.requeue_stalled(ExportJob, run_export) + jobs.requeue_stalled(
+        SeriesExportJob, run_series_export
+    )
 
 
 @shared_task(name="exports.requeue_stalled_jobs", ignore_result=True)
@@ -199,8 +203,15 @@ def _produce(job: ExportJob, attempt: int) -> ExportJob:
             "This export failed: an error of the site, logged for its administrators (job {job})."
         ).format(job=job.pk)
         return _fail(job, attempt, message)
-    # Stored as exports/<tournament>/<job>-<exporter>.<extension>, short whatever the tournament's slug;
-    # the download carries the full file name. A second run (after a lost worker) replaces the file.
+    return _store(ExportJob, job, attempt, result)
+
+
+def _store(model: Any, job: Any, attempt: int, result: ExportFile) -> Any:
+    """Store the file of a job (an ``ExportJob`` or a ``SeriesExportJob``) and mark it done, if
+    ``attempt`` is still the job's."""
+    # Stored as exports/<tournament>/<job>-<exporter>.<extension> (exports/series/<series>/... for a
+    # series), short whatever the slug; the download carries the full file name. A second run (after a
+    # lost worker) replaces the file.
     stored = f"{job.exporter}{PurePosixPath(result.filename).suffix}"
     if job.file:
         job.file.delete(save=False)
@@ -211,7 +222,7 @@ def _produce(job: ExportJob, attempt: int) -> ExportJob:
     # Stored only if this is still the job's attempt; a superseded attempt wrote the same name and bytes.
     now = timezone.now()
     jobs.finish(
-        ExportJob,
+        model,
         job.pk,
         attempt,
         file=job.file.name,
@@ -227,7 +238,7 @@ def _produce(job: ExportJob, attempt: int) -> ExportJob:
     return job
 
 
-def is_expired(job: ExportJob, now: Any = None) -> bool:
+def is_expired(job: ExportJob | SeriesExportJob, now: Any = None) -> bool:
     return job.expires_at is not None and job.expires_at <= (now or timezone.now())
 
 
@@ -235,10 +246,11 @@ def delete_expired_exports(now: Any = None) -> int:
     """Delete the files of every expired export (the jobs stay, without a file); returns how many."""
     now = now or timezone.now()
     count = 0
-    for job in ExportJob.objects.filter(expires_at__lte=now).exclude(file=""):
-        job.file.delete(save=False)
-        ExportJob.objects.filter(pk=job.pk).update(file="")
-        count += 1
+    for model in (ExportJob, SeriesExportJob):
+        for job in model.objects.filter(expires_at__lte=now).exclude(file=""):
+            job.file.delete(save=False)
+            model.objects.filter(pk=job.pk).update(file="")
+            count += 1
     return count
 
 
@@ -273,7 +285,7 @@ def job_for_download(user: AnyUser | None, tournament: Tournament, job_id: int) 
     return job
 
 
-def is_ready(job: ExportJob) -> bool:
+def is_ready(job: ExportJob | SeriesExportJob) -> bool:
     """Whether the job's file can be downloaded now (done, with a file, not expired)."""
     return job.state == State.DONE and bool(job.file) and not is_expired(job)
 
@@ -298,4 +310,146 @@ def job_status(job: ExportJob, tournament: Tournament | None = None) -> dict[str
         "download_url": reverse("exports:download", kwargs={"slug": slug, "job_id": job.pk})
         if ready
         else None,
+    }
+
+
+# ---------------------------------------------------------------------------------------------------
+# A series' exports: its standings as the public sees them, for anyone who sees the series' page (every
+# series is public, and its standings hold only what the public sees of each tournament). The same
+# mechanism: a job row that is its own outbox, a task that claims it, the same expiry and download.
+
+
+def series_exporter_of(identifier: str) -> SeriesListExporter:
+    exporter = get_series_exporter(identifier)
+    if exporter is None:
+        raise Refusal(
+            "exporter",
+            "series-exporters",
+            _("{identifier} is not an export of a series.").format(identifier=repr(identifier)),
+            status=NOT_FOUND,
+        )
+    return exporter
+
+
+def series_exporters_for(series: Series) -> list[SeriesListExporter]:
+    """The exports of a series: every one, for everyone (the series' page is public)."""
+    return series_exporters()
+
+
+def request_series_export(
+    series: Series, user: AnyUser | None, exporter_id: str, language: str = ""
+) -> SeriesExportJob:
+    """Queue an export of ``series`` by ``user``, written in ``language`` (blank: the site's); the same
+    export still under way for the same asker is handed back."""
+    exporter = series_exporter_of(exporter_id)
+    delete_expired_exports()  # files are not transactional: before, not inside, the transaction below
+    return _queue_series(series, requester(user), exporter, language_of(language))
+
+
+@transaction.atomic
+def _queue_series(
+    series: Series, asked_by: Any, exporter: SeriesListExporter, language: str
+) -> SeriesExportJob:
+    same = SeriesExportJob.objects.filter(series=series, exporter=exporter.identifier, requested_by=asked_by)
+    pending = same.filter(jobs.alive()).order_by("-requested_at").first()
+    if pending is not None:
+        return pending
+    job = SeriesExportJob.objects.create(
+        series=series,
+        exporter=exporter.identifier,
+        requested_by=asked_by,
+        heartbeat_at=timezone.now(),
+        language=language,
+    )
+    jobs.give_up_stalled(same.exclude(pk=job.pk), superseded_by=job.pk)
+    jobs.send_on_commit(run_series_export, job.pk)
+    return job
+
+
+@shared_task(
+    name="exports.run_series_export",
+    bind=True,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    ignore_result=True,
+)
+def run_series_export(self: Any, job_id: int) -> dict[str, object]:
+    """Produce one export of a series (``run_series_export_job``); safe to run twice."""
+    job = run_series_export_job(job_id, task_id=self.request.id)
+    return {"id": job.pk, "state": job.state, "error": job.error}
+
+
+def run_series_export_job(job_id: int, task_id: str | None = None) -> SeriesExportJob:
+    """Produce and store the file of a series' job, if this delivery claims it (as ``run_export_job``)."""
+    attempt = jobs.claim(SeriesExportJob, job_id, task_id)
+    job = SeriesExportJob.objects.select_related("series").get(pk=job_id)
+    if attempt is None:
+        return job
+    with translation.override(language_of(job.language) or settings.LANGUAGE_CODE):
+        exporter = get_series_exporter(job.exporter)
+        if exporter is None:
+            message = _("{identifier} is not an export of a series.").format(identifier=repr(job.exporter))
+            jobs.finish(SeriesExportJob, job.pk, attempt, state=State.FAILED, error=message)
+            job.refresh_from_db()
+            return job
+        try:
+            result = exporter.render(job.series, jobs.progress_writer(SeriesExportJob, job.pk, attempt))
+        except jobs.Superseded:
+            logger.warning("series export job %s: attempt %s superseded, stopped", job.pk, attempt)
+            job.refresh_from_db()
+            return job
+        except Exception:  # the job records the failure; the worker goes on with the next task
+            logger.exception("series export %s of job %s failed", job.exporter, job.pk)
+            message = _(
+                "This export failed: an error of the site, logged for its administrators (job {job})."
+            ).format(job=job.pk)
+            jobs.finish(SeriesExportJob, job.pk, attempt, state=State.FAILED, error=message)
+            job.refresh_from_db()
+            return job
+    return _store(SeriesExportJob, job, attempt, result)
+
+
+def access_series_export_job(series: Series, job_id: int) -> SeriesExportJob:
+    """A job of this series (anyone who sees the series' page may follow and download its exports)."""
+    job = SeriesExportJob.objects.filter(pk=job_id, series=series).first()
+    if job is None:
+        raise Refusal("export", "export-jobs", _("Export not found."), status=NOT_FOUND)
+    return job
+
+
+def series_job_for_download(series: Series, job_id: int) -> SeriesExportJob:
+    """The series' job whose file is downloaded: done and not expired."""
+    job = access_series_export_job(series, job_id)
+    if job.state != State.DONE:
+        raise Refusal(
+            "export",
+            "export-ready",
+            _("This export is not ready ({state}).").format(state=job.get_state_display()),
+            status=CONFLICT,
+        )
+    if is_expired(job) or not job.file or not job.file.storage.exists(job.file.name):
+        if job.file:
+            job.file.delete(save=False)
+            SeriesExportJob.objects.filter(pk=job.pk).update(file="")
+        raise Refusal("export", "export-expiry", _("This export has expired; ask for it again."), status=GONE)
+    return job
+
+
+def series_job_status(job: SeriesExportJob, series: Series) -> dict[str, Any]:
+    """A series' job as JSON for the page that polls it (the same keys as ``job_status``)."""
+    exporter = get_series_exporter(job.exporter)
+    ready = is_ready(job)
+    kwargs = {"series_slug": series.slug, "job_id": job.pk}
+    return {
+        "id": job.pk,
+        "exporter": job.exporter,
+        "name": str(exporter.verbose_name) if exporter else job.exporter,
+        "state": job.state,
+        "state_label": job.get_state_display(),
+        "progress": round(job.progress, 3),
+        "error": job.error,
+        "filename": job.filename,
+        "expires_at": job.expires_at.isoformat() if job.expires_at else None,
+        "status_url": reverse("series_exports:status", kwargs=kwargs),
+        "download_url": reverse("series_exports:download", kwargs=kwargs) if ready else None,
     }

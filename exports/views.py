@@ -22,7 +22,7 @@ from exports import services as export_services
 from exports.exporters.printable import score_sheets_pdf, seating_cards_pdf
 from exports.models import ExportJob
 from tournament import access
-from tournament.models import StaffRole, Tournament
+from tournament.models import Series, SeriesExportJob, StaffRole, Tournament
 from tournament.refusal import NOT_FOUND, Refusal
 from tournament.services import player_login
 from tournament.views.base import reader_chose_language, refusal_response, render_page
@@ -207,3 +207,75 @@ def new_codes(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         tournament,
         {"round": round_, "codes": player_login.hanchan_codes(round_)},
     )
+
+
+# ---------------------------------------------------------------------------------------------------
+# A series' exports (``/series/<slug>/exports/``): the same flow, for anyone who sees the series' page.
+
+
+@require_GET
+def series_index(request: HttpRequest, series_slug: str) -> HttpResponse:
+    series = get_object_or_404(Series, slug=series_slug)
+    jobs = []
+    if request.user.is_authenticated:
+        recent = SeriesExportJob.objects.filter(series=series, requested_by=request.user)[:10]
+        jobs = [export_services.series_job_status(job, series) for job in recent]
+    focus = None
+    job_id = request.GET.get("job", "")
+    if job_id.isdigit():
+        try:
+            job = export_services.access_series_export_job(series, int(job_id))
+        except Refusal:
+            focus = None
+        else:
+            focus = export_services.series_job_status(job, series)
+    context = {
+        "series": series,
+        "exporters": export_services.series_exporters_for(series),
+        "jobs": jobs,
+        "focus": focus,
+        "expiry_hours": export_services.expiry_hours(),
+    }
+    return render_page(request, "exports/series_index.html", None, context)
+
+
+@require_POST
+def series_request(request: HttpRequest, series_slug: str, identifier: str) -> HttpResponse:
+    """Queue an export of a series: JSON callers get the job's status (202), a form post the page."""
+    series = get_object_or_404(Series, slug=series_slug)
+    wants_json = "application/json" in request.headers.get("Accept", "")
+    try:
+        job = export_services.request_series_export(series, request.user, identifier, asked_language(request))
+    except Refusal as exc:
+        if wants_json:
+            return refusal_response(exc)
+        raise Http404(exc.message) from None
+    if wants_json:
+        return JsonResponse(export_services.series_job_status(job, series), status=202)
+    return redirect(f"{reverse('series_exports:index', kwargs={'series_slug': series_slug})}?job={job.pk}")
+
+
+@require_GET
+def series_status(request: HttpRequest, series_slug: str, job_id: int) -> JsonResponse:
+    series = get_object_or_404(Series, slug=series_slug)
+    try:
+        job = export_services.access_series_export_job(series, job_id)
+    except Refusal as exc:
+        return refusal_response(exc)
+    return JsonResponse(export_services.series_job_status(job, series))
+
+
+@require_GET
+def series_download(request: HttpRequest, series_slug: str, job_id: int) -> HttpResponse:
+    series = get_object_or_404(Series, slug=series_slug)
+    try:
+        job = export_services.series_job_for_download(series, job_id)
+    except Refusal as exc:
+        if exc.status == NOT_FOUND:
+            raise Http404(exc.message) from None
+        return HttpResponse(exc.message, status=exc.status, content_type="text/plain; charset=utf-8")
+    response = FileResponse(
+        job.file.open("rb"), as_attachment=True, filename=job.filename, content_type=job.content_type
+    )
+    response["Cache-Control"] = "private, no-store"
+    return response

@@ -25,12 +25,17 @@ Every award is defined in docs/awards.md; in short (``value`` is what the winner
   lowest was below the starting points.
 
 Ties: every tied winner is shown, each with where it happened when the award is a hand or a hanchan.
+
+A series (``compute_series_awards``) gives the same awards over the sheets of several tournaments, each
+read with its own ruleset (its payments, its starting points), the players of each mapped to the series'
+entrants (a person, or a registration linked to none), so that one person's wins in two events add up;
+a hand or a hanchan then also says in which event (``Feat.event``).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -62,7 +67,8 @@ class Feat:
     """One winner of an award: the player (id), what he did (``value``: points, a count, or the deal-in
     share as a fraction), and, for a hand or a hanchan, where: hanchan, table, the hand's round ("East
     1") and its number on the sheet. ``count``/``hands``: the deal-ins and the hands played behind a
-    share; ``low``/``final``: the lowest and the final points behind a comeback."""
+    share; ``low``/``final``: the lowest and the final points behind a comeback; ``event``: in a
+    series, the event (its id) of the hand or hanchan."""
 
     player: int
     value: int | Fraction
@@ -74,6 +80,7 @@ class Feat:
     hands: int | None = None
     low: int | None = None
     final: int | None = None
+    event: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,12 +102,28 @@ class Awards:
 
 
 @dataclass(frozen=True, slots=True)
+class EventSheets:
+    """One event of a series: its sheets (as ``compute_awards`` takes them), its ruleset, the players
+    who may win (None: everyone seated) and each player's entrant in the series (player id -> entrant
+    id); a player without an entrant counts as himself."""
+
+    event: int
+    sheets: Sequence[SheetRecord]
+    ruleset: Ruleset
+    eligible: Collection[int] | None
+    entrants: Mapping[int, int]
+
+
+@dataclass(frozen=True, slots=True)
 class _Seat:
-    """A sheet with its hands, and the eligible players' ids by the sheet's names."""
+    """A sheet with its hands, the eligible players' ids (entrants' in a series) by the sheet's names,
+    its ruleset's starting points and its event (in a series)."""
 
     sheet: SheetRecord
     facts: tuple[HandFacts, ...]
     ids: dict[str, int]
+    start: int
+    event: int | None = None
 
 
 def compute_awards(
@@ -111,21 +134,53 @@ def compute_awards(
 ) -> Awards:
     """The ``chosen`` awards (in ``AWARDS`` order) over ``sheets``, won only by ``eligible`` players
     (None: everyone seated)."""
+    _check(chosen)
+    every = list(sheets)
+    return _awards(_read(every, ruleset, eligible, {}, None), len(every), chosen)
+
+
+def compute_series_awards(events: Iterable[EventSheets], chosen: Sequence[str] = AWARDS) -> Awards:
+    """The ``chosen`` awards over the sheets of a series' events, each read with its own ruleset, won by
+    the series' entrants (``EventSheets.entrants``): a count adds up across the events, a hand or a
+    hanchan says in which event it was. ``hand_hanchan``/``hanchan`` count the sheets of every event."""
+    _check(chosen)
+    read: list[_Seat] = []
+    count = 0
+    for event in events:
+        every = list(event.sheets)
+        count += len(every)
+        read += _read(every, event.ruleset, event.eligible, event.entrants, event.event)
+    return _awards(read, count, chosen)
+
+
+def _check(chosen: Sequence[str]) -> None:
     unknown = sorted(set(chosen) - set(AWARDS))
     if unknown:
         raise ValueError(f"awards: unknown {', '.join(unknown)}")
-    every = list(sheets)
+
+
+def _read(
+    sheets: Sequence[SheetRecord],
+    ruleset: Ruleset,
+    eligible: Collection[int] | None,
+    entrants: Mapping[int, int],
+    event: int | None,
+) -> list[_Seat]:
     read = []
-    for sheet in every:
+    for sheet in sheets:
         facts = hand_facts(sheet.replay, ruleset)
         if not facts:
             continue
         ids = {
-            name: player
+            name: entrants.get(player, player)
             for name, player in zip(sheet.players, sheet.player_ids, strict=True)
             if eligible is None or player in eligible
         }
-        read.append(_Seat(sheet, tuple(facts), ids))
+        read.append(_Seat(sheet, tuple(facts), ids, ruleset.starting_points, event))
+    return read
+
+
+def _awards(read: Sequence[_Seat], count: int, chosen: Sequence[str]) -> Awards:
     minimum = _minimum_hands(read)
     compute = {
         BEST_HAND: lambda: _best_hand(read),
@@ -134,10 +189,10 @@ def compute_awards(
         MOST_RIICHI: lambda: _most(read, lambda fact, name: name in fact.riichi),
         FEWEST_DEAL_INS: lambda: _fewest_deal_ins(read, minimum),
         LONGEST_DEALER_STREAK: lambda: _longest_dealer_streak(read),
-        BEST_COMEBACK: lambda: _best_comeback(read, ruleset.starting_points),
+        BEST_COMEBACK: lambda: _best_comeback(read),
     }
     awards = tuple(Award(key, compute[key]()) for key in AWARDS if key in chosen)
-    return Awards(awards, len(read), len(every), minimum)
+    return Awards(awards, len(read), count, minimum)
 
 
 def _played(seat: _Seat) -> list[HandFacts]:
@@ -147,7 +202,13 @@ def _played(seat: _Seat) -> list[HandFacts]:
 def _best_hand(read: Sequence[_Seat]) -> tuple[Feat, ...]:
     wins = [
         Feat(
-            seat.ids[name], fact.value_of(name), seat.sheet.hanchan, seat.sheet.table, fact.round, fact.number
+            seat.ids[name],
+            fact.value_of(name),
+            seat.sheet.hanchan,
+            seat.sheet.table,
+            fact.round,
+            fact.number,
+            event=seat.event,
         )
         for seat in read
         for fact in _played(seat)
@@ -225,7 +286,13 @@ def _longest_dealer_streak(read: Sequence[_Seat]) -> tuple[Feat, ...]:
             if run and dealer in seat.ids and start is not None:
                 streaks.append(
                     Feat(
-                        seat.ids[dealer], run, seat.sheet.hanchan, seat.sheet.table, start.round, start.number
+                        seat.ids[dealer],
+                        run,
+                        seat.sheet.hanchan,
+                        seat.sheet.table,
+                        start.round,
+                        start.number,
+                        event=seat.event,
                     )
                 )
     best = max((int(feat.value) for feat in streaks), default=0)
@@ -234,9 +301,10 @@ def _longest_dealer_streak(read: Sequence[_Seat]) -> tuple[Feat, ...]:
     return tuple(feat for feat in streaks if feat.value == best)
 
 
-def _best_comeback(read: Sequence[_Seat], start: int) -> tuple[Feat, ...]:
+def _best_comeback(read: Sequence[_Seat]) -> tuple[Feat, ...]:
     rises: list[Feat] = []
     for seat in read:
+        start = seat.start
         for name, player in seat.ids.items():
             if seat.sheet.ranks.get(name) != 1:
                 continue
@@ -259,10 +327,11 @@ def _best_comeback(read: Sequence[_Seat], start: int) -> tuple[Feat, ...]:
                     low_fact.number,
                     low=low,
                     final=final,
+                    event=seat.event,
                 )
             )
     best = max((int(feat.value) for feat in rises), default=0)
     return tuple(feat for feat in rises if feat.value == best) if best > 0 else ()
 
 
-__all__ = ["AWARDS", "Award", "Awards", "Feat", "compute_awards"]
+__all__ = ["AWARDS", "Award", "Awards", "EventSheets", "Feat", "compute_awards", "compute_series_awards"]

@@ -1088,7 +1088,8 @@ class AwardsForm(forms.Form):
 
 
 class SeriesForm(forms.Form):
-    """A series' name, address, rule and tournaments (the service checks the rule: tournament.series)."""
+    """A series' name, address, rule, tournaments and awards (the service checks the rule:
+    tournament.series)."""
 
     name = forms.CharField(label=_("Name"), max_length=200)
     slug = forms.SlugField(
@@ -1120,6 +1121,16 @@ class SeriesForm(forms.Form):
         queryset=Tournament.objects.none(),
         required=False,
         widget=forms.CheckboxSelectMultiple,
+    )
+    awards = forms.MultipleChoiceField(
+        label=_("Awards shown"),
+        choices=Tournament.Award.choices,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_(
+            "Shown on the series' awards page and projector, computed from the score sheets its tournaments "
+            "entered hand by hand, as the public sees them."
+        ),
     )
 
     def __init__(self, *args: Any, visible: Any, **kwargs: Any) -> None:

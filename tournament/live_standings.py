@@ -4,8 +4,10 @@ that the standings page, its JSON, the projector and the live streams share (``s
 A change of the standings is computed where it is made, before its notice goes out
 (``share_public_standings``, on ``standings_db.live_changed``): the payload the public may see is in the
 cache when the web processes hear the notice, so none of them computes it again, and none of them sends
-its viewers the copy from before the change. The receiver is connected wherever a change can be made:
-``tournament.services`` (every writer's way in) imports this module for ``current_round``.
+its viewers the copy from before the change. The series a public tournament counts in get a notice of
+their own (``live.announce_series``): their projectors' streams carry the series' standings. The
+receiver is connected wherever a change can be made: ``tournament.services`` (every writer's way in)
+imports this module for ``current_round``.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from django.dispatch import receiver
 from django.urls import reverse
 
 from scoring.models import ScoreSheet
+from tournament import live
 from tournament.models import Round, Table, Tournament
 from tournament.phases_db import phase_names
 from tournament.standings_db import cached_summary, live_changed, public_cutoff, remember_live, store_live
@@ -109,3 +112,6 @@ def share_public_standings(sender: Any, tournament_id: int, **kwargs: Any) -> No
     if tournament is not None and tournament.is_public:
         cutoff = public_cutoff(tournament)
         store_live(tournament, f"page:{cutoff}", live_standings(tournament, cutoff))
+        # The series it counts in have changed with it: their projectors hear it on their own streams.
+        for series_id in tournament.series.values_list("pk", flat=True):
+            live.announce_series(series_id)

@@ -468,6 +468,9 @@ class Series(models.Model):
         verbose_name=_("created by"),
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    # The awards shown on the series' awards page and projector (tournament.awards), over the hands of its
+    # tournaments the public sees; chosen by whoever may change the series.
+    awards = models.JSONField(_("awards"), default=list, blank=True, validators=[validate_awards])
 
     class Meta:
         verbose_name = _("series")
@@ -482,7 +485,48 @@ class Series(models.Model):
 
 
 # The fields of a series its organisers set (the API takes these, with ``tournaments``).
-SERIES_FIELDS = ("name", "slug", "rule", "best_n", "min_events", "points")
+SERIES_FIELDS = ("name", "slug", "rule", "best_n", "min_events", "points", "awards")
+
+
+def series_export_upload_to(instance: SeriesExportJob, filename: str) -> str:
+    return f"exports/series/{instance.series_id}/{instance.pk or 'new'}-{filename}"
+
+
+class SeriesExportJob(models.Model):
+    """One export of a series (its standings as the public sees them), produced in the background by
+    ``exports.services`` as a tournament's ``ExportJob`` is, and kept until it expires. Its fields are an
+    export job's, with the series in place of the tournament (``tournament.services.jobs`` runs both)."""
+
+    class State(models.TextChoices):
+        QUEUED = "queued", pgettext_lazy("job state", "Queued")
+        RUNNING = "running", pgettext_lazy("job state", "Running")
+        DONE = "done", pgettext_lazy("job state", "Done")
+        FAILED = "failed", pgettext_lazy("job state", "Failed")
+
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="export_jobs")
+    exporter = models.CharField(max_length=40)  # the identifier of a registered series exporter
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    requested_at = models.DateTimeField(auto_now_add=True)
+    state = models.CharField(max_length=16, choices=State.choices, default=State.QUEUED)
+    progress = models.FloatField(default=0.0)
+    file = models.FileField(upload_to=series_export_upload_to, blank=True)
+    filename = models.CharField(max_length=200, blank=True)
+    content_type = models.CharField(max_length=120, blank=True)
+    error = models.TextField(blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    expires_at = models.DateTimeField(null=True, blank=True)
+    language = models.CharField(max_length=16, blank=True, default="")
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    attempt = models.PositiveIntegerField(default=0)
+    task_id = models.CharField(max_length=64, blank=True)
+
+    class Meta:
+        ordering = ["-requested_at"]
+
+    def __str__(self) -> str:
+        return f"{self.exporter} export of {self.series}: {self.state}"
 
 
 class Phase(models.Model):

@@ -747,6 +747,18 @@ class SeriesInputSerializer(serializers.Serializer[Any]):
         max_length=200,
         help_text="Tournament ids.",
     )
+    awards = serializers.ListField(
+        child=serializers.ChoiceField(choices=Tournament.Award.choices),
+        max_length=len(Tournament.Award.choices),
+        required=False,
+        help_text="The awards shown on the series' awards page and projector, over the hands of its "
+        "tournaments the public sees (the tournament's award names), each at most once.",
+    )
+
+    def validate_awards(self, value: list[str]) -> list[str]:
+        if len(set(value)) != len(value):
+            raise serializers.ValidationError(_("Awards: each award at most once."), code="awards")
+        return value
 
 
 class PersonEventSerializer(serializers.Serializer[Any]):

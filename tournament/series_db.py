@@ -13,9 +13,12 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+from django.conf import settings
+
 from scoring.rules.scores import format_score
 from tournament import access
 from tournament.models import Person, Player, Series, Tournament
+from tournament.names import shown_name
 from tournament.persons import Career, EventLine, career
 from tournament.series import EventResult, SeriesRule, series_standings
 from tournament.standings_db import cached_standings, cached_summary, public_cutoff, reader_cutoff
@@ -85,6 +88,30 @@ def series_table(series: Series) -> dict[str, Any]:
             for row in rows
         ],
     }
+
+
+def series_board(series: Series) -> dict[str, Any]:
+    """What the series' projector shows, the same for every reader (its live stream's payload): the
+    ranked rows, each name with the one shown instead in the languages that read its native script."""
+    rows = []
+    for row in series_table(series)["rows"]:
+        if row["rank"] is None:
+            continue
+        native = {
+            code: shown
+            for code, _label in settings.LANGUAGES
+            if (shown := shown_name(row["name"], row["native_name"], code)) != row["name"]
+        }
+        rows.append(
+            {
+                "rank": row["rank"],
+                "name": row["name"],
+                "shown": native,
+                "score": row["score"],
+                "events": row["events"],
+            }
+        )
+    return {"series": series.pk, "rows": rows}
 
 
 def _person_id(entrant: str) -> int | None:

@@ -91,5 +91,12 @@ urlpatterns = [
     path("series/<slug:series_slug>/edit/", series.series_form, name="series_edit"),
     path("series/<slug:series_slug>/events/", series.series_events, name="series_events"),
     path("series/<slug:series_slug>/projector/", series.series_projector, name="series_projector"),
+    path("series/<slug:series_slug>/live", live.series_stream, name="series_live"),
+    path("series/<slug:series_slug>/awards/", series.series_awards, name="series_awards"),
+    path(
+        "series/<slug:series_slug>/projector/awards/",
+        series.series_projector_awards,
+        name="series_projector_awards",
+    ),
     path("t/<slug:slug>/", include(tournament_patterns)),
 ]

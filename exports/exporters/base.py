@@ -154,16 +154,21 @@ class ListExporter(Exporter):
 
     def render(self, tournament: Tournament, progress: Progress = no_progress) -> ExportFile:
         sheets = self.sheets(tournament, progress)
-        if self.file_format == "xlsx":
-            data = write_xlsx(sheets, title=f"{tournament.name}: {self.title}")
-            return ExportFile(f"{tournament.slug}-{self.name}.xlsx", XLSX, data)
-        tables = list(sheets)
-        if len(tables) == 1:
-            return ExportFile(f"{tournament.slug}-{self.name}.csv", CSV, write_csv(tables[0]))
-        files = [
-            (f"{tournament.slug}-{self.name}-{slugify(t.key or t.name)}.csv", write_csv(t)) for t in tables
-        ]
-        return ExportFile(f"{tournament.slug}-{self.name}-csv.zip", ZIP, write_zip(files))
+        return list_file(
+            sheets, self.file_format, f"{tournament.slug}-{self.name}", tournament.name, self.title
+        )
+
+
+def list_file(sheets: Iterable[Sheet], file_format: str, stem: str, owner: str, title: str) -> ExportFile:
+    """Sheets as one file: an Excel workbook (``xlsx``), or a CSV (a zip of one CSV per sheet when there
+    are several); named ``stem`` and its extension, the workbook titled "``owner``: ``title``"."""
+    if file_format == "xlsx":
+        return ExportFile(f"{stem}.xlsx", XLSX, write_xlsx(sheets, title=f"{owner}: {title}"))
+    tables = list(sheets)
+    if len(tables) == 1:
+        return ExportFile(f"{stem}.csv", CSV, write_csv(tables[0]))
+    files = [(f"{stem}-{slugify(t.key or t.name)}.csv", write_csv(t)) for t in tables]
+    return ExportFile(f"{stem}-csv.zip", ZIP, write_zip(files))
 
 
 # ---------------------------------------------------------------------------------------------------

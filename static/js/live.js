@@ -1,5 +1,5 @@
-/* Live updates: one Server-Sent Events stream per page (/t/<slug>/live, the URL in this script tag's
-   data-live-url). Each event becomes a "riichi:live" DOM event ({kind, version, payload}) that the
+/* Live updates: one Server-Sent Events stream per page (/t/<slug>/live, or a series' /series/<slug>/live,
+   the URL in this script tag's data-live-url). Each event becomes a "riichi:live" DOM event ({kind, version, payload}) that the
    existing code listens to: the standings and the live tables redraw from the payload (or fetch when
    there is none), the clock takes the new time, and a published seating shows a notice. While the stream is open the
    pages poll rarely (Riichi.live.connected); when it fails (no stream on this server, Redis down, too
@@ -9,7 +9,7 @@
 
   const R = (window.Riichi = window.Riichi || {});
   const RETRY_MS = 60000;
-  const KINDS = ["hello", "standings", "seating", "clock", "tables"];
+  const KINDS = ["hello", "standings", "seating", "clock", "tables", "series"];
   const script = document.currentScript;
 
   R.live = { connected: false };

@@ -43,7 +43,7 @@ import pytest
 
 from scoring.rules.replay import replay
 from scoring.rules.ruleset import get_ruleset
-from tournament.awards import AWARDS, Feat, compute_awards
+from tournament.awards import AWARDS, EventSheets, Feat, compute_awards, compute_series_awards
 from tournament.statistics import SheetRecord
 
 WRC = get_ruleset("WRC2015")
@@ -164,3 +164,46 @@ def test_sheets_of_final_points_only_give_no_award() -> None:
 def test_an_unknown_award_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown"):
         compute_awards([], WRC, chosen=["prettiest_tiles"])
+
+
+def test_a_series_adds_up_its_events_by_entrant_and_says_where() -> None:
+    """The two worked hanchan as two events of a series (event 10: hanchan 1; event 20: hanchan 2, the
+    first of its own tournament), each tournament's players under ids of their own (1-4 and 11-14),
+    mapped to the series' entrants (Ana 101, Ben 102, Cho 103, Dai 104). Ana's wins add up across the
+    events (2 + 2 = 4: without the mapping her two registrations would tie at 2); the riichi tie (Ana
+    1 + 1, Cho 1 + 1), Dai's 0 deal-ins in 10 hands, and each
+    hand or hanchan says its event."""
+    first, second, _third = sheets()
+    second = SheetRecord(
+        hanchan=1,
+        table=1,
+        players=second.players,
+        player_ids=tuple(IDS[name] + 10 for name in second.players),
+        ranks=second.ranks,
+        points=second.points,
+        scores=second.scores,
+        replay=second.replay,
+    )
+    entrants = {IDS[name]: 100 + IDS[name] for name in ("Ana", "Ben", "Cho", "Dai")}
+    result = compute_series_awards(
+        [
+            EventSheets(10, [first], WRC, None, entrants),
+            EventSheets(20, [second], WRC, None, {pk + 10: entrant for pk, entrant in entrants.items()}),
+        ]
+    )
+    assert (result.hand_hanchan, result.hanchan, result.minimum_hands) == (2, 2, 5)
+    won = {award.key: award.winners for award in result.awards}
+    assert won["best_hand"] == (Feat(102, 32000, 1, 1, "East 3", 6, event=10),)
+    assert won["most_wins"] == (Feat(101, 4),)
+    assert won["most_riichi"] == (Feat(101, 2), Feat(103, 2))
+    assert won["fewest_deal_ins"] == (Feat(104, Fraction(0), count=0, hands=10),)
+    assert won["longest_dealer_streak"] == (Feat(101, 3, 1, 1, "East 1", 1, event=10),)
+    assert won["best_comeback"] == (Feat(102, 32000, 1, 1, "East 2", 5, low=20900, final=52900, event=10),)
+    assert won["most_yakuman"] == (Feat(102, 1),)
+    # Only what was chosen, in the awards' order; an unknown award is refused as for a tournament.
+    assert [a.key for a in compute_series_awards([], ["most_wins", "best_hand"]).awards] == [
+        "best_hand",
+        "most_wins",
+    ]
+    with pytest.raises(ValueError, match="prettiest"):
+        compute_series_awards([], ["prettiest"])

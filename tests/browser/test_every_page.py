@@ -164,7 +164,7 @@ def harbour(transactional_db: None) -> Harbour:
     uid = urlsafe_base64_encode(force_bytes(invited.pk))
     token = default_token_generator.make_token(invited)
     # Every player a person across tournaments but the last two, whom the organiser's page suggests
-    # matching; a series of the tournament, its points per rank.
+    # matching; a series of the tournament, its points per rank, every award.
     for player in players[:-2]:
         person = Person.objects.create(
             name=player.name, native_name=player.native_name, country=player.country
@@ -176,6 +176,7 @@ def harbour(transactional_db: None) -> Harbour:
         rule=Series.Rule.POINTS_PER_RANK,
         points=["25", "18", "15", "12", "10", "8", "6", "4", "2", "1"],
         created_by=organiser,
+        awards=list(AWARDS),
     )
     person = Person.objects.get(registrations=seated)
     club = harbour_club(organiser)
@@ -270,6 +271,16 @@ ANONYMOUS = [
         "series/<slug:series_slug>/projector/",
         lambda h: f"/series/{h.series.slug}/projector/",
         projector=True,
+    ),
+    Page("series-awards", "series/<slug:series_slug>/awards/", lambda h: f"/series/{h.series.slug}/awards/"),
+    Page(
+        "series-projector-awards",
+        "series/<slug:series_slug>/projector/awards/",
+        lambda h: f"/series/{h.series.slug}/projector/awards/",
+        projector=True,
+    ),
+    Page(
+        "series-exports", "series/<slug:series_slug>/exports/", lambda h: f"/series/{h.series.slug}/exports/"
     ),
     Page("live-tables", "t/<slug:slug>/tables/", lambda h: f"{T}/tables/"),
     Page("club-session", "t/<slug:slug>/club/", lambda h: f"/t/{h.club.slug}/club/"),
@@ -388,6 +399,10 @@ NOT_PAGES = {
     "t/<slug:slug>/projector/tables.json": "JSON",
     "t/<slug:slug>/clock.json": "JSON",
     "t/<slug:slug>/live": "the live event stream",
+    "series/<slug:series_slug>/live": "the series' live event stream",
+    "series/<slug:series_slug>/exports/jobs/<int:job_id>/": "a series export's progress (JSON)",
+    "series/<slug:series_slug>/exports/jobs/<int:job_id>/download": "a series export's file",
+    "series/<slug:series_slug>/exports/<str:identifier>/": "POST, starts a series export",
     "t/<slug:slug>/manage/reveal/": "POST, answers a redirect",
     "t/<slug:slug>/club/tables/": "POST, answers a redirect (or the session's page with the refusal)",
     "t/<slug:slug>/manage/players/import/confirm/": "POST, answers a redirect",

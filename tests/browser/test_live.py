@@ -14,6 +14,7 @@ from tests.asgi_server import running_server
 from tests.browser.conftest import DESKTOP, wait_until
 from tests.browser.test_content_security import watch
 from tests.own_redis import free_port
+from tournament.models import Series
 
 FINAL = {"Ana": 41000, "Ben": 31000, "Cho": 26000, "Dai": 22000}  # Ana: +11 and 15 uma
 
@@ -62,4 +63,36 @@ def test_with_redis_unreachable_the_page_polls(new_context: Any, live_cup: dict[
         sign(live_cup)
 
         expect(page.locator('tr[data-name="Ana"] .total')).to_have_text("26", timeout=6000)  # the poll
+        assert violations == [], "\n".join(violations)
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_series_projector_is_pushed_its_standings(new_context: Any, live_cup: dict[str, Any]) -> None:
+    """The Live Cup in a series: its projector paints the series' standings from its own stream, without
+    reloading (a mark left on the page stays), once the sheet is signed."""
+    series = Series.objects.create(name="Live Season", slug="live-season")
+    series.tournaments.set([live_cup["table"].round.tournament])
+    with running_server(log_name="live-browser-series.log") as server:
+        page = new_context(viewport=DESKTOP).new_page()
+        violations = watch(page)
+        page.goto(f"{server.url}/series/live-season/projector/")
+        expect(page.locator('tr[data-name="Ana"] .score')).to_have_text("0")  # nothing signed yet
+        wait_until(page, "window.Riichi.live && window.Riichi.live.connected")
+        page.evaluate("window.notReloaded = true")
+
+        sign(live_cup)
+
+        # Ana 41,000: +11 and the 1st place's uma 15 = 26; Ben 31,000: +1 + 5 = 6; Cho -4 - 5 = -9;
+        # Dai -8 - 15 = -23.
+        expect(page.locator('tr[data-name="Ana"] .score')).to_have_text("26", timeout=3000)
+        expect(page.locator("[data-series-projector] tbody tr")).to_have_count(4)
+        assert page.locator("[data-series-projector] tbody tr td.score").all_text_contents() == [
+            "26",
+            "6",
+            "-9",
+            "-23",
+        ]
+        assert page.locator('tr[data-name="Dai"] .score.negative').count() == 1
+        assert page.evaluate("window.notReloaded") is True  # painted, not reloaded
         assert violations == [], "\n".join(violations)

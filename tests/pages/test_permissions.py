@@ -192,8 +192,21 @@ def test_series_and_person_pages(site: Site, user: str, private: bool) -> None:
     series = Series.objects.create(name="Season", slug="season")
     series.tournaments.set([site.tournament])
     client = client_for(site.users[user])
-    for address in ("/series/", "/series/season/", "/series/season/events/", "/series/season/projector/"):
+    series_pages = (
+        "/series/",
+        "/series/season/",
+        "/series/season/events/",
+        "/series/season/projector/",
+        "/series/season/awards/",
+        "/series/season/projector/awards/",
+        "/series/season/exports/",
+    )
+    for address in series_pages:
         assert client.get(address).status_code == 200, (address, user)
+    # Its exports hold what the page shows: anyone may ask for one (the page then follows it).
+    asked = client.post("/series/season/exports/series_standings_csv/")
+    assert asked.status_code == 302 and "/series/season/exports/?job=" in asked["Location"], user
+    assert client.post("/series/season/exports/standings_csv/").status_code == 404, user
     expected = 404 if private and user not in RANK else 200
     assert client.get(f"/persons/{person.pk}/").status_code == expected, user
     # A new series: whoever may create a tournament; a series changed by its creator (none here) or an admin.

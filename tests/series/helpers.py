@@ -18,9 +18,9 @@ FIRST = {"Ana": 37400, "Ben": 26600, "Cho": 24900, "Dai": 31100}
 SECOND = {"Ana": 25000, "Ben": 45000, "Cho": 35000, "Dai": 15000}
 
 
-def played(slug: str, *hanchan: dict[str, int], day: int = 1, **fields: Any) -> tuple[Tournament, Any]:
-    """A tournament of ``len(hanchan)`` hanchan (or ``hanchan_count``), each signed with those points;
-    returns it and its organiser."""
+def played(slug: str, *hanchan: dict[str, Any], day: int = 1, **fields: Any) -> tuple[Tournament, Any]:
+    """A tournament of ``len(hanchan)`` hanchan (or ``hanchan_count``), each signed with those points
+    (or that sheet entry); returns it and its organiser."""
     tournament = Tournament.objects.create(
         name=f"{slug.title()} Cup",
         slug=slug,
@@ -37,7 +37,12 @@ def played(slug: str, *hanchan: dict[str, int], day: int = 1, **fields: Any) -> 
     for number, points in enumerate(hanchan, start=1):
         round_ = Round.objects.create(tournament=tournament, number=number, status=Round.Status.STARTED)
         table = seat_table(round_, 1, players)
-        entry = {"form": "final", "final_points": dict(points), "riichi_sticks_left": 0}
+        # A sheet entry as it is (hand by hand), or the final points of each player.
+        entry = (
+            dict(points)
+            if "form" in points
+            else {"form": "final", "final_points": dict(points), "riichi_sticks_left": 0}
+        )
         sheets.sign_sheet(sheets.save_sheet(table, entry, organiser, submit=True), organiser)
     tournament.refresh_from_db()
     return tournament, organiser

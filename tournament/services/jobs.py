@@ -39,8 +39,8 @@ logger = logging.getLogger(__name__)
 # The states every job model shares (their ``State`` choices have the same values).
 QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
 UNFINISHED = [QUEUED, RUNNING]
-# ExportJob or SeatingJob: the models share the fields state, progress, error, finished_at, heartbeat_at,
-# attempt and task_id (typed loosely: the two models have no common base class).
+# ExportJob, SeriesExportJob or SeatingJob: the models share the fields state, progress, error, finished_at,
+# heartbeat_at, attempt and task_id (typed loosely: the models have no common base class).
 JobModel = type[Any]
 # Progress (and with it the heartbeat) is written at most this often.
 PROGRESS_INTERVAL_SECONDS = 0.5
@@ -167,14 +167,13 @@ def is_current(model: JobModel, job_id: int, attempt: int) -> bool:
 
 
 def _fail(jobs: models.QuerySet[Any], now: datetime, error: Callable[[], str]) -> int:
-    """Mark ``jobs`` failed with the ``error`` of each one's tournament's language (the text is stored
-    once, for whoever opens the job); how many."""
+    """Mark ``jobs`` failed with the ``error`` of each one's tournament's language (a series' job: the
+    language it was asked in; the text is stored once, for whoever opens the job); how many."""
+    field = "tournament__language" if hasattr(jobs.model, "tournament") else "language"
     failed = 0
-    for language in set(jobs.values_list("tournament__language", flat=True)):
+    for language in set(jobs.values_list(field, flat=True)):
         with translation.override(language or settings.LANGUAGE_CODE):
-            failed += jobs.filter(tournament__language=language).update(
-                state=FAILED, error=error(), finished_at=now
-            )
+            failed += jobs.filter(**{field: language}).update(state=FAILED, error=error(), finished_at=now)
     return failed
 
 

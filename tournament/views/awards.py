@@ -34,7 +34,7 @@ from tournament.awards import (
     Awards,
     Feat,
 )
-from tournament.awards_db import awards_of, winners_of
+from tournament.awards_db import SeriesEntrant, awards_of, winners_of
 from tournament.forms import AwardsForm
 from tournament.models import Player, StaffRole, Tournament
 from tournament.refusal import Refusal
@@ -132,6 +132,34 @@ def award_rows(tournament: Tournament, awards: Awards) -> list[dict[str, Any]]:
                 {"player": players[feat.player], "text": _feat_text(award.key, feat)}
                 for feat in award.winners
                 if feat.player in players
+            ],
+        }
+        for award in awards.awards
+    ]
+
+
+def series_award_rows(
+    awards: Awards, entrants: dict[int, SeriesEntrant], events: dict[int, str]
+) -> list[dict[str, Any]]:
+    """A series' chosen awards as ``award_rows`` gives a tournament's: each winner an entrant of the
+    series, a hand or a hanchan preceded by its event's name."""
+    labels = dict(Tournament.Award.choices)
+    return [
+        {
+            "key": award.key,
+            "label": labels[award.key],
+            "definition": DEFINITIONS[award.key],
+            "winners": [
+                {
+                    "player": entrants[feat.player],
+                    "text": _feat_text(award.key, feat)
+                    if feat.event is None
+                    else _("{event}: {feat}").format(
+                        event=events.get(feat.event, ""), feat=_feat_text(award.key, feat)
+                    ),
+                }
+                for feat in award.winners
+                if feat.player in entrants
             ],
         }
         for award in awards.awards

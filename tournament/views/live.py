@@ -47,7 +47,7 @@ from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connections
-from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_GET
 from redis.exceptions import RedisError
@@ -55,7 +55,8 @@ from redis.exceptions import RedisError
 from tournament import access, live
 from tournament.live_standings import standings_payload
 from tournament.live_tables import public_tables
-from tournament.models import StaffRole, Tournament
+from tournament.models import Series, StaffRole, Tournament
+from tournament.series_db import series_board
 from tournament.standings_db import public_cutoff
 from tournament.views.base import access_tournament
 from tournament.views.clock import clock_data
@@ -73,12 +74,13 @@ REDIS_DOWN = gettext_lazy("Live updates are unavailable for a moment: the page p
 
 
 class Stream:
-    """One browser's stream: its queue of (version, text) and whether it sees only what is public."""
+    """One browser's stream of a tournament (its ``subject``: the tournament's id) or of a series ("s<id>",
+    ``live.series_subject``): its queue of (version, text) and whether it sees only what is public."""
 
-    __slots__ = ("address", "overflow", "public", "queue", "sent", "task", "tournament_id")
+    __slots__ = ("address", "overflow", "public", "queue", "sent", "subject", "task")
 
-    def __init__(self, tournament_id: int, public: bool, address: str = "") -> None:
-        self.tournament_id = tournament_id
+    def __init__(self, subject: live.Subject, public: bool, address: str = "") -> None:
+        self.subject = subject
         self.public = public
         self.address = address
         self.queue: asyncio.Queue[tuple[int, bytes] | None] = asyncio.Queue(QUEUE_LENGTH)
@@ -110,11 +112,15 @@ def event_text(version: int, kind: str, payload: Any = None) -> bytes:
     return f"id: {version}\nevent: {kind}\ndata: {body}\n\n".encode()
 
 
-def _compute(tournament_id: int, kind: str) -> tuple[bool, Any]:
-    """Whether the public may still see the tournament, and what a stream carries for a notice of this
-    kind (runs in a thread of its own, whose database connection is closed afterwards)."""
+def _compute(subject: live.Subject, kind: str) -> tuple[bool, Any]:
+    """Whether the public may still see the tournament (or the series: while it exists), and what a
+    stream carries for a notice of this kind (runs in a thread of its own, whose database connection is
+    closed afterwards)."""
     try:
-        tournament = Tournament.objects.filter(pk=tournament_id).first()
+        if isinstance(subject, str):
+            series = Series.objects.filter(pk=int(subject.removeprefix(live.SERIES_PREFIX))).first()
+            return (False, None) if series is None else (True, series_board(series))
+        tournament = Tournament.objects.filter(pk=subject).first()
         if tournament is None:
             return False, None
         if kind == "clock":
@@ -133,7 +139,7 @@ class Hub:
     def __init__(self, url: str) -> None:
         self.url = url
         self.loop = asyncio.get_running_loop()
-        self.streams: dict[int, set[Stream]] = defaultdict(set)
+        self.streams: dict[live.Subject, set[Stream]] = defaultdict(set)
         self.count = 0
         self.per_address: dict[str, int] = defaultdict(int)
         self.up = False
@@ -146,8 +152,8 @@ class Hub:
             )
         )
         # The last text computed per (tournament, kind, public): reconnecting browsers share it.
-        self.latest: dict[tuple[int, str, bool], tuple[int, bytes | None]] = {}
-        self.computing: dict[tuple[int, str, bool], asyncio.Lock] = defaultdict(asyncio.Lock)
+        self.latest: dict[tuple[live.Subject, str, bool], tuple[int, bytes | None]] = {}
+        self.computing: dict[tuple[live.Subject, str, bool], asyncio.Lock] = defaultdict(asyncio.Lock)
 
     async def ready(self) -> bool:
         """Whether the subscriber listens (started on the first stream; a lost one is restarted)."""
@@ -204,13 +210,13 @@ class Hub:
         notice = live.parse_notice(data)
         if notice is None:
             return
-        tournament_id, version, kind = notice
-        streams = self.streams.get(tournament_id)
+        subject, version, kind = notice
+        streams = self.streams.get(subject)
         if not streams:
             return
         texts: dict[bool, bytes | None] = {}
         for public in sorted({stream.public for stream in streams}):
-            texts[public] = await self.text(tournament_id, version, kind, public)
+            texts[public] = await self.text(subject, version, kind, public)
         for stream in list(streams):
             text = texts[stream.public]
             if text is None:  # the tournament is private now (or gone): its public streams end
@@ -220,22 +226,20 @@ class Hub:
             elif version > stream.sent:
                 stream.offer(version, text)
 
-    async def text(self, tournament_id: int, version: int, kind: str, public: bool) -> bytes | None:
+    async def text(self, subject: live.Subject, version: int, kind: str, public: bool) -> bytes | None:
         """The event of a notice for public or staff streams, computed once per version; None when the
         public may no longer see the tournament."""
-        key = (tournament_id, kind, public)
+        key = (subject, kind, public)
         async with self.computing[key]:
             found = self.latest.get(key)
             if found is not None and found[0] >= version:
                 return found[1]  # as new or newer: what is current is what a browser wants
             payload = None
-            if kind == "clock" or (kind in ("standings", "tables") and public):
+            if kind == "clock" or (kind in ("standings", "tables", live.SERIES_KIND) and public):
                 try:
-                    shown, payload = await sync_to_async(_compute, thread_sensitive=False)(
-                        tournament_id, kind
-                    )
+                    shown, payload = await sync_to_async(_compute, thread_sensitive=False)(subject, kind)
                 except Exception:  # the database is away: the notice alone, the pages fetch their copy
-                    logger.exception("live %s of tournament %s not computed", kind, tournament_id)
+                    logger.exception("live %s of tournament %s not computed", kind, subject)
                     return event_text(version, kind)
                 if public and not shown:
                     return None
@@ -244,12 +248,12 @@ class Hub:
             return text
 
     def add(self, stream: Stream) -> None:
-        self.streams[stream.tournament_id].add(stream)
+        self.streams[stream.subject].add(stream)
         self.count += 1
         self.per_address[stream.address] += 1
 
     def remove(self, stream: Stream) -> None:
-        streams = self.streams.get(stream.tournament_id)
+        streams = self.streams.get(stream.subject)
         if streams is not None and stream in streams:
             streams.discard(stream)
             self.count -= 1
@@ -257,19 +261,19 @@ class Hub:
             if self.per_address[stream.address] <= 0:
                 del self.per_address[stream.address]
             if not streams:
-                del self.streams[stream.tournament_id]
+                del self.streams[stream.subject]
 
     async def catch_up(self, stream: Stream, last_seen: int | None) -> list[bytes]:
         """The first events of a new stream: one per kind missed since ``last_seen``, or a greeting
         naming the current version when the browser has none."""
-        tournament_id = stream.tournament_id
-        current = int(await self.reader.get(live.version_key(tournament_id)) or 0)
+        subject = stream.subject
+        current = int(await self.reader.get(live.version_key(subject)) or 0)
         if last_seen is None:
             stream.sent = current
             return [event_text(current, "hello")]
-        log = await self.reader.lrange(live.log_key(tournament_id), 0, -1)  # type: ignore[misc]
-        kinds = live.missed_kinds(last_seen, current, log)
-        texts = [await self.text(tournament_id, current, kind, stream.public) for kind in kinds]
+        log = await self.reader.lrange(live.log_key(subject), 0, -1)  # type: ignore[misc]
+        kinds = live.missed_kinds(last_seen, current, log, live.kinds_of(subject))
+        texts = [await self.text(subject, current, kind, stream.public) for kind in kinds]
         stream.sent = current
         return [text for text in texts if text is not None]
 
@@ -314,9 +318,32 @@ def _open(request: HttpRequest, slug: str) -> tuple[int, bool]:
         connections.close_all()
 
 
+def _open_series(series_slug: str) -> str:
+    """A series' subject (404 for a series that does not exist; every series is public)."""
+    try:
+        series = Series.objects.filter(slug=series_slug).first()
+        if series is None:
+            raise Http404(gettext("Series not found."))
+        return live.series_subject(series.pk)
+    finally:
+        connections.close_all()
+
+
 @require_GET
 async def stream(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament_id, public = await sync_to_async(_open)(request, slug)
+    subject, public = await sync_to_async(_open)(request, slug)
+    return await _serve(request, subject, public)
+
+
+@require_GET
+async def series_stream(request: HttpRequest, series_slug: str) -> HttpResponse:
+    """A series' stream (its projector's): its standings each time a tournament of it changes, the same
+    for every reader (a series is public)."""
+    subject = await sync_to_async(_open_series)(series_slug)
+    return await _serve(request, subject, True)
+
+
+async def _serve(request: HttpRequest, subject: live.Subject, public: bool) -> HttpResponse:
     if not live.enabled() or not isinstance(request, ASGIRequest):
         response = HttpResponse(status=204)  # no stream here: the page polls
         response["Cache-Control"] = "no-store"
@@ -338,7 +365,7 @@ async def stream(request: HttpRequest, slug: str) -> HttpResponse:
     if not await the_hub.ready():
         return unavailable(str(REDIS_DOWN), "live-redis")
     last_seen = last_event_id(request)
-    connection = Stream(tournament_id, public, address)
+    connection = Stream(subject, public, address)
     the_hub.add(connection)  # first, so that nothing published while catching up is lost
     try:
         first = await the_hub.catch_up(connection, last_seen)

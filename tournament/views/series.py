@@ -13,12 +13,15 @@ from django.utils import translation
 from django.views.decorators.http import require_GET, require_http_methods
 
 from tournament import access
+from tournament.awards import AWARDS
+from tournament.awards_db import series_awards_of
 from tournament.forms import SeriesForm
 from tournament.models import Series
 from tournament.names import shown_name
 from tournament.refusal import Refusal
 from tournament.series_db import public_events, series_table
 from tournament.services import series as series_services
+from tournament.views.awards import series_award_rows
 from tournament.views.base import add_refusal, render_page
 
 
@@ -82,6 +85,26 @@ def series_projector(request: HttpRequest, series_slug: str) -> HttpResponse:
     )
 
 
+def _awards_context(series: Series) -> dict[str, Any]:
+    """The series' chosen awards over what the public sees of its tournaments (the page and the
+    projector alike: a series is public, its staff see what everyone sees)."""
+    result, entrants = series_awards_of(series)
+    names = {event.pk: event.name for event in public_events(series)}
+    return {"series": series, "result": result, "awards": series_award_rows(result, entrants, names)}
+
+
+@require_GET
+def series_awards(request: HttpRequest, series_slug: str) -> HttpResponse:
+    series = get_object_or_404(Series, slug=series_slug)
+    return render_page(request, "tournament/series_awards.html", None, _awards_context(series))
+
+
+@require_GET
+def series_projector_awards(request: HttpRequest, series_slug: str) -> HttpResponse:
+    series = get_object_or_404(Series, slug=series_slug)
+    return render_page(request, "tournament/series_awards_projector.html", None, _awards_context(series))
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def series_form(request: HttpRequest, series_slug: str | None = None) -> HttpResponse:
@@ -99,6 +122,7 @@ def series_form(request: HttpRequest, series_slug: str | None = None) -> HttpRes
             "best_n": series.best_n,
             "min_events": series.min_events,
             "points": ", ".join(series.points),
+            "awards": series.awards,
             "tournaments": list(series.tournaments.all()),
         }
     form = SeriesForm(request.POST or None, initial=initial, visible=visible)
@@ -106,6 +130,7 @@ def series_form(request: HttpRequest, series_slug: str | None = None) -> HttpRes
         data = form.cleaned_data
         fields = {name: data[name] for name in ("name", "slug", "rule", "best_n", "min_events")}
         fields["points"] = form.points_list()
+        fields["awards"] = [key for key in AWARDS if key in set(data["awards"])]
         chosen = [t.pk for t in data["tournaments"]]
         try:
             if series is None:
