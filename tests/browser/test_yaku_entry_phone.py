@@ -183,6 +183,109 @@ def test_a_refused_combination_is_shown_beside_its_hand(
     hand.locator("[data-open-hand]").click()
     expect(errors).to_have_count(0)
     expect(hand.locator("[data-yaku-value]")).to_have_text("1 han 30 fu")
+    expect(hand.locator("[data-add-winner]")).to_be_hidden()  # WRCR 2015 §5.7.6: one winner (head bump)
+
+
+# Under EMA 2016 (multiple ron, three winners allowed). Hand 1 (East 1, Ana deals), Cho discards: Dai
+# (riichi) Pinfu, All Simples, 1 dora = 4 han 30 fu, 7,680 -> 7,700 (no kiriage), his stake back; Ben
+# Seven Pairs, 2 dora = 4 han 25 fu, 1,600 x 4 = 6,400. Hand 2 (East 2, Ben deals), Ana discards: Ben Red
+# Dragon 1 han 40 fu, 320 x 6 = 1,920 -> 2,000; Cho open All Simples 1 han 30 fu, 1,000; Dai open Half
+# Flush 2 han 40 fu, 2,560 -> 2,600.
+DOUBLE_RON = {
+    "result": "ron",
+    "loser": "Cho",
+    "wins": [
+        {"winner": "Dai", "yaku": ["pinfu", "tanyao"], "dora": 1},
+        {"winner": "Ben", "yaku": ["chiitoitsu"], "dora": 2},
+    ],
+    "riichi": ["Dai"],
+}
+TRIPLE_RON = {
+    "result": "ron",
+    "loser": "Ana",
+    "wins": [
+        {"winner": "Ben", "yaku": ["yakuhai_chun"], "fu": 40},
+        {"winner": "Cho", "yaku": ["tanyao"], "open": True, "fu": 30},
+        {"winner": "Dai", "yaku": ["honitsu"], "open": True, "fu": 40},
+    ],
+    "riichi": [],
+}
+
+
+def enter_win(hand: Any, win: dict[str, Any]) -> None:
+    """One win's yaku, dora, "open hand" and fu, in the block it is entered in."""
+    for yaku in win["yaku"]:
+        hand.locator(f'[data-yaku="{yaku}"]').first.click()
+    if win.get("open"):
+        hand.locator("[data-open-hand]").first.click()
+    for _ in range(win.get("dora", 0)):
+        hand.locator('[data-stepper="dora"] [data-step="+1"]').first.click()
+    if win.get("fu", 30) != 30:
+        hand.get_by_label(f"{win['fu']} fu", exact=True).first.click()
+
+
+def enter_multiple_ron(hand: Any, outcome: dict[str, Any]) -> None:
+    first, *others = outcome["wins"]
+    hand.locator(f'[data-win="{first["winner"]}|{outcome["loser"]}"]').click()
+    for name in outcome["riichi"]:
+        hand.locator("[data-riichi]").get_by_role("button", name=name, exact=True).click()
+    if not hand.locator('[data-mode-choice="yaku"]').is_checked():
+        hand.locator('[data-mode-choice="yaku"]').click()
+    enter_win(hand, first)
+    for number, win in enumerate(others, start=2):
+        hand.locator("[data-add-winner]").click()
+        block = hand.locator(f'[data-extra-win="{number}"]')
+        block.locator(f'[data-pick-winner="{win["winner"]}"]').click()
+        enter_win(block, win)
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_double_and_a_triple_ron_are_entered_with_each_winners_yaku(
+    new_context: Any, live_server: Any, open_table: Table
+) -> None:
+    tournament = open_table.round.tournament
+    tournament.ruleset_preset = "EMA2016"
+    tournament.save(update_fields=["ruleset_preset"])
+    _, page = open_sheet(new_context, live_server)
+    first = page.locator('[data-hand="1"]')
+    enter_multiple_ron(first, DOUBLE_RON)
+    ben = first.locator('[data-extra-win="2"]')
+    expect(first.locator("[data-yaku-value]").first).to_have_text("4 han 30 fu")  # Riichi counted for Dai
+    expect(ben.locator("[data-yaku-value]")).to_have_text("4 han 25 fu")  # Seven Pairs fixes the fu
+    expect(ben.locator('[data-stepper="ura"]')).to_have_count(0)  # Ben did not declare riichi
+    # A refusal of Ben's yaku is named for Ben, beside the hand; his value comes back once it is gone.
+    ben.locator("[data-open-hand]").click()
+    errors = first.locator("[data-hand-errors] li")
+    expect(errors).to_have_count(1)
+    expect(errors).to_contain_text("Ben: Seven Pairs: the hand must be closed")
+    ben.locator("[data-open-hand]").click()
+    expect(errors).to_have_count(0)
+    expect(first.locator("[data-running]")).to_contain_text("Ben 36,400 · Cho 15,900 · Dai 37,700")
+    second = page.locator('[data-hand="2"]')
+    enter_multiple_ron(second, TRIPLE_RON)
+    expect(second.locator("[data-add-winner]")).to_be_hidden()  # three winners: the most EMA 2016 allows
+    expect(first.locator("[data-hand-summary]")).to_have_text(
+        "1. E1 · Ron: Dai, Ben from Cho; Dai: Pinfu, All Simples, 1 dora; Ben: Seven Pairs, 2 dora"
+        " · riichi Dai"
+    )
+    page.locator("[data-ended-by-time]").check()
+    expect(page.locator("[data-verdict]")).to_have_text("The rules engine accepts this sheet.")
+    page.get_by_role("button", name="Submit", exact=True).click()
+    expect(page.locator(".messages")).to_contain_text("Submitted (version 1)")
+    sheet = ScoreSheet.objects.get(table=open_table)
+    assert sheet.entry["hands"] == [DOUBLE_RON, TRIPLE_RON]
+    double, triple = sheet.replay["hands"]
+    assert double["deltas"] == {"Ana": 0, "Ben": 6400, "Cho": -14100, "Dai": 7700}
+    assert {name: (won["yaku"], won["han"], won["fu"]) for name, won in double["yaku"].items()} == {
+        "Dai": (["riichi", "pinfu", "tanyao"], 4, 30),
+        "Ben": (["chiitoitsu"], 4, 25),
+    }
+    assert triple["deltas"] == {"Ana": -5600, "Ben": 2000, "Cho": 1000, "Dai": 2600}
+    assert {name: (won["han"], won["fu"]) for name, won in triple["yaku"].items()} == {
+        "Ben": (1, 40), "Cho": (1, 30), "Dai": (2, 40),
+    }  # fmt: skip
+    assert sheet.replay["final_points"] == {"Ana": 24400, "Ben": 38400, "Cho": 16900, "Dai": 40300}
 
 
 LANGUAGES = ["en", "ja", "ru", "fr", "de", "zh-hans", "ko"]
