@@ -347,3 +347,59 @@ def test_a_saved_win_with_yaku_and_han_opens_by_its_yaku(
     expect(hand.locator('[data-yaku="pinfu"]')).to_have_attribute("aria-pressed", "true")
     expect(hand.locator("[data-yaku-value]")).to_have_text("3 han 30 fu")
     expect(page.locator("[data-verdict]")).to_have_text("The rules engine accepts this sheet.")
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_saved_double_ron_from_a_game_log_opens_by_its_winners(
+    new_context: Any, live_server: Any, open_table: Table
+) -> None:
+    """The double ron of tests/data/tenhou/double-ron.json as the log import stores it (each win with its
+    yaku and the han they give): the editor opens it winner by winner, not as a hand entered elsewhere.
+    East 1, Ana discards: Cho All Simples, 1 dora, 2 han 30 fu, 2,000, and Ben's riichi stick (Cho is
+    the closest winner); Dai Red Dragon, 1 han 30 fu, 1,000."""
+    tournament = open_table.round.tournament
+    tournament.ruleset_preset = "EMA2016"
+    tournament.save(update_fields=["ruleset_preset"])
+    log_hand = {
+        "result": "ron", "loser": "Ana", "riichi": ["Ben"],
+        "wins": [
+            {"winner": "Cho", "han": 2, "fu": 30, "yaku": ["tanyao"], "dora": 1},
+            {"winner": "Dai", "han": 1, "fu": 30, "yaku": ["yakuhai_chun"]},
+        ],
+    }  # fmt: skip
+    referee = tournament.staff.get().user
+    sheets.save_sheet(open_table, {"form": "hands", "hands": [log_hand], "ended_by_time": True}, referee)
+    _, page = open_sheet(new_context, live_server)
+    hand = page.locator('[data-hand="1"]')
+    expect(hand.locator("[data-hand-summary]")).to_have_text(
+        "1. E1 · Ron: Cho, Dai from Ana; Cho: All Simples, 1 dora; Dai: Yakuhai (Red Dragon) · riichi Ben"
+    )
+    hand.locator("[data-hand-summary]").click()
+    expect(hand.locator('[data-win="Cho|Ana"]')).to_be_checked()
+    expect(hand.locator("[data-yaku-value]").first).to_have_text("2 han, and the fu below")
+    dai = hand.locator('[data-extra-win="2"]')
+    expect(dai.locator('[data-pick-winner="Dai"]')).to_be_checked()
+    expect(dai.locator('[data-yaku="yakuhai_chun"]')).to_have_attribute("aria-pressed", "true")
+    expect(dai.locator("[data-yaku-value]")).to_have_text("1 han, and the fu below")
+    expect(page.locator("[data-verdict]")).to_have_text("The rules engine accepts this sheet.")
+    expect(hand.locator("[data-running]")).to_have_text(
+        "After: Ana 27,000 · Ben 29,000 · Cho 33,000 · Dai 31,000"
+    )
+    # Removing the second winner leaves a single ron, stored as one again.
+    dai.locator("[data-remove-winner]").click()
+    expect(hand.locator("[data-extra-win]")).to_have_count(0)
+    expect(hand.locator("[data-running]")).to_contain_text("Cho 33,000 · Dai 30,000")
+    page.get_by_role("button", name="Save draft").click()
+    expect(page.locator("[data-save-status]")).to_have_text("Saved (version 2)")
+    assert ScoreSheet.objects.get(table=open_table).entry["hands"] == [
+        {
+            "result": "ron",
+            "winner": "Cho",
+            "loser": "Ana",
+            "yaku": ["tanyao"],
+            "dora": 1,
+            "fu": 30,
+            "riichi": ["Ben"],
+        }
+    ]
