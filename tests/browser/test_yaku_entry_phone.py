@@ -265,6 +265,16 @@ def test_a_double_and_a_triple_ron_are_entered_with_each_winners_yaku(
     second = page.locator('[data-hand="2"]')
     enter_multiple_ron(second, TRIPLE_RON)
     expect(second.locator("[data-add-winner]")).to_be_hidden()  # three winners: the most EMA 2016 allows
+    # The three winners' blocks on a 390 px phone: nothing cut, overlapping or too small to tap.
+    size = page.viewport_size
+    page.set_viewport_size(
+        {"width": size["width"], "height": page.evaluate("document.documentElement.scrollHeight")}
+    )
+    problems = layout_problems(page)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "sheet-triple-ron-390.png"))
+    page.set_viewport_size(size)
+    assert problems == [], problems
     expect(first.locator("[data-hand-summary]")).to_have_text(
         "1. E1 · Ron: Dai, Ben from Cho; Dai: Pinfu, All Simples, 1 dora; Ben: Seven Pairs, 2 dora"
         " · riichi Dai"
