@@ -2,7 +2,8 @@
 search counts as a tap): at most 60 (the issue's target; 50 here, see ``TAPS``). The common yaku are one
 tap each, a rarer one found by a search (Last Tile Draw, typed "hai"), the dora counted with +, Riichi
 and Fully Concealed Hand counted from the hand; the engine gives the han, so the sheet stores the yaku
-and the replay the values. Nothing on the page is cut, overlapping or too small to tap."""
+and the replay the values. Nothing on the page is cut, overlapping or too small to tap. A multiple ron
+(EMA 2016) is entered winner by winner, each with his own yaku or han, and a saved one opens so again."""
 
 from __future__ import annotations
 
@@ -411,5 +412,40 @@ def test_a_saved_double_ron_from_a_game_log_opens_by_its_winners(
             "dora": 1,
             "fu": 30,
             "riichi": ["Ben"],
+        }
+    ]
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_double_ron_by_han_and_fu_gives_each_winner_his_own_value(
+    new_context: Any, live_server: Any, open_table: Table
+) -> None:
+    """Entered by han and fu, each winner of a double ron has his own rows (EMA 2016, East 1, Cho
+    discards): Ben 2 han 30 fu, 480 x 4 = 1,920 -> 2,000; Dai 3 han 40 fu, 1,280 x 4 = 5,120 -> 5,200."""
+    tournament = open_table.round.tournament
+    tournament.ruleset_preset = "EMA2016"
+    tournament.save(update_fields=["ruleset_preset"])
+    _, page = open_sheet(new_context, live_server)
+    hand = page.locator('[data-hand="1"]')
+    hand.locator('[data-win="Ben|Cho"]').click()
+    hand.get_by_label("2 han", exact=True).click()
+    hand.locator("[data-add-winner]").click()
+    dai = hand.locator('[data-extra-win="2"]')
+    expect(dai.locator("[data-pick-winner]")).to_have_count(3)  # every player but the discarder
+    dai.locator('[data-pick-winner="Dai"]').click()
+    dai.get_by_label("3 han", exact=True).click()
+    dai.get_by_label("40 fu", exact=True).click()
+    expect(hand.locator("[data-running]")).to_have_text(
+        "After: Ana 30,000 · Ben 32,000 · Cho 22,800 · Dai 35,200"
+    )
+    page.get_by_role("button", name="Save draft").click()
+    expect(page.locator("[data-save-status]")).to_have_text("Saved (version 1)")
+    assert ScoreSheet.objects.get(table=open_table).entry["hands"] == [
+        {
+            "result": "ron",
+            "loser": "Cho",
+            "wins": [{"winner": "Ben", "han": 2, "fu": 30}, {"winner": "Dai", "han": 3, "fu": 40}],
+            "riichi": [],
         }
     ]
