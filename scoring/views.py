@@ -22,6 +22,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from scoring import services
 from scoring.forms import AnswerForm, CorrectionForm, GameLogForm, SheetForm, SignForm
 from scoring.models import ScoreSheet
+from scoring.rules.legal import most_ron_winners
 from scoring.rules.replay import RESULT_NAMES
 from scoring.rules.ruleset import ABORTIVE_DRAWS, entry_outcomes
 from scoring.rules.sheet import ROUND_LABELS, round_name
@@ -161,8 +162,9 @@ def _shown_result(result: str) -> str:
 
 def _yaku_choices(tournament: Tournament) -> dict[str, Any]:
     """What the editor offers for a win entered by its yaku: the yaku list (identifiers, names in the
-    reader's language and in English, romaji, han closed and open, which are one tap away) and the
-    ruleset's red fives and Blessing of Man (scoring/rules/yaku.py)."""
+    reader's language and in English, romaji, han closed and open, which are one tap away), the
+    ruleset's red fives and Blessing of Man (scoring/rules/yaku.py), and how many players may win on
+    one discard (1 under the head bump; 2 or 3 with multiple ron: each winner's yaku of his own)."""
     ruleset = tournament.ruleset()
     return {
         "yaku": [
@@ -180,6 +182,7 @@ def _yaku_choices(tournament: Tournament) -> dict[str, Any]:
         ],
         "red_fives": ruleset.red_fives,
         "renho_mangan": ruleset.renho_mangan,
+        "most_ron_winners": most_ron_winners(ruleset),
     }
 
 

@@ -130,13 +130,19 @@ def tie_break_choices() -> list[tuple[str, str]]:
 # The rules organisers change most, each a field of its own on the tournament form, stored in
 # ``ruleset_overrides`` like the rest (the raw JSON, the "Advanced" part of the form, holds the others).
 # The online presets' rules (red fives, abortive draws, nagashi mangan, busting, counted yakuman, agari
-# yame, the West round) are among them.
+# yame, the West round) are among them; so is every other rule the engine reads (``MORE_RULES``: the
+# payments, the yaku rules, the counters of a multiple ron, chombo), under "More rules".
 RULE_NUMBERS = {
     "rule_starting_points": "starting_points",
     "rule_return_points": "return_points",
     "rule_chombo_penalty": "chombo_penalty",
     "rule_red_fives": "red_fives",
     "rule_west_round_points": "west_round_points",
+    "rule_riichi_stick": "riichi_stick",
+    "rule_honba_ron": "honba_ron",
+    "rule_honba_tsumo_each": "honba_tsumo_each",
+    "rule_noten_total": "noten_total",
+    "rule_double_wind_pair_fu": "double_wind_pair_fu",
 }
 UMA_FIELDS = ("rule_uma_1", "rule_uma_2", "rule_uma_3", "rule_uma_4")
 RULE_SWITCHES = {
@@ -146,7 +152,30 @@ RULE_SWITCHES = {
     "rule_nagashi_mangan": "nagashi_mangan",
     "rule_busting": "busting",
     "rule_counted_yakuman": "counted_yakuman",
+    "rule_multiple_ron_honba_each": "multiple_ron_honba_each",
+    "rule_yakuman_accumulate": "yakuman_accumulate",
+    "rule_renho_mangan": "renho_mangan",
+    "rule_liability": "liability",
+    "rule_kokushi_robs_concealed_kong": "kokushi_robs_concealed_kong",
+    "rule_noten_riichi_chombo": "noten_riichi_chombo",
+    "rule_chombo_table_payment": "chombo_table_payment",
 }
+# The rules organisers seldom change, in the form's order: folded under "More rules" (open when one is set
+# or refused).
+MORE_RULES = (
+    "rule_multiple_ron_honba_each",
+    "rule_yakuman_accumulate",
+    "rule_renho_mangan",
+    "rule_liability",
+    "rule_kokushi_robs_concealed_kong",
+    "rule_double_wind_pair_fu",
+    "rule_riichi_stick",
+    "rule_honba_ron",
+    "rule_honba_tsumo_each",
+    "rule_noten_total",
+    "rule_noten_riichi_chombo",
+    "rule_chombo_table_payment",
+)
 # Agari yame as a choice: the preset's, none (stored as ""), or the ruleset's two kinds.
 AGARI_YAME_NONE = "none"
 AGARI_YAME_VALUES = {
@@ -257,6 +286,7 @@ FIELDSETS: list[tuple[str, Any, list[str]]] = [
             "rule_counted_yakuman",
             "rule_agari_yame",
             "rule_west_round_points",
+            *MORE_RULES,
             "hanchan_minutes",
             "ruleset_overrides",
         ],
@@ -417,6 +447,111 @@ class TournamentForm(forms.ModelForm):
         help_text=_(
             "When nobody has this many points after South 4, the West round is played until somebody has "
             "them, West 4 at most; 0: no West round (WRCR 2015 §5.8; Tenhou, Mahjong Soul: 30,000)."
+        ),
+    )
+    rule_multiple_ron_honba_each = forms.ChoiceField(
+        label=_("Counters to every winner of a multiple ron"),
+        choices=switch_choices,
+        required=False,
+        help_text=_(
+            "With multiple ron, each winner is paid the counters (honba); no: only the winner closest to "
+            "the discarder (EMA 2016, EMA 2025: yes, where the texts are silent; Tenhou, Mahjong Soul: no). "
+            "WRCR 2015 §5.7.6 has one winner."
+        ),
+    )
+    rule_yakuman_accumulate = forms.ChoiceField(
+        label=_("Yakuman add up (double yakuman)"),
+        choices=switch_choices,
+        required=False,
+        help_text=_(
+            "A hand with several yakuman is paid one for each (WRCR 2015 §6.1, §6.5: no, yakuman are not "
+            "cumulative; Tenhou, Mahjong Soul: yes)."
+        ),
+    )
+    rule_renho_mangan = forms.ChoiceField(
+        label=_("Blessing of Man (renhou) is a mangan"),
+        choices=switch_choices,
+        required=False,
+        help_text=_(
+            "A mangan, not cumulative with other yaku or dora (WRCR 2015 §6.5.4: yes; EMA 2016, EMA 2025: "
+            "no, a five han yaku)."
+        ),
+    )
+    rule_liability = forms.ChoiceField(
+        label=_("Liability (pao)"),
+        choices=switch_choices,
+        required=False,
+        help_text=_(
+            "The player who let Big Three Dragons or Big Four Winds be completed pays for it (WRCR 2015 "
+            "§6.2: yes; EMA 2016, EMA 2025: no)."
+        ),
+    )
+    rule_kokushi_robs_concealed_kong = forms.ChoiceField(
+        label=_("Thirteen Orphans may rob a concealed kong"),
+        choices=switch_choices,
+        required=False,
+        help_text=_(
+            "WRCR 2015 §5.4.8, §6.5.1: yes, only for Thirteen Orphans; EMA 2016, EMA 2025: no, only a pung "
+            "extended to a kong can be robbed."
+        ),
+    )
+    rule_double_wind_pair_fu = rule_number(
+        *BOUNDS["double_wind_pair_fu"],
+        label=_("Double wind pair: fu"),
+        help_text=_(
+            "The fu of a pair of the wind that is both the seat's and the prevalent wind, 0 to 8 (WRCR 2015 "
+            "§6.3: 4)."
+        ),
+    )
+    rule_riichi_stick = rule_number(
+        *BOUNDS["riichi_stick"],
+        step=100,
+        label=_("Riichi stake"),
+        help_text=_(
+            "The points a riichi declaration puts on the table, 0 to 10,000, a multiple of 100 (WRCR 2015 "
+            "§5.6: 1,000)."
+        ),
+    )
+    rule_honba_ron = rule_number(
+        *BOUNDS["honba_ron"],
+        step=100,
+        label=_("Counter (honba) on a ron"),
+        help_text=_(
+            "What the discarder pays on top for each counter, 0 to 3,000, a multiple of 100 (WRCR 2015 "
+            "§5.7.7: 300)."
+        ),
+    )
+    rule_honba_tsumo_each = rule_number(
+        *BOUNDS["honba_tsumo_each"],
+        step=100,
+        label=_("Counter (honba) on a self-draw, from each"),
+        help_text=_(
+            "What each of the three payers pays on top for each counter, 0 to 1,000, a multiple of 100 "
+            "(WRCR 2015 §5.7.7: 100)."
+        ),
+    )
+    rule_noten_total = rule_number(
+        *BOUNDS["noten_total"],
+        step=300,
+        label=_("Noten payments in all"),
+        help_text=_(
+            "What the players not in tenpai pay those in tenpai at an exhaustive draw, 0 to 30,000, a "
+            "multiple of 300 (WRCR 2015 §5.7.2: 3,000)."
+        ),
+    )
+    rule_noten_riichi_chombo = forms.ChoiceField(
+        label=_("A riichi declarer noten at the draw is chombo"),
+        choices=switch_choices,
+        required=False,
+        help_text=_("WRCR 2015 §7.2, EMA 2016, EMA 2025: yes; no: the draw is scored as it is."),
+    )
+    rule_chombo_table_payment = forms.ChoiceField(
+        label=_("Chombo pays a mangan at the table"),
+        choices=switch_choices,
+        required=False,
+        help_text=_(
+            "The offender pays 4,000 to the dealer and 2,000 to the others, or 4,000 to each as the dealer "
+            "(the EMA 2016 card's penalty in social games; WRCR 2015 §7.1: no, a re-deal without payment)."
         ),
     )
     separate_teams_rule = forms.ChoiceField(
@@ -619,6 +754,10 @@ class TournamentForm(forms.ModelForm):
             self.initial[f"separate_{what}_rule"] = separation_rule(value)
             if value == 0:
                 self.initial[f"separate_{what}"] = None
+
+    def more_rules_open(self) -> bool:
+        """Whether "More rules" (``MORE_RULES``) shows unfolded: one of them is set or refused."""
+        return any(name in self.errors or self[name].value() not in (None, "") for name in MORE_RULES)
 
     def _parts(self) -> list[tuple[str, Any, list[str]]]:
         """``FIELDSETS`` with this form's tie-break selects, and any field named in none at the end."""

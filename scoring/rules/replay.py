@@ -510,30 +510,34 @@ def _win_value(
     winner: int,
     tsumo: bool,
     errors: list[Error],
+    who: str | None = None,
 ) -> int:
     """The base value of a win from its han/fu/yakuman, or from its yaku (checked against its tiles when
-    given), or 0 when the sheet does not give a readable value."""
+    given), or 0 when the sheet does not give a readable value. ``who``: the winner's name, which begins
+    each of the win's errors when the hand has several winners (a multiple ron)."""
     value = read_value(hand)
     entered = (
-        _entered_yaku(sheet, number, hand, state, riichi, winner, tsumo, errors) if "yaku" in hand else None
+        _entered_yaku(sheet, number, hand, state, riichi, winner, tsumo, errors, who)
+        if "yaku" in hand
+        else None
     )
     if "yaku" in hand:
         if entered is None:
             return 0
-        value = _yaku_value(sheet, number, hand, state, entered, value, errors)
+        value = _yaku_value(sheet, number, hand, state, entered, value, errors, who)
         if value is None:
             return 0
     if "tiles" in hand:
-        evaluated = _evaluate_tiles(sheet, number, hand, state, riichi, winner, tsumo, value, errors)
+        evaluated = _evaluate_tiles(sheet, number, hand, state, riichi, winner, tsumo, value, errors, who)
         if evaluated is None:
             return 0
         if entered is not None:
-            _compare_yaku(sheet, number, state, winner, entered, errors)
+            _compare_yaku(sheet, number, state, winner, entered, errors, who)
         if hand.get("han") is None and not hand.get("yakuman") and entered is None:
             value = evaluated
     if value is None:
         text = _("a win needs whole numbers han and fu, or a count of yakuman")
-        errors.append(hand_error(number, state, RULE_FORMAT, text))
+        errors.append(_win_error(who, number, state, RULE_FORMAT, text))
         return 0
     problem = None if value.yakuman else legal.han_fu_problem(value.han, value.fu, tsumo=tsumo)
     if problem:
@@ -548,8 +552,16 @@ def _win_value(
         else:
             text = _("{han} han {fu} fu is not a legal ron: {problem}")
         text = text.format(han=value.han, fu=value.fu, problem=problem)
-        errors.append(hand_error(number, state, RULE_HAN_FU, text))
+        errors.append(_win_error(who, number, state, RULE_HAN_FU, text))
     return value.basic(sheet.ruleset)
+
+
+def _win_error(who: str | None, number: int, state: HandState, rule: str, text: str) -> Error:
+    """An error of one win of hand ``number``; in a hand with several winners, the winner's name begins
+    it ("hand 3 (East 2, 0 honba): Ben: ..."), so that each refusal says whose win it is about."""
+    if who:
+        text = _("{player}: {problem}").format(player=who, problem=text)
+    return hand_error(number, state, rule, text)
 
 
 def _entered_yaku(
@@ -561,6 +573,7 @@ def _entered_yaku(
     winner: int,
     tsumo: bool,
     errors: list[Error],
+    who: str | None = None,
 ) -> WinYaku | None:
     """The win's yaku as entered (``scoring.rules.yaku``), kept for the record; None, with every problem
     as an error of the hand, when the rules refuse them."""
@@ -573,7 +586,7 @@ def _entered_yaku(
         winner=sheet.name(winner),
     )
     for problem in problems:
-        errors.append(hand_error(number, state, problem.rule, problem.message))
+        errors.append(_win_error(who, number, state, problem.rule, problem.message))
     if found is not None:
         sheet.yaku[(number, winner)] = found
     return found
@@ -587,6 +600,7 @@ def _yaku_value(
     entered: WinYaku,
     written: Value | None,
     errors: list[Error],
+    who: str | None = None,
 ) -> Value | None:
     """The value the yaku give; where the sheet also writes han (or yakuman), both must agree."""
     if entered.yakuman:
@@ -618,12 +632,18 @@ def _yaku_value(
     text = _("the yaku and dora give {counted}, the sheet writes {given} (WRCR 2015 §6.1, §6.5)").format(
         counted=counted, given=given
     )
-    errors.append(hand_error(number, state, RULE_YAKU_VALUE, text))
+    errors.append(_win_error(who, number, state, RULE_YAKU_VALUE, text))
     return None
 
 
 def _compare_yaku(
-    sheet: Sheet, number: int, state: HandState, winner: int, entered: WinYaku, errors: list[Error]
+    sheet: Sheet,
+    number: int,
+    state: HandState,
+    winner: int,
+    entered: WinYaku,
+    errors: list[Error],
+    who: str | None = None,
 ) -> None:
     """A win entered with its yaku and its tiles: the tiles must give the same yaku."""
     found = sheet.yaku.get((number, winner))
@@ -633,7 +653,7 @@ def _compare_yaku(
         tiles=", ".join(yaku_name(item) for item in found.yaku),
         entered=", ".join(yaku_name(item) for item in entered.yaku),
     )
-    errors.append(hand_error(number, state, RULE_TILES, text))
+    errors.append(_win_error(who, number, state, RULE_TILES, text))
 
 
 def _liable(
@@ -685,6 +705,7 @@ def _evaluate_tiles(
     tsumo: bool,
     claimed: Value | None,
     errors: list[Error],
+    who: str | None = None,
 ) -> Value | None:
     """Score the hand's tiles with the hand evaluator and compare them with the claimed value.
 
@@ -692,7 +713,7 @@ def _evaluate_tiles(
     None when the tiles are not a winning hand."""
     tiles = hand["tiles"]
     if not isinstance(tiles, dict):
-        errors.append(hand_error(number, state, RULE_FORMAT, _("tiles is a hand object")))
+        errors.append(_win_error(who, number, state, RULE_FORMAT, _("tiles is a hand object")))
         return None
     situation = dict(tiles)
     situation["win"] = TSUMO if tsumo else RON
@@ -708,14 +729,14 @@ def _evaluate_tiles(
         result = evaluate_hand(situation, sheet.ruleset)
     except ValueError as problem:
         text = _("the tiles do not describe a hand: {problem}").format(problem=problem)
-        errors.append(hand_error(number, state, RULE_FORMAT, text))
+        errors.append(_win_error(who, number, state, RULE_FORMAT, text))
         return None
     if not result.get("valid"):
         text = _("the tiles of {player} are not a winning hand ({reason})")
         if not result.get("reason"):
             text = _("the tiles of {player} are not a winning hand")
         text = text.format(player=sheet.name(winner), reason=result.get("reason"))
-        errors.append(hand_error(number, state, RULE_TILES, text))
+        errors.append(_win_error(who, number, state, RULE_TILES, text))
         return None
     basic = int(result.get("basic_points") or 0)
     if result.get("limit") == "yakuman":
@@ -733,7 +754,7 @@ def _evaluate_tiles(
     if claimed is not None and claimed.basic(sheet.ruleset) != basic:
         yaku = ", ".join(str(name) for name, _han in result.get("yaku", []))
         text = _("the tiles score {value} ({yaku}), not the value on the sheet").format(value=text, yaku=yaku)
-        errors.append(hand_error(number, state, RULE_TILES, text))
+        errors.append(_win_error(who, number, state, RULE_TILES, text))
     return evaluated
 
 
@@ -769,8 +790,8 @@ def _multiple_ron(
             text = _("{player} cannot win twice or on his own discard").format(player=sheet.name(winner))
             errors.append(hand_error(number, state, RULE_FORMAT, text))
             continue
-        basic = _win_value(sheet, number, win, state, riichi, winner, False, errors)
-        values[winner] = basic
+        who = sheet.name(winner) if len(wins) > 1 else None
+        values[winner] = _win_value(sheet, number, win, state, riichi, winner, False, errors, who)
     if not values:
         return unreadable()
     if len(values) == 3 and sheet.ruleset.multiple_ron and sheet.ruleset.allows_abortive(TRIPLE_RON):

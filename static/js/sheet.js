@@ -72,8 +72,10 @@
     return interpolate(format, { wind, number: match[2] }, true);
   }
   const YAKU_KEYS = ["yaku", "open", "dora", "ura_dora", "aka_dora"];
+  /* Each win of a multiple ron: {"result": "ron", "loser": ..., "wins": [{"winner": ..., ...}, ...]}. */
+  const WIN_KEYS = ["winner", "han", "fu", "yakuman"].concat(YAKU_KEYS);
   const KNOWN_KEYS = {
-    ron: ["result", "winner", "loser", "han", "fu", "yakuman", "riichi", "liable"].concat(YAKU_KEYS),
+    ron: ["result", "winner", "loser", "han", "fu", "yakuman", "riichi", "liable", "wins"].concat(YAKU_KEYS),
     tsumo: ["result", "winner", "han", "fu", "yakuman", "riichi", "liable"].concat(YAKU_KEYS),
     draw: ["result", "tenpai", "riichi"],
     chombo: ["result", "offender", "riichi"],
@@ -99,10 +101,12 @@
   let RED_FIVES = 0;
   let RENHO_MANGAN = true;
   let preferredMode = "han";
+  let MOST_RON_WINNERS = 1; /* 1 under the head bump (WRCR 2015 §5.7.6); 2 or 3 with multiple ron */
   const IMPLIED = ["riichi", "menzen_tsumo"];
   const BLESSINGS = ["renhou", "tenhou", "chiihou"];
 
-  function useYaku(list, redFives, renhoMangan) {
+  function useYaku(list, redFives, renhoMangan, mostRonWinners) {
+    MOST_RON_WINNERS = mostRonWinners || 1;
     YAKU = list || [];
     YAKU_BY_ID = {};
     YAKU.forEach((y) => (YAKU_BY_ID[y.id] = y));
@@ -168,44 +172,69 @@
       abortive: "" /* an abortive draw's kind */,
       nagashi: new Set() /* the nagashi mangan's players */,
       deltas: ["", "", "", ""],
+      more: [] /* a multiple ron's other winners (blankWin), each with his own value */,
       raw: null,
       touched: false /* a new, untouched hand shows no errors yet */,
     };
+  }
+
+  /* Another winner on the same discard: his own yaku (or han and fu), dora and fu; the hand's riichi
+     declarers are the hand's (one Set, shared). */
+  function blankWin(h) {
+    return { kind: "ron", winner: "", yaku: new Set(), open: false, dora: 0, ura: 0, aka: 0, han: "", fu: DEFAULT_FU, yakuman: 0, riichi: h.riichi, refresh: null };
+  }
+
+  /* A win's value as the engine stores it, read into a hand or a win (its mode is the hand's). */
+  function valueFromEntry(w, win) {
+    w.han = win.han === undefined || win.han === null ? "" : String(win.han);
+    w.fu = win.fu === undefined || win.fu === null ? "" : String(win.fu);
+    w.yakuman = win.yakuman || 0;
+    if (Array.isArray(win.yaku)) {
+      w.yaku = new Set(win.yaku.filter((id) => !IMPLIED.includes(id)));
+      w.open = win.open === true;
+      w.dora = win.dora || 0;
+      w.ura = win.ura_dora || 0;
+      w.aka = win.aka_dora || 0;
+      /* Han written beside the yaku (a game log's) are what the yaku give (the engine checked it when the
+         log was read): the yaku are kept, the han follow from them again. */
+      w.han = "";
+      w.yakuman = 0;
+    }
+    return w;
+  }
+
+  /* A multiple ron the editor can show: each win an object of known keys, all by yaku or none. */
+  function readableWins(hand) {
+    const wins = hand.wins;
+    if (!Array.isArray(wins) || !wins.length || "winner" in hand || "han" in hand || "yaku" in hand || "liable" in hand) return false;
+    if (!wins.every((win) => win && typeof win === "object" && Object.keys(win).every((key) => WIN_KEYS.includes(key)))) return false;
+    const byYaku = wins.filter((win) => Array.isArray(win.yaku)).length;
+    return byYaku === 0 || byYaku === wins.length;
   }
 
   function handFromEntry(hand, players) {
     if (!hand || typeof hand !== "object") return Object.assign(blankHand(), { kind: "raw", raw: hand, touched: true });
     const kind = "result" in hand ? hand.result : "deltas" in hand ? "deltas" : null;
     const known = KNOWN_KEYS[kind];
-    if (!known || Object.keys(hand).some((key) => !known.includes(key))) {
+    if (!known || Object.keys(hand).some((key) => !known.includes(key)) || ("wins" in hand && !readableWins(hand))) {
       return Object.assign(blankHand(), { kind: "raw", raw: hand, touched: true }); /* kept as it is */
     }
     const h = blankHand(kind);
     h.touched = true;
     h.winner = hand.winner || "";
     h.loser = hand.loser || "";
-    h.han = hand.han === undefined || hand.han === null ? "" : String(hand.han);
-    h.fu = hand.fu === undefined || hand.fu === null ? "" : String(hand.fu);
-    h.yakuman = hand.yakuman || 0;
     h.liable = hand.liable || "";
     h.offender = Array.isArray(hand.offender) ? hand.offender[0] || "" : hand.offender || "";
     h.riichi = new Set(hand.riichi || []);
     h.tenpai = new Set(hand.tenpai || []);
     h.abortive = typeof hand.kind === "string" ? hand.kind : "";
     h.nagashi = new Set(hand.nagashi || []);
-    if (Array.isArray(hand.yaku)) {
-      h.mode = "yaku";
-      h.yaku = new Set(hand.yaku.filter((id) => !IMPLIED.includes(id)));
-      h.open = hand.open === true;
-      h.dora = hand.dora || 0;
-      h.ura = hand.ura_dora || 0;
-      h.aka = hand.aka_dora || 0;
-      /* Han written beside the yaku (a game log's) are what the yaku give (the engine checked it when the
-         log was read): the yaku are kept, the han follow from them again. */
-      h.han = "";
-      h.yakuman = 0;
-    } else if (kind === "ron" || kind === "tsumo") {
-      h.mode = "han";
+    const wins = "wins" in hand ? hand.wins : [hand];
+    if (kind === "ron" || kind === "tsumo") h.mode = Array.isArray(wins[0].yaku) ? "yaku" : "han";
+    valueFromEntry(h, wins[0]);
+    if ("wins" in hand) {
+      h.winner = wins[0].winner || "";
+      h.more = wins.slice(1).map((win) => Object.assign(valueFromEntry(blankWin(h), win), { winner: win.winner || "" }));
     }
     if (hand.deltas) h.deltas = players.map((name) => (name in hand.deltas ? String(hand.deltas[name]) : ""));
     return h;
@@ -222,25 +251,15 @@
       return { deltas, riichi };
     }
     const out = { result: h.kind };
-    if (h.kind === "ron" || h.kind === "tsumo") {
+    if (h.kind === "ron" && h.more.length) {
+      /* A multiple ron: each winner with his own value, the discarder once (no liability: §6.2 is read
+         for a single winner). */
+      if (h.loser) out.loser = h.loser;
+      out.wins = [h].concat(h.more).map((w) => valueToEntry(w, h.mode, w.winner ? { winner: w.winner } : {}));
+    } else if (h.kind === "ron" || h.kind === "tsumo") {
       if (h.winner) out.winner = h.winner;
       if (h.kind === "ron" && h.loser) out.loser = h.loser;
-      if (h.mode === "yaku") {
-        out.yaku = YAKU.map((y) => y.id).filter((id) => h.yaku.has(id));
-        if (h.open) out.open = true;
-        if (Number(h.dora) > 0) out.dora = Number(h.dora);
-        if (Number(h.ura) > 0 && h.riichi.has(h.winner)) out.ura_dora = Number(h.ura);
-        if (Number(h.aka) > 0) out.aka_dora = Number(h.aka);
-        const fu = int(h.fu);
-        if (fu !== null && needsFu(h)) out.fu = fu;
-      } else if (Number(h.yakuman) > 0) {
-        out.yakuman = Number(h.yakuman);
-      } else {
-        const han = int(h.han);
-        const fu = int(h.fu);
-        if (han !== null) out.han = han;
-        if (fu !== null && (han === null || han < MANGAN_HAN)) out.fu = fu;
-      }
+      valueToEntry(h, h.mode, out);
       if (h.liable) out.liable = h.liable;
     } else if (h.kind === "draw") {
       out.tenpai = players.filter((name) => h.tenpai.has(name));
@@ -253,6 +272,27 @@
       out.tenpai = players.filter((name) => h.tenpai.has(name));
     }
     out.riichi = riichi;
+    return out;
+  }
+
+  /* A win's value into ``out`` as the engine reads it: its yaku and dora, or han and fu, or yakuman. */
+  function valueToEntry(w, mode, out) {
+    if (mode === "yaku") {
+      out.yaku = YAKU.map((y) => y.id).filter((id) => w.yaku.has(id));
+      if (w.open) out.open = true;
+      if (Number(w.dora) > 0) out.dora = Number(w.dora);
+      if (Number(w.ura) > 0 && w.riichi.has(w.winner)) out.ura_dora = Number(w.ura);
+      if (Number(w.aka) > 0) out.aka_dora = Number(w.aka);
+      const fu = int(w.fu);
+      if (fu !== null && needsFu(w)) out.fu = fu;
+    } else if (Number(w.yakuman) > 0) {
+      out.yakuman = Number(w.yakuman);
+    } else {
+      const han = int(w.han);
+      const fu = int(w.fu);
+      if (han !== null) out.han = han;
+      if (fu !== null && (han === null || han < MANGAN_HAN)) out.fu = fu;
+    }
     return out;
   }
 
@@ -276,8 +316,8 @@
       state.final.chombo = new Set(entry.chombo || []);
       state.hands.push(blankHand());
     } else {
-      const withYaku = (entry.hands || []).filter((hand) => hand && (Array.isArray(hand.yaku) || Array.isArray(hand.wins)));
-      if (withYaku.some((hand) => Array.isArray(hand.yaku))) preferredMode = "yaku";
+      const byYaku = (hand) => hand && (Array.isArray(hand.yaku) || (Array.isArray(hand.wins) && hand.wins.some((win) => win && Array.isArray(win.yaku))));
+      if ((entry.hands || []).some(byYaku)) preferredMode = "yaku";
       state.hands = (entry.hands || []).map((hand) => handFromEntry(hand, players));
       state.hands.push(blankHand()); /* the next hand, open and empty, entered the way the last one was */
       state.endedByTime = entry.ended_by_time === true;
@@ -362,7 +402,7 @@
 
   function editor(form) {
     const config = JSON.parse(document.getElementById("sheet-editor-data").textContent);
-    useYaku(config.yaku, config.red_fives, config.renho_mangan);
+    useYaku(config.yaku, config.red_fives, config.renho_mangan, config.most_ron_winners);
     const players = config.players;
     /* The abortive draws ([kind, name]) and nagashi mangan the tournament's rules allow (none under WRCR). */
     const outcomes = config.outcomes || { abortive: [], nagashi: false };
@@ -498,19 +538,34 @@
       } else {
         return gettext("Entered elsewhere");
       }
-      if ((h.kind === "ron" || h.kind === "tsumo") && h.mode === "yaku") {
-        const names = YAKU.filter((y) => h.yaku.has(y.id)).map((y) => y.name);
-        if (names.length) text += ", " + names.join(", ");
-        const dora = (Number(h.dora) || 0) + (Number(h.ura) || 0) + (Number(h.aka) || 0);
-        if (dora) text += ", " + interpolate(ngettext("%(count)s dora", "%(count)s dora", dora), { count: dora }, true);
+      if (h.kind === "ron" && h.more.length) {
+        const wins = [h].concat(h.more);
+        text = interpolate(gettext("Ron: %(winner)s from %(loser)s"), { winner: wins.map((w) => w.winner || "?").join(", "), loser: h.loser || "?" }, true);
+        wins.forEach((w) => {
+          const value = valueSummary(w, h.mode);
+          if (value) text += "; " + interpolate(gettext("%(winner)s: %(value)s"), { winner: w.winner || "?", value }, true);
+        });
       } else if (h.kind === "ron" || h.kind === "tsumo") {
-        if (Number(h.yakuman) > 0) text += ", " + YAKUMAN[Number(h.yakuman)][1].toLowerCase();
-        else if (h.han) {
-          const value = int(h.han) < MANGAN_HAN && h.fu ? gettext("%(han)s han %(fu)s fu") : gettext("%(han)s han");
-          text += ", " + interpolate(value, { han: h.han, fu: h.fu }, true);
-        }
+        const value = valueSummary(h, h.mode);
+        if (value) text += ", " + value;
       }
       return text + riichiNote;
+    }
+
+    /* A win's value in a folded hand's line: its yaku and dora, or its han and fu, or its yakuman. */
+    function valueSummary(w, mode) {
+      const parts = [];
+      if (mode === "yaku") {
+        parts.push(...YAKU.filter((y) => w.yaku.has(y.id)).map((y) => y.name));
+        const dora = (Number(w.dora) || 0) + (Number(w.ura) || 0) + (Number(w.aka) || 0);
+        if (dora) parts.push(interpolate(ngettext("%(count)s dora", "%(count)s dora", dora), { count: dora }, true));
+      } else if (Number(w.yakuman) > 0) {
+        parts.push(YAKUMAN[Number(w.yakuman)][1].toLowerCase());
+      } else if (w.han) {
+        const value = int(w.han) < MANGAN_HAN && w.fu ? gettext("%(han)s han %(fu)s fu") : gettext("%(han)s han");
+        parts.push(interpolate(value, { han: w.han, fu: w.fu }, true));
+      }
+      return parts.join(", ");
     }
 
     /* The fields of one hand, for its result; rebuilt when the result changes, keeping what applies. */
@@ -519,10 +574,12 @@
       const fields = [];
       const touch = () => {
         h.touched = true;
-        if (h.refresh) h.refresh();
+        refreshWins(h);
         changed();
       };
       h.refresh = null;
+      h.syncMore = null;
+      h.more.forEach((w) => (w.refresh = null));
       const resultOptions = (h.kind === "raw" ? [["raw", gettext("Elsewhere")]] : []).concat(resultsFor(h)).map(([v, text]) => [
         v,
         text,
@@ -555,43 +612,26 @@
             changed();
           }, { "data-value-mode": "" }),
         );
-        const fu = radios(gettext("Fu"), "fu-" + id, FU.map((v) => [String(v), String(v), null, { "aria-label": interpolate(gettext("%(fu)s fu"), { fu: v }, true) }]), h.fu, (v) => {
-          h.fu = v;
-          touch();
-        }, { "data-fu": "" });
-        const showFu = () => {
-          fu.hidden = h.mode === "yaku" ? !needsFu(h) : Number(h.yakuman) > 0 || int(h.han) >= MANGAN_HAN;
-        };
-        if (h.mode === "yaku") {
-          fields.push(...yakuFields(h, id, touch, showFu));
-        } else {
-          fields.push(
-            radios(gettext("Han"), "han-" + id, HAN.map((v) => [String(v), String(v), null, { "aria-label": interpolate(gettext("%(han)s han"), { han: v }, true) }]), h.han, (v) => {
-              h.han = v;
-              showFu();
-              touch();
-            }, { "data-han": "" }),
-          );
-        }
-        fields.push(fu);
+        const value = valueFields(h, h.mode, touch);
+        fields.push(...value.fields);
+        /* A multiple ron has no liability on the sheet (WRCR 2015 §6.2 is read for a single winner). */
+        const multiple = h.kind === "ron" && h.more.length > 0;
         const liable = el("select", {}, playerOptions(h.liable, gettext("nobody")));
         liable.addEventListener("change", () => {
           h.liable = liable.value;
           touch();
         });
-        const yakuman = select(YAKUMAN, h.yakuman, (v) => {
-          h.yakuman = Number(v);
-          showFu();
-          touch();
-        });
-        const extra = h.mode === "yaku" ? [field(gettext("Liable (pao)"), liable)] : [field(gettext("Yakuman"), yakuman), field(gettext("Liable (pao)"), liable)];
-        fields.push(
-          el("details", { className: "wide more", open: (h.mode !== "yaku" && Number(h.yakuman) > 0) || h.liable ? true : null }, [
-            el("summary", { text: h.mode === "yaku" ? gettext("Liability (pao)") : gettext("Yakuman, liability (pao)") }),
-            el("div", { className: "fields" }, extra),
-          ]),
-        );
-        showFu();
+        const extra = (h.mode === "yaku" ? [] : [field(gettext("Yakuman"), value.yakuman)]).concat(multiple ? [] : [field(gettext("Liable (pao)"), liable)]);
+        const more = multiple ? gettext("Yakuman") : h.mode === "yaku" ? gettext("Liability (pao)") : gettext("Yakuman, liability (pao)");
+        if (extra.length) {
+          fields.push(
+            el("details", { className: "wide more", open: (h.mode !== "yaku" && Number(h.yakuman) > 0) || h.liable ? true : null }, [
+              el("summary", { text: more }),
+              el("div", { className: "fields" }, extra),
+            ]),
+          );
+        }
+        if (h.kind === "ron") fields.push(...moreWins(h, index, card, touch));
       } else if (h.kind === "draw") {
         fields.push(group(gettext("Tenpai"), chips(h.tenpai, gettext("Tenpai"), touch)));
       } else if (h.kind === "chombo") {
@@ -639,6 +679,107 @@
         fields.push(riichi);
       }
       return fields;
+    }
+
+    /* What a win is worth (the hand's own, or another winner's of a multiple ron): its yaku and dora, or
+       han, in the hand's mode; then the fu, asked only where they count; and the yakuman select (shown by
+       the caller in the hand's "more" part) for a win entered by han. */
+    function valueFields(w, mode, touch) {
+      const id = ++uid;
+      const fields = [];
+      const fu = radios(gettext("Fu"), "fu-" + id, FU.map((v) => [String(v), String(v), null, { "aria-label": interpolate(gettext("%(fu)s fu"), { fu: v }, true) }]), w.fu, (v) => {
+        w.fu = v;
+        touch();
+      }, { "data-fu": "" });
+      const showFu = () => {
+        fu.hidden = mode === "yaku" ? !needsFu(w) : Number(w.yakuman) > 0 || int(w.han) >= MANGAN_HAN;
+      };
+      if (mode === "yaku") {
+        fields.push(...yakuFields(w, id, touch, showFu));
+      } else {
+        fields.push(
+          radios(gettext("Han"), "han-" + id, HAN.map((v) => [String(v), String(v), null, { "aria-label": interpolate(gettext("%(han)s han"), { han: v }, true) }]), w.han, (v) => {
+            w.han = v;
+            showFu();
+            touch();
+          }, { "data-han": "" }),
+        );
+      }
+      fields.push(fu);
+      const yakuman = select(YAKUMAN, w.yakuman, (v) => {
+        w.yakuman = Number(v);
+        showFu();
+        touch();
+      });
+      showFu();
+      return { fields, yakuman };
+    }
+
+    /* The value lines of a hand's wins follow its riichi declarers and winners (ura dora for a declarer);
+       "Another winner" shows where the rules allow one more. */
+    function refreshWins(h) {
+      [h].concat(h.more).forEach((w) => w.refresh && w.refresh());
+      if (h.syncMore) h.syncMore();
+    }
+
+    /* A multiple ron (where the rules allow it: config.most_ron_winners): each other winner on the same
+       discard, one tap for who, then his own yaku (or han), dora and fu, as for the first winner. */
+    function moreWins(h, index, card, touch) {
+      const blocks = h.more.map((w, at) => {
+        const number = at + 2;
+        const title = interpolate(gettext("Winner %(number)s"), { number }, true);
+        w.riichi = h.riichi;
+        const pick = radios(title, "winner-" + ++uid, players.filter((name) => name !== h.loser).map((name) => [name, name, null, { "data-pick-winner": name }]), w.winner, (v) => {
+          w.winner = v;
+          touch();
+        }, {}, true);
+        const value = valueFields(w, h.mode, touch);
+        const parts = [el("span", { className: "field-label wide", "aria-hidden": "true", text: title }), pick].concat(value.fields);
+        if (h.mode !== "yaku") {
+          parts.push(
+            el("details", { className: "wide more", open: Number(w.yakuman) > 0 ? true : null }, [
+              el("summary", { text: gettext("Yakuman") }),
+              el("div", { className: "fields" }, [field(gettext("Yakuman"), value.yakuman)]),
+            ]),
+          );
+        }
+        parts.push(
+          el("div", { className: "wide win-end" }, [
+            el("button", {
+              type: "button",
+              className: "small remove",
+              "data-remove-winner": "",
+              text: gettext("Remove this winner"),
+              onclick: () => {
+                h.more.splice(at, 1);
+                h.touched = true;
+                rebuild(card, h, index, "[data-add-winner]");
+                changed();
+              },
+            }),
+          ]),
+        );
+        return el("div", { className: "wide fields extra-win", "data-extra-win": number, role: "group", "aria-label": title }, parts);
+      });
+      const add = el("div", { className: "wide" }, [
+        el("button", {
+          type: "button",
+          className: "small",
+          "data-add-winner": "",
+          text: gettext("Another winner on this discard"),
+          onclick: () => {
+            h.more.push(blankWin(h));
+            h.touched = true;
+            rebuild(card, h, index, '[data-extra-win="' + (h.more.length + 1) + '"] input');
+            changed();
+          },
+        }),
+      ]);
+      h.syncMore = () => {
+        add.hidden = h.kind !== "ron" || !h.loser || 1 + h.more.length >= MOST_RON_WINNERS;
+      };
+      h.syncMore();
+      return blocks.concat([add]);
     }
 
     /* A win by its yaku: "open hand", the common yaku one tap each, the rest found by a search (by name
@@ -774,6 +915,7 @@
                 const input = el("input", { type: "radio", name: "win-" + id, value: winner + "|" + from, checked, "data-win": winner + "|" + from, "aria-label": spoken });
                 input.addEventListener("change", () => {
                   const wasKind = h.kind;
+                  const wasLoser = h.loser;
                   h.winner = winner;
                   if (from === "tsumo") h.kind = "tsumo";
                   else {
@@ -781,7 +923,13 @@
                     h.loser = from;
                   }
                   h.touched = true;
-                  if (h.refresh) h.refresh();
+                  if (h.more.length && (wasKind !== h.kind || wasLoser !== h.loser)) {
+                    /* the other winners show for a ron only, each offered every player but the discarder */
+                    rebuild(card, h, index, '[data-win="' + winner + "|" + from + '"]');
+                    changed();
+                    return;
+                  }
+                  refreshWins(h);
                   if (wasKind !== h.kind) {
                     const choice = card.querySelector("[data-result-choice=" + h.kind + "]");
                     if (choice) choice.checked = true;

@@ -54,9 +54,13 @@ def use_preset(tournament: Tournament, preset: str) -> None:
 @pytest.mark.django_db
 def test_the_editor_offers_abortive_draws_and_nagashi_only_where_the_rules_allow_them(site: Site) -> None:
     client = client_for(site.users["referee"])
-    assert editor(client, site)["outcomes"] == {"abortive": [], "nagashi": False}  # WRCR 2015 §5.7.3
+    data = editor(client, site)
+    assert data["outcomes"] == {"abortive": [], "nagashi": False}  # WRCR 2015 §5.7.3
+    assert data["most_ron_winners"] == 1  # WRCR 2015 §5.7.6: head bump, no "Another winner"
     use_preset(site.tournament, "MAHJONGSOUL")
-    outcomes = editor(client, site)["outcomes"]
+    data = editor(client, site)
+    outcomes = data["outcomes"]
+    assert data["most_ron_winners"] == 3  # triple ron is no abortive draw there
     assert outcomes["nagashi"] is True
     assert outcomes["abortive"] == [
         ["nine-terminals", "nine different terminals and honours"],
@@ -65,6 +69,7 @@ def test_the_editor_offers_abortive_draws_and_nagashi_only_where_the_rules_allow
         ["four-kongs", "four kongs by several players"],
     ]
     use_preset(site.tournament, "TENHOU")
+    assert editor(client, site)["most_ron_winners"] == 2  # a third call is the abortive sanchahou
     assert editor(client, site)["outcomes"]["abortive"][-1] == [
         "triple-ron",
         "three players winning on one discard",

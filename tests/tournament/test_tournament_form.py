@@ -84,12 +84,12 @@ def test_the_rule_fields_set_their_rules_and_the_json_the_rest(client: Client) -
         "rule_uma_3": "-10",
         "rule_uma_4": "-20",
         "rule_kiriage": "no",
-        "ruleset_overrides": '{"liability": false, "starting_points": 27000}',
+        "ruleset_overrides": '{"description": "Spring rules", "starting_points": 27000}',
     }
     assert client.post("/tournaments/new/", body).status_code == 302
     spring = Tournament.objects.get(slug="spring-open")
     assert spring.ruleset_overrides == {
-        "liability": False,
+        "description": "Spring rules",
         "starting_points": 25000,  # the field wins over the same rule in the JSON
         "uma": [20, 10, -10, -20],
         "kiriage": False,
@@ -100,14 +100,13 @@ def test_the_rule_fields_set_their_rules_and_the_json_the_rest(client: Client) -
     form = client.get("/t/spring-open/manage/edit/").context["form"]
     assert form["rule_starting_points"].value() == 25000 and form["rule_uma_4"].value() == -20
     assert form["rule_kiriage"].value() == "no"
-    assert form["ruleset_overrides"].value() == '{"liability": false}'
+    assert form["ruleset_overrides"].value() == '{"description": "Spring rules"}'
     # Emptying a field gives the preset's rule back.
     data = edit_data(client, "spring-open") | {"rule_starting_points": ""}
     assert client.post("/t/spring-open/manage/edit/", data).status_code == 302
     spring.refresh_from_db()
-    assert (
-        "starting_points" not in spring.ruleset_overrides and spring.ruleset_overrides["liability"] is False
-    )
+    assert "starting_points" not in spring.ruleset_overrides
+    assert spring.ruleset_overrides["description"] == "Spring rules"
 
 
 @pytest.mark.django_db
@@ -161,6 +160,78 @@ ONLINE_RULES = {
     "rule_agari_yame": "optional",
     "rule_west_round_points": "30000",
 }
+
+
+# Every other rule the engine reads, each set away from the WRC2015 preset (under "More rules").
+MORE_RULES = {
+    "rule_multiple_ron": "yes",
+    "rule_multiple_ron_honba_each": "no",
+    "rule_yakuman_accumulate": "yes",
+    "rule_renho_mangan": "no",
+    "rule_liability": "no",
+    "rule_kokushi_robs_concealed_kong": "no",
+    "rule_double_wind_pair_fu": "2",
+    "rule_riichi_stick": "500",
+    "rule_honba_ron": "600",
+    "rule_honba_tsumo_each": "200",
+    "rule_noten_total": "6000",
+    "rule_noten_riichi_chombo": "no",
+    "rule_chombo_table_payment": "yes",
+}
+
+
+@pytest.mark.django_db
+def test_the_rules_once_only_in_the_json_are_fields_and_come_back_in_them(client: Client) -> None:
+    assert "data-more-rules>" in client.get("/tournaments/new/").content.decode()  # folded: none set
+    assert client.post("/tournaments/new/", BASE | MORE_RULES).status_code == 302
+    spring = Tournament.objects.get(slug="spring-open")
+    assert spring.ruleset_overrides == {
+        "multiple_ron": True,
+        "multiple_ron_honba_each": False,
+        "yakuman_accumulate": True,
+        "renho_mangan": False,
+        "liability": False,
+        "kokushi_robs_concealed_kong": False,
+        "double_wind_pair_fu": 2,
+        "riichi_stick": 500,
+        "honba_ron": 600,
+        "honba_tsumo_each": 200,
+        "noten_total": 6000,
+        "noten_riichi_chombo": False,
+        "chombo_table_payment": True,
+    }
+    ruleset = spring.ruleset()
+    assert (ruleset.multiple_ron_honba_each, ruleset.yakuman_accumulate, ruleset.noten_total) == (
+        False,
+        True,
+        6000,
+    )
+    # Shown again in their fields, none as JSON, "More rules" unfolded; saved again unchanged.
+    page = client.get("/t/spring-open/manage/edit/")
+    form = page.context["form"]
+    assert form["rule_multiple_ron_honba_each"].value() == "no" and form["rule_honba_ron"].value() == 600
+    assert form["rule_yakuman_accumulate"].value() == "yes" and form["ruleset_overrides"].value() == "{}"
+    assert "data-more-rules open>" in page.content.decode()
+    before = dict(spring.ruleset_overrides)
+    assert client.post("/t/spring-open/manage/edit/", edit_data(client, "spring-open")).status_code == 302
+    spring.refresh_from_db()
+    assert spring.ruleset_overrides == before
+    # Emptied, a field is the preset's rule again (WRCR 2015 §6.1, §6.5: yakuman are not cumulative).
+    data = edit_data(client, "spring-open") | {"rule_yakuman_accumulate": ""}
+    assert client.post("/t/spring-open/manage/edit/", data).status_code == 302
+    assert Tournament.objects.get(pk=spring.pk).ruleset().yakuman_accumulate is False
+
+
+@pytest.mark.django_db
+def test_a_payment_rule_out_of_its_range_or_step_is_refused_naming_its_field(client: Client) -> None:
+    body = BASE | {"rule_honba_ron": "250", "rule_noten_total": "1000", "rule_double_wind_pair_fu": "9"}
+    response = client.post("/tournaments/new/", body)
+    form = response.context["form"]
+    assert form.errors["rule_honba_ron"] == ["honba_ron must be a multiple of 100"]
+    assert form.errors["rule_noten_total"] == ["noten_total must be a multiple of 300"]
+    assert form.errors["rule_double_wind_pair_fu"] == ["double_wind_pair_fu must be from 0 to 8, not 9"]
+    assert "data-more-rules open>" in response.content.decode()  # the refusals are not folded away
+    assert not Tournament.objects.filter(name="Spring Open").exists()
 
 
 @pytest.mark.django_db
