@@ -159,6 +159,8 @@ RULE_SWITCHES = {
     "rule_kokushi_robs_concealed_kong": "kokushi_robs_concealed_kong",
     "rule_noten_riichi_chombo": "noten_riichi_chombo",
     "rule_chombo_table_payment": "chombo_table_payment",
+    "rule_ties_by_seat": "ties_by_seat",
+    "rule_round_to_thousand": "round_to_thousand",
 }
 # The rules organisers seldom change, in the form's order: folded under "More rules" (open when one is set
 # or refused).
@@ -277,6 +279,8 @@ FIELDSETS: list[tuple[str, Any, list[str]]] = [
             "rule_chombo_penalty",
             "rule_kiriage",
             "rule_sticks_left_to_first",
+            "rule_ties_by_seat",
+            "rule_round_to_thousand",
             "rule_multiple_ron",
             "rule_red_fives",
             "rule_abortive",
@@ -365,6 +369,25 @@ class TournamentForm(forms.ModelForm):
         choices=switch_choices,
         required=False,
         help_text=_("WRCR 2015 §5.9: no, nobody collects them."),
+    )
+    rule_ties_by_seat = forms.ChoiceField(
+        label=_("Equal points placed by seat"),
+        choices=switch_choices,
+        required=False,
+        help_text=_(
+            "Players who end with equal points are placed by starting seat, the earlier first, each with the "
+            "uma of their own place (WRCR 2015 §5.9.2: no, they share their places and split the uma; "
+            "Tenhou: yes)."
+        ),
+    )
+    rule_round_to_thousand = forms.ChoiceField(
+        label=_("Final points rounded to thousands"),
+        choices=switch_choices,
+        required=False,
+        help_text=_(
+            "The scores count the final points rounded to the nearest 1,000, a half upwards, and the first "
+            "place what the others leave (WRCR 2015 §5.9.2: no, exact; Tenhou: yes)."
+        ),
     )
     rule_multiple_ron = forms.ChoiceField(
         label=_("Multiple ron"),

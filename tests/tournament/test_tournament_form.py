@@ -11,6 +11,7 @@ import pytest
 from django.test import Client
 
 from scoring.rules.replay import replay
+from scoring.rules.scores import table_scores
 from tournament.forms import TournamentForm
 from tournament.models import Tournament
 
@@ -283,6 +284,25 @@ def test_the_online_rules_are_fields_stored_as_the_engine_reads_them(client: Cli
     spring.refresh_from_db()
     assert spring.ruleset_overrides["abortive_draws"] == [] and spring.ruleset_overrides["agari_yame"] == ""
     assert Tournament.objects.get(pk=spring.pk).ruleset().abortive_draws == frozenset()
+
+
+@pytest.mark.django_db
+def test_tenhous_ties_by_seat_and_rounding_are_fields_and_score_the_tournament(client: Client) -> None:
+    body = BASE | {"rule_ties_by_seat": "yes", "rule_round_to_thousand": "yes"}
+    assert client.post("/tournaments/new/", body).status_code == 302
+    spring = Tournament.objects.get(slug="spring-open")
+    assert spring.ruleset_overrides == {"ties_by_seat": True, "round_to_thousand": True}
+    # WRCR 2015's points and uma, Tenhou's ties and rounding: Ana and Dai tie at 29,500 and count 30,000
+    # (a half upwards), Ana (East) second with +5, Dai third with -5; Cho's 10,400 counts 10,000; Ben first
+    # takes the 50,000 the others leave of 120,000 (his 50,600 less the 600 their rounding gave them).
+    ranks, _uma, scores = table_scores(
+        {"Ana": 29500, "Ben": 50600, "Cho": 10400, "Dai": 29500}, spring.ruleset()
+    )
+    assert ranks == {"Ana": 2, "Ben": 1, "Cho": 4, "Dai": 3}
+    assert scores == {"Ana": 5, "Ben": 35, "Cho": -35, "Dai": -5}
+    form = client.get("/t/spring-open/manage/edit/").context["form"]
+    assert form["rule_ties_by_seat"].value() == "yes" and form["rule_round_to_thousand"].value() == "yes"
+    assert form["ruleset_overrides"].value() == "{}"
 
 
 @pytest.mark.django_db
