@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from django.db import connection
+from playwright.sync_api import expect
 
 from tests.conftest import make_user, seat_table
 from tournament.models import Player, Round, Table, Tournament
@@ -34,6 +35,10 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 SCREENSHOTS = Path(__file__).resolve().parents[1] / "artifacts" / "screenshots"
+# A wait on the page (a text, a class, a page loaded after a form is posted) ends as soon as the page gets
+# there; its limit is only for a page that never does. Playwright's 5 s is too short for a machine under
+# load, where a posted form's answer waits behind other work (a Submit once took longer at load 25).
+expect.set_options(timeout=20_000)
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 860}
 
