@@ -1080,8 +1080,8 @@
       summaryBox.replaceChildren();
       if (verdict.valid && verdict.final_points) {
         summaryBox.append(
-          // The engine's results while the sheet is entered: four columns even on a phone (the page stays
-          // within two screen heights), a long name broken rather than the score pushed past the edge.
+          // The engine's results while the sheet is entered: on a phone each player on two lines, the name
+          // on its own above the points, place and score (site.css), so that it wraps between its words.
           el("div", { className: "table-wrap sheet-summary" }, [
             el("table", { className: "data" }, [
               el("thead", {}, el("tr", {}, [el("th", { text: gettext("Player") }), el("th", { className: "num", text: gettext("Points") }), el("th", { className: "num", text: gettext("Place") }), el("th", { className: "num", text: gettext("Score") })])),

@@ -188,8 +188,8 @@ def drawn_after(page: Any, url_end: str, action: Any, *args: Any) -> Any:
 # What a person sees wrong on a small screen, measured in the page (``layout_problems``): the document
 # wider than the screen; a tap target (button, field, tab) smaller than 24 x 24 px (WCAG 2.2, 2.5.8),
 # past the screen's edge, overlapping another or covering a text; a text cut by its box (an ellipsis,
-# or text wider than a box that hides what overflows). Inline links inside sentences are exempt from the
-# size, as WCAG exempts them.
+# or text wider than a box that hides what overflows); a word broken in the middle over two lines. Inline
+# links inside sentences are exempt from the size, as WCAG exempts them.
 LAYOUT_PROBLEMS = """() => {
   const problems = [];
   const screen = document.documentElement.clientWidth;
@@ -247,6 +247,42 @@ LAYOUT_PROBLEMS = """() => {
     if (!hides || ["auto", "scroll"].includes(style.overflowX)) continue;
     const text = [...el.childNodes].some((node) => node.nodeType === 3 && node.textContent.trim());
     if (text && el.scrollWidth > el.clientWidth + 1) problems.push(`"${label(el)}" is cut`);
+  }
+  // A word broken in the middle ("Константино-польская" over two lines): a word of a text that runs over
+  // more than one line whose first and last letters are on different lines. Words as Intl.Segmenter finds
+  // them (letters and digits; a hyphen or a space is between two words), cut again at their soft hyphens
+  // (U+00AD, where a translation allows a break); Han, kana and Hangul wrap between any two characters, as
+  // their readers expect, and are not looked at, nor is a text meant to break anywhere (a link, a hash:
+  // word-break: break-all). Only texts of several lines are cut into words, so that the check costs little.
+  const range = document.createRange();
+  const box = (node, start, end) => {
+    range.setStart(node, start);
+    range.setEnd(node, end);
+    return range.getBoundingClientRect();
+  };
+  const words = new Intl.Segmenter(undefined, {granularity: "word"});
+  const anywhere = /[\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}]/u;
+  for (const el of texts) {
+    const style = getComputedStyle(el);
+    if (style.wordBreak === "break-all" || (el.clientWidth <= 2 && style.overflow !== "visible")) continue;
+    for (const node of el.childNodes) {
+      const text = node.textContent;
+      if (node.nodeType !== 3 || !text.trim()) continue;
+      const whole = box(node, 0, text.length);
+      if (whole.height < 2 * parseFloat(style.fontSize)) continue;  // one line
+      for (const {segment, index, isWordLike} of words.segment(text)) {
+        if (!isWordLike || anywhere.test(segment)) continue;
+        let start = index;
+        for (const part of segment.split("\\u00ad")) {
+          const end = start + part.length;
+          const last = text.codePointAt(end - 2) > 0xffff ? end - 2 : end - 1;
+          if (part.length > 1 && box(node, last, end).top >= box(node, start, start + 1).bottom - 2) {
+            problems.push(`"${part}" is broken in "${label(el)}"`);
+          }
+          start = end + 1;
+        }
+      }
+    }
   }
   return problems;
 }"""
