@@ -808,7 +808,7 @@
       const card = el("section", { className: "hand", "data-hand": index + 1 });
       const body = el("div", { className: "fields", "data-hand-body": "" });
       card.append(
-        el("header", {}, [el("h3", {}, [interpolate(gettext("Hand %(number)s"), { number: index + 1 }, true) + " ", el("span", { className: "label", "data-hand-label": "" })])]),
+        el("header", {}, [el("h2", {}, [interpolate(gettext("Hand %(number)s"), { number: index + 1 }, true) + " ", el("span", { className: "label", "data-hand-label": "" })])]),
         el("button", {
           type: "button",
           className: "hand-summary",
