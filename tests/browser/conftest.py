@@ -261,6 +261,12 @@ LAYOUT_PROBLEMS = """() => {
     range.setEnd(node, end);
     return range.getBoundingClientRect();
   };
+  // A letter's box: its lowest, as the letter after a soft hyphen that broke the line has another box at
+  // the end of the line before, where the hyphen is drawn.
+  const letterBox = (node, start, end) => {
+    const bounds = box(node, start, end);
+    return [...range.getClientRects()].reduce((low, rect) => (rect.top > low.top ? rect : low), bounds);
+  };
   const words = new Intl.Segmenter(undefined, {granularity: "word"});
   const anywhere = /[\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}]/u;
   const boxless = /[\\s\\u00ad\\u200b-\\u200d\\u2060\\ufeff\\p{M}]/u;  // no box of its own: not a letter
@@ -275,7 +281,7 @@ LAYOUT_PROBLEMS = """() => {
       if (box(node, 0, text.length).height < 2 * parseFloat(style.fontSize)) continue;  // one line
       const letters = [...text.matchAll(/./gsu)].filter((m) => !boxless.test(m[0]))
         .map((m) => [m.index, m.index + m[0].length]);
-      const letter = (k) => box(node, ...letters[k]);
+      const letter = (k) => letterBox(node, ...letters[k]);
       const last = letter(letters.length - 1);
       let from = 0;
       let line = letter(0);
