@@ -956,7 +956,7 @@
       const card = el("section", { className: "hand", "data-hand": index + 1 });
       const body = el("div", { className: "fields", "data-hand-body": "" });
       card.append(
-        el("header", {}, [el("h3", {}, [interpolate(gettext("Hand %(number)s"), { number: index + 1 }, true) + " ", el("span", { className: "label", "data-hand-label": "" })])]),
+        el("header", {}, [el("h2", {}, [interpolate(gettext("Hand %(number)s"), { number: index + 1 }, true) + " ", el("span", { className: "label", "data-hand-label": "" })])]),
         el("button", {
           type: "button",
           className: "hand-summary",
@@ -1228,8 +1228,8 @@
       summaryBox.replaceChildren();
       if (verdict.valid && verdict.final_points) {
         summaryBox.append(
-          // The engine's results while the sheet is entered: four columns even on a phone (the page stays
-          // within two screen heights), a long name broken rather than the score pushed past the edge.
+          // The engine's results while the sheet is entered: on a phone each player on two lines, the name
+          // on its own above the points, place and score (site.css), so that it wraps between its words.
           el("div", { className: "table-wrap sheet-summary" }, [
             el("table", { className: "data" }, [
               el("thead", {}, el("tr", {}, [el("th", { text: gettext("Player") }), el("th", { className: "num", text: gettext("Points") }), el("th", { className: "num", text: gettext("Place") }), el("th", { className: "num", text: gettext("Score") })])),

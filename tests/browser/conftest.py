@@ -193,8 +193,8 @@ def drawn_after(page: Any, url_end: str, action: Any, *args: Any) -> Any:
 # What a person sees wrong on a small screen, measured in the page (``layout_problems``): the document
 # wider than the screen; a tap target (button, field, tab) smaller than 24 x 24 px (WCAG 2.2, 2.5.8),
 # past the screen's edge, overlapping another or covering a text; a text cut by its box (an ellipsis,
-# or text wider than a box that hides what overflows). Inline links inside sentences are exempt from the
-# size, as WCAG exempts them.
+# or text wider than a box that hides what overflows); a word broken in the middle over two lines. Inline
+# links inside sentences are exempt from the size, as WCAG exempts them.
 LAYOUT_PROBLEMS = """() => {
   const problems = [];
   const screen = document.documentElement.clientWidth;
@@ -252,6 +252,63 @@ LAYOUT_PROBLEMS = """() => {
     if (!hides || ["auto", "scroll"].includes(style.overflowX)) continue;
     const text = [...el.childNodes].some((node) => node.nodeType === 3 && node.textContent.trim());
     if (text && el.scrollWidth > el.clientWidth + 1) problems.push(`"${label(el)}" is cut`);
+  }
+  // A word broken in the middle ("Константино-польская" over two lines): where a text of several lines goes
+  // on to the next line (found by halving, from the tops of its letters: a few boxes a line, not two a
+  // word), the letters either side are of one word, with no space or soft hyphen (U+00AD, where a
+  // translation allows a break) between them. Words as Intl.Segmenter finds them (letters and digits; a
+  // hyphen or a space is between two words); Han, kana and Hangul wrap between any two characters, as
+  // their readers expect; a text meant to break anywhere (a link, a hash: word-break: break-all) and a user
+  // name are no words.
+  const range = document.createRange();
+  const box = (node, start, end) => {
+    range.setStart(node, start);
+    range.setEnd(node, end);
+    return range.getBoundingClientRect();
+  };
+  // A letter's box: its lowest, as the letter after a soft hyphen that broke the line has another box at
+  // the end of the line before, where the hyphen is drawn.
+  const letterBox = (node, start, end) => {
+    const bounds = box(node, start, end);
+    return [...range.getClientRects()].reduce((low, rect) => (rect.top > low.top ? rect : low), bounds);
+  };
+  const words = new Intl.Segmenter(undefined, {granularity: "word"});
+  const anywhere = /[\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}]/u;
+  const boxless = /[\\s\\u00ad\\u200b-\\u200d\\u2060\\ufeff\\p{M}]/u;  // no box of its own: not a letter
+  const breaks = /[\\s\\u00ad\\u200b]/;  // a space or a soft hyphen between two letters: a break allowed
+  const identifier = /\\p{L}[._]\\p{L}/u;  // a user name, an address: "maximilian.schwarzenberger"
+  for (const el of texts) {
+    const style = getComputedStyle(el);
+    if (style.wordBreak === "break-all" || (el.clientWidth <= 2 && style.overflow !== "visible")) continue;
+    for (const node of el.childNodes) {
+      const text = node.textContent;
+      if (node.nodeType !== 3 || !text.trim()) continue;
+      if (box(node, 0, text.length).height < 2 * parseFloat(style.fontSize)) continue;  // one line
+      const letters = [...text.matchAll(/./gsu)].filter((m) => !boxless.test(m[0]))
+        .map((m) => [m.index, m.index + m[0].length]);
+      const letter = (k) => letterBox(node, ...letters[k]);
+      const last = letter(letters.length - 1);
+      let from = 0;
+      let line = letter(0);
+      while (from < letters.length - 1 && last.top >= line.bottom - 2) {
+        let lo = from, hi = letters.length - 1;  // letters[lo] on the line, letters[hi] below it
+        while (hi - lo > 1) {
+          const mid = (lo + hi) >> 1;
+          if (letter(mid).top < line.bottom - 2) lo = mid;
+          else hi = mid;
+        }
+        const word = words.segment(text).containing(letters[lo][0]);
+        const at = letters[hi][0];
+        const inside = at < word.index + word.segment.length;
+        const token = text.slice(0, at).split(/\\s/).pop() + text.slice(at).split(/\\s/)[0];  // spaces around
+        if (word.isWordLike && inside && !breaks.test(text.slice(letters[lo][1], at))
+            && !anywhere.test(word.segment) && !identifier.test(token)) {
+          problems.push(`"${word.segment}" is broken in "${label(el)}"`);
+        }
+        from = hi;
+        line = letter(hi);
+      }
+    }
   }
   return problems;
 }"""

@@ -4,11 +4,12 @@ Greek, Japanese, Chinese, Korean and Vietnamese script, teams, penalties and tot
 zero:
 
 - ``layout_problems`` finds nothing at any size: the document never scrolls sideways, no text (a name,
-  a rank, a total, the clock) is cut, no tap target is under 24 x 24 px, past the edge, or overlaps
-  another or a text;
+  a rank, a total, the clock) is cut, no word is broken in the middle over two lines (a name wraps between
+  its words), no tap target is under 24 x 24 px, past the edge, or overlaps another or a text;
 - axe-core (the copy bundled by the ``axe-playwright-python`` package, injected into the page; no
-  download) finds no critical or serious violation, and the page has its landmarks: a ``main``, and no
-  content outside a landmark (axe's ``region`` and ``landmark-*`` rules).
+  download) finds no critical or serious violation, the page has its landmarks (a ``main``, and no
+  content outside a landmark: axe's ``region`` and ``landmark-*`` rules) and its headings go down one level
+  at a time (``heading-order``).
 
 The pages are the URL configuration's: ``test_every_page_route_is_visited_or_said_not_to_be_a_page``
 fails when a route is added that is neither in ``PAGES`` nor in ``NOT_PAGES`` (JSON, streams, downloads,
@@ -436,9 +437,10 @@ def test_every_page_route_is_visited_or_said_not_to_be_a_page() -> None:
     assert visited | set(NOT_PAGES) == set(routes()), "PAGES or NOT_PAGES name a route that is gone"
 
 
-# What axe must not find: anything critical or serious, and content outside the landmarks or a page
-# without its main landmark (moderate, but asked for).
-LANDMARK_RULES = re.compile(r"^(region|landmark-.*)$")
+# What axe must not find: anything critical or serious; and, moderate but asked for, content outside the
+# landmarks, a page without its main landmark, and headings that skip a level (an h3 with no h2 above it:
+# the page's outline as a screen reader lists it; markup, so English alone runs the rule).
+ASKED_FOR_RULES = re.compile(r"^(region|landmark-.*|heading-order)$")
 
 
 # The rules whose findings the page's language can change (the names and labels of things, the language
@@ -477,7 +479,7 @@ def axe_findings(page: Any, *, every_rule: bool) -> list[str]:
         + "; ".join(" ".join(node["target"][-1:]) for node in rule["nodes"][:3])
         + (f" and {len(rule['nodes']) - 3} more" if len(rule["nodes"]) > 3 else "")
         for rule in result["violations"]
-        if rule["impact"] in ("critical", "serious") or LANDMARK_RULES.match(rule["id"])
+        if rule["impact"] in ("critical", "serious") or ASKED_FOR_RULES.match(rule["id"])
     ]
 
 
