@@ -84,6 +84,13 @@
     deltas: ["deltas", "riichi"],
   };
 
+  /* A name with a word longer than 12 letters (tournament/names.py, LONG_WORD) does not fit a phone's column
+     beside three figures: the results then give each name a line of its own. */
+  const LONG_WORD = 12;
+  function hasLongWord(name) {
+    return String(name).replace(/-/g, " ").split(/\s+/).some((word) => Array.from(word).length > LONG_WORD);
+  }
+
   function int(text) {
     const cleaned = String(text === undefined || text === null ? "" : text).replace(/[\s,.']/g, "");
     if (!/^[+-]?\d+$/.test(cleaned)) return null;
@@ -1228,10 +1235,11 @@
       summaryBox.replaceChildren();
       if (verdict.valid && verdict.final_points) {
         summaryBox.append(
-          // The engine's results while the sheet is entered: on a phone each player on two lines, the name
-          // on its own above the points, place and score (site.css), so that it wraps between its words.
+          // The engine's results while the sheet is entered: on a phone, when a name has a long word, each
+          // player on two lines, the name on its own above the points, place and score (site.css), so that it
+          // wraps between its words.
           el("div", { className: "table-wrap sheet-summary" }, [
-            el("table", { className: "data" }, [
+            el("table", { className: "data" + (players.some(hasLongWord) ? " stacked" : "") }, [
               el("thead", {}, el("tr", {}, [el("th", { text: gettext("Player") }), el("th", { className: "num", text: gettext("Points") }), el("th", { className: "num", text: gettext("Place") }), el("th", { className: "num", text: gettext("Score") })])),
               el(
                 "tbody",
