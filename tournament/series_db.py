@@ -13,6 +13,8 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+from django.db.models import QuerySet
+
 from scoring.rules.scores import format_score
 from tournament import access
 from tournament.models import Person, Player, Series, Tournament
@@ -30,9 +32,15 @@ def series_rule(series: Series) -> SeriesRule:
     )
 
 
+def public_only(tournaments: QuerySet[Tournament]) -> QuerySet[Tournament]:
+    """The tournaments of ``tournaments`` that count for every reader: the public ones (a private
+    tournament counts for nothing, its staff included)."""
+    return tournaments.filter(is_public=True)
+
+
 def public_events(series: Series) -> list[Tournament]:
     """The series' tournaments the public sees, in the order they were played."""
-    return list(series.tournaments.filter(is_public=True).order_by("starts_on", "name", "pk"))
+    return list(public_only(series.tournaments.all()).order_by("starts_on", "name", "pk"))
 
 
 def series_table(series: Series) -> dict[str, Any]:
