@@ -82,11 +82,13 @@ urlpatterns = [
     path("tournaments/new/", organiser.create, name="create"),
     path("organisers/invite/", accounts.invite_organiser, name="invite_organiser"),
     path("persons/<int:person_id>/", persons.person, name="person"),
+    path("ratings/", ratings.site_ratings, name="site_ratings"),
     path("series/", series.series_index, name="series_index"),
     path("series/new/", series.series_form, name="series_create"),
     path("series/<slug:series_slug>/", series.series_standings, name="series"),
     path("series/<slug:series_slug>/edit/", series.series_form, name="series_edit"),
     path("series/<slug:series_slug>/events/", series.series_events, name="series_events"),
+    path("series/<slug:series_slug>/ratings/", ratings.series_ratings, name="series_ratings"),
     path("series/<slug:series_slug>/projector/", series.series_projector, name="series_projector"),
     path("t/<slug:slug>/", include(tournament_patterns)),
 ]
