@@ -192,7 +192,14 @@ def test_series_and_person_pages(site: Site, user: str, private: bool) -> None:
     series = Series.objects.create(name="Season", slug="season")
     series.tournaments.set([site.tournament])
     client = client_for(site.users[user])
-    for address in ("/series/", "/series/season/", "/series/season/events/", "/series/season/projector/"):
+    for address in (
+        "/series/",
+        "/series/season/",
+        "/series/season/events/",
+        "/series/season/projector/",
+        "/series/season/ratings/",
+        "/ratings/",
+    ):
         assert client.get(address).status_code == 200, (address, user)
     expected = 404 if private and user not in RANK else 200
     assert client.get(f"/persons/{person.pk}/").status_code == expected, user
@@ -203,3 +210,5 @@ def test_series_and_person_pages(site: Site, user: str, private: bool) -> None:
     assert client.get("/series/season/edit/").status_code == edits, user
     staff_series = client.get("/series/season/").content.decode()
     assert ('data-name="Ana"' in staff_series) is not private  # a private tournament counts for no one
+    for ratings in ("/series/season/ratings/", "/ratings/"):
+        assert ('data-name="Ana"' in client.get(ratings).content.decode()) is not private, (ratings, user)
