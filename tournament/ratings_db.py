@@ -8,6 +8,7 @@ places are the tournament's own (``SeatResult.rank``: players equal on points sh
 from __future__ import annotations
 
 import hashlib
+import zlib
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -110,7 +111,19 @@ def series_list(series: Series, as_of: date | None = None) -> RatingList:
 def rating_list(scope: str, tournaments: QuerySet[Tournament], as_of: date | None = None) -> RatingList:
     """The rating list of ``tournaments`` (what the public sees of them), from the cache when its data
     has not changed; MERS results count as on ``as_of`` (today, by default)."""
-    as_of = as_of or timezone.localdate()
+    return _rating_list(scope, tournaments, as_of or timezone.localdate())[0]
+
+
+# Each entrant's history (their rating after each hanchan) is cached apart from the list, in buckets of
+# entrants: a person's page reads one bucket, not every history.
+HISTORY_BUCKETS = 64
+Step = tuple[int, int, int, float, float]  # tournament, hanchan, place, mu, sigma
+
+
+def _rating_list(
+    scope: str, tournaments: QuerySet[Tournament], as_of: date
+) -> tuple[RatingList, dict[str, list[Step]] | None]:
+    """The list, and every entrant's history when it was computed (None: read from the cache)."""
     events = counted_events(tournaments)
     cutoffs = {event.pk: public_cutoff(event) for event in events}
     registrations = _registrations([event.pk for event in events])
@@ -118,32 +131,31 @@ def rating_list(scope: str, tournaments: QuerySet[Tournament], as_of: date | Non
     key = f"ratings:v1:{scope}:{digest}"
     found = cache.get(key)
     if found is not None:
-        return RatingList(scope, digest, as_of, *found)
+        return RatingList(scope, digest, as_of, *found), None
     computed, histories = _compute(events, cutoffs, registrations, as_of)
-    cache.set_many(
-        {
-            key: computed,
-            **{history_key(scope, digest, who): steps for who, steps in histories.items()},
-        },
-        LIST_SECONDS,
-    )
-    return RatingList(scope, digest, as_of, *computed)
+    buckets: dict[str, dict[str, list[Step]]] = {}
+    for who, steps in histories.items():
+        buckets.setdefault(history_key(scope, digest, who), {})[who] = steps
+    cache.set_many({key: computed, **buckets}, LIST_SECONDS)
+    return RatingList(scope, digest, as_of, *computed), histories
 
 
 def history_key(scope: str, digest: str, who: str) -> str:
-    return f"ratings-history:v1:{scope}:{digest}:{who}"
+    bucket = zlib.crc32(who.encode()) % HISTORY_BUCKETS
+    return f"ratings-history:v1:{scope}:{digest}:{bucket}"
 
 
-def history(ratings: RatingList, who: str) -> list[tuple[int, int, int, float, float]]:
+def history(ratings: RatingList, who: str) -> list[Step]:
     """The entrant's rating after each of their hanchan in the list: (tournament, hanchan, place, mu,
     sigma), in the order of play."""
-    steps = cache.get(history_key(ratings.scope, ratings.digest, who))
-    if steps is None:  # the cache lost it: compute the list again
-        cache.delete(f"ratings:v1:{ratings.scope}:{ratings.digest}")
-        events = Tournament.objects.filter(pk__in=[event["id"] for event in ratings.events])
-        again = rating_list(ratings.scope, events, ratings.as_of)
-        steps = cache.get(history_key(again.scope, again.digest, who), [])
-    return list(steps)
+    bucket = cache.get(history_key(ratings.scope, ratings.digest, who))
+    if bucket is not None:
+        return list(bucket.get(who, []))
+    # The cache lost it: the list again, from the same tournaments.
+    cache.delete(f"ratings:v1:{ratings.scope}:{ratings.digest}")
+    events = Tournament.objects.filter(pk__in=[event["id"] for event in ratings.events])
+    _again, histories = _rating_list(ratings.scope, events, ratings.as_of)
+    return list((histories or {}).get(who, []))
 
 
 # (pk, tournament, person, substitute, country) of each registration of the counted tournaments.
@@ -188,7 +200,7 @@ def _compute(
     cutoffs: dict[int, int | None],
     registrations: list[Registration],
     as_of: date,
-) -> tuple[tuple[Any, ...], dict[str, list[tuple[int, int, int, float, float]]]]:
+) -> tuple[tuple[Any, ...], dict[str, list[Step]]]:
     persons = {pk: person for pk, _tournament, person, _substitute, _country in registrations}
     seen = Q()
     for event in events:
