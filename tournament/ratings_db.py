@@ -7,7 +7,6 @@ places are the tournament's own (``SeatResult.rank``: players equal on points sh
 
 from __future__ import annotations
 
-import hashlib
 import zlib
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
@@ -24,7 +23,7 @@ from tournament.models import Player, Series, Tournament
 from tournament.ratings.lists import MersEvent, SeatRow, entrant, entrant_person, games, mers_results
 from tournament.ratings.mers import ranking_list, rounded
 from tournament.ratings.skill import Game, Ratings, Skill, rate
-from tournament.series_db import public_only
+from tournament.series_db import data_digest, public_only
 from tournament.standings_db import cached_summary, public_cutoff
 
 
@@ -56,10 +55,9 @@ def skill_of(tournament: Tournament, *, up_to: int | None, rounds: Collection[in
 # completed hanchan). Everyone, staff included, sees the same list.
 #
 # The lists are recomputed from the results (about 50 us a table, benchmarks/bench_series.py), so they
-# are cached under a digest of everything they are made of: each counted tournament's standings version
-# (moved by every signed sheet, correction and penalty), publication cut-off, dates and MERS inputs, and
-# each registration's person, substitute flag and country (moved by a merge, split or confirmation). A
-# change of any of these changes the digest: no cached list outlives its data.
+# are cached under a digest of everything they are made of (``series_db.data_digest``: each counted
+# tournament's standings version, publication cut-off, dates and MERS inputs, each registration's
+# person, substitute flag and country) and the day: no cached list outlives its data.
 
 LIST_SECONDS = 24 * 3600
 
@@ -126,12 +124,12 @@ def _rating_list(
     """The list, and every entrant's history when it was computed (None: read from the cache)."""
     events = counted_events(tournaments)
     cutoffs = {event.pk: public_cutoff(event) for event in events}
-    registrations = _registrations([event.pk for event in events])
-    digest = _digest(events, cutoffs, registrations, as_of)
+    digest = data_digest(events, cutoffs, as_of)
     key = f"ratings:v1:{scope}:{digest}"
     found = cache.get(key)
     if found is not None:
         return RatingList(scope, digest, as_of, *found), None
+    registrations = _registrations([event.pk for event in events])
     computed, histories = _compute(events, cutoffs, registrations, as_of)
     buckets: dict[str, dict[str, list[Step]]] = {}
     for who, steps in histories.items():
@@ -168,31 +166,6 @@ def _registrations(tournament_ids: list[int]) -> list[Registration]:
         .order_by("pk")
         .values_list("pk", "tournament_id", "person_id", "is_substitute", "country")
     )
-
-
-def _digest(
-    events: list[Tournament],
-    cutoffs: dict[int, int | None],
-    registrations: list[Registration],
-    as_of: date,
-) -> str:
-    made_of = hashlib.sha256(as_of.isoformat().encode())
-    for event in events:
-        made_of.update(
-            repr(
-                (
-                    event.pk,
-                    event.standings_version,
-                    cutoffs[event.pk],
-                    event.starts_on,
-                    event.ends_on,
-                    event.mers_event,
-                    event.players_qualified,
-                )
-            ).encode()
-        )
-    made_of.update(repr(registrations).encode())
-    return made_of.hexdigest()[:32]
 
 
 def _compute(

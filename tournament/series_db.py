@@ -10,9 +10,12 @@ reader sees the tournament's own pages (``standings_db.reader_cutoff``).
 
 from __future__ import annotations
 
+import hashlib
 from decimal import Decimal
 from typing import Any
 
+from django.core.cache import cache
+from django.db import connection
 from django.db.models import QuerySet
 
 from scoring.rules.scores import format_score
@@ -43,10 +46,82 @@ def public_events(series: Series) -> list[Tournament]:
     return list(public_only(series.tournaments.all()).order_by("starts_on", "name", "pk"))
 
 
+def data_digest(events: list[Tournament], cutoffs: dict[int, int | None], *more: Any) -> str:
+    """A digest of everything a list across ``events`` is made of, for its cache key: each event's
+    standings version (moved by every signed sheet, correction and penalty), publication cut-off
+    (``public_cutoff``: hidden hanchan, standings as of the last completed hanchan), name, address,
+    dates and MERS inputs; each registration's person (moved by a link, merge or split), name,
+    substitute flag and country; and ``more``. A change of any of these is a new digest: no cached
+    list outlives its data."""
+    made_of = hashlib.sha256(repr(more).encode())
+    for event in events:
+        made_of.update(
+            repr(
+                (
+                    event.pk,
+                    event.standings_version,
+                    cutoffs[event.pk],
+                    event.name,
+                    event.slug,
+                    event.starts_on,
+                    event.ends_on,
+                    event.mers_event,
+                    event.players_qualified,
+                )
+            ).encode()
+        )
+    made_of.update(_registrations_digest([event.pk for event in events]).encode())
+    return made_of.hexdigest()[:32]
+
+
+REGISTRATION_FIELDS = ("id", "tournament_id", "person_id", "name", "native_name", "is_substitute", "country")
+
+
+def _registrations_digest(tournament_ids: list[int]) -> str:
+    """A digest of the registrations of these tournaments: on PostgreSQL made by the database (one row
+    back, not tens of thousands), elsewhere from their rows."""
+    if not tournament_ids:
+        return ""
+    if connection.vendor == "postgresql":
+        quote = connection.ops.quote_name
+        columns = ", ".join(
+            f"{quote(name)}::text" if name != "is_substitute" else f"{quote(name)}::int::text"
+            for name in REGISTRATION_FIELDS
+        )
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT md5(string_agg(concat_ws(',', {columns}), ';' ORDER BY {quote('id')})) "
+                f"FROM {quote(Player._meta.db_table)} WHERE {quote('tournament_id')} = ANY(%s)",
+                [tournament_ids],
+            )
+            return str(cursor.fetchone()[0] or "")
+    rows = (
+        Player.objects.filter(tournament_id__in=tournament_ids)
+        .order_by("pk")
+        .values_list(*REGISTRATION_FIELDS)
+    )
+    return hashlib.sha256(repr(list(rows.values_list(*REGISTRATION_FIELDS))).encode()).hexdigest()
+
+
 def series_table(series: Series) -> dict[str, Any]:
     """The series' standings as JSON-ready data: its events, and its rows (decimals as exact strings),
-    each with the entrant's person (null for a registration not linked to one) and their events."""
+    each with the entrant's person (null for a registration not linked to one) and their events.
+    Cached under a digest of what it is made of (``data_digest``) and the series' rule."""
     events = public_events(series)
+    cutoffs = {event.pk: public_cutoff(event) for event in events}
+    rule = (series.pk, series.rule, series.best_n, series.min_events, list(series.points))
+    key = f"series-table:v1:{series.pk}:{data_digest(events, cutoffs, rule)}"
+    found = cache.get(key)
+    if found is None:
+        found = _series_table(series, events, cutoffs)
+        cache.set(key, found, TABLE_SECONDS)
+    return found
+
+
+TABLE_SECONDS = 24 * 3600
+
+
+def _series_table(series: Series, events: list[Tournament], cutoffs: dict[int, int | None]) -> dict[str, Any]:
     players = {
         pk: (person, native)
         for pk, person, native in Player.objects.filter(tournament__in=events).values_list(
@@ -56,7 +131,7 @@ def series_table(series: Series) -> dict[str, Any]:
     results = []
     natives: dict[str, str] = {}
     for event in events:
-        summary = cached_summary(event, public_cutoff(event))
+        summary = cached_summary(event, cutoffs[event.pk])
         for row in summary["rows"]:
             if not row["ranked"] or row["rank"] is None:
                 continue

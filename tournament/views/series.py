@@ -7,6 +7,7 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.utils import translation
@@ -21,8 +22,11 @@ from tournament.series_db import public_events, series_table
 from tournament.services import series as series_services
 from tournament.views.base import add_refusal, render_page
 
+# The standings page shows this many entrants a page (a season of thousands renders in time).
+PAGE_SIZE = 100
 
-def _shown_rows(table: dict[str, Any]) -> list[dict[str, Any]]:
+
+def _shown_rows(table: dict[str, Any], rows: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
     language = translation.get_language() or ""
     names = {event["id"]: event["name"] for event in table["events"]}
     return [
@@ -31,7 +35,7 @@ def _shown_rows(table: dict[str, Any]) -> list[dict[str, Any]]:
             "shown": shown_name(row["name"], row["native_name"], language),
             "counted": [{**result, "event_name": names[result["event"]]} for result in row["results"]],
         }
-        for row in table["rows"]
+        for row in (table["rows"] if rows is None else rows)
     ]
 
 
@@ -49,6 +53,7 @@ def series_index(request: HttpRequest) -> HttpResponse:
 def series_standings(request: HttpRequest, series_slug: str) -> HttpResponse:
     series = get_object_or_404(Series, slug=series_slug)
     table = series_table(series)
+    page = Paginator(table["rows"], PAGE_SIZE).get_page(request.GET.get("page"))
     return render_page(
         request,
         "tournament/series.html",
@@ -56,7 +61,8 @@ def series_standings(request: HttpRequest, series_slug: str) -> HttpResponse:
         {
             "series": series,
             "table": table,
-            "rows": _shown_rows(table),
+            "page": page,
+            "rows": _shown_rows(table, list(page)),
             "can_edit": access.can_edit_series(request.user, series),
         },
     )
