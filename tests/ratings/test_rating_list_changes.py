@@ -1,6 +1,7 @@
 """A rating list follows every change of its data at once (``tournament.ratings_db``: the cached list is
 keyed by a digest of what it is made of): a reveal of hidden hanchan, a correction of a signed sheet, a
-registration split off its person. The tournaments and the MERS values: tests/ratings/test_rating_lists.py.
+registration split off its person; and a series' cached standings follow a correction. The tournaments
+and the MERS values: tests/ratings/test_rating_lists.py.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ from scoring import services as sheets
 from scoring.models import ScoreSheet
 from tests.ratings.test_rating_lists import build, key
 from tests.series.helpers import FIRST
-from tournament.models import Player
+from tournament.models import Player, Series
 from tournament.ratings_db import site_list
+from tournament.series_db import series_table
 from tournament.services import persons as person_services
 from tournament.services.tournaments import reveal_standings
 
@@ -23,6 +25,9 @@ from tournament.services.tournaments import reveal_standings
 def test_a_reveal_a_correction_and_a_split_change_the_list_at_once(db: None) -> None:
     world = build()
     before = site_list()
+    season = Series.objects.create(name="Season", slug="season")
+    season.tournaments.set([world["spring"]])
+    assert [row["name"] for row in series_table(season)["rows"]] == ["Ana", "Dai", "Ben", "Cho"]
     ben = key(world, "Ben")
     reveal_standings(world["winter"], world["winter_organiser"])
     revealed = site_list()
@@ -35,6 +40,8 @@ def test_a_reveal_a_correction_and_a_split_change_the_list_at_once(db: None) -> 
     entry = {"form": "final", "final_points": points, "riichi_sticks_left": 0}
     sheets.correct_sheet(sheet, entry, world["spring_organiser"], reason="Ben and Cho swapped")
     corrected = site_list()
+    # The series' cached standings follow the correction too: Cho 3rd, Ben 4th.
+    assert [row["name"] for row in series_table(season)["rows"]] == ["Ana", "Dai", "Cho", "Ben"]
     assert corrected.digest != revealed.digest
     assert {who: value for who, value, _n in corrected.mers} == {
         key(world, "Ana"): Decimal("427.78"),
