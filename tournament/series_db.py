@@ -15,7 +15,6 @@ from decimal import Decimal
 from typing import Any
 
 from django.core.cache import cache
-from django.db import connection
 from django.db.models import QuerySet
 
 from scoring.rules.scores import format_score
@@ -48,11 +47,11 @@ def public_events(series: Series) -> list[Tournament]:
 
 def data_digest(events: list[Tournament], cutoffs: dict[int, int | None], *more: Any) -> str:
     """A digest of everything a list across ``events`` is made of, for its cache key: each event's
-    standings version (moved by every signed sheet, correction and penalty), publication cut-off
-    (``public_cutoff``: hidden hanchan, standings as of the last completed hanchan), name, address,
-    dates and MERS inputs; each registration's person (moved by a link, merge or split), name,
-    substitute flag and country; and ``more``. A change of any of these is a new digest: no cached
-    list outlives its data."""
+    standings version, publication cut-off (``public_cutoff``: hidden hanchan, standings as of the last
+    completed hanchan), name, address, dates and MERS inputs; and ``more``. The standings version moves
+    in the transaction of every change of the results (a signed sheet, a correction, a penalty) and of
+    the registrations (registered, changed, removed, linked to a person, merged, split): a change of any
+    of these is a new digest, so no cached list outlives its data."""
     made_of = hashlib.sha256(repr(more).encode())
     for event in events:
         made_of.update(
@@ -70,37 +69,7 @@ def data_digest(events: list[Tournament], cutoffs: dict[int, int | None], *more:
                 )
             ).encode()
         )
-    made_of.update(_registrations_digest([event.pk for event in events]).encode())
     return made_of.hexdigest()[:32]
-
-
-REGISTRATION_FIELDS = ("id", "tournament_id", "person_id", "name", "native_name", "is_substitute", "country")
-
-
-def _registrations_digest(tournament_ids: list[int]) -> str:
-    """A digest of the registrations of these tournaments: on PostgreSQL made by the database (one row
-    back, not tens of thousands), elsewhere from their rows."""
-    if not tournament_ids:
-        return ""
-    if connection.vendor == "postgresql":
-        quote = connection.ops.quote_name
-        columns = ", ".join(
-            f"{quote(name)}::text" if name != "is_substitute" else f"{quote(name)}::int::text"
-            for name in REGISTRATION_FIELDS
-        )
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f"SELECT md5(string_agg(concat_ws(',', {columns}), ';' ORDER BY {quote('id')})) "
-                f"FROM {quote(Player._meta.db_table)} WHERE {quote('tournament_id')} = ANY(%s)",
-                [tournament_ids],
-            )
-            return str(cursor.fetchone()[0] or "")
-    rows = (
-        Player.objects.filter(tournament_id__in=tournament_ids)
-        .order_by("pk")
-        .values_list(*REGISTRATION_FIELDS)
-    )
-    return hashlib.sha256(repr(list(rows.values_list(*REGISTRATION_FIELDS))).encode()).hexdigest()
 
 
 def series_table(series: Series) -> dict[str, Any]:
