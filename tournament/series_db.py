@@ -76,18 +76,41 @@ def series_table(series: Series) -> dict[str, Any]:
     """The series' standings as JSON-ready data: its events, and its rows (decimals as exact strings),
     each with the entrant's person (null for a registration not linked to one) and their events.
     Cached under a digest of what it is made of (``data_digest``) and the series' rule."""
-    events = public_events(series)
-    cutoffs = {event.pk: public_cutoff(event) for event in events}
-    rule = (series.pk, series.rule, series.best_n, series.min_events, list(series.points))
-    key = f"series-table:v1:{series.pk}:{data_digest(events, cutoffs, rule)}"
+    key, events, cutoffs = _table_key(series)
     found = cache.get(key)
     if found is None:
-        found = _series_table(series, events, cutoffs)
-        cache.set(key, found, TABLE_SECONDS)
+        found = _store(key, _series_table(series, events, cutoffs))
     return found
 
 
+def series_page(series: Series, number: int, size: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """One page of the series' standings (``number`` from 1, ``size`` rows a page) without reading the
+    others: the table without its rows (``events``, ``count``), and the page's rows. Each page is cached
+    apart from the whole table, under the same key."""
+    key, events, cutoffs = _table_key(series)
+    found = cache.get_many([f"{key}:head", f"{key}:{size}:{number}"])
+    if len(found) == 2:
+        return found[f"{key}:head"], found[f"{key}:{size}:{number}"]
+    table = cache.get(key) or _store(key, _series_table(series, events, cutoffs))
+    head = {name: value for name, value in table.items() if name != "rows"} | {"count": len(table["rows"])}
+    rows = table["rows"][(number - 1) * size : number * size]
+    cache.set_many({f"{key}:head": head, f"{key}:{size}:{number}": rows}, TABLE_SECONDS)
+    return head, rows
+
+
 TABLE_SECONDS = 24 * 3600
+
+
+def _table_key(series: Series) -> tuple[str, list[Tournament], dict[int, int | None]]:
+    events = public_events(series)
+    cutoffs = {event.pk: public_cutoff(event) for event in events}
+    rule = (series.pk, series.rule, series.best_n, series.min_events, list(series.points))
+    return f"series-table:v2:{series.pk}:{data_digest(events, cutoffs, rule)}", events, cutoffs
+
+
+def _store(key: str, table: dict[str, Any]) -> dict[str, Any]:
+    cache.set(key, table, TABLE_SECONDS)
+    return table
 
 
 def _series_table(series: Series, events: list[Tournament], cutoffs: dict[int, int | None]) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from tournament.forms import SeriesForm
 from tournament.models import Series
 from tournament.names import shown_name
 from tournament.refusal import Refusal
-from tournament.series_db import public_events, series_table
+from tournament.series_db import public_events, series_page, series_table
 from tournament.services import series as series_services
 from tournament.views.base import add_refusal, render_page
 
@@ -52,17 +52,19 @@ def series_index(request: HttpRequest) -> HttpResponse:
 @require_GET
 def series_standings(request: HttpRequest, series_slug: str) -> HttpResponse:
     series = get_object_or_404(Series, slug=series_slug)
-    table = series_table(series)
-    page = Paginator(table["rows"], PAGE_SIZE).get_page(request.GET.get("page"))
+    # Only the page shown is read from the cache, not the whole season.
+    head, first = series_page(series, 1, PAGE_SIZE)
+    page = Paginator(range(head["count"]), PAGE_SIZE).get_page(request.GET.get("page"))
+    rows = first if page.number == 1 else series_page(series, page.number, PAGE_SIZE)[1]
     return render_page(
         request,
         "tournament/series.html",
         None,
         {
             "series": series,
-            "table": table,
+            "table": head,
             "page": page,
-            "rows": _shown_rows(table, list(page)),
+            "rows": _shown_rows(head, rows),
             "can_edit": access.can_edit_series(request.user, series),
         },
     )
