@@ -40,6 +40,8 @@ from tests.series.helpers import FIRST, SECOND, played
 from tournament.models import Person, Player, Series, Tournament
 from tournament.ratings.skill import Game, rate
 from tournament.ratings_db import series_list, site_list
+from tournament.views import ratings as rating_views
+from tournament.views import series as series_views
 
 NAMES = ("Ana", "Ben", "Cho", "Dai")
 
@@ -212,3 +214,22 @@ def test_pages_api_and_the_persons_chart(world: dict[str, Any]) -> None:
     # Ana's person played two hanchan (her winter registration counts alone).
     ana_page = client.get(f"/persons/{world['persons']['Ana'].pk}/").content.decode()
     assert 'data-points="2"' in ana_page
+
+
+@pytest.mark.django_db
+def test_the_lists_and_a_series_standings_come_a_page_at_a_time(
+    world: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(rating_views, "PAGE_SIZE", 2)
+    monkeypatch.setattr(series_views, "PAGE_SIZE", 2)
+    series = Series.objects.create(name="Spring only", slug="spring-only")
+    series.tournaments.set([world["spring"]])
+    client = Client()
+    names = re.compile(r'<tr data-name="(\w+)">')
+    # Spring: Ana 22.4, Dai 6.1, Ben -8.4, Cho -20.1.
+    assert names.findall(client.get("/series/spring-only/").content.decode()) == ["Ana", "Dai"]
+    second = client.get("/series/spring-only/?page=2").content.decode()
+    assert names.findall(second) == ["Ben", "Cho"] and 'rel="prev"' in second
+    mers = [names.findall(client.get(f"/ratings/?list=mers&page={n}").content.decode()) for n in (1, 2)]
+    assert mers == [["Ana", "Ben"], ["Dai", "Cho"]]
+    assert '<td class="num">3</td>' in client.get("/ratings/?list=mers&page=2").content.decode()
