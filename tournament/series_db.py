@@ -15,14 +15,15 @@ from decimal import Decimal
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
+from scoring.models import ScoreSheet, SeatResult
 from scoring.rules.scores import format_score
 from tournament import access
 from tournament.models import Person, Player, Series, Tournament
 from tournament.persons import Career, EventLine, career
 from tournament.series import EventResult, SeriesRule, series_standings
-from tournament.standings_db import cached_standings, cached_summary, public_cutoff, reader_cutoff
+from tournament.standings_db import cached_summary, public_cutoff, reader_cutoff
 
 
 def series_rule(series: Series) -> SeriesRule:
@@ -169,26 +170,27 @@ def _person_id(entrant: str) -> int | None:
 
 def person_events(person: Person, user: Any) -> tuple[list[dict[str, Any]], Career]:
     """The person's events this reader may see, latest first, each with their rank, total and hanchan
-    as the reader sees that tournament's standings; and their figures across those events."""
+    as the reader sees that tournament's standings; and their figures across those events. Each event's
+    rank, total and hanchan come from its cached standings summary, the placements from one query over
+    every event's results the reader sees (not each event's full standings, hanchan by hanchan)."""
     registrations = Player.objects.filter(person=person).select_related("tournament")
+    seen = [
+        (player, reader_cutoff(user, player.tournament))
+        for player in registrations
+        if access.can_view(user, player.tournament)
+    ]
+    placements = _placements(seen)
     events = []
     lines = []
-    for player in registrations:
+    for player, cutoff in seen:
         tournament = player.tournament
-        if not access.can_view(user, tournament):
-            continue
-        data = cached_standings(tournament, reader_cutoff(user, tournament))
+        data = cached_summary(tournament, cutoff)
         row = next((r for r in data["rows"] if r["player"] == player.pk), None)
-        placements = [0, 0, 0, 0]
-        for result in (row or {}).get("by_round", {}).values():
-            if 1 <= result["rank"] <= 4:
-                placements[result["rank"] - 1] += 1
+        places = placements.get(player.pk, [0, 0, 0, 0])
         rank = row["rank"] if row and row["ranked"] else None
         total = Decimal(row["total"]) if row else Decimal(0)
         played = row["played"] if row else 0
-        lines.append(
-            EventLine(rank, total, played, (placements[0], placements[1], placements[2], placements[3]))
-        )
+        lines.append(EventLine(rank, total, played, (places[0], places[1], places[2], places[3])))
         events.append(
             {
                 "tournament": tournament,
@@ -202,3 +204,19 @@ def person_events(person: Person, user: Any) -> tuple[list[dict[str, Any]], Care
         )
     order = sorted(range(len(events)), key=lambda i: events[i]["tournament"].starts_on, reverse=True)
     return [events[i] for i in order], career(lines)
+
+
+def _placements(seen: list[tuple[Player, int | None]]) -> dict[int, list[int]]:
+    """Each registration's 1sts to 4ths in the signed hanchan this reader sees (up to its cut-off)."""
+    if not seen:
+        return {}
+    visible = Q()
+    for player, cutoff in seen:
+        own = Q(player_id=player.pk)
+        visible |= own if cutoff is None else own & Q(sheet__table__round__number__lte=cutoff)
+    found: dict[int, list[int]] = {}
+    results = SeatResult.objects.filter(visible, sheet__status=ScoreSheet.Status.SIGNED)
+    for player_id, rank in results.values_list("player_id", "rank"):
+        if 1 <= rank <= 4:
+            found.setdefault(player_id, [0, 0, 0, 0])[rank - 1] += 1
+    return found
