@@ -56,8 +56,8 @@ def skill_of(tournament: Tournament, *, up_to: int | None, rounds: Collection[in
 #
 # The lists are recomputed from the results (about 50 us a table, benchmarks/bench_series.py), so they
 # are cached under a digest of everything they are made of (``series_db.data_digest``: each counted
-# tournament's standings version, publication cut-off, dates and MERS inputs, each registration's
-# person, substitute flag and country) and the day: no cached list outlives its data.
+# tournament's standings version, which every change of its results and registrations moves, its
+# publication cut-off, dates and MERS inputs) and the day: no cached list outlives its data.
 
 LIST_SECONDS = 24 * 3600
 
