@@ -47,6 +47,7 @@ from scoring import api as sheets
 from tournament.api import (
     PersonViewSet,
     PlayerViewSet,
+    RatingListViewSet,
     RoundViewSet,
     SeatingJobViewSet,
     SeriesViewSet,
@@ -337,6 +338,7 @@ router.register("tournaments/<int:tournament_pk>/exports", ExportJobViewSet, bas
 router.register("tables", TableViewSet, basename="table")
 router.register("series", SeriesViewSet, basename="series")
 router.register("persons", PersonViewSet, basename="person")
+router.register("ratings", RatingListViewSet, basename="ratings")
 
 app_name = "api"
 urlpatterns = [

@@ -18,7 +18,7 @@ from django.db.models import Prefetch, QuerySet
 from django.utils.translation import gettext as _
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
@@ -35,6 +35,7 @@ from tournament.models import Person, Player, Round, SeatingJob, Series, StaffRo
 from tournament.names import matches
 from tournament.participation_db import tournament_states
 from tournament.phases import PhasePlan
+from tournament.ratings_db import RatingList, list_rows, series_list, site_list
 from tournament.refusal import Problem, Refusal
 from tournament.registration import ImportPreview
 from tournament.serializers import (
@@ -869,6 +870,38 @@ phase_call_up_view = PhaseViewSet.as_view({"post": "call_up"})
 phase_seat_by_rank_view = PhaseViewSet.as_view({"post": "seat_by_rank"})
 
 
+# -- Rating lists (docs/ratings.md) -------------------------------------------------------------------
+
+RATING_LIST_PARAMETERS = [
+    OpenApiParameter(
+        "list",
+        str,
+        enum=["skill", "mers"],
+        description="skill (default): the skill rating, mu - 3 sigma; mers: the EMA's MERS ranking.",
+    ),
+    OpenApiParameter("page", int, description="The page, 100 entrants a page (?page_size= up to 1,000)."),
+    OpenApiParameter("page_size", int),
+]
+
+
+def rating_list_response(request: Request, view: Any, ratings: RatingList) -> Response:
+    """A page of a rating list (``count``, ``next``, ``previous``, ``results``) with ``list``, ``as_of``
+    and the ``events`` counted (each with ``mers`` and its MERS weight)."""
+    which = "mers" if request.query_params.get("list") == "mers" else "skill"
+    entries: list[Any] = list(ratings.mers if which == "mers" else ratings.skill)
+    paginator = Pagination()
+    page = paginator.paginate_queryset(entries, request, view=view) or []
+    first = paginator.page.start_index() if page else 1
+    response = paginator.get_paginated_response(list_rows(ratings, which, page, first))
+    response.data = {
+        "list": which,
+        "as_of": ratings.as_of.isoformat(),
+        "events": ratings.events,
+        **response.data,
+    }
+    return response
+
+
 # -- Series and persons --------------------------------------------------------------------------------
 
 
@@ -933,6 +966,32 @@ class SeriesViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
     @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
     def standings(self, request: Request, pk: int) -> Response:
         return Response(series_table(self._series(pk)))
+
+    @extend_schema(
+        summary="The series' rating list (skill or MERS): what the public sees of its tournaments",
+        parameters=RATING_LIST_PARAMETERS,
+        responses={200: OpenApiTypes.OBJECT},
+    )
+    @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
+    def ratings(self, request: Request, pk: int) -> Response:
+        return rating_list_response(request, self, series_list(self._series(pk)))
+
+
+@extend_schema(tags=["ratings"])
+class RatingListViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
+    """The site's rating list: the skill rating and the MERS ranking over what the public sees of every
+    public tournament (docs/ratings.md)."""
+
+    pagination_class = None
+    filter_backends: list[Any] = []
+
+    @extend_schema(
+        summary="The site's rating list (skill or MERS), a page of entrants",
+        parameters=RATING_LIST_PARAMETERS,
+        responses={200: OpenApiTypes.OBJECT},
+    )
+    def list(self, request: Request) -> Response:
+        return rating_list_response(request, self, site_list())
 
 
 @extend_schema(tags=["persons"])

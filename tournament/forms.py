@@ -315,6 +315,7 @@ FIELDSETS: list[tuple[str, Any, list[str]]] = [
         _("Publication"),
         ["is_public", "seating_publication", "standings_publication", "hidden_hanchan"],
     ),
+    ("ratings", _("Ratings"), ["mers_event", "players_qualified"]),
 ]
 
 
@@ -633,6 +634,11 @@ class TournamentForm(forms.ModelForm):
             "starts_on": _("The first day of play."),
             "ends_on": _("The last day of play: the first day again for a one-day event."),
             "venue": _("Optional: where it is played."),
+            "mers_event": _(
+                "The event counts for the site's MERS ranking (the EMA's ranking): its players' places "
+                "give their base ranks, weighted by its days, players and countries."
+            ),
+            "players_qualified": _("Adds 1 to the event's MERS weight (EMA ranking rules)."),
             "ruleset_preset": _(
                 "The rule text the score sheets are checked against: WRCR or EMA for a tournament at the "
                 "table; Tenhou or Mahjong Soul for an event played online under that site's rules (red "

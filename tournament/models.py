@@ -155,6 +155,10 @@ class Tournament(models.Model):
         _("hanchan hidden until revealed"), default=0, validators=[MaxValueValidator(40)]
     )
     standings_revealed = models.BooleanField(_("standings revealed"), default=False)
+    # The EMA's ranking (tournament.ratings.mers, docs/ratings.md): whether the event counts for the
+    # site's MERS ranking, and the one input of its weight not read from the dates and registrations.
+    mers_event = models.BooleanField(_("MERS event"), default=False)
+    players_qualified = models.BooleanField(_("players had to qualify"), default=False)
     # Who sees the seating of a hanchan: the public once it is seated, or once the organiser publishes it
     # (staff always see it).
     seating_publication = models.CharField(
@@ -338,6 +342,8 @@ TOURNAMENT_FIELDS = (
     "team_best_n",
     "team_substitutes_count",
     "awards",
+    "mers_event",
+    "players_qualified",
 )
 
 

@@ -306,3 +306,52 @@ def points_chart(series: list[tuple[int, tuple[int, ...]]], start: int) -> dict[
             if value in (high, low) or min(y(value) - y(high), y(low) - y(value)) >= 13
         ],
     }
+
+
+def rating_chart(steps: list[tuple[float, float]]) -> dict[str, Any] | None:
+    """Geometry of the chart of a player's skill rating after each hanchan (``steps``: mu and sigma after
+    each, in the order of play), for an inline SVG drawn on the server: the rating shown (mu - 3 sigma)
+    as a line, the skill mu dashed above it, one column per hanchan."""
+    if not steps:
+        return None
+    width, height, left, right, top, bottom = 320, 170, 36, 10, 12, 24
+    ordinals = [mu - 3 * sigma for mu, sigma in steps]
+    mus = [mu for mu, _sigma in steps]
+    low = 5 * math.floor(min(ordinals + mus) / 5)
+    high = 5 * math.ceil(max(ordinals + mus) / 5)
+    if high == low:
+        high += 5
+    count = len(steps)
+
+    def x(index: int) -> float:
+        if count == 1:
+            return round((left + width - right) / 2, 1)
+        return round(left + index * (width - left - right) / (count - 1), 1)
+
+    def y(value: float) -> float:
+        return round(top + (high - value) * (height - top - bottom) / (high - low), 1)
+
+    rating = [(x(i), y(value)) for i, value in enumerate(ordinals)]
+    skill = [(x(i), y(value)) for i, value in enumerate(mus)]
+    labels = sorted({high, low, *([0] if low < 0 < high else [])}, reverse=True)
+    return {
+        "width": width,
+        "height": height,
+        "left": left,
+        "right": width - right,
+        "top": top,
+        "bottom": height - bottom,
+        "count": count,
+        "rating": " ".join(f"{px},{py}" for px, py in rating),
+        "skill": " ".join(f"{px},{py}" for px, py in skill),
+        "last": {"x": rating[-1][0], "y": rating[-1][1]},
+        "first_rating": f"{ordinals[0]:.2f}",
+        "last_rating": f"{ordinals[-1]:.2f}",
+        "y_labels": [
+            {"y": y(value), "label": str(value)}
+            for value in labels
+            # Zero only where it does not overlap the highest's or the lowest's label.
+            if value in (high, low) or min(y(value) - y(high), y(low) - y(value)) >= 13
+        ],
+        "x_labels": [{"x": x(0), "label": 1}, *([{"x": x(count - 1), "label": count}] if count > 1 else [])],
+    }

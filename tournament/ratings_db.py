@@ -7,11 +7,24 @@ places are the tournament's own (``SeatResult.rank``: players equal on points sh
 
 from __future__ import annotations
 
-from collections.abc import Collection
+import zlib
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from django.core.cache import cache
+from django.db.models import Q, QuerySet
+from django.utils import timezone
 
 from scoring.models import ScoreSheet, SeatResult
-from tournament.models import Tournament
-from tournament.ratings.skill import Game, Ratings, rate
+from tournament.models import Player, Series, Tournament
+from tournament.ratings.lists import MersEvent, SeatRow, entrant, entrant_person, games, mers_results
+from tournament.ratings.mers import ranking_list, rounded
+from tournament.ratings.skill import Game, Ratings, Skill, rate
+from tournament.series_db import data_digest, public_only
+from tournament.standings_db import cached_summary, public_cutoff
 
 
 def skill_of(tournament: Tournament, *, up_to: int | None, rounds: Collection[int] | None) -> Ratings:
@@ -33,3 +46,247 @@ def skill_of(tournament: Tournament, *, up_to: int | None, rounds: Collection[in
         if len(seats) == 4
     ]
     return rate(games)
+
+
+# -- Rating lists across tournaments: the site's and a series' ---------------------------------------
+#
+# Only what the public sees counts, as in a series' standings (``series_db``): public tournaments only,
+# each as of ``standings_db.public_cutoff`` (hidden hanchan and standings published as of the last
+# completed hanchan). Everyone, staff included, sees the same list.
+#
+# The lists are recomputed from the results (about 50 us a table, benchmarks/bench_series.py), so they
+# are cached under a digest of everything they are made of (``series_db.data_digest``: each counted
+# tournament's standings version, which every change of its results and registrations moves, its
+# publication cut-off, dates and MERS inputs) and the day: no cached list outlives its data.
+
+LIST_SECONDS = 24 * 3600
+
+
+@dataclass(frozen=True, slots=True)
+class RatingList:
+    """A rating list's entrants: the skill rating of each (``skill``: entrant, mu, sigma, hanchan, the
+    highest ordinal first), the MERS ranking of the ranked (``mers``: entrant, ranking, results that
+    count, the highest first), and the tournaments counted."""
+
+    scope: str
+    digest: str
+    as_of: date
+    events: list[dict[str, Any]]
+    skill: list[tuple[str, float, float, int]]
+    mers: list[tuple[str, Decimal, int]]
+
+    def skill_of(self, key: str) -> tuple[int, Skill, int] | None:
+        """The entrant's place in the skill list, rating and hanchan; None when they played none."""
+        for place, (who, mu, sigma, hanchan) in enumerate(self.skill, start=1):
+            if who == key:
+                return place, Skill(mu, sigma), hanchan
+        return None
+
+    def mers_of(self, key: str) -> tuple[int, Decimal, int] | None:
+        """The entrant's place in the MERS ranking, their ranking and results; None when not ranked."""
+        for place, (who, value, results) in enumerate(self.mers, start=1):
+            if who == key:
+                return place, value, results
+        return None
+
+
+def counted_events(tournaments: QuerySet[Tournament]) -> list[Tournament]:
+    """The tournaments of ``tournaments`` the public sees (``series_db.public_only``), in the order of
+    play of the skill rating: by first day, then id."""
+    return list(public_only(tournaments).order_by("starts_on", "pk"))
+
+
+def site_list(as_of: date | None = None) -> RatingList:
+    """The site's rating list: every public tournament."""
+    return rating_list("site", Tournament.objects.all(), as_of)
+
+
+def series_list(series: Series, as_of: date | None = None) -> RatingList:
+    """A series' rating list: its public tournaments."""
+    return rating_list(f"series:{series.pk}", series.tournaments.all(), as_of)
+
+
+def rating_list(scope: str, tournaments: QuerySet[Tournament], as_of: date | None = None) -> RatingList:
+    """The rating list of ``tournaments`` (what the public sees of them), from the cache when its data
+    has not changed; MERS results count as on ``as_of`` (today, by default)."""
+    return _rating_list(scope, tournaments, as_of or timezone.localdate())[0]
+
+
+# Each entrant's history (their rating after each hanchan) is cached apart from the list, in buckets of
+# entrants: a person's page reads one bucket, not every history.
+HISTORY_BUCKETS = 64
+Step = tuple[int, int, int, float, float]  # tournament, hanchan, place, mu, sigma
+
+
+def _rating_list(
+    scope: str, tournaments: QuerySet[Tournament], as_of: date
+) -> tuple[RatingList, dict[str, list[Step]] | None]:
+    """The list, and every entrant's history when it was computed (None: read from the cache)."""
+    events = counted_events(tournaments)
+    cutoffs = {event.pk: public_cutoff(event) for event in events}
+    digest = data_digest(events, cutoffs, as_of)
+    key = f"ratings:v1:{scope}:{digest}"
+    found = cache.get(key)
+    if found is not None:
+        return RatingList(scope, digest, as_of, *found), None
+    registrations = _registrations([event.pk for event in events])
+    computed, histories = _compute(events, cutoffs, registrations, as_of)
+    buckets: dict[str, dict[str, list[Step]]] = {}
+    for who, steps in histories.items():
+        buckets.setdefault(history_key(scope, digest, who), {})[who] = steps
+    cache.set_many({key: computed, **buckets}, LIST_SECONDS)
+    return RatingList(scope, digest, as_of, *computed), histories
+
+
+def history_key(scope: str, digest: str, who: str) -> str:
+    bucket = zlib.crc32(who.encode()) % HISTORY_BUCKETS
+    return f"ratings-history:v1:{scope}:{digest}:{bucket}"
+
+
+def history(ratings: RatingList, who: str) -> list[Step]:
+    """The entrant's rating after each of their hanchan in the list: (tournament, hanchan, place, mu,
+    sigma), in the order of play."""
+    bucket = cache.get(history_key(ratings.scope, ratings.digest, who))
+    if bucket is not None:
+        return list(bucket.get(who, []))
+    # The cache lost it: the list again, from the same tournaments.
+    cache.delete(f"ratings:v1:{ratings.scope}:{ratings.digest}")
+    events = Tournament.objects.filter(pk__in=[event["id"] for event in ratings.events])
+    _again, histories = _rating_list(ratings.scope, events, ratings.as_of)
+    return list((histories or {}).get(who, []))
+
+
+# (pk, tournament, person, substitute, country) of each registration of the counted tournaments.
+Registration = tuple[int, int, int | None, bool, str]
+
+
+def _registrations(tournament_ids: list[int]) -> list[Registration]:
+    return list(
+        Player.objects.filter(tournament_id__in=tournament_ids)
+        .order_by("pk")
+        .values_list("pk", "tournament_id", "person_id", "is_substitute", "country")
+    )
+
+
+def _compute(
+    events: list[Tournament],
+    cutoffs: dict[int, int | None],
+    registrations: list[Registration],
+    as_of: date,
+) -> tuple[tuple[Any, ...], dict[str, list[Step]]]:
+    persons = {pk: person for pk, _tournament, person, _substitute, _country in registrations}
+    seen = Q()
+    for event in events:
+        cutoff = cutoffs[event.pk]
+        here = Q(sheet__table__round__tournament_id=event.pk)
+        seen |= here if cutoff is None else here & Q(sheet__table__round__number__lte=cutoff)
+    order = {event.pk: index for index, event in enumerate(events)}
+    rows: list[SeatRow] = []
+    if events:
+        found = SeatResult.objects.filter(seen, sheet__status=ScoreSheet.Status.SIGNED).values_list(
+            "sheet__table__round__tournament_id",
+            "sheet__table__round__number",
+            "sheet__table__number",
+            "seat__wind",
+            "player_id",
+            "rank",
+        )
+        seats = sorted(found.iterator(chunk_size=20000), key=lambda r: (order[r[0]], r[1], r[2], r[3]))
+        rows = [
+            (tournament, hanchan, table, entrant(persons.get(player), player), rank)
+            for tournament, hanchan, table, _wind, player, rank in seats
+        ]
+    ratings = rate(games(rows))
+    skill = [(str(who), s.mu, s.sigma, hanchan) for who, s, hanchan in ratings.table()]
+    histories = {
+        str(who): [(step.key[0], step.key[1], step.place, step.skill.mu, step.skill.sigma) for step in steps]
+        for who, steps in ratings.history.items()
+    }
+    mers_events = _mers_events(events, cutoffs, registrations, persons)
+    mers = ranking_list(mers_results(mers_events), as_of)
+    listed = [(str(who), rounded(ranking.value), ranking.results) for who, ranking in mers]
+    weights = {event.tournament: event for event in mers_events}
+    shown_events = [
+        {
+            "id": event.pk,
+            "name": event.name,
+            "slug": event.slug,
+            "starts_on": event.starts_on.isoformat(),
+            "mers": event.mers_event,
+            "mers_weight": str(rounded(weights[event.pk].weight())) if event.pk in weights else None,
+        }
+        for event in events
+    ]
+    return (shown_events, skill, listed), histories
+
+
+def _mers_events(
+    events: list[Tournament],
+    cutoffs: dict[int, int | None],
+    registrations: list[Registration],
+    persons: dict[int, int | None],
+) -> list[MersEvent]:
+    """The MERS events among ``events``, each with its ranked entrants' places as the public sees its
+    standings."""
+    found = []
+    for event in events:
+        if not event.mers_event:
+            continue
+        own = [r for r in registrations if r[1] == event.pk]
+        summary = cached_summary(event, cutoffs[event.pk])
+        ranked = {
+            entrant(persons.get(row["player"]), row["player"]): row["rank"]
+            for row in summary["rows"]
+            if row["ranked"] and row["rank"] is not None
+        }
+        found.append(
+            MersEvent(
+                event.pk,
+                event.starts_on,
+                event.ends_on,
+                ranked,
+                players=sum(1 for r in own if not r[3]),
+                substitutes=sum(1 for r in own if r[3]),
+                countries=len({r[4] for r in own if r[4]}),
+                qualified=event.players_qualified,
+            )
+        )
+    return found
+
+
+def entrant_names(keys: Collection[str], event_ids: Collection[int]) -> dict[str, tuple[str, str]]:
+    """Each entrant's name and name in its own script, as their latest counted registration writes it
+    (a person's name may differ from event to event; the latest wins, as in a series' standings)."""
+    persons = [person for person in map(entrant_person, keys) if person is not None]
+    players = [int(key.partition(":")[2]) for key in keys if key.startswith("player:")]
+    found: dict[str, tuple[str, str]] = {}
+    for person, player, name, native in (
+        Player.objects.filter(
+            Q(person__in=persons) | Q(pk__in=players, person=None), tournament__in=event_ids
+        )
+        .order_by("tournament__starts_on", "tournament_id")
+        .values_list("person_id", "pk", "name", "native_name")
+    ):
+        found[entrant(person, player)] = (name, native)
+    return found
+
+
+def list_rows(
+    ratings: RatingList, which: str, entries: Sequence[Any], first_place: int
+) -> list[dict[str, Any]]:
+    """A page of a rating list as JSON-ready rows (decimals as exact strings): the skill list's
+    (``which`` "skill": rating, mu, sigma to two decimals and hanchan) or the MERS ranking's (ranking,
+    results); each with its place, person (null for a registration counting alone) and name."""
+    names = entrant_names([entry[0] for entry in entries], [event["id"] for event in ratings.events])
+    rows = []
+    for place, entry in enumerate(entries, start=first_place):
+        name, native = names.get(entry[0], ("", ""))
+        row: dict[str, Any] = {"place": place, "person": entrant_person(entry[0]), "name": name}
+        row["native_name"] = native
+        if which == "mers":
+            row.update(ranking=str(entry[1]), results=entry[2])
+        else:
+            rating, mu, sigma = Skill(entry[1], entry[2]).shown()
+            row.update(rating=str(rating), mu=str(mu), sigma=str(sigma), hanchan=entry[3])
+        rows.append(row)
+    return rows

@@ -126,6 +126,8 @@ ADDED_FIELDS = {
     "team_best_n": None,
     "team_substitutes_count": False,
     "awards": [],
+    "mers_event": False,
+    "players_qualified": False,
     "findings": None,
     "revoked_with_check_in": False,
     "kind": "tournament",

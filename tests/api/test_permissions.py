@@ -221,6 +221,8 @@ CASES: list[Case] = [
     Case(ANYONE,                              "GET",    "/api/series/{series}/"),
     Case((401, 403, 403, 403, 200, 200, 403), "PATCH",  "/api/series/{series}/", {"rule": "sum"}),
     Case(ANYONE,                              "GET",    "/api/series/{series}/standings/"),
+    Case(ANYONE,                              "GET",    "/api/series/{series}/ratings/"),
+    Case(ANYONE,                              "GET",    "/api/ratings/"),
     Case(ANYONE,                              "GET",    "/api/persons/{person}/"),
     Case((404, 404, 200, 200, 200, 200, 404), "GET",    "/api/persons/{private_person}/"),
 ]

@@ -268,6 +268,11 @@ ANONYMOUS = [
     Page("series", "series/<slug:series_slug>/", lambda h: f"/series/{h.series.slug}/"),
     Page("series-events", "series/<slug:series_slug>/events/", lambda h: f"/series/{h.series.slug}/events/"),
     Page(
+        "series-ratings", "series/<slug:series_slug>/ratings/", lambda h: f"/series/{h.series.slug}/ratings/"
+    ),
+    Page("site-ratings", "ratings/", lambda h: "/ratings/"),
+    Page("site-ratings-mers", "ratings/", lambda h: "/ratings/?list=mers"),
+    Page(
         "series-projector",
         "series/<slug:series_slug>/projector/",
         lambda h: f"/series/{h.series.slug}/projector/",

@@ -200,6 +200,8 @@ def test_series_and_person_pages(site: Site, user: str, private: bool) -> None:
         "/series/season/awards/",
         "/series/season/projector/awards/",
         "/series/season/exports/",
+        "/series/season/ratings/",
+        "/ratings/",
     )
     for address in series_pages:
         assert client.get(address).status_code == 200, (address, user)
@@ -216,6 +218,8 @@ def test_series_and_person_pages(site: Site, user: str, private: bool) -> None:
     assert client.get("/series/season/edit/").status_code == edits, user
     staff_series = client.get("/series/season/").content.decode()
     assert ('data-name="Ana"' in staff_series) is not private  # a private tournament counts for no one
+    for ratings in ("/series/season/ratings/", "/ratings/"):
+        assert ('data-name="Ana"' in client.get(ratings).content.decode()) is not private, (ratings, user)
 
 
 @pytest.mark.django_db

@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournament', '0030_club_sessions'),
+        ('tournament', '0031_mers_events'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

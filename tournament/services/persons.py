@@ -5,7 +5,9 @@ A registration with an EMA id links at once to the person with that id, made fro
 (``link_by_ema``, called by registration). Otherwise the organiser of the registration's tournament
 confirms a suggestion (``confirm_match``), makes it a person of its own (``new_person``), or splits it off
 (``split_registration``). Each confirmation, merge and split is written to the audit of every tournament
-whose registrations it moves, in the change's own transaction.
+whose registrations it moves, in the change's own transaction, and moves the standings version of each
+(``standings_db.schedule_standings_refresh``): a series' standings and the rating lists, cached under
+those versions, count the registration as its new person from the next request.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from tournament.persons import same_person_possible
 from tournament.persons_db import identity, known_persons
 from tournament.refusal import CONFLICT, NOT_FOUND, Refusal
 from tournament.services import audit
+from tournament.standings_db import schedule_standings_refresh
 
 Role = StaffRole.Role
 
@@ -97,6 +100,7 @@ def new_person(player: Player, user: AbstractBaseUser) -> Person:
     audit.record(
         player.tournament, user, "person.link", f"player {player.name}", {"person": [None, person.pk]}
     )
+    schedule_standings_refresh(player.tournament_id)
     return person
 
 
@@ -118,6 +122,7 @@ def confirm_match(player: Player, person: Person, user: AbstractBaseUser) -> Per
         Player.objects.filter(pk=player.pk).update(person=person)
         changes = {"person": [None, person.pk]}
         audit.record(player.tournament, user, "person.link", f"player {player.name}", changes)
+        schedule_standings_refresh(player.tournament_id)
         return person
     if player.person.pk == person.pk:
         return person
@@ -152,6 +157,7 @@ def _merge(first: Person, second: Person, user: AbstractBaseUser) -> Person:
     for player in tournaments.values():
         changes = {"person": [gone_pk if player in moved else keep.pk, keep.pk], "merged": snapshot}
         audit.record(player.tournament, user, "person.merge", f"player {player.name}", changes)
+        schedule_standings_refresh(player.tournament_id)
     return keep
 
 
@@ -171,5 +177,6 @@ def split_registration(player: Player, user: AbstractBaseUser) -> None:
     Player.objects.filter(pk=player.pk).update(person=None)
     changes = {"person": [person.pk, None], "removed": {"name": person.name, "ema_id": person.ema_id}}
     audit.record(player.tournament, user, "person.split", f"player {player.name}", changes)
+    schedule_standings_refresh(player.tournament_id)
     if not person.registrations.exists():
         person.delete()

@@ -14,6 +14,9 @@ from django.views.decorators.http import require_GET, require_http_methods
 from tournament.models import Person, Player, StaffRole
 from tournament.names import shown_name
 from tournament.persons_db import match_candidates
+from tournament.presentation import rating_chart
+from tournament.ratings.lists import entrant
+from tournament.ratings_db import history, site_list
 from tournament.refusal import Refusal
 from tournament.series_db import person_events
 from tournament.services import persons as person_services
@@ -32,6 +35,25 @@ def person(request: HttpRequest, person_id: int) -> HttpResponse:
         raise Http404("No such person")
     latest = events[0]["player"]
     language = translation.get_language() or ""
+    # The site's ratings: what the public sees of every public tournament, the same for every reader.
+    ratings = site_list()
+    key = entrant(found.pk, 0)
+    skill = ratings.skill_of(key)
+    shown_skill = None
+    if skill is not None:
+        place, rating, hanchan = skill
+        ordinal, mu, sigma = rating.shown()
+        steps = history(ratings, key)
+        shown_skill = {
+            "place": place,
+            "of": len(ratings.skill),
+            "rating": ordinal,
+            "mu": mu,
+            "sigma": sigma,
+            "hanchan": hanchan,
+            "chart": rating_chart([(step[3], step[4]) for step in steps]),
+        }
+    mers = ratings.mers_of(key)
     return render_page(
         request,
         "tournament/person.html",
@@ -42,6 +64,10 @@ def person(request: HttpRequest, person_id: int) -> HttpResponse:
             "latest": latest,
             "events": events,
             "figures": figures,
+            "skill": shown_skill,
+            "mers": None
+            if mers is None
+            else {"place": mers[0], "of": len(ratings.mers), "ranking": mers[1], "results": mers[2]},
         },
     )
 

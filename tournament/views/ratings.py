@@ -1,18 +1,23 @@
-"""The tournament's skill ratings (``tournament.ratings.skill``, docs/ratings.md): a rating list of its
-players from the hanchan the reader may see."""
+"""The ratings (docs/ratings.md): a tournament's skill rating list of its players from the hanchan the
+reader may see; the site's and a series' rating lists (the skill rating and the MERS ranking) from what
+the public sees of their tournaments."""
 
 from __future__ import annotations
 
 from collections.abc import Collection
+from typing import Any
 
 from django.conf import settings
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
 from django.utils import translation
 from django.views.decorators.http import require_GET
 
 from tournament import access
-from tournament.models import Player, Tournament
-from tournament.ratings_db import skill_of
+from tournament.models import Player, Series, Tournament
+from tournament.names import shown_name
+from tournament.ratings_db import RatingList, list_rows, series_list, site_list, skill_of
 from tournament.standings_db import reader_cutoff, remember_live
 from tournament.views.base import access_tournament, render_page
 
@@ -53,3 +58,47 @@ def _page(
                 {"player": players[player], "rating": rating, "mu": mu, "sigma": sigma, "games": games}
             )
     return render_page(request, "tournament/ratings.html", tournament, {"rows": rows, "as_of": up_to})
+
+
+# -- The site's and a series' rating lists ------------------------------------------------------------
+
+PAGE_SIZE = 100
+
+
+@require_GET
+def site_ratings(request: HttpRequest) -> HttpResponse:
+    """The site's rating list: the skill rating, or (``?list=mers``) the MERS ranking, over every public
+    tournament, a hundred entrants a page."""
+    return _list_page(request, site_list(), None)
+
+
+@require_GET
+def series_ratings(request: HttpRequest, series_slug: str) -> HttpResponse:
+    """A series' rating list: the same over its public tournaments."""
+    series = get_object_or_404(Series, slug=series_slug)
+    return _list_page(request, series_list(series), series)
+
+
+def _list_page(request: HttpRequest, ratings: RatingList, series: Series | None) -> HttpResponse:
+    which = "mers" if request.GET.get("list") == "mers" else "skill"
+    entries: list[Any] = ratings.mers if which == "mers" else ratings.skill
+    page = Paginator(entries, PAGE_SIZE).get_page(request.GET.get("page"))
+    language = translation.get_language() or ""
+    rows = [
+        {**row, "shown": shown_name(row["name"], row["native_name"], language)}
+        for row in list_rows(ratings, which, list(page), page.start_index())
+    ]
+    return render_page(
+        request,
+        "tournament/rating_list.html",
+        None,
+        {
+            "series": series,
+            "which": which,
+            "rows": rows,
+            "page": page,
+            "events": ratings.events,
+            "mers_events": [event for event in ratings.events if event["mers"]],
+            "as_of": ratings.as_of,
+        },
+    )

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.utils import translation
@@ -19,13 +20,16 @@ from tournament.forms import SeriesForm
 from tournament.models import Series
 from tournament.names import shown_name
 from tournament.refusal import Refusal
-from tournament.series_db import public_events, series_table
+from tournament.series_db import public_events, series_page, series_table
 from tournament.services import series as series_services
 from tournament.views.awards import series_award_rows
 from tournament.views.base import add_refusal, render_page
 
+# The standings page shows this many entrants a page (a season of thousands renders in time).
+PAGE_SIZE = 100
 
-def _shown_rows(table: dict[str, Any]) -> list[dict[str, Any]]:
+
+def _shown_rows(table: dict[str, Any], rows: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
     language = translation.get_language() or ""
     names = {event["id"]: event["name"] for event in table["events"]}
     return [
@@ -34,7 +38,7 @@ def _shown_rows(table: dict[str, Any]) -> list[dict[str, Any]]:
             "shown": shown_name(row["name"], row["native_name"], language),
             "counted": [{**result, "event_name": names[result["event"]]} for result in row["results"]],
         }
-        for row in table["rows"]
+        for row in (table["rows"] if rows is None else rows)
     ]
 
 
@@ -51,15 +55,19 @@ def series_index(request: HttpRequest) -> HttpResponse:
 @require_GET
 def series_standings(request: HttpRequest, series_slug: str) -> HttpResponse:
     series = get_object_or_404(Series, slug=series_slug)
-    table = series_table(series)
+    # Only the page shown is read from the cache, not the whole season.
+    head, first = series_page(series, 1, PAGE_SIZE)
+    page = Paginator(range(head["count"]), PAGE_SIZE).get_page(request.GET.get("page"))
+    rows = first if page.number == 1 else series_page(series, page.number, PAGE_SIZE)[1]
     return render_page(
         request,
         "tournament/series.html",
         None,
         {
             "series": series,
-            "table": table,
-            "rows": _shown_rows(table),
+            "table": head,
+            "page": page,
+            "rows": _shown_rows(head, rows),
             "can_edit": access.can_edit_series(request.user, series),
         },
     )
