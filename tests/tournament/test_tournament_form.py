@@ -41,7 +41,7 @@ def edit_data(client: Client, slug: str) -> dict[str, Any]:
 
 
 @pytest.mark.django_db
-def test_the_form_has_four_parts_and_every_field_says_what_it_is_for(client: Client) -> None:
+def test_the_form_has_five_parts_and_every_field_says_what_it_is_for(client: Client) -> None:
     page = client.get("/tournaments/new/")
     form = page.context["form"]
     parts = form.fieldsets()
@@ -50,6 +50,7 @@ def test_the_form_has_four_parts_and_every_field_says_what_it_is_for(client: Cli
         ("rules", "Rules"),
         ("format", "Format"),
         ("publication", "Publication"),
+        ("ratings", "Ratings"),
     ]
     assert sorted(f.name for p in parts for f in p["fields"]) == sorted(form.fields)
     grouped_help = {"rule_uma_1", "rule_uma_2", "rule_uma_3", "rule_uma_4", "tie_break_2", "tie_break_3"}
@@ -57,7 +58,7 @@ def test_the_form_has_four_parts_and_every_field_says_what_it_is_for(client: Cli
         grouped_help, key=list(form.fields).index
     )
     html = page.content.decode()
-    assert html.count("<fieldset") >= 4 and 'id="uma_helptext"' in html
+    assert html.count("<fieldset") >= 5 and 'id="uma_helptext"' in html
     assert re.search(r'<details class="advanced">\s*<summary>Advanced: other custom rules</summary>', html)
     assert '<script src="/static/js/tournament_form.js" defer></script>' in html
     assert "data-creating data-browser-time-zone" in html
