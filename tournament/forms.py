@@ -243,6 +243,11 @@ def preset_placeholders(ruleset: Ruleset) -> dict[str, int]:
     return values | dict(zip(UMA_FIELDS, ruleset.uma, strict=True))
 
 
+def rule_switch(**kwargs: Any) -> forms.ChoiceField:
+    """A rule that is on or off: the preset's (left empty, nothing stored), yes or no."""
+    return forms.ChoiceField(choices=switch_choices, required=False, **kwargs)
+
+
 def rule_number(low: int, high: int, step: int = 1, **kwargs: Any) -> forms.IntegerField:
     """A rule's number: its range and step (``scoring.rules.ruleset.BOUNDS``) for the browser; the rules
     engine checks it again (``problems_of``), so its refusal names the rule."""
@@ -359,41 +364,31 @@ class TournamentForm(forms.ModelForm):
         label=_("Chombo penalty"),
         help_text=_("Points taken off the overall score for a chombo (WRCR 2015 §7.1: 20)."),
     )
-    rule_kiriage = forms.ChoiceField(
+    rule_kiriage = rule_switch(
         label=_("Kiriage mangan"),
-        choices=switch_choices,
-        required=False,
         help_text=_("4 han 30 fu and 3 han 60 fu are paid as a mangan (WRCR 2015 §6.1: yes; EMA 2016: no)."),
     )
-    rule_sticks_left_to_first = forms.ChoiceField(
+    rule_sticks_left_to_first = rule_switch(
         label=_("Riichi sticks left at the end go to the first place"),
-        choices=switch_choices,
-        required=False,
         help_text=_("WRCR 2015 §5.9: no, nobody collects them."),
     )
-    rule_ties_by_seat = forms.ChoiceField(
+    rule_ties_by_seat = rule_switch(
         label=_("Equal points placed by seat"),
-        choices=switch_choices,
-        required=False,
         help_text=_(
             "Players who end with equal points are placed by starting seat, the earlier first, each with the "
             "uma of their own place (WRCR 2015 §5.9.2: no, they share their places and split the uma; "
             "Tenhou: yes)."
         ),
     )
-    rule_round_to_thousand = forms.ChoiceField(
+    rule_round_to_thousand = rule_switch(
         label=_("Final points rounded to thousands"),
-        choices=switch_choices,
-        required=False,
         help_text=_(
             "The scores count the final points rounded to the nearest 1,000, a half upwards, and the first "
             "place what the others leave (WRCR 2015 §5.9.2: no, exact; Tenhou: yes)."
         ),
     )
-    rule_multiple_ron = forms.ChoiceField(
+    rule_multiple_ron = rule_switch(
         label=_("Multiple ron"),
-        choices=switch_choices,
-        required=False,
         help_text=_(
             "Every player who calls ron on one discard wins (EMA 2016, Tenhou, Mahjong Soul: yes; WRCR 2015 "
             "§5.7.6: no, the player closest to the discarder wins)."
@@ -427,28 +422,22 @@ class TournamentForm(forms.ModelForm):
             "For “Only those ticked below”. Three players winning on one discard needs multiple ron."
         ),
     )
-    rule_nagashi_mangan = forms.ChoiceField(
+    rule_nagashi_mangan = rule_switch(
         label=_("Nagashi mangan"),
-        choices=switch_choices,
-        required=False,
         help_text=_(
             "At an exhaustive draw, a player whose discards are all terminals and honours, none called, is "
             "paid a mangan instead of the noten payments (WRCR 2015 §5.7.2: no; Tenhou, Mahjong Soul: yes)."
         ),
     )
-    rule_busting = forms.ChoiceField(
+    rule_busting = rule_switch(
         label=_("Busting (tobi)"),
-        choices=switch_choices,
-        required=False,
         help_text=_(
             "The hanchan ends as soon as a player's points are below zero (WRCR 2015 §4.1: no, the game "
             "continues; Tenhou, Mahjong Soul: yes)."
         ),
     )
-    rule_counted_yakuman = forms.ChoiceField(
+    rule_counted_yakuman = rule_switch(
         label=_("Counted yakuman (kazoe yakuman)"),
-        choices=switch_choices,
-        required=False,
         help_text=_(
             "13 han or more without a yakuman are paid as a yakuman (WRCR 2015 §6.1: no, a sanbaiman; "
             "Tenhou, Mahjong Soul: yes)."
@@ -473,47 +462,37 @@ class TournamentForm(forms.ModelForm):
             "them, West 4 at most; 0: no West round (WRCR 2015 §5.8; Tenhou, Mahjong Soul: 30,000)."
         ),
     )
-    rule_multiple_ron_honba_each = forms.ChoiceField(
+    rule_multiple_ron_honba_each = rule_switch(
         label=_("Counters to every winner of a multiple ron"),
-        choices=switch_choices,
-        required=False,
         help_text=_(
             "With multiple ron, each winner is paid the counters (honba); no: only the winner closest to "
             "the discarder (EMA 2016, EMA 2025: yes, where the texts are silent; Tenhou, Mahjong Soul: no). "
             "WRCR 2015 §5.7.6 has one winner."
         ),
     )
-    rule_yakuman_accumulate = forms.ChoiceField(
+    rule_yakuman_accumulate = rule_switch(
         label=_("Yakuman add up (double yakuman)"),
-        choices=switch_choices,
-        required=False,
         help_text=_(
             "A hand with several yakuman is paid one for each (WRCR 2015 §6.1, §6.5: no, yakuman are not "
             "cumulative; Tenhou, Mahjong Soul: yes)."
         ),
     )
-    rule_renho_mangan = forms.ChoiceField(
+    rule_renho_mangan = rule_switch(
         label=_("Blessing of Man (renhou) is a mangan"),
-        choices=switch_choices,
-        required=False,
         help_text=_(
             "A mangan, not cumulative with other yaku or dora (WRCR 2015 §6.5.4: yes; EMA 2016, EMA 2025: "
             "no, a five han yaku)."
         ),
     )
-    rule_liability = forms.ChoiceField(
+    rule_liability = rule_switch(
         label=_("Liability (pao)"),
-        choices=switch_choices,
-        required=False,
         help_text=_(
             "The player who let Big Three Dragons or Big Four Winds be completed pays for it (WRCR 2015 "
             "§6.2: yes; EMA 2016, EMA 2025: no)."
         ),
     )
-    rule_kokushi_robs_concealed_kong = forms.ChoiceField(
+    rule_kokushi_robs_concealed_kong = rule_switch(
         label=_("Thirteen Orphans may rob a concealed kong"),
-        choices=switch_choices,
-        required=False,
         help_text=_(
             "WRCR 2015 §5.4.8, §6.5.1: yes, only for Thirteen Orphans; EMA 2016, EMA 2025: no, only a pung "
             "extended to a kong can be robbed."
@@ -563,16 +542,12 @@ class TournamentForm(forms.ModelForm):
             "multiple of 300 (WRCR 2015 §5.7.2: 3,000)."
         ),
     )
-    rule_noten_riichi_chombo = forms.ChoiceField(
+    rule_noten_riichi_chombo = rule_switch(
         label=_("A riichi declarer noten at the draw is chombo"),
-        choices=switch_choices,
-        required=False,
         help_text=_("WRCR 2015 §7.2, EMA 2016, EMA 2025: yes; no: the draw is scored as it is."),
     )
-    rule_chombo_table_payment = forms.ChoiceField(
+    rule_chombo_table_payment = rule_switch(
         label=_("Chombo pays a mangan at the table"),
-        choices=switch_choices,
-        required=False,
         help_text=_(
             "The offender pays 4,000 to the dealer and 2,000 to the others, or 4,000 to each as the dealer "
             "(the EMA 2016 card's penalty in social games; WRCR 2015 §7.1: no, a re-deal without payment)."
