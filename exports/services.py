@@ -24,7 +24,7 @@ from __future__ import annotations
 import logging
 from datetime import timedelta
 from pathlib import PurePosixPath
-from typing import Any
+from typing import Any, TypeVar
 
 from celery import shared_task
 from django.conf import settings
@@ -270,6 +270,15 @@ def access_export_job(user: AnyUser | None, tournament: Tournament, job_id: int)
 def job_for_download(user: AnyUser | None, tournament: Tournament, job_id: int) -> ExportJob:
     """The job whose file ``user`` downloads: done, not expired, and allowed to ``user``."""
     job = access_export_job(user, tournament, job_id)
+    return downloadable(job)
+
+
+_Job = TypeVar("_Job", ExportJob, SeriesExportJob)
+
+
+def downloadable(job: _Job) -> _Job:
+    """``job`` if its file can be downloaded: refused while it is not done (409), and once its file has
+    expired or gone (410, the file row emptied), a tournament's job or a series' alike."""
     if job.state != State.DONE:
         raise Refusal(
             "export",
@@ -280,7 +289,7 @@ def job_for_download(user: AnyUser | None, tournament: Tournament, job_id: int) 
     if is_expired(job) or not job.file or not job.file.storage.exists(job.file.name):
         if job.file:
             job.file.delete(save=False)
-            ExportJob.objects.filter(pk=job.pk).update(file="")
+            type(job).objects.filter(pk=job.pk).update(file="")
         raise Refusal("export", "export-expiry", _("This export has expired; ask for it again."), status=GONE)
     return job
 
@@ -420,19 +429,7 @@ def access_series_export_job(series: Series, job_id: int) -> SeriesExportJob:
 def series_job_for_download(series: Series, job_id: int) -> SeriesExportJob:
     """The series' job whose file is downloaded: done and not expired."""
     job = access_series_export_job(series, job_id)
-    if job.state != State.DONE:
-        raise Refusal(
-            "export",
-            "export-ready",
-            _("This export is not ready ({state}).").format(state=job.get_state_display()),
-            status=CONFLICT,
-        )
-    if is_expired(job) or not job.file or not job.file.storage.exists(job.file.name):
-        if job.file:
-            job.file.delete(save=False)
-            SeriesExportJob.objects.filter(pk=job.pk).update(file="")
-        raise Refusal("export", "export-expiry", _("This export has expired; ask for it again."), status=GONE)
-    return job
+    return downloadable(job)
 
 
 def series_job_status(job: SeriesExportJob, series: Series) -> dict[str, Any]:
