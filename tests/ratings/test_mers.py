@@ -1,8 +1,7 @@
 """The EMA's ranking (``tournament.ratings.mers``) against examples worked out by hand from the EMA's
-text ("Basics for ranking system", 2018; docs/ratings.md). No database; exact fractions.
+text and the sources docs/ratings.md names ("MERS: the EMA's ranking"). No database; exact fractions.
 
-The decay and the averaging are checked against their definition in the module (a secondary source,
-marked unverified there and in docs/ratings.md).
+Each example gives its inputs, each step and the result; a reader can redo them with a pencil.
 """
 
 from __future__ import annotations
@@ -21,6 +20,7 @@ from tournament.ratings.mers import (
     player_ranking,
     ranking_list,
     tournament_weight,
+    years_after,
 )
 
 TODAY = date(2026, 11, 28)
@@ -41,43 +41,97 @@ def test_base_rank_is_the_share_of_the_field_beaten_times_1000() -> None:
         base_rank(1, 1)
 
 
-def test_tournament_weight_adds_duration_players_countries_and_qualification() -> None:
-    # Two days (2) + 64 players (41-80: +0.5) + 7 countries (6-9: +0.5) + no qualification = 3.
-    assert tournament_weight(days=2, players=64, countries=7, qualification=False) == 3
-    # One day (1) + 40 players (+0) + 5 countries (+0) = 1: a local one-day event.
-    assert tournament_weight(days=1, players=40, countries=5, qualification=False) == 1
-    # 40 players and 5 substitutes: at most three substitutes count, 43 > 40: +0.5.
-    assert tournament_weight(days=1, players=40, substitutes=5, countries=5, qualification=False) == Fraction(
-        3, 2
+def weight(
+    days: int = 1, players: int = 20, countries: int = 1, qualification: bool = False, substitutes: int = 0
+) -> Fraction:
+    return tournament_weight(
+        days=days, players=players, countries=countries, qualification=qualification, substitutes=substitutes
     )
-    # Three days (3) + 120 players (+1) + 12 countries (+1) + qualification (+1) = 6.
-    assert tournament_weight(days=3, players=120, countries=12, qualification=True) == 6
-    # The borders: 80 players +0.5, 81 +1; 9 countries +0.5, 10 +1.
-    assert tournament_weight(days=1, players=80, countries=9, qualification=False) == 2
-    assert tournament_weight(days=1, players=81, countries=10, qualification=False) == 3
-    # Longer than three days: as three (the table stops there).
-    assert tournament_weight(days=5, players=20, countries=1, qualification=False) == 3
+
+
+def test_the_weight_table_at_each_of_its_borders() -> None:
+    # Duration: one, two, three days 1, 2, 3; four days as three (20 players +0, one country +0).
+    assert [weight(days=d) for d in (1, 2, 3, 4)] == [1, 2, 3, 3]
+    # Players: 40 +0, 41 +0.5, 80 +0.5, 81 +1 (one day: 1 + that).
+    assert [weight(players=n) for n in (40, 41, 80, 81)] == [1, Fraction(3, 2), Fraction(3, 2), 2]
+    # Substitutes count as players, three at most: 38 + 3 = 41 (+0.5); 38 + 5 counts 38 + 3 = 41 (+0.5);
+    # 37 + 5 counts 40 (+0); 78 + 5 counts 81 (+1); 77 + 5 counts 80 (+0.5).
+    assert weight(players=38, substitutes=3) == Fraction(3, 2)
+    assert weight(players=38, substitutes=5) == Fraction(3, 2)
+    assert weight(players=37, substitutes=5) == 1
+    assert weight(players=78, substitutes=5) == 2
+    assert weight(players=77, substitutes=5) == Fraction(3, 2)
+    # Countries: 5 +0, 6 +0.5, 9 +0.5, 10 +1 (the page in force: "6 <= X <= 9", "X >= 10").
+    assert [weight(countries=c) for c in (5, 6, 9, 10)] == [1, Fraction(3, 2), Fraction(3, 2), 2]
+    # Qualification +1.
+    assert weight(qualification=True) == 2
+    # Two days (2) + 64 players (+0.5) + 7 countries (+0.5) = 3.
+    assert weight(days=2, players=64, countries=7) == 3
+    # Five days (3) + 216 players (+1) + 20 countries (+1) + qualification (+1) = 6: an OEMC.
+    assert weight(days=5, players=216, countries=20, qualification=True) == 6
     with pytest.raises(ValueError, match="days"):
-        tournament_weight(days=0, players=20, countries=1, qualification=False)
+        weight(days=0)
+    with pytest.raises(ValueError, match="players"):
+        weight(players=1)
 
 
-def test_decay_full_for_a_year_half_for_the_second_then_nothing() -> None:
-    ended = date(2025, 1, 1)
+def test_decay_full_up_to_a_year_after_half_up_to_two_years_after_both_days_included() -> None:
+    # Last day 1 June 2023. One year after: 1 June 2024, 366 days later (29 February 2024 between);
+    # two years after: 1 June 2025, 731 days later. A count in days of 365 and 730 would get both wrong.
+    ended = date(2023, 6, 1)
+    assert decay(ended, ended - timedelta(days=1)) == 0  # not over yet on that day
     assert decay(ended, ended) == 1
-    assert decay(ended, ended + timedelta(days=365)) == 1
-    assert decay(ended, ended + timedelta(days=366)) == Fraction(1, 2)
-    assert decay(ended, ended + timedelta(days=730)) == Fraction(1, 2)
-    assert decay(ended, ended + timedelta(days=731)) == 0
-    assert decay(ended, ended - timedelta(days=1)) == 0  # not played yet on that day
+    assert decay(ended, date(2024, 6, 1)) == 1  # exactly one year: still full
+    assert decay(ended, date(2024, 6, 2)) == Fraction(1, 2)  # one day past
+    assert decay(ended, date(2025, 6, 1)) == Fraction(1, 2)  # exactly two years: still half
+    assert decay(ended, date(2025, 6, 2)) == 0  # one day past
+    # The EMA's freeze of 1 April 2020 kept "tournaments from April 1st 2018": 731 days, half weight;
+    # a tournament of 31 March 2018 was out.
+    assert decay(date(2018, 4, 1), date(2020, 4, 1)) == Fraction(1, 2)
+    assert decay(date(2018, 3, 31), date(2020, 4, 1)) == 0
+
+
+def test_a_tournament_ending_on_29_february() -> None:
+    leap = date(2024, 2, 29)
+    assert years_after(leap, 1) == date(2025, 2, 28) and years_after(leap, 4) == date(2028, 2, 29)
+    assert decay(leap, date(2025, 2, 28)) == 1
+    assert decay(leap, date(2025, 3, 1)) == Fraction(1, 2)
+    assert decay(leap, date(2026, 2, 28)) == Fraction(1, 2)
+    assert decay(leap, date(2026, 3, 1)) == 0
 
 
 def test_part_a_keeps_five_then_eighty_percent_of_the_others_rounded_up() -> None:
-    # n -> 5 + ceil(0.8 x (n - 5)): 6 -> 5 + 1; 10 -> 5 + 4; 11 -> 5 + ceil(4.8) = 10; 15 -> 5 + 8.
-    assert [part_a_count(n) for n in (0, 1, 5, 6, 9, 10, 11, 15)] == [5, 5, 5, 6, 9, 9, 10, 13]
+    # n -> 5 + ceil(0.8 x (n - 5)): 6 -> 5 + ceil(0.8) = 6; 10 -> 5 + 4 = 9; 11 -> 5 + ceil(4.8) = 10;
+    # 15 -> 5 + 8 = 13; 20 -> 5 + 12 = 17; 25 -> 5 + 16 = 21; up to 5: five (filled up with zeros).
+    counts = [part_a_count(n) for n in (0, 1, 5, 6, 9, 10, 11, 15, 20, 25)]
+    assert counts == [5, 5, 5, 6, 9, 9, 10, 13, 17, 21]
 
 
-def result(name: str, rank: int | Fraction, weight: int | Fraction, days_ago: int) -> Result:
+def result(name: str, rank: int, weight: int | Fraction, days_ago: int) -> Result:
     return Result(name, Fraction(rank), Fraction(weight), TODAY - timedelta(days=days_ago))
+
+
+def test_fewer_than_two_results_that_count_is_not_ranked() -> None:
+    assert player_ranking([], TODAY) is None
+    assert player_ranking([result("A", 1000, 1, 1)], TODAY) is None
+    # B ended 900 days ago, more than two years: it counts for nothing, A is alone.
+    assert player_ranking([result("A", 1000, 1, 1), result("B", 1000, 1, 900)], TODAY) is None
+
+
+def test_two_results_filled_up_with_zeros_and_the_two_year_border() -> None:
+    """X: base rank 1000, weight 2, last day 28 November 2024, exactly two years before TODAY: decay 1/2,
+    effective weight 1. Y: 500, weight 1, yesterday: effective weight 1.
+
+    Part A (five results, three missing as 0 with weight 1): (1000 x 1 + 500 x 1) / (1 + 1 + 3) = 300.
+    Part B (four results, two missing): 1,500 / (2 + 2) = 375.   Ranking: (300 + 375) / 2 = 337.5.
+    A day later X no longer counts: Y alone is not ranked."""
+    two_years = (TODAY - date(2024, 11, 28)).days
+    results = [result("X", 1000, 2, two_years), result("Y", 500, 1, 1)]
+    ranking = player_ranking(results, TODAY)
+    assert ranking is not None
+    assert (ranking.part_a, ranking.part_b, ranking.value, ranking.results) == (300, 375, Fraction(675, 2), 2)
+    assert ranking.rounded == Decimal("337.50")
+    assert player_ranking(results, TODAY + timedelta(days=1)) is None
 
 
 def test_three_results_filled_up_with_zeros() -> None:
@@ -107,6 +161,33 @@ def test_three_results_filled_up_with_zeros() -> None:
     assert ranking.rounded == Decimal("637.76")
 
 
+def test_five_results_no_zeros_part_b_keeps_the_best_four() -> None:
+    """900 (weight 3), 800 (2), 700 (1), 600 (1), and 500 of weight 2 in its second year (2 x 1/2 = 1).
+    Part A, all five: (2,700 + 1,600 + 700 + 600 + 500) / (3 + 2 + 1 + 1 + 1) = 6,100 / 8 = 762.5.
+    Part B, the best four: (2,700 + 1,600 + 700 + 600) / 7 = 5,600 / 7 = 800.
+    Ranking: (762.5 + 800) / 2 = 781.25."""
+    results = [
+        result("A", 900, 3, 10),
+        result("B", 800, 2, 20),
+        result("C", 700, 1, 30),
+        result("D", 600, 1, 40),
+        result("E", 500, 2, 400),
+    ]
+    ranking = player_ranking(results, TODAY)
+    assert ranking is not None
+    assert (ranking.part_a, ranking.part_b, ranking.value) == (Fraction(1525, 2), 800, Fraction(3125, 4))
+    assert ranking.rounded == Decimal("781.25")
+
+
+def test_six_results_part_a_keeps_all_six() -> None:
+    """Six results of weight 1, base ranks 1000, 800, 600, 400, 200, 0: Part A keeps 5 + ceil(0.8) = 6,
+    so even the 0 counts: 3,000 / 6 = 500. Part B: (1000 + 800 + 600 + 400) / 4 = 700. Ranking 600."""
+    results = [result(f"T{n}", 200 * n, 1, 10 + n) for n in range(6)]
+    ranking = player_ranking(results, TODAY)
+    assert ranking is not None
+    assert (ranking.part_a, ranking.part_b, ranking.value) == (500, 700, 600)
+
+
 def test_ten_results_part_a_drops_the_worst_part_b_keeps_four() -> None:
     """Ten results of weight 1, base ranks 1000, 900, ..., 100.
     Part A keeps 5 + ceil(0.8 x 5) = 9: (1000 + ... + 200) / 9 = 5,400 / 9 = 600.
@@ -115,6 +196,38 @@ def test_ten_results_part_a_drops_the_worst_part_b_keeps_four() -> None:
     ranking = player_ranking(results, TODAY)
     assert ranking is not None
     assert (ranking.part_a, ranking.part_b, ranking.value) == (600, 850, 725)
+
+
+def test_eleven_results_part_a_keeps_ten() -> None:
+    """Eleven results of weight 1, base ranks 1000, 900, ..., 0.
+    Part A keeps 5 + ceil(0.8 x 6) = 5 + ceil(4.8) = 10: (1000 + ... + 100) / 10 = 5,500 / 10 = 550.
+    Part B: 850 as above.   Ranking: (550 + 850) / 2 = 700."""
+    results = [result(f"T{n}", 100 * n, 1, 10 + n) for n in range(11)]
+    ranking = player_ranking(results, TODAY)
+    assert ranking is not None
+    assert (ranking.part_a, ranking.part_b, ranking.value, ranking.results) == (550, 850, 700, 11)
+
+
+def test_the_best_results_are_the_best_base_ranks_whatever_their_weight() -> None:
+    """Nine results of base rank 500 and weight 1, and one of base rank 100 and weight 6: Part A keeps
+    9 of 10, the nine 500s (the heavy 100 is the worst): 500. Part B: four 500s: 500. Ranking 500."""
+    results = [result(f"T{n}", 500, 1, 10 + n) for n in range(9)] + [result("heavy", 100, 6, 5)]
+    ranking = player_ranking(results, TODAY)
+    assert ranking is not None
+    assert (ranking.part_a, ranking.part_b, ranking.value) == (500, 500, 500)
+
+
+def test_equal_base_ranks_at_part_bs_cut_keep_the_heavier() -> None:
+    """Three results of 900 (weight 1), a 500 of weight 1 ten days ago and a 500 of weight 3 two hundred
+    days ago. Part A, all five: (2,700 + 500 + 1,500) / (3 + 1 + 3) = 4,700 / 7 = 671.43.
+    Part B, the best four: the three 900s and the heavier 500: (2,700 + 1,500) / (3 + 3) = 700 (the
+    lighter one would give 3,200 / 4 = 800). Ranking: (4,700 / 7 + 700) / 2 = 9,600 / 14 = 685.71."""
+    results = [result(f"T{n}", 900, 1, 30 + n) for n in range(3)]
+    results += [result("light", 500, 1, 10), result("heavy", 500, 3, 200)]
+    ranking = player_ranking(results, TODAY)
+    assert ranking is not None
+    assert (ranking.part_a, ranking.part_b) == (Fraction(4700, 7), 700)
+    assert ranking.value == Fraction(4800, 7) and ranking.rounded == Decimal("685.71")
 
 
 def test_a_winner_of_every_tournament_ranks_1000_once_he_has_five() -> None:
@@ -126,9 +239,7 @@ def test_a_winner_of_every_tournament_ranks_1000_once_he_has_five() -> None:
     assert two is not None and two.value == 450
 
 
-def test_one_result_is_not_ranked_and_the_list_is_highest_first() -> None:
-    assert player_ranking([result("A", 1000, 1, 1)], TODAY) is None
-    assert player_ranking([result("A", 1000, 1, 1), result("B", 1000, 1, 900)], TODAY) is None
+def test_the_list_is_highest_first_without_the_unranked() -> None:
     listed = ranking_list(
         {
             "low": [result("A", 0, 1, 1), result("B", 500, 1, 2)],

@@ -1,35 +1,55 @@
 """The EMA's ranking of players (MERS, the Mahjong European Ranking System), from tournament results.
 Plain Python: no Django. Exact arithmetic (``Fraction``); rounded only for display (``rounded``).
 
-Sources, and how sure each part is (docs/ratings.md says the same with the full citations):
+Sources (docs/ratings.md, "MERS: the EMA's ranking", gives the same with what each one says):
 
-* **Base rank** (verified). The EMA's "Basics for ranking system" (mahjong-europe.org, the page in force
-  since the update of 1 January 2018, adopted by the General Assembly of 25 May 2017): a player's base
-  rank in a MERS tournament is between 0 and 1000; the EMA's "Calculation" text says how: the number of
-  players less the player's place, divided by the number of players less one, times 1000. The winner
-  gets 1000, the last 0. Tied players share a place (1, 2, 2, 4), as the tournament's standings rank
-  them, and each gets that place's base rank.
-* **Tournament weight** (verified). The same 2018 page: TOTAL_MERS = Weight_duration + Weight_players
-  + Weight_countries + Weight_qualif, with 1, 2 or 3 for one, two or three days; +0.5 above 40 players
-  and +1 above 80 (substitutes count, three at most); +0.5 from 6 countries and +1 from 10; +1 when the
-  players had to qualify. Two stored copies of that page differ on 10 countries (one table says
-  "6 <= X <= 10: +0.5, X > 10: +1", the other table and its prose "6 <= X <= 9: +0.5, X >= 10: +1"):
-  this module follows the second, whose table and prose agree. The table stops at three days: a longer
-  event counts as three here (unverified: the text says nothing of longer events).
-* **Decay by age** (UNVERIFIED). The 2018 text's part on time could not be read from a copy of the
-  EMA's page. Implemented as a third-party reimplementation that reports matching the EMA's published
-  rankings describes it (the "European-Mahjong" ranking app by ldekerg, its ``app/ranking.py``): a result
-  counts fully for a year after the tournament, half in the second year, not after. This module counts
-  the year in days from the tournament's last day (that app counts 52 weeks from the Monday after the
-  tournament's week, and leaves out the EMA's COVID freeze); ``FULL_DAYS`` and ``HALF_DAYS``.
-* **Averaging** (UNVERIFIED, same secondary source). The ranking is 50 % Part A + 50 % Part B. Part A:
-  the weighted average of the player's best results, five and then 80 % (rounded up) of the others;
-  Part B: the weighted average of the best four. A result's weight is its tournament's weight times its
-  decay. Missing results (fewer than five for Part A, four for Part B) count as base rank 0 with weight
-  1; a player with fewer than two results that count is not ranked. The filling with zeros and the
-  two-result minimum are also in the EMA's text of the earlier system (in force from 12 July 2010 to
-  2017: "a player with less than five tournaments is given a result of 0 (weight 1) for each missing
-  tournament"; "at least two tournaments to appear on the ranking").
+[EMA-2018] The EMA's "Basics for ranking system", the system in force since 1 January 2018 (adopted by the
+    General Assembly of 25 May 2017): https://mahjong-europe.org/ranking/Basicsranking.html, sections
+    "Base rank" and "Weight" ("Weight calculation", notes (1) to (4)); its announcement copy
+    http://mahjong-europe.org/ranking/Basicsranking2018.html. Its "Averaging" section (the EMA's news
+    of November 2017 points there) was not in any copy that could be read.
+[EMA-2010] The EMA's text of the system before 2018 (mahjong-europe.org/portal, "Ranking", article 28),
+    sections "Minimum requirement" and "Calculation".
+[EMA-COVID] The EMA's news "COVID-FREEZE period" (mahjong-europe.org/portal, article 58): "COVID-FREEZE
+    period begun on April 1st 2020. So, tournaments from April 1st 2018 contribute to the MERS."
+[GA-2017] Mahjong News' report of the EMA General Assembly 2017 (mahjongnews.com, "General Assembly
+    2017: new ranking system and more"): Part A, "an average of 5 tournaments played in the last two
+    years and 80% of the remaining tournaments (rounded up)"; Part B, "an average of the 4 best results
+    (base rank) during the last two years"; "New Ranking = 50% Part A + 50% Part B".
+[REIMPL] Reimplementations that compare themselves with the EMA's published rankings: ldekerg's
+    "European-Mahjong" (GitHub, ``app/ranking.py`` and its "formulas" page), MahjongRepository's
+    "mahjong-portal" (``server/rating/calculation/ema.py`` and ``rr.py``).
+
+Rule by rule:
+
+* **Base rank** [EMA-2010 "Calculation", EMA-2018 "Base rank"]: the number of players less the
+  player's place, divided by the number of players less one, times 1000: the winner 1000, the last 0.
+  A whole number: the EMA's example gives one ("number 75 out of 100 ... 252"), and [REIMPL] round to
+  one to match the published lists (mahjong-portal: "for ema we had to round base rank"). Nearest,
+  a half up; the EMA's example (252.53 -> 252) rounds down, the reimplementations (and so this module)
+  to the nearest, 253: the EMA's text is ambiguous there. Tied players share a place (1, 2, 2, 4) and
+  its base rank: the EMA's text says nothing of ties.
+* **Tournament weight** [EMA-2018 "Weight calculation"]: TOTAL_MERS = Weight_duration + Weight_players
+  + Weight_countries + Weight_qualif: 1, 2, 3 for one, two, three days; players +0 up to 40, +0.5 for
+  41 to 80, +1 above 80, substitutes counted, three at most (note (2)); countries +0 up to 5, +0.5 for 6
+  to 9, +1 from 10 (the page in force; its 2018 announcement copy says "6 <= X <= 10" and "X > 10");
+  +1 when the players had to qualify. Longer than three days: as three (the table stops there; so do
+  [REIMPL], whose 5-day OEMC weighs 6).
+* **Decay by age** [GA-2017 "the last two years", EMA-COVID]: a result counts until the day two years
+  after the tournament, that day included (the freeze of 1 April 2020 kept "tournaments from April 1st
+  2018"). Full weight the first year, half the second: [REIMPL] (the EMA's text read says only "the last
+  two years"). A year is a calendar year from the tournament's last day (29 February: 28 February of a
+  year without one); that day included in the first year. Which day of a tournament counts is not in
+  the EMA's text: the last here, as mahjong-portal. The COVID freeze (2020-2022) is not modelled.
+* **Averaging** [GA-2017]: ranking = (Part A + Part B) / 2. Part A: the weighted average of the player's
+  best results by base rank, five and then 80 % of the others rounded up; Part B: the weighted average
+  of the best four. A result's weight is its tournament's weight times its decay. Missing results
+  (fewer than five for Part A, four for Part B) count as base rank 0 with weight 1, and a player with
+  fewer than two results that count is not ranked: [EMA-2010 "Minimum requirement"] ("a result of 0
+  (weight 1) for each missing tournament", "at least two tournaments to appear on the ranking"), kept
+  in 2018 by [REIMPL]. Equal base ranks: Part A keeps the more recent result, Part B the heavier
+  (ldekerg, inferred from the published lists; the EMA's text is silent).
+* **Display**: the ranking to two decimals, half up (the EMA's text read says nothing of it).
 """
 
 from __future__ import annotations
@@ -41,16 +61,16 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
 BASE = 1000
-# Weight_duration: 1, 2, 3 for one, two, three days (longer events as three days: unverified).
+# Weight_duration: 1, 2, 3 for one, two, three days; a longer event as three days.
 MAX_DAYS = 3
 # Weight_players: +0.5 above 40, +1 above 80; at most three substitutes count.
 PLAYERS_HALF, PLAYERS_FULL, MAX_SUBSTITUTES = 40, 80, 3
 # Weight_countries: +0.5 from 6 countries, +1 from 10.
 COUNTRIES_HALF, COUNTRIES_FULL = 6, 10
-# The decay by age (unverified): full weight up to FULL_DAYS after the tournament, half up to HALF_DAYS.
-FULL_DAYS, HALF_DAYS = 365, 730
-# The averaging (unverified): Part A keeps the best PART_A_FIRST and PART_A_SHARE of the others (rounded
-# up); Part B the best PART_B; at least MINIMUM_RESULTS results to be ranked.
+# The decay by age: full weight up to FULL_YEARS after the tournament's last day, half up to HALF_YEARS.
+FULL_YEARS, HALF_YEARS = 1, 2
+# The averaging: Part A keeps the best PART_A_FIRST and PART_A_SHARE of the others (rounded up); Part B
+# the best PART_B; at least MINIMUM_RESULTS results that count to be ranked.
 PART_A_FIRST, PART_A_SHARE, PART_B, MINIMUM_RESULTS = 5, Fraction(4, 5), 4, 2
 HUNDREDTH = Decimal("0.01")
 
@@ -87,13 +107,21 @@ def tournament_weight(
     return duration + size + spread + (1 if qualification else 0)
 
 
+def years_after(day: date, years: int) -> date:
+    """The same day ``years`` later; 29 February gives 28 February of a year without one."""
+    try:
+        return day.replace(year=day.year + years)
+    except ValueError:
+        return day.replace(year=day.year + years, day=28)
+
+
 def decay(ended_on: date, as_of: date) -> Fraction:
-    """How much a result counts on ``as_of`` (unverified, see the module): 1 up to a year after the
-    tournament's last day, 1/2 in the second year, 0 after (and 0 before the tournament has ended)."""
-    age = (as_of - ended_on).days
-    if age < 0 or age > HALF_DAYS:
+    """How much a result counts on ``as_of``: 1 up to the day a year after the tournament's last day
+    (included), 1/2 up to the day two years after (included), then 0; 0 before the tournament has
+    ended."""
+    if as_of < ended_on or as_of > years_after(ended_on, HALF_YEARS):
         return Fraction(0)
-    return Fraction(1) if age <= FULL_DAYS else Fraction(1, 2)
+    return Fraction(1) if as_of <= years_after(ended_on, FULL_YEARS) else Fraction(1, 2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +174,8 @@ def player_ranking(results: Iterable[Result], as_of: date) -> Ranking | None:
     active = [(r, weight) for r, weight in counted if weight > 0]
     if len(active) < MINIMUM_RESULTS:
         return None
-    # Equal base ranks: Part A keeps the most recent first, Part B the heaviest (as the secondary source).
+    # Equal base ranks: Part A keeps the most recent first, Part B the heaviest (ldekerg's reading of the
+    # published lists; the EMA's text is silent).
     by_date = sorted(active, key=lambda item: (-item[0].base_rank, -item[0].ended_on.toordinal(), -item[1]))
     by_weight = sorted(active, key=lambda item: (-item[0].base_rank, -item[1], -item[0].ended_on.toordinal()))
     size_a = part_a_count(len(active))
@@ -173,4 +202,5 @@ __all__ = [
     "ranking_list",
     "rounded",
     "tournament_weight",
+    "years_after",
 ]
