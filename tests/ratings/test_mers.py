@@ -26,15 +26,19 @@ from tournament.ratings.mers import (
 TODAY = date(2026, 11, 28)
 
 
-def test_base_rank_is_the_share_of_the_field_beaten_times_1000() -> None:
-    assert base_rank(1, 16) == 1000  # the winner
-    assert base_rank(16, 16) == 0  # the last
-    # 3rd of 16: 1000 x (16 - 3) / (16 - 1) = 13,000 / 15 = 866.67 (the often quoted "867").
-    assert base_rank(3, 16) == Fraction(2600, 3)
-    # The EMA's own example, "number 75 out of 100": 1000 x 25 / 99 = 252.53 (the EMA writes 252).
-    assert base_rank(75, 100) == Fraction(25000, 99)
-    # Tied players share the place, so they share its base rank: two 2nd of 4 get 1000 x 2 / 3 each.
-    assert base_rank(2, 4) == Fraction(2000, 3)
+def test_base_rank_is_the_share_of_the_field_beaten_times_1000_to_a_whole_number() -> None:
+    assert base_rank(1, 16) == 1000  # the winner: 1000 x 15 / 15
+    assert base_rank(16, 16) == 0  # the last: 1000 x 0 / 15
+    # 3rd of 16: 1000 x (16 - 3) / (16 - 1) = 13,000 / 15 = 866.67, to the nearest: 867.
+    assert base_rank(3, 16) == 867
+    # The EMA's own example, "number 75 out of 100": 1000 x 25 / 99 = 252.53; nearest 253 (the EMA
+    # writes 252: docs/ratings.md says why 253).
+    assert base_rank(75, 100) == 253
+    # A half goes up: 16th of 17, 1000 x 1 / 16 = 62.5 -> 63.
+    assert base_rank(16, 17) == 63
+    # Two players tied 2nd of 4 share the place, and its base rank: 1000 x 2 / 3 = 666.67 -> 667 each.
+    assert base_rank(2, 4) == 667 and base_rank(3, 4) == 333
+    assert all(base_rank(place, 37).denominator == 1 for place in range(1, 38))
     with pytest.raises(ValueError, match="place"):
         base_rank(5, 4)
     with pytest.raises(ValueError, match="players"):

@@ -12,13 +12,13 @@ The tournaments, in the order of play (their first days 30, 20 and 10 days ago, 
   registration there has no person, so it counts alone.
 * closed, private, a MERS event: counts for nothing.
 
-MERS (four ranked players: base ranks 1000, 2000/3, 1000/3, 0), each with two results, filled up to
-five (Part A) and four (Part B) with zeros of weight 1:
-  Ana: 1000 x 2 + 1000/3 x 1 = 7000/3; Part A = 7000/3 / 6, Part B = 7000/3 / 5 (weights 2 + 1 and
-       three zeros, or two); ranking = 7000/3 x (1/6 + 1/5) / 2 = 7000/3 x 11/60 = 7000 x 11 / 180 = 427.78
-  Ben: 1000/3 x 2 + 1000 = 5000/3: 5000 x 11 / 180 = 305.56
-  Dai: 2000/3 x 2 + 0 = 4000/3: 4000 x 11 / 180 = 244.44
-  Cho: 0 x 2 + 2000/3 = 2000/3: 2000 x 11 / 180 = 122.22
+MERS (four ranked players: base ranks 1000, 667, 333, 0, the whole numbers nearest 1000 x 3/3, 2/3, 1/3
+and 0), each with two results, filled up to five (Part A) and four (Part B) with zeros of weight 1:
+  Ana: 1000 x 2 + 333 x 1 = 2333; Part A = 2333 / 6, Part B = 2333 / 5 (weights 2 + 1 and three zeros,
+       or two); ranking = 2333 x (1/6 + 1/5) / 2 = 2333 x 11 / 60 = 25,663 / 60 = 427.716... -> 427.72
+  Ben: 333 x 2 + 1000 = 1666: 1666 x 11 / 60 = 305.433... -> 305.43
+  Dai: 667 x 2 + 0 = 1334: 1334 x 11 / 60 = 244.566... -> 244.57
+  Cho: 0 x 2 + 667 = 667: 667 x 11 / 60 = 122.283... -> 122.28
 """
 
 from __future__ import annotations
@@ -141,10 +141,10 @@ def test_the_mers_ranking_over_the_public_mers_events_as_worked_out(world: dict[
         ("winter", None),
     ]
     assert ratings.mers == [
-        (key(world, "Ana"), Decimal("427.78"), 2),
-        (key(world, "Ben"), Decimal("305.56"), 2),
-        (key(world, "Dai"), Decimal("244.44"), 2),
-        (key(world, "Cho"), Decimal("122.22"), 2),
+        (key(world, "Ana"), Decimal("427.72"), 2),
+        (key(world, "Ben"), Decimal("305.43"), 2),
+        (key(world, "Dai"), Decimal("244.57"), 2),
+        (key(world, "Cho"), Decimal("122.28"), 2),
     ]
 
 
@@ -184,13 +184,13 @@ def test_pages_api_and_the_persons_chart(world: dict[str, Any]) -> None:
     assert len(re.findall(r"<tr data-name=", skill_page)) == len(ratings.skill) == 5
     mers_page = client.get("/ratings/?list=mers").content.decode()
     assert re.findall(r'<tr data-name="(\w+)">', mers_page) == ["Ana", "Ben", "Dai", "Cho"]
-    assert "<b>427.78</b>" in mers_page
+    assert "<b>427.72</b>" in mers_page
     body = client.get("/api/ratings/?list=mers").json()
     assert [(row["name"], row["ranking"], row["results"]) for row in body["results"]] == [
-        ("Ana", "427.78", 2),
-        ("Ben", "305.56", 2),
-        ("Dai", "244.44", 2),
-        ("Cho", "122.22", 2),
+        ("Ana", "427.72", 2),
+        ("Ben", "305.43", 2),
+        ("Dai", "244.57", 2),
+        ("Cho", "122.28", 2),
     ]
     assert body["list"] == "mers" and [event["slug"] for event in body["events"]] == [
         "spring",
@@ -210,7 +210,7 @@ def test_pages_api_and_the_persons_chart(world: dict[str, Any]) -> None:
     assert f'<dd data-stat="mu">{hundredths(skill.mu)}</dd>' in page
     assert f'<dd data-stat="sigma">{hundredths(skill.sigma)}</dd>' in page
     assert f"<b>{hundredths(skill.ordinal)}</b>" in page
-    assert "<b>305.56</b>" in page
+    assert "<b>305.43</b>" in page
     # Ana's person played two hanchan (her winter registration counts alone).
     ana_page = client.get(f"/persons/{world['persons']['Ana'].pk}/").content.decode()
     assert 'data-points="2"' in ana_page

@@ -76,12 +76,14 @@ HUNDREDTH = Decimal("0.01")
 
 
 def base_rank(place: int, players: int) -> Fraction:
-    """1000 x (players - place) / (players - 1): the winner 1000, the last 0."""
+    """1000 x (players - place) / (players - 1) to the nearest whole number, a half up: the winner 1000,
+    the last 0."""
     if players < 2:
         raise ValueError("players: a ranked tournament has at least two players")
     if not 1 <= place <= players:
         raise ValueError(f"place: between 1 and {players}")
-    return Fraction(BASE * (players - place), players - 1)
+    beaten, others = players - place, players - 1
+    return Fraction((2 * BASE * beaten + others) // (2 * others))
 
 
 def tournament_weight(
