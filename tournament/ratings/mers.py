@@ -7,7 +7,7 @@ Sources (docs/ratings.md, "MERS: the EMA's ranking", gives the same with what ea
     General Assembly of 25 May 2017): https://mahjong-europe.org/ranking/Basicsranking.html, sections
     "Base rank" and "Weight" ("Weight calculation", notes (1) to (4)); its announcement copy
     http://mahjong-europe.org/ranking/Basicsranking2018.html. Its "Averaging" section (the EMA's news
-    of November 2017 points there) was not in any copy that could be read.
+    announcing the 2018 system points there) was not in any copy that could be read.
 [EMA-2010] The EMA's text of the system before 2018 (mahjong-europe.org/portal, "Ranking", article 28),
     sections "Minimum requirement" and "Calculation".
 [EMA-COVID] The EMA's news "COVID-FREEZE period" (mahjong-europe.org/portal, article 58): "COVID-FREEZE
