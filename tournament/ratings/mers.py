@@ -25,10 +25,11 @@ Rule by rule:
 * **Base rank** [EMA-2010 "Calculation", EMA-2018 "Base rank"]: the number of players less the
   player's place, divided by the number of players less one, times 1000: the winner 1000, the last 0.
   A whole number: the EMA's example gives one ("number 75 out of 100 ... 252"), and [REIMPL] round to
-  one to match the published lists (mahjong-portal: "for ema we had to round base rank"). Nearest,
-  a half up; the EMA's example (252.53 -> 252) rounds down, the reimplementations (and so this module)
-  to the nearest, 253: the EMA's text is ambiguous there. Tied players share a place (1, 2, 2, 4) and
-  its base rank: the EMA's text says nothing of ties.
+  one to match the published lists (mahjong-portal: "for ema we had to round base rank"). The EMA's
+  example rounds 252.53 down, the reimplementations to the nearest (253), as this module, a half up
+  (they send a half to the even number): the EMA's text is ambiguous there. Tied players share a place
+  (1, 2, 2, 4) and its base rank: the EMA's text says nothing of ties (riichi.wiki reports the EMA gave
+  tied players "the best possible rating").
 * **Tournament weight** [EMA-2018 "Weight calculation"]: TOTAL_MERS = Weight_duration + Weight_players
   + Weight_countries + Weight_qualif: 1, 2, 3 for one, two, three days; players +0 up to 40, +0.5 for
   41 to 80, +1 above 80, substitutes counted, three at most (note (2)); countries +0 up to 5, +0.5 for 6
