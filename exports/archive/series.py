@@ -33,7 +33,6 @@ from exports.archive.fields import (
     SERIES_VERSION,
 )
 from exports.archive.load import (
-    archive_refusal,
     find_users,
     import_archive,
     loaded,
@@ -47,6 +46,11 @@ from tournament.series import rule_problem
 from tournament.series_db import series_rule
 
 BATCH = 2000
+
+
+def series_refusal(message: str) -> Refusal:
+    """A series archive refused: field ``archive``, rule ``series-archive``, and what is wrong."""
+    return Refusal("archive", "series-archive", message)
 
 
 def series_tournaments(series: Series) -> list[Tournament]:
@@ -105,18 +109,21 @@ def export_series_archive(series: Series, progress: Progress = no_progress) -> b
 def decode_series(data: bytes | str | dict[str, Any]) -> dict[str, Any]:
     """The series archive's data, refused when it is not one (not JSON, another format or version, or
     without its lists)."""
-    archive = parse(data, "a series archive")
+    try:
+        archive = parse(data, "a series archive")
+    except Refusal as refusal:
+        raise series_refusal(refusal.problems[0].message) from None
     if not isinstance(archive, dict) or archive.get("format") != SERIES_FORMAT:
-        raise archive_refusal(f'not a series archive: "format" is not "{SERIES_FORMAT}"')
+        raise series_refusal(f'not a series archive: "format" is not "{SERIES_FORMAT}"')
     if archive.get("version") != SERIES_VERSION:
-        raise archive_refusal(
+        raise series_refusal(
             f"series archive version {archive.get('version')!r} is not supported "
             f"(this version reads {SERIES_VERSION})"
         )
     for key, kind in (("series", dict), ("tournaments", list), ("persons", list), ("users", list)):
         if not isinstance(archive.get(key), kind):
             what = "an object" if kind is dict else "a list"
-            raise archive_refusal(f"the series archive's {key!r} is missing or not {what}")
+            raise series_refusal(f"the series archive's {key!r} is missing or not {what}")
     return archive
 
 
@@ -128,7 +135,7 @@ def import_series_archive(data: bytes | str | dict[str, Any]) -> Series:
             return _import(archive)
     except (KeyError, TypeError, ValueError, InvalidOperation, IntegrityError) as exc:
         what = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
-        raise archive_refusal(f"the series archive could not be imported: {what}") from exc
+        raise series_refusal(f"the series archive could not be imported: {what}") from exc
 
 
 def _slug_of(index: int, tournament: Any) -> str:
@@ -137,7 +144,7 @@ def _slug_of(index: int, tournament: Any) -> str:
     except (KeyError, TypeError):
         slug = None
     if not isinstance(slug, str) or not slug:
-        raise archive_refusal(f"tournaments[{index}]: not a tournament archive (no tournament.slug)")
+        raise series_refusal(f"tournaments[{index}]: not a tournament archive (no tournament.slug)")
     return slug
 
 
@@ -150,16 +157,16 @@ def _check_slugs(series_slug: Any, slugs: list[str]) -> None:
     tournament is twice in the archive)."""
     twice = sorted({slug for slug in slugs if slugs.count(slug) > 1})
     if twice:
-        raise archive_refusal(f"tournaments: {_quoted(twice)} appear more than once in the series archive")
+        raise series_refusal(f"tournaments: {_quoted(twice)} appear more than once in the series archive")
     if Series.objects.filter(slug=series_slug).exists():
-        raise archive_refusal(
+        raise series_refusal(
             f"a series with the slug {series_slug!r} exists already; import the series archive into a site "
             "without it"
         )
     taken = sorted(Tournament.objects.filter(slug__in=slugs).values_list("slug", flat=True))
     if taken:
         noun = "a tournament with the slug" if len(taken) == 1 else "tournaments with the slugs"
-        raise archive_refusal(
+        raise series_refusal(
             f"{noun} {_quoted(taken)} exist{'s' if len(taken) == 1 else ''} already; import the series "
             "archive into a site without them"
         )
@@ -169,7 +176,7 @@ def _series(row: dict[str, Any], users: dict[str, Any]) -> Series:
     """The archived series, checked as the series' form checks it (its rule and parameter, its awards)."""
     creator = row["created_by"]
     if creator is not None and creator not in users:
-        raise archive_refusal(f"series.created_by: user {creator!r} is not listed in the archive's users")
+        raise series_refusal(f"series.created_by: user {creator!r} is not listed in the archive's users")
     series = Series(
         **loaded(Series, row, SERIES_ARCHIVE_FIELDS),
         created_by=users[creator] if creator is not None else None,
@@ -177,14 +184,14 @@ def _series(row: dict[str, Any], users: dict[str, Any]) -> Series:
     try:
         problem = rule_problem(series_rule(series))
     except (InvalidOperation, TypeError):
-        raise archive_refusal("series.points: the points of each place are numbers (as strings)") from None
+        raise series_refusal("series.points: the points of each place are numbers (as strings)") from None
     if problem is not None:
-        raise archive_refusal(f"series.{problem[0]}: {problem[1]}")
+        raise series_refusal(f"series.{problem[0]}: {problem[1]}")
     try:
         series.full_clean(validate_unique=False)
     except ValidationError as error:
         field, messages = next(iter(error.message_dict.items()))
-        raise archive_refusal(f"series.{field}: {messages[0]}") from None
+        raise series_refusal(f"series.{field}: {messages[0]}") from None
     return series
 
 
@@ -199,7 +206,7 @@ def _import(archive: dict[str, Any]) -> Series:
         try:
             tournaments.append(import_archive(row))
         except Refusal as refusal:
-            raise archive_refusal(f"tournaments[{index}] ({slug}): {refusal.problems[0].message}") from None
+            raise series_refusal(f"tournaments[{index}] ({slug}): {refusal.problems[0].message}") from None
     players = {
         (slug, name): (pk, ema_id)
         for slug, name, pk, ema_id in Player.objects.filter(tournament__in=tournaments).values_list(
@@ -232,11 +239,11 @@ def _persons(
     for index, row in enumerate(rows):
         where = f"persons[{index}]"
         if not isinstance(row, dict):
-            raise archive_refusal(f"{where}: not an object")
+            raise series_refusal(f"{where}: not an object")
         values = loaded(Person, row, PERSON_FIELDS)
         ema_id = values["ema_id"]
         if ema_id and ema_id in seen:
-            raise archive_refusal(f"{where}: the EMA id {ema_id} is persons[{seen[ema_id]}]'s too")
+            raise series_refusal(f"{where}: the EMA id {ema_id} is persons[{seen[ema_id]}]'s too")
         if ema_id:
             seen[ema_id] = index
         person = known.get(ema_id) if ema_id else None
@@ -246,18 +253,18 @@ def _persons(
                 person.clean_fields()
             except ValidationError as error:
                 field, messages = next(iter(error.message_dict.items()))
-                raise archive_refusal(f"{where}.{field}: {messages[0]}") from None
+                raise series_refusal(f"{where}.{field}: {messages[0]}") from None
             created.append(person)
         registrations = row.get("registrations")
         if not isinstance(registrations, list) or not registrations:
-            raise archive_refusal(
+            raise series_refusal(
                 f"{where}.registrations: a list of [tournament slug, player name], not empty"
             )
         pks = []
         for key in registrations:
             pk = _registration(where, key, players, person)
             if pk in linked:
-                raise archive_refusal(f"{where}.registrations: {key!r} is another person's too")
+                raise series_refusal(f"{where}.registrations: {key!r} is another person's too")
             linked.add(pk)
             pks.append(pk)
         links.append((person, pks))
@@ -271,13 +278,13 @@ def _registration(
     """The primary key of the imported player ``key`` names, refused when it names none or when its EMA
     id is not its person's (a registration with an EMA id belongs to the person of that id)."""
     if not (isinstance(key, list) and len(key) == 2 and all(isinstance(part, str) for part in key)):
-        raise archive_refusal(f"{where}.registrations: {key!r} is not [tournament slug, player name]")
+        raise series_refusal(f"{where}.registrations: {key!r} is not [tournament slug, player name]")
     found = players.get((key[0], key[1]))
     if found is None:
-        raise archive_refusal(f"{where}.registrations: {key!r} names no player of the archive's tournaments")
+        raise series_refusal(f"{where}.registrations: {key!r} names no player of the archive's tournaments")
     pk, ema_id = found
     if ema_id and person.ema_id and ema_id != person.ema_id:
-        raise archive_refusal(
+        raise series_refusal(
             f"{where}.registrations: {key[1]} of {key[0]} has the EMA id {ema_id}, the person {person.ema_id}"
         )
     return pk

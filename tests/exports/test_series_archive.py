@@ -213,7 +213,7 @@ def test_a_refusal_after_the_tournaments_are_in_leaves_nothing_stored(season: Se
     with pytest.raises(Refusal) as refused:
         import_series_archive(archive)
     problem = refused.value.problems[0]
-    assert problem.field == "archive"
+    assert (problem.field, problem.rule) == ("archive", "series-archive")
     assert problem.message == (
         "persons[4].registrations: ['autumn-copy', 'Nobody'] names no player of the archive's tournaments"
     )
@@ -280,8 +280,9 @@ def test_a_malformed_series_archive_is_refused_naming_what_is_wrong(
     ],
 )
 def test_a_file_that_is_no_series_archive_is_refused(content: bytes, message: str) -> None:
-    with pytest.raises(Refusal, match=message):
+    with pytest.raises(Refusal, match=message) as refused:
         import_series_archive(content)
+    assert refused.value.problems[0].rule == "series-archive"
 
 
 @pytest.mark.django_db
