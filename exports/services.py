@@ -36,7 +36,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from exports.exporters import PUBLIC, Exporter, ExportFile, all_exporters, get_exporter
-from exports.exporters.series import SeriesListExporter, get_series_exporter, series_exporters
+from exports.exporters.series import SeriesExporter, get_series_exporter, series_exporters
 from exports.models import ExportJob
 from tournament import access
 from tournament.access import AnyUser
@@ -324,11 +324,12 @@ def job_status(job: ExportJob, tournament: Tournament | None = None) -> dict[str
 
 # ---------------------------------------------------------------------------------------------------
 # A series' exports: its standings as the public sees them, for anyone who sees the series' page (every
-# series is public, and its standings hold only what the public sees of each tournament). The same
+# series is public, and its standings hold only what the public sees of each tournament); its archive for
+# whoever may change it and organises each of its tournaments (``access.can_archive_series``). The same
 # mechanism: a job row that is its own outbox, a task that claims it, the same expiry and download.
 
 
-def series_exporter_of(identifier: str) -> SeriesListExporter:
+def series_exporter_of(identifier: str) -> SeriesExporter:
     exporter = get_series_exporter(identifier)
     if exporter is None:
         raise Refusal(
@@ -340,25 +341,41 @@ def series_exporter_of(identifier: str) -> SeriesListExporter:
     return exporter
 
 
-def series_exporters_for(series: Series) -> list[SeriesListExporter]:
-    """The exports of a series: every one, for everyone (the series' page is public)."""
-    return series_exporters()
+def series_is_allowed(user: AnyUser | None, series: Series, exporter: SeriesExporter) -> bool:
+    """Whether ``user`` may request, follow and download this export of ``series``: a public one, anyone
+    (the series' page is public); the archive, whoever ``access.can_archive_series`` allows."""
+    return exporter.permission == PUBLIC or access.can_archive_series(user, series)
+
+
+def series_exporters_for(series: Series, user: AnyUser | None = None) -> list[SeriesExporter]:
+    """The exports of a series open to ``user``: the public ones for everyone, the archive for its
+    organisers."""
+    return [exporter for exporter in series_exporters() if series_is_allowed(user, series, exporter)]
+
+
+def series_not_open_to_you(series: Series, exporter: SeriesExporter) -> PermissionDenied:
+    return PermissionDenied(
+        _("The export {export} of {series} is not open to you.").format(
+            export=exporter.verbose_name, series=series.name
+        )
+    )
 
 
 def request_series_export(
     series: Series, user: AnyUser | None, exporter_id: str, language: str = ""
 ) -> SeriesExportJob:
     """Queue an export of ``series`` by ``user``, written in ``language`` (blank: the site's); the same
-    export still under way for the same asker is handed back."""
+    export still under way for the same asker is handed back. ``PermissionDenied`` for an export not open
+    to ``user`` (``series_is_allowed``)."""
     exporter = series_exporter_of(exporter_id)
+    if not series_is_allowed(user, series, exporter):
+        raise series_not_open_to_you(series, exporter)
     delete_expired_exports()  # files are not transactional: before, not inside, the transaction below
     return _queue_series(series, requester(user), exporter, language_of(language))
 
 
 @transaction.atomic
-def _queue_series(
-    series: Series, asked_by: Any, exporter: SeriesListExporter, language: str
-) -> SeriesExportJob:
+def _queue_series(series: Series, asked_by: Any, exporter: SeriesExporter, language: str) -> SeriesExportJob:
     same = SeriesExportJob.objects.filter(series=series, exporter=exporter.identifier, requested_by=asked_by)
     pending = same.filter(jobs.alive()).order_by("-requested_at").first()
     if pending is not None:
@@ -391,13 +408,18 @@ def run_series_export(self: Any, job_id: int) -> dict[str, object]:
 def run_series_export_job(job_id: int, task_id: str | None = None) -> SeriesExportJob:
     """Produce and store the file of a series' job, if this delivery claims it (as ``run_export_job``)."""
     attempt = jobs.claim(SeriesExportJob, job_id, task_id)
-    job = SeriesExportJob.objects.select_related("series").get(pk=job_id)
+    job = SeriesExportJob.objects.select_related("series", "requested_by").get(pk=job_id)
     if attempt is None:
         return job
     with translation.override(language_of(job.language) or settings.LANGUAGE_CODE):
         exporter = get_series_exporter(job.exporter)
         if exporter is None:
             message = _("{identifier} is not an export of a series.").format(identifier=repr(job.exporter))
+            jobs.finish(SeriesExportJob, job.pk, attempt, state=State.FAILED, error=message)
+            job.refresh_from_db()
+            return job
+        if not series_is_allowed(job.requested_by, job.series, exporter):  # the role may have gone since
+            message = _("Whoever asked for this export no longer has the permission for it.")
             jobs.finish(SeriesExportJob, job.pk, attempt, state=State.FAILED, error=message)
             job.refresh_from_db()
             return job
@@ -418,17 +440,21 @@ def run_series_export_job(job_id: int, task_id: str | None = None) -> SeriesExpo
     return _store(SeriesExportJob, job, attempt, result)
 
 
-def access_series_export_job(series: Series, job_id: int) -> SeriesExportJob:
-    """A job of this series (anyone who sees the series' page may follow and download its exports)."""
+def access_series_export_job(series: Series, job_id: int, user: AnyUser | None = None) -> SeriesExportJob:
+    """A job of this series whose export ``user`` may have (anyone who sees the series' page may follow
+    and download its public exports; the archive only ``series_is_allowed`` lets through)."""
     job = SeriesExportJob.objects.filter(pk=job_id, series=series).first()
     if job is None:
         raise Refusal("export", "export-jobs", _("Export not found."), status=NOT_FOUND)
+    exporter = series_exporter_of(job.exporter)
+    if not series_is_allowed(user, series, exporter):
+        raise series_not_open_to_you(series, exporter)
     return job
 
 
-def series_job_for_download(series: Series, job_id: int) -> SeriesExportJob:
-    """The series' job whose file is downloaded: done and not expired."""
-    job = access_series_export_job(series, job_id)
+def series_job_for_download(series: Series, job_id: int, user: AnyUser | None = None) -> SeriesExportJob:
+    """The series' job whose file ``user`` downloads: allowed to them, done and not expired."""
+    job = access_series_export_job(series, job_id, user)
     return downloadable(job)
 
 

@@ -210,28 +210,32 @@ def new_codes(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 
 # ---------------------------------------------------------------------------------------------------
-# A series' exports (``/series/<slug>/exports/``): the same flow, for anyone who sees the series' page.
+# A series' exports (``/series/<slug>/exports/``): the same flow, for anyone who sees the series' page (the
+# archive for whoever may change the series and organises each of its tournaments).
 
 
 @require_GET
 def series_index(request: HttpRequest, series_slug: str) -> HttpResponse:
     series = get_object_or_404(Series, slug=series_slug)
+    exporters = export_services.series_exporters_for(series, request.user)
     jobs = []
     if request.user.is_authenticated:
-        recent = SeriesExportJob.objects.filter(series=series, requested_by=request.user)[:10]
+        recent = SeriesExportJob.objects.filter(
+            series=series, requested_by=request.user, exporter__in=[e.identifier for e in exporters]
+        )[:10]
         jobs = [export_services.series_job_status(job, series) for job in recent]
     focus = None
     job_id = request.GET.get("job", "")
     if job_id.isdigit():
         try:
-            job = export_services.access_series_export_job(series, int(job_id))
-        except Refusal:
+            job = export_services.access_series_export_job(series, int(job_id), request.user)
+        except (Refusal, PermissionDenied):
             focus = None
         else:
             focus = export_services.series_job_status(job, series)
     context = {
         "series": series,
-        "exporters": export_services.series_exporters_for(series),
+        "exporters": exporters,
         "jobs": jobs,
         "focus": focus,
         "expiry_hours": export_services.expiry_hours(),
@@ -259,7 +263,7 @@ def series_request(request: HttpRequest, series_slug: str, identifier: str) -> H
 def series_status(request: HttpRequest, series_slug: str, job_id: int) -> JsonResponse:
     series = get_object_or_404(Series, slug=series_slug)
     try:
-        job = export_services.access_series_export_job(series, job_id)
+        job = export_services.access_series_export_job(series, job_id, request.user)
     except Refusal as exc:
         return refusal_response(exc)
     return JsonResponse(export_services.series_job_status(job, series))
@@ -269,7 +273,7 @@ def series_status(request: HttpRequest, series_slug: str, job_id: int) -> JsonRe
 def series_download(request: HttpRequest, series_slug: str, job_id: int) -> HttpResponse:
     series = get_object_or_404(Series, slug=series_slug)
     try:
-        job = export_services.series_job_for_download(series, job_id)
+        job = export_services.series_job_for_download(series, job_id, request.user)
     except Refusal as exc:
         if exc.status == NOT_FOUND:
             raise Http404(exc.message) from None

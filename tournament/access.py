@@ -119,6 +119,15 @@ def require_edit_series(user: AnyUser | None, series: Series | None) -> None:
         raise PermissionDenied("Series are created and changed by organisers (a series by its creator).")
 
 
+def can_archive_series(user: AnyUser | None, series: Series) -> bool:
+    """Whoever may change the series and is an organiser of every one of its tournaments (site admins
+    are): a series' archive holds each tournament's whole archive, which is its organisers', and the
+    persons its players link to, EMA ids included."""
+    if not can_edit_series(user, series):
+        return False
+    return all(has_role(user, tournament, Role.ORGANISER) for tournament in series.tournaments.all())
+
+
 def can_invite_organisers(user: AnyUser | None) -> bool:
     """Site admins invite organisers (``services.invite_organiser``): superusers, and staff members of the
     Django admin allowed to add and change accounts there."""

@@ -6,6 +6,7 @@ is what is read. The format is documented field by field in docs/exports.md.
 
 from __future__ import annotations
 
+from tournament.models import SERIES_FIELDS as SERIES_SETTINGS
 from tournament.models import TOURNAMENT_FIELDS as TOURNAMENT_SETTINGS
 
 FORMAT = "riichi-tournament-archive"
@@ -136,3 +137,13 @@ ADDED_FIELDS = {
     "choice": "",
 }
 USER_FIELDS = ("username", "first_name", "last_name")
+
+# A series' archive (``exports.archive.series``): the series, each of its tournaments' archives as above,
+# and the persons its players link to. A format and a version of its own.
+SERIES_FORMAT = "riichi-series-archive"
+SERIES_VERSION = 1
+# The series' settings (tournament.models.SERIES_FIELDS) and when it was made;
+# ``created_by`` is a username.
+SERIES_ARCHIVE_FIELDS = (*SERIES_SETTINGS, "created_at")
+# A person, with ``registrations``: [tournament slug, player name] of each of its players in the archive.
+PERSON_FIELDS = ("name", "native_name", "country", "ema_id", "created_at")

@@ -129,14 +129,18 @@ def timestamps_as_given(*model_classes: type[models.Model]) -> Iterator[None]:
                 field.auto_now, field.auto_now_add = auto_now, auto_now_add
 
 
-def decode(data: bytes | str | dict[str, Any]) -> dict[str, Any]:
+def parse(data: bytes | str | dict[str, Any], what: str = "a tournament archive") -> Any:
+    """The archive's JSON, refused when the file is not JSON (``what`` names the kind of archive)."""
     if isinstance(data, dict):
-        archive = data
-    else:
-        try:
-            archive = json.loads(data)
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise archive_refusal(f"not a tournament archive: the file is not JSON ({exc})") from None
+        return data
+    try:
+        return json.loads(data)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise archive_refusal(f"not {what}: the file is not JSON ({exc})") from None
+
+
+def decode(data: bytes | str | dict[str, Any]) -> dict[str, Any]:
+    archive = parse(data)
     if not isinstance(archive, dict) or archive.get("format") != FORMAT:
         raise archive_refusal(f'not a tournament archive: "format" is not "{FORMAT}"')
     if archive.get("version") != VERSION:
@@ -157,7 +161,7 @@ def import_archive(data: bytes | str | dict[str, Any], *, slug: str | None = Non
         raise archive_refusal(f"the archive could not be imported: {what}") from exc
 
 
-def _users(archive: dict[str, Any]) -> dict[str, Any]:
+def find_users(archive: dict[str, Any]) -> dict[str, Any]:
     """username -> user: existing users by username, the others created with unusable passwords."""
     user_model = get_user_model()
     listed = {row["username"]: row for row in archive["users"]}
@@ -294,7 +298,7 @@ def _import(archive: dict[str, Any], slug: str | None) -> Tournament:
             f"a tournament with the slug {slug!r} exists already; import into a database without it "
             "(or under another slug)"
         )
-    users = _users(archive)
+    users = find_users(archive)
 
     def user_id(username: str | None) -> int | None:
         if username is None:

@@ -10,6 +10,10 @@ A series exporter is a small class like a tournament's list exporter: ``sheets(s
 ``Sheet``s, and one registered per format (``series_standings_xlsx``, ``series_standings_csv``) writes
 them through the same writers (``base.list_file``). They have a registry of their own: a tournament's
 exports page never offers them, nor the other way round.
+
+One series export is not the public's: the series archive (``series_archive_json``, ``exports.archive.
+series``), whose ``permission`` is ``SERIES_ORGANISER``: whoever may change the series and organises every
+one of its tournaments (``tournament.access.can_archive_series``).
 """
 
 from __future__ import annotations
@@ -23,10 +27,15 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from exports.exporters.base import SCORE_FORMAT, Column, ExportFile, Sheet, list_file
+from exports.archive.series import export_series_archive
+from exports.exporters.base import JSON, PUBLIC, SCORE_FORMAT, Column, ExportFile, Sheet, list_file
 from exports.progress import Progress, no_progress
 from tournament.models import Series
 from tournament.series_db import series_table
+
+# The permission of a series export that only whoever may change the series and organises every one of its
+# tournaments may have (``tournament.access.can_archive_series``); the others are ``PUBLIC``.
+SERIES_ORGANISER = "series_organiser"
 
 
 class SeriesListExporter:
@@ -36,6 +45,7 @@ class SeriesListExporter:
     title: ClassVar[Any] = ""  # gettext_lazy
     description: ClassVar[Any] = ""  # gettext_lazy
     formats: ClassVar[tuple[str, ...]] = ("xlsx", "csv")
+    permission: ClassVar[str] = PUBLIC
     FORMAT_LABELS: ClassVar[dict[str, str]] = {"xlsx": "Excel", "csv": "CSV"}
 
     def __init__(self, file_format: str) -> None:
@@ -122,7 +132,28 @@ class SeriesStandingsExporter(SeriesListExporter):
         yield Sheet(_("Results"), result_columns, results(), key="results")
 
 
-_registry: dict[str, SeriesListExporter] = {}
+class SeriesArchiveExporter:
+    """The series' archive (``exports.archive.series``): the series, each of its tournaments' archives and
+    the persons its players link to, in one JSON file that ``import_archive`` loads. Its keys and values
+    are data, English in every language."""
+
+    identifier = "series_archive_json"
+    verbose_name = gettext_lazy("Series archive (JSON)")
+    description = gettext_lazy(
+        "The series, the archive of each of its tournaments and the persons its players are, to back it up "
+        "or move it; import_archive loads it."
+    )
+    permission = SERIES_ORGANISER
+
+    def render(self, series: Series, progress: Progress = no_progress) -> ExportFile:
+        return ExportFile(f"{series.slug}-series-archive.json", JSON, export_series_archive(series, progress))
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.identifier}>"
+
+
+SeriesExporter = SeriesListExporter | SeriesArchiveExporter
+_registry: dict[str, SeriesExporter] = {}
 
 
 def register(cls: type[SeriesListExporter]) -> type[SeriesListExporter]:
@@ -133,12 +164,13 @@ def register(cls: type[SeriesListExporter]) -> type[SeriesListExporter]:
 
 
 register(SeriesStandingsExporter)
+_registry[SeriesArchiveExporter.identifier] = SeriesArchiveExporter()
 
 
-def series_exporters() -> list[SeriesListExporter]:
+def series_exporters() -> list[SeriesExporter]:
     """Every series exporter, in the order of registration."""
     return list(_registry.values())
 
 
-def get_series_exporter(identifier: str) -> SeriesListExporter | None:
+def get_series_exporter(identifier: str) -> SeriesExporter | None:
     return _registry.get(identifier)

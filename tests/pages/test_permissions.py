@@ -209,6 +209,10 @@ def test_series_and_person_pages(site: Site, user: str, private: bool) -> None:
     asked = client.post("/series/season/exports/series_standings_csv/")
     assert asked.status_code == 302 and "/series/season/exports/?job=" in asked["Location"], user
     assert client.post("/series/season/exports/standings_csv/").status_code == 404, user
+    # Its archive (each tournament's whole archive, the persons) is for whoever may change the series and
+    # organises each of its tournaments: here the site admin only.
+    archived = client.post("/series/season/exports/series_archive_json/")
+    assert archived.status_code == (302 if user == "admin" else 403), user
     expected = 404 if private and user not in RANK else 200
     assert client.get(f"/persons/{person.pk}/").status_code == expected, user
     # A new series: whoever may create a tournament; a series changed by its creator (none here) or an admin.

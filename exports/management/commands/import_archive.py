@@ -1,4 +1,5 @@
-"""Load a tournament archive (written by export_archive or the archive export) into this database."""
+"""Load a tournament archive (written by export_archive or the archive export) into this database, or a
+series archive (export_archive --series, or the series archive export): the file says which."""
 
 from __future__ import annotations
 
@@ -8,20 +9,23 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from exports.archive.load import import_archive
-from tournament.models import Round, Table
+from exports.archive.fields import SERIES_FORMAT
+from exports.archive.load import import_archive, parse
+from exports.archive.series import import_series_archive
+from tournament.models import Player, Round, Series, Table, Tournament
 from tournament.refusal import Refusal
 
 
 class Command(BaseCommand):
     help = (
-        "Import a tournament from its JSON archive, in one transaction. Refused when a tournament with "
-        "its slug exists. Users it does not find are created with unusable passwords."
+        "Import a tournament from its JSON archive, or a series from its series archive, in one "
+        "transaction. Refused when a tournament (or the series) with its slug exists. Users it does not "
+        "find are created with unusable passwords; a series' persons are matched by EMA id."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", help="the archive file ('-' for standard input)")
-        parser.add_argument("--slug", help="import under this slug instead of the archive's")
+        parser.add_argument("--slug", help="import a tournament under this slug instead of the archive's")
 
     def handle(self, *args: Any, **options: Any) -> None:
         name = options["file"]
@@ -30,12 +34,34 @@ class Command(BaseCommand):
         except OSError as exc:
             raise CommandError(f"{name}: {exc.strerror}") from None
         try:
-            tournament = import_archive(data, slug=options.get("slug"))
+            archive = parse(data, "an archive")
+            if isinstance(archive, dict) and archive.get("format") == SERIES_FORMAT:
+                if options.get("slug"):
+                    raise CommandError(
+                        "--slug renames one tournament; a series archive is imported under its own slugs"
+                    )
+                self.report_series(import_series_archive(archive))
+                return
+            tournament = import_archive(archive, slug=options.get("slug"))
         except Refusal as exc:
             raise CommandError(str(exc)) from None
+        self.report(tournament)
+
+    def report(self, tournament: Tournament) -> None:
         rounds = Round.objects.filter(tournament=tournament).count()
         tables = Table.objects.filter(round__tournament=tournament).count()
         self.stdout.write(
             f"Imported {tournament.name} ({tournament.slug}): {tournament.players.count()} players, "
             f"{rounds} hanchan, {tables} tables."
         )
+
+    def report_series(self, series: Series) -> None:
+        tournaments = list(series.tournaments.order_by("starts_on", "slug"))
+        persons = Player.objects.filter(tournament__in=tournaments).exclude(person=None)
+        self.stdout.write(
+            f"Imported the series {series.name} ({series.slug}): {len(tournaments)} tournaments "
+            f"({', '.join(t.slug for t in tournaments)}), "
+            f"{persons.values('person').distinct().count()} persons."
+        )
+        for tournament in tournaments:
+            self.report(tournament)
