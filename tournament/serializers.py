@@ -442,6 +442,15 @@ class ExtraTimeSerializer(serializers.Serializer[Any]):
     )
 
 
+class TakenBackSerializer(serializers.Serializer[Any]):
+    """A club session's table taken back (``services.take_back_table``)."""
+
+    round = serializers.IntegerField(source="hanchan", help_text="The hanchan the table was.")
+    players = serializers.ListField(
+        child=serializers.CharField(), help_text="Its four players, East to North, free again."
+    )
+
+
 class SeatingRequestSerializer(serializers.Serializer[Any]):
     from_round = serializers.IntegerField(
         required=False, default=1, help_text="The first hanchan to (re)generate; earlier ones are kept."
