@@ -411,6 +411,7 @@ NOT_PAGES = {
     "series/<slug:series_slug>/exports/<str:identifier>/": "POST, starts a series export",
     "t/<slug:slug>/manage/reveal/": "POST, answers a redirect",
     "t/<slug:slug>/club/tables/": "POST, answers a redirect (or the session's page with the refusal)",
+    "t/<slug:slug>/club/tables/<int:hanchan>/take-back/": "POST, answers a redirect (or the refusal)",
     "t/<slug:slug>/manage/players/import/confirm/": "POST, answers a redirect",
     "t/<slug:slug>/manage/check-in/<int:player_id>/": "POST, answers JSON or a redirect",
     "t/<slug:slug>/manage/check-in/many/": "POST, answers JSON or a redirect",

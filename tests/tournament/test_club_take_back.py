@@ -63,7 +63,11 @@ def test_the_organiser_takes_back_a_table_and_its_players_are_free_again(session
     assert not Seat.objects.filter(round__tournament=session.tournament).exists()
     assert all(c.open_hanchan is None for c in club.candidates(session.tournament).values())
     entry = AuditEntry.objects.get(tournament=session.tournament, action="club.take_back_table")
-    assert (entry.actor, entry.subject, entry.changes["players"]) == (session.organiser, "hanchan 1", list(FOUR))
+    assert (entry.actor, entry.subject, entry.changes["players"]) == (
+        session.organiser,
+        "hanchan 1",
+        list(FOUR),
+    )
     assert entry.changes["taken_back_by_player"] is None and entry.changes["formed_at"]
     assert entry.action_label == "Table taken back" and entry.subject_label == "hanchan 1"
     # The four sit down again at once, at hanchan 1: the last number, taken back, is used again.
@@ -270,6 +274,12 @@ def test_a_table_taken_back_by_two_at_once_is_taken_back_once() -> None:
     taken = [o for o in outcomes if isinstance(o, club.TakenBack)]
     refusals = [o for o in outcomes if isinstance(o, Refusal)]
     assert len(taken) == 1 and len(refusals) == 1, outcomes
-    assert (refusals[0].field, refusals[0].rule, refusals[0].status) == ("table", "table-taken-back", CONFLICT)
+    assert (refusals[0].field, refusals[0].rule, refusals[0].status) == (
+        "table",
+        "table-taken-back",
+        CONFLICT,
+    )
     assert refusals[0].message == "table: the table of hanchan 1 has been taken back already"
-    assert AuditEntry.objects.filter(tournament=session.tournament, action="club.take_back_table").count() == 1
+    assert (
+        AuditEntry.objects.filter(tournament=session.tournament, action="club.take_back_table").count() == 1
+    )

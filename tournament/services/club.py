@@ -243,6 +243,11 @@ def take_back_table(
         message = _("table: the table of hanchan {number} has been taken back already").format(number=hanchan)
         raise Refusal(club.TABLE, RULE_TAKEN_BACK, message, status=CONFLICT)
     round_ = locked.round
+    if round_.mode != Round.Mode.CLUB:  # a hanchan of a schedule, from before the event became a session
+        message = _("table: hanchan {number} was seated by a schedule, not formed at the venue").format(
+            number=hanchan
+        )
+        raise Refusal(club.TABLE, RULE_CLUB_SESSION, message, status=CONFLICT)
     facts = table_facts(
         locked,
         sheet_saved=ScoreSheet.objects.filter(table=locked).exists(),

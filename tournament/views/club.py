@@ -119,8 +119,11 @@ def take_back_table(request: HttpRequest, slug: str, hanchan: int) -> HttpRespon
     player = access.player_of(request, tournament)
     if player is None and not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
-    table = get_object_or_404(
-        Table.objects.select_related("round__tournament"), round__tournament=tournament, round__number=hanchan
+    table = get_object_or_404(  # a hanchan of a session has one table, table 1
+        Table.objects.select_related("round__tournament"),
+        round__tournament=tournament,
+        round__number=hanchan,
+        number=1,
     )
     try:
         taken = club_services.take_back_table(table, request.user, player=player)
