@@ -290,6 +290,7 @@ ANONYMOUS = [
     ),
     Page("live-tables", "t/<slug:slug>/tables/", lambda h: f"{T}/tables/"),
     Page("club-session", "t/<slug:slug>/club/", lambda h: f"/t/{h.club.slug}/club/"),
+    Page("club-live-tables", "t/<slug:slug>/tables/", lambda h: f"/t/{h.club.slug}/tables/"),
     Page(
         "projector-tables",
         "t/<slug:slug>/projector/tables/",
