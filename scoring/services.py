@@ -176,7 +176,25 @@ def log_findings(sheet: ScoreSheet) -> list[dict[str, Any]] | None:
 
 
 def _lock_table(table: Table) -> Table:
-    return Table.objects.select_related("round__tournament").select_for_update(of=("self",)).get(pk=table.pk)
+    """The table's row, locked for this transaction: saves of one table queue on it, and so does taking
+    back a club session's table (``tournament.services.club``), refused here once it is gone."""
+    locked = (
+        Table.objects.select_related("round__tournament")
+        .select_for_update(of=("self",))
+        .filter(pk=table.pk)
+        .first()
+    )
+    if locked is None:
+        hanchan = table.round.number if Table.round.is_cached(table) else "?"
+        raise _refusal(
+            "table",
+            "table-taken-back",
+            _("table: the table of hanchan {number} was taken back; it has no sheet to enter").format(
+                number=hanchan
+            ),
+            status=CONFLICT,
+        )
+    return locked
 
 
 def _stale(message: str) -> Refusal:
@@ -198,6 +216,7 @@ def save_sheet(
     refusal with status 409: of two simultaneous submissions, exactly one is stored.
     """
     access.require_role(user, table.round.tournament, Role.REFEREE)
+    table = _lock_table(table)  # one save of the table at a time, and never of a table taken back
     seats = seated_players(table)
     replayed = _checked(table, entry, seats, complete=submit).as_json()
     return _write_entry(

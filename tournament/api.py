@@ -73,6 +73,7 @@ from tournament.serializers import (
     SubstituteSerializer,
     SwissSerializer,
     TableSerializer,
+    TakenBackSerializer,
     TeamStandingsSerializer,
     TournamentSerializer,
     UpdatePlayerSerializer,
@@ -729,6 +730,17 @@ class TableViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
         serializer.is_valid(raise_exception=True)
         services.give_table_extra_time(table, request.user, serializer.validated_data["minutes"])
         return Response(TableSerializer(self.get_object()).data)
+
+    @extend_schema(
+        summary="Take back a club session's table formed by mistake, before its sheet (head referee)",
+        request=None,
+        responses={200: TakenBackSerializer},
+    )
+    @action(detail=True, methods=["post"], url_path="take-back")
+    def take_back(self, request: Request, pk: int) -> Response:
+        table = self.get_object()
+        access.require_role(request.user, table.round.tournament, Role.HEAD_REFEREE)
+        return Response(TakenBackSerializer(services.take_back_table(table, request.user)).data)
 
 
 # -- Seating generation --------------------------------------------------------------------------------

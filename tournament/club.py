@@ -11,6 +11,11 @@ The rules, as the product applies them:
 * **Four players** (WRCR 2015 §4: riichi is played by four), each **once**.
 * **Present**: checked in, not disqualified (WRCR 2015 §7.1), not withdrawn.
 * **Free**: not seated at an open table (a hanchan whose sheet is not signed yet).
+* **Taken back**: a table formed by mistake is taken back, its four players free again, while nothing
+  has been saved for it: no score sheet (not even a draft of one hand) and no penalty given at it. The
+  session's organisers and head referees take back any such table; where the session lets its players
+  form tables, the player who formed one takes it back within ``TAKE_BACK_MINUTES`` of forming it, while
+  still checked in. A table with a sheet is a hanchan played: a referee corrects its sheet instead.
 * **Ranking**: the sum of the player's hanchan scores, penalties off (``tournament.standings``, as in a
   tournament: WRCR 2015 §5.9.2 and §7.1), with the hanchan played shown beside it. A player who has not
   finished a hanchan yet is listed, unranked. Nobody misses a hanchan in a club session: there is no
@@ -23,6 +28,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
 
 from scoring.rules.i18n import _, gettext_noop
 from tournament import participation
@@ -38,6 +44,15 @@ RULE_PLAYER = "player-of-the-session"
 RULE_PRESENT = "player-present"
 RULE_FREE = "player-free"
 NOT_PLAYED = gettext_noop("No hanchan finished yet")
+
+TABLE = "table"  # the field a refusal to take a table back names
+RULE_SHEET_SAVED = "sheet-saved"
+RULE_PENALTY_GIVEN = "penalty-given"
+RULE_FORMED_BY = "formed-by-the-player"
+RULE_TAKE_BACK_TIME = "take-back-time"
+# How long the player who formed a table may take it back: long enough to see a wrong player seated,
+# short of a hand played (a hand takes six to eight minutes).
+TAKE_BACK_MINUTES = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,3 +130,53 @@ def session_state(facts: Facts, open_hanchan: AbstractSet[int]) -> State:
     if facts.seated & open_hanchan and not facts.is_substitute and not facts.disqualified:
         return State.PLAYING
     return participation.state(facts, current=None, started=False)
+
+
+@dataclass(frozen=True, slots=True)
+class FormedTable:
+    """What taking a table back needs to know of it: its hanchan, when it was formed, the player who
+    formed it (None: the organisers), and whether anything was saved for it."""
+
+    hanchan: int
+    formed_at: datetime
+    formed_by: int | None = None
+    sheet_saved: bool = False
+    penalty_given: bool = False
+
+
+def take_back_refused_to(table: FormedTable, player: int, now: datetime) -> Problem | None:
+    """Why this player may not take the table back (None: they may). Only the organisers and head
+    referees take back any table; a player takes back the table they formed, within
+    ``TAKE_BACK_MINUTES``."""
+    if table.formed_by != player:
+        message = _(
+            "table: the table of hanchan {number} is taken back by the player who formed it, or by an "
+            "organiser or a head referee"
+        ).format(number=table.hanchan)
+        return Problem(TABLE, RULE_FORMED_BY, message)
+    if now - table.formed_at > timedelta(minutes=TAKE_BACK_MINUTES):
+        message = _(
+            "table: the table of hanchan {number} was formed more than {minutes} minutes ago; an "
+            "organiser or a head referee takes it back"
+        ).format(number=table.hanchan, minutes=TAKE_BACK_MINUTES)
+        return Problem(TABLE, RULE_TAKE_BACK_TIME, message)
+    return None
+
+
+def take_back_problems(table: FormedTable) -> list[Problem]:
+    """Why the table cannot be taken back, whoever asks (an empty list: it can): something was saved
+    for it."""
+    problems = []
+    if table.sheet_saved:
+        message = _(
+            "table: a score sheet has been saved for the table of hanchan {number}; a referee corrects it "
+            "instead"
+        ).format(number=table.hanchan)
+        problems.append(Problem(TABLE, RULE_SHEET_SAVED, message))
+    if table.penalty_given:
+        message = _(
+            "table: a penalty was given at the table of hanchan {number}; it stays on record, and the "
+            "table with it"
+        ).format(number=table.hanchan)
+        problems.append(Problem(TABLE, RULE_PENALTY_GIVEN, message))
+    return problems

@@ -1,4 +1,5 @@
-"""Live tables: every table of the current hanchan as it stands, from the drafts saved hand by hand
+"""Live tables: every table of the current hanchan as it stands (of a club session, every table in play,
+each its own hanchan), from the drafts saved hand by hand
 (``tournament.table_progress`` computes it; this module reads the database for it and decides who sees
 what).
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -51,28 +53,43 @@ def public_sees(tournament: Tournament, round_: Round) -> bool:
 def table_states(round_: Round, *, compact: bool | None = None) -> list[TableState]:
     """Every table of the hanchan as it stands, by number: three queries. ``compact``: read only what
     the live state needs of each replay (``_sheets``); by default on PostgreSQL only."""
+    return [state for _number, state in hanchan_table_states([round_], compact=compact)]
+
+
+def hanchan_table_states(
+    rounds: Sequence[Round], *, compact: bool | None = None
+) -> list[tuple[int, TableState]]:
+    """Every table of these hanchan (of one tournament) as it stands, with its hanchan's number, by
+    hanchan then table number: three queries whatever the number of hanchan and tables."""
+    if not rounds:
+        return []
+    numbers = {round_.pk: round_.number for round_ in rounds}
     seats: dict[int, list[SeatEntry]] = defaultdict(list)
-    for table_id, wind, player_id, name in Seat.objects.filter(round=round_).values_list(
-        "table_id", "wind", "player_id", "player__name"
+    for table_id, wind, player_id, name in (
+        Seat.objects.filter(round__in=rounds)
+        .order_by("table_id", "wind")
+        .values_list("table_id", "wind", "player_id", "player__name")
     ):
         seats[table_id].append(SeatEntry(wind, player_id, name))
-    sheets = _sheets(round_, seats, connection.vendor == "postgresql" if compact is None else compact)
-    ruleset = round_.tournament.ruleset()
+    sheets = _sheets(rounds, seats, connection.vendor == "postgresql" if compact is None else compact)
+    ruleset = rounds[0].tournament.ruleset()
     states = []
-    for table_id, number in Table.objects.filter(round=round_).order_by("number").values_list("pk", "number"):
+    tables = Table.objects.filter(round__in=rounds).values_list("pk", "round_id", "number")
+    for table_id, round_id, number in sorted(tables, key=lambda row: (numbers[row[1]], row[2])):
         entry = sheets.get(table_id) or TableEntry(number, seats.get(table_id, []))
-        states.append(
-            table_state(replace(entry, table=number), ruleset.starting_points, ruleset.riichi_stick)
-        )
+        state = table_state(replace(entry, table=number), ruleset.starting_points, ruleset.riichi_stick)
+        states.append((numbers[round_id], state))
     return states
 
 
-def _sheets(round_: Round, seats: dict[int, list[SeatEntry]], compact: bool) -> dict[int, TableEntry]:
+def _sheets(
+    rounds: Sequence[Round], seats: dict[int, list[SeatEntry]], compact: bool
+) -> dict[int, TableEntry]:
     """The sheets of the hanchan, by table id. ``compact`` (PostgreSQL's JSON operators): only what the
     live state reads of each replay leaves the database (the number of hands, the last one, the end, the
     final points, the sticks left), a fraction of the whole replays' bytes to send and decode; otherwise
     (SQLite) the whole replay."""
-    sheets = ScoreSheet.objects.filter(table__round=round_)
+    sheets = ScoreSheet.objects.filter(table__round__in=rounds)
     moments = ("table_id", "status", "created_at", "updated_at")
     if not compact:
         return {
@@ -115,8 +132,9 @@ def _iso(moment: datetime | None) -> str | None:
     return moment.isoformat() if moment is not None else None
 
 
-def table_json(state: TableState) -> dict[str, Any]:
+def table_json(state: TableState, hanchan: int) -> dict[str, Any]:
     return {
+        "round": hanchan,
         "table": state.table,
         "status": state.status,
         "seats": [
@@ -131,27 +149,53 @@ def table_json(state: TableState) -> dict[str, Any]:
     }
 
 
+def shown_rounds(tournament: Tournament, *, staff: bool) -> tuple[list[Round], bool]:
+    """The hanchan whose tables the reader sees, and whether anything is hidden from them (``shown``
+    false: there is a hanchan in play the reader may not see). A tournament's is its current hanchan; a
+    club session's, every hanchan not finished, each a table formed at the venue."""
+    if tournament.is_club_session:
+        playing = list(tournament.rounds.exclude(status=Round.Status.FINISHED).order_by("number"))
+    else:
+        current = current_round(tournament)
+        playing = [current] if current is not None else []
+    seen = [round_ for round_ in playing if staff or public_sees(tournament, round_)]
+    return seen, bool(seen) or not playing
+
+
 def tables_payload(tournament: Tournament, *, staff: bool, now: datetime | None = None) -> dict[str, Any]:
-    """The live tables of the current hanchan: as the public sees them, or whole with each slow table's
-    flags (``staff``: the head referee's page)."""
+    """The live tables of the current hanchan (of a club session, of every hanchan in play: one table
+    each, by hanchan): as the public sees them, or whole with each slow table's flags (``staff``: the
+    head referee's page)."""
     now = now or timezone.now()
-    current = current_round(tournament)
-    shown = current is not None and (staff or public_sees(tournament, current))
+    club = tournament.is_club_session
+    rounds, shown = shown_rounds(tournament, staff=staff)
     payload: dict[str, Any] = {
-        "round": current.number if current is not None and shown else None,
-        "shown": shown or current is None,
+        "round": rounds[0].number if rounds and not club else None,
+        "club": club,
+        "shown": shown,
         "now": now.isoformat(),
         "tables": [],
     }
-    if current is None or not shown:
+    if not rounds:
         return payload
-    states = table_states(current)
-    payload["tables"] = [table_json(state) for state in states]
+    states = hanchan_table_states(rounds)
+    payload["tables"] = [table_json(state, hanchan) for hanchan, state in states]
     if staff:
         hands_behind, idle_minutes = settings.LIVE_TABLES_HANDS_BEHIND, settings.LIVE_TABLES_IDLE_MINUTES
-        flags = slow_tables(states, now, hands_behind=hands_behind, idle_minutes=idle_minutes)
+        by_hanchan: dict[int, list[TableState]] = defaultdict(list)
+        for hanchan, state in states:
+            by_hanchan[hanchan].append(state)
+        # Each hanchan's tables against each other: a club session's table, alone in its hanchan, is
+        # never behind another, only idle.
+        flags = {
+            (hanchan, table): found
+            for hanchan, tables in by_hanchan.items()
+            for table, found in slow_tables(
+                tables, now, hands_behind=hands_behind, idle_minutes=idle_minutes
+            ).items()
+        }
         for table in payload["tables"]:
-            table["flags"] = [flag.as_json() for flag in flags.get(table["table"], ())]
+            table["flags"] = [flag.as_json() for flag in flags.get((table["round"], table["table"]), ())]
         payload["hands_behind"], payload["idle_minutes"] = hands_behind, idle_minutes
     return payload
 

@@ -670,6 +670,8 @@ class Table(models.Model):
     number = models.PositiveSmallIntegerField()
     # Extra minutes on the hanchan clock for this table only (e.g. after a long ruling).
     extra_minutes = models.SmallIntegerField(default=0)
+    # A club session's table formed by a player (tournament.club): who may take it back for a while.
+    formed_by = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
 
     class Meta:
         verbose_name = _("table")
@@ -936,6 +938,7 @@ AUDIT_ACTIONS = {
     "person.split": _("Split from a person"),
     "person.merge": _("Persons merged"),
     "club.form_table": _("Table formed"),
+    "club.take_back_table": _("Table taken back"),
 }
 AUDIT_FIELDS = {
     "name": _("name"),

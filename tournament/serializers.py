@@ -442,6 +442,15 @@ class ExtraTimeSerializer(serializers.Serializer[Any]):
     )
 
 
+class TakenBackSerializer(serializers.Serializer[Any]):
+    """A club session's table taken back (``services.take_back_table``)."""
+
+    round = serializers.IntegerField(source="hanchan", help_text="The hanchan the table was.")
+    players = serializers.ListField(
+        child=serializers.CharField(), help_text="Its four players, East to North, free again."
+    )
+
+
 class SeatingRequestSerializer(serializers.Serializer[Any]):
     from_round = serializers.IntegerField(
         required=False, default=1, help_text="The first hanchan to (re)generate; earlier ones are kept."
@@ -551,6 +560,7 @@ class LiveFlagSerializer(serializers.Serializer[Any]):
 
 
 class LiveTableSerializer(serializers.Serializer[Any]):
+    round = serializers.IntegerField(help_text="The table's hanchan (a club session's tables: each its own).")
     table = serializers.IntegerField()
     status = serializers.ChoiceField(
         choices=["waiting", "playing", "over", "submitted", "signed", "disputed"],
@@ -568,7 +578,12 @@ class LiveTableSerializer(serializers.Serializer[Any]):
 
 
 class LiveTablesSerializer(serializers.Serializer[Any]):
-    round = serializers.IntegerField(allow_null=True, help_text="The current hanchan; null when none shown.")
+    round = serializers.IntegerField(
+        allow_null=True, help_text="The current hanchan; null when none shown, and in a club session."
+    )
+    club = serializers.BooleanField(
+        help_text="A club session: the tables are every table in play, each its own hanchan, by hanchan."
+    )
     shown = serializers.BooleanField(help_text="false: the current hanchan is hidden from this reader.")
     now = serializers.DateTimeField()
     tables = LiveTableSerializer(many=True)

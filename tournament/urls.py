@@ -46,6 +46,7 @@ tournament_patterns = [
     path("clock.json", clock.clock_json, name="clock_json"),
     path("club/", club.club_session, name="club"),
     path("club/tables/", club.form_table, name="club_form_table"),
+    path("club/tables/<int:hanchan>/take-back/", club.take_back_table, name="club_take_back"),
     path("live", live.stream, name="live"),
     # Head referees and organisers.
     path("clock/", clock.clock, name="clock"),

@@ -1,4 +1,5 @@
-/* Live tables: every table of the current hanchan with its running points, riichi sticks, honba, the
+/* Live tables: every table of the current hanchan (of a club session, every table in play, each its own
+   hanchan, named by it) with its running points, riichi sticks, honba, the
    hand being played and the time since its last entry, redrawn from the "tables" events of the live
    stream (live.js: the public payload comes with the event; the staff's pages and the projector of a
    signed-in referee fetch theirs) and polled as the standings are (every 5 s without a stream, every
@@ -86,9 +87,12 @@
     let className = "live-table";
     if (!playing) className += " finished";
     if (flags.length) className += " slow";
-    return R.el("article", { className, "data-table": table.table }, [
+    const title = payload.club
+      ? interpolate(gettext("Hanchan %(number)s"), { number: table.round }, true)
+      : interpolate(gettext("Table %(number)s"), { number: table.table }, true);
+    return R.el("article", { className, "data-table": table.table, "data-round": table.round }, [
       R.el("header", {}, [
-        R.el("h2", { text: interpolate(gettext("Table %(number)s"), { number: table.table }, true) }),
+        R.el("h2", { text: title }),
         R.el("span", { className: "live-hand", "data-hand": true, text: handLabel(table) }),
       ]),
       R.el(
@@ -113,8 +117,16 @@
 
   function summary(payload) {
     if (!payload.shown) return gettext("The live tables of this hanchan are not public.");
-    if (!payload.round) return gettext("No hanchan in play.");
     const playing = payload.tables.filter((t) => t.status === "waiting" || t.status === "playing").length;
+    if (payload.club) {
+      if (!payload.tables.length) return gettext("No table is playing.");
+      return interpolate(
+        ngettext("%(playing)s of %(tables)s table playing", "%(playing)s of %(tables)s tables playing", payload.tables.length),
+        { playing, tables: payload.tables.length },
+        true,
+      );
+    }
+    if (!payload.round) return gettext("No hanchan in play.");
     return interpolate(
       ngettext("Hanchan %(number)s: %(playing)s of %(tables)s table playing", "Hanchan %(number)s: %(playing)s of %(tables)s tables playing", payload.tables.length),
       { number: payload.round, playing, tables: payload.tables.length },
@@ -127,7 +139,7 @@
       const flags = t.flags || [];
       return flags.length ? -1000 * flags.length - flags.reduce((sum, f) => sum + (f.hands || 0) * 10 + (f.minutes || 0), 0) : 0;
     };
-    return tables.slice().sort((a, b) => weight(a) - weight(b) || a.table - b.table);
+    return tables.slice().sort((a, b) => weight(a) - weight(b) || a.round - b.round || a.table - b.table);
   }
 
   function poll(url, paint) {

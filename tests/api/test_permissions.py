@@ -165,6 +165,7 @@ CASES: list[Case] = [
     Case((401, 403, 403, 403, 400, 400, 403), "POST",   T + "/reveal/", {"revealed": True}),  # hides none
     # A table formed at the venue: a club session's only (409 for a tournament: tests/tournament).
     Case((401, 403, 403, 403, 409, 409, 403), "POST",   T + "/club-tables/", {"players": [1, 2, 3, 4]}),
+    Case((401, 403, 403, 409, 409, 409, 403), "POST",   "/api/tables/{t1}/take-back/"),  # a session's only
     Case(ANYONE,                              "GET",    "/api/tables/{t1}/"),
     Case((401, 403, 403, 200, 200, 200, 403), "POST",   "/api/tables/{t1}/extra-time/", {"minutes": 5}),
     Case(ANYONE,                              "GET",    T + "/exporters/"),

@@ -290,6 +290,7 @@ ANONYMOUS = [
     ),
     Page("live-tables", "t/<slug:slug>/tables/", lambda h: f"{T}/tables/"),
     Page("club-session", "t/<slug:slug>/club/", lambda h: f"/t/{h.club.slug}/club/"),
+    Page("club-live-tables", "t/<slug:slug>/tables/", lambda h: f"/t/{h.club.slug}/tables/"),
     Page(
         "projector-tables",
         "t/<slug:slug>/projector/tables/",
@@ -411,6 +412,7 @@ NOT_PAGES = {
     "series/<slug:series_slug>/exports/<str:identifier>/": "POST, starts a series export",
     "t/<slug:slug>/manage/reveal/": "POST, answers a redirect",
     "t/<slug:slug>/club/tables/": "POST, answers a redirect (or the session's page with the refusal)",
+    "t/<slug:slug>/club/tables/<int:hanchan>/take-back/": "POST, answers a redirect (or the refusal)",
     "t/<slug:slug>/manage/players/import/confirm/": "POST, answers a redirect",
     "t/<slug:slug>/manage/check-in/<int:player_id>/": "POST, answers JSON or a redirect",
     "t/<slug:slug>/manage/check-in/many/": "POST, answers JSON or a redirect",

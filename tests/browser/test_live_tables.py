@@ -16,6 +16,9 @@ from tests.browser.conftest import PHONE, wait_until
 from tests.browser.test_content_security import watch
 from tests.own_redis import free_port
 from tests.scoring.hanchan import OUTCOMES
+from tests.tournament.test_club_sessions import make_session
+from tournament import services
+from tournament.models import Player
 
 
 @pytest.mark.browser
@@ -75,3 +78,26 @@ def test_with_redis_unreachable_the_live_tables_page_polls(
         expect(card.locator("[data-hand]")).to_have_text("East 4 · 1 honba", timeout=8000)  # the 5 s poll
         expect(card.locator("[data-points]")).to_have_text(["31,200", "30,000", "27,600", "30,200"])
         assert violations == [], "\n".join(violations)
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_club_session_shows_every_table_in_play(new_context: Any, live_server: Any) -> None:
+    """A club session's tables are each a hanchan of their own: the live tables page and the projector
+    show both in play, named by their hanchan, not only the oldest."""
+    session = make_session("club-tables-browser")
+    for name in ("Hal", "Ivy"):
+        session.players[name] = Player.objects.create(
+            tournament=session.tournament, name=name, status=Player.Status.CHECKED_IN
+        )
+    organiser = session.organiser
+    services.form_table(session.tournament, organiser, session.ids("Ana", "Ben", "Cho", "Dai"))
+    services.form_table(session.tournament, organiser, session.ids("Eve", "Fay", "Hal", "Ivy"))
+    page = new_context(viewport=PHONE).new_page()
+    violations = watch(page)
+    for path in ("tables/", "projector/tables/"):
+        page.goto(f"{live_server.url}/t/{session.tournament.slug}/{path}")
+        expect(page.locator("article.live-table h2")).to_have_text(["Hanchan 1", "Hanchan 2"])
+        expect(page.locator("[data-tables-summary]")).to_have_text("2 of 2 tables playing")
+        expect(page.locator('article[data-round="2"] .name')).to_have_text(["Eve", "Fay", "Hal", "Ivy"])
+    assert violations == [], "\n".join(violations)

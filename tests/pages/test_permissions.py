@@ -231,7 +231,8 @@ def test_series_and_person_pages(site: Site, user: str, private: bool) -> None:
 @pytest.mark.parametrize("user", USERS)
 def test_club_session_page_and_its_table_form(site: Site, user: str, private: bool) -> None:
     """A club session's page is one of its public pages (404 for a tournament, which has none); forming a
-    table is the organisers' (signed-in players' only where the session allows it: tests/tournament)."""
+    table is the organisers' (signed-in players' only where the session allows it: tests/tournament), and
+    taking one back the organisers' and head referees'."""
     Tournament.objects.filter(pk=site.tournament.pk).update(kind=Tournament.Kind.CLUB, is_public=not private)
     client = client_for(site.users[user])
     slug = site.tournament.slug
@@ -245,4 +246,14 @@ def test_club_session_page_and_its_table_form(site: Site, user: str, private: bo
         expected = 302
     else:
         expected = 400 if RANK.get(user, 0) >= RANK["organiser"] else 403  # 400: three seats left empty
+    assert response.status_code == expected, (user, response.status_code)
+    # Taking a table back: the organisers' and head referees' (409 here: a hanchan of the schedule, from
+    # before the event became a session; the player who formed a table: tests/tournament).
+    response = client.post(f"/t/{slug}/club/tables/1/take-back/")
+    if not sees:
+        expected = 404
+    elif user == "anonymous":
+        expected = 302
+    else:
+        expected = 409 if RANK.get(user, 0) >= RANK["head_referee"] else 403
     assert response.status_code == expected, (user, response.status_code)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
 from tournament import club
@@ -89,3 +90,35 @@ def test_a_players_state_in_a_session() -> None:
     assert club.session_state(seated, {4}) == State.CHECKED_IN
     assert club.session_state(Facts(), {3}) == State.REGISTERED  # never "did not start"
     assert club.session_state(Facts(checked_in=True, seated=frozenset({1})), set()) == State.CHECKED_IN
+
+
+FORMED = datetime(2026, 11, 26, 19, 30, tzinfo=UTC)
+
+
+def test_a_table_with_nothing_saved_is_taken_back() -> None:
+    assert club.take_back_problems(club.FormedTable(hanchan=3, formed_at=FORMED)) == []
+
+
+def test_a_table_with_a_sheet_or_a_penalty_stays() -> None:
+    saved = club.FormedTable(hanchan=3, formed_at=FORMED, sheet_saved=True, penalty_given=True)
+    problems = club.take_back_problems(saved)
+    assert [(p.field, p.rule) for p in problems] == [("table", "sheet-saved"), ("table", "penalty-given")]
+    assert problems[0].message == (
+        "table: a score sheet has been saved for the table of hanchan 3; a referee corrects it instead"
+    )
+
+
+def test_the_player_who_formed_a_table_takes_it_back_for_ten_minutes() -> None:
+    table = club.FormedTable(hanchan=2, formed_at=FORMED, formed_by=7)
+    limit = FORMED + timedelta(minutes=club.TAKE_BACK_MINUTES)
+    assert club.take_back_refused_to(table, 7, FORMED) is None
+    assert club.take_back_refused_to(table, 7, limit) is None
+    late = club.take_back_refused_to(table, 7, limit + timedelta(seconds=1))
+    assert late is not None and (late.field, late.rule) == ("table", "take-back-time")
+    assert "formed more than 10 minutes ago" in late.message
+    other = club.take_back_refused_to(table, 8, FORMED)
+    assert other is not None and other.rule == "formed-by-the-player"
+    # A table the organisers formed: no player takes it back.
+    by_staff = club.FormedTable(hanchan=2, formed_at=FORMED)
+    refused = club.take_back_refused_to(by_staff, 7, FORMED)
+    assert refused is not None and refused.rule == "formed-by-the-player"

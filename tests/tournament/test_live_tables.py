@@ -25,6 +25,7 @@ from scoring.models import ScoreSheet
 from scoring.rules.replay import replay
 from tests.conftest import make_players, make_user, seat_table
 from tests.scoring.hanchan import OUTCOMES
+from tests.tournament.test_club_sessions import make_session, sign
 from tournament import live, services
 from tournament.live_tables import public_tables, table_states, tables_payload
 from tournament.models import Player, Round, Tournament
@@ -336,3 +337,51 @@ def test_a_players_draft_sends_the_tables_notice_with_its_payload_computed_at_th
     first = stored[1]["tables"][0]
     assert [seat["points"] for seat in first["seats"]] == [31200, 30000, 27600, 30200]
     assert public_tables(tournament, fresh=True) == stored[1]  # what the streams send: that copy
+
+
+def test_a_club_session_shows_every_table_in_play_by_hanchan(
+    referee: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """Each table of a club session is a hanchan of its own: the live tables show every one not
+    finished, by hanchan (not only the oldest), each with its hanchan; a signed one leaves them."""
+    session = make_session("club-live")
+    for name in ("Hal", "Ivy"):
+        session.players[name] = Player.objects.create(
+            tournament=session.tournament, name=name, status=Player.Status.CHECKED_IN
+        )
+    tournament, organiser = session.tournament, session.organiser
+    first = services.form_table(tournament, organiser, session.ids(*NAMES[0]))
+    services.form_table(tournament, organiser, session.ids("Eve", "Fay", "Hal", "Ivy"))
+    sign(first, organiser, {"Ana": 45000, "Ben": 35000, "Cho": 25000, "Dai": 15000})
+    third = services.form_table(tournament, organiser, session.ids("Dai", "Ana", "Cho", "Ben"))
+    with django_capture_on_commit_callbacks(execute=True):
+        sheets.save_sheet(third, hands_entry(3, ["Dai", "Ana", "Cho", "Ben"]), organiser)
+    head = Client()
+    head.force_login(make_user("head-club-live", tournament, "head_referee"))
+    for client, path in [(Client(), path) for path in doors(tournament)] + [
+        (head, f"/t/{tournament.slug}/tables/watch/"),
+        (head, f"/t/{tournament.slug}/tables.json"),
+    ]:
+        payload = payload_of(client, path)
+        assert (payload["club"], payload["round"], payload["shown"]) == (True, None, True), path
+        tables = payload["tables"]
+        assert [(t["round"], t["table"]) for t in tables] == [(2, 1), (3, 1)], path
+        assert [seat["name"] for seat in tables[0]["seats"]] == ["Eve", "Fay", "Hal", "Ivy"]
+        assert tables[0]["status"] == "waiting" and tables[1]["status"] == "playing"
+        assert tables[1]["hands_played"] == 3 and tables[1]["hand"] == 3  # East 4, as in the tournament
+        assert ("flags" in tables[1]) is (client is head), path
+    # A tournament's payload says it is none.
+    other = Tournament.objects.create(
+        name="Open",
+        slug="open-live",
+        starts_on=tournament.starts_on,
+        ends_on=tournament.ends_on,
+        hanchan_count=1,
+    )
+    payload = tables_payload(other, staff=False)
+    assert {key: value for key, value in payload.items() if key != "now"} == {
+        "round": None,
+        "club": False,
+        "shown": True,
+        "tables": [],
+    }

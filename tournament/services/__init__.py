@@ -9,12 +9,12 @@ The verbs live in small modules by concern and are all importable from here:
 - ``seating``: the seated field, generation in a Celery task, Swiss hanchan;
 - ``rounds``: the current hanchan, the clock, a table's extra minutes, finishing a hanchan;
 - ``staff``: granting and removing staff roles, organisers' accounts and their invitation;
-- ``club``: a club session's tables, formed at the venue from four players present;
+- ``club``: a club session's tables, formed at the venue from four players present, or taken back;
 - ``phases``: the phases, the cut into a phase, calling up the next in line, seating a phase by rank.
 """
 
 from tournament.services.absences import plan_withdrawal, replace_with_substitute, withdraw_player
-from tournament.services.club import form_table, open_tables
+from tournament.services.club import form_table, open_tables, take_back_table
 from tournament.services.phases import (
     call_up,
     incomplete_before,
@@ -109,6 +109,7 @@ __all__ = [
     "seating_field",
     "set_phases",
     "tables_of_referee",
+    "take_back_table",
     "update_player",
     "update_tournament",
     "withdraw_player",

@@ -10,18 +10,29 @@ Two tables formed at once with a player in common end with one: forming a table 
 session's row (``SELECT ... FOR NO KEY UPDATE``), so formations in one session take turns and the second
 sees the first's seats; and the database refuses one player seated twice in one hanchan
 (``one_seat_per_round``) and two hanchan with one number (``unique_round_number``).
+
+A table formed by mistake is taken back (``take_back_table``) while nothing is saved for it: its
+hanchan, table and seats are deleted, its four players are free again, and the audit keeps who took back
+which table with which players. It locks the table's row first, as the first save of its sheet does
+(``scoring.services``): of a sheet saved and the table taken back at once, whichever locks first wins,
+and the other is refused. The next table formed takes the next number after the session's last hanchan,
+so the number of the last hanchan, taken back, is used again, and an earlier one stays unused.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from datetime import datetime
+from typing import NamedTuple
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from penalties.models import Penalty
+from scoring.models import ScoreSheet
 from tournament import access, club, live
 from tournament.live_tables import tables_changed_on_commit
 from tournament.models import Player, Round, Seat, StaffRole, Table, Tournament
@@ -32,6 +43,14 @@ from tournament.standings_db import forget_live
 RULE_CLUB_SESSION = "club-session"
 RULE_PLAYERS_FORM = "players-form-tables"
 RULE_OWN_TABLE = "own-table"
+RULE_TAKEN_BACK = "table-taken-back"
+
+
+class TakenBack(NamedTuple):
+    """A table taken back: its hanchan's number and its four players' names, East to North."""
+
+    hanchan: int
+    players: list[str]
 
 
 def require_club_session(tournament: Tournament, field: str = "tournament") -> None:
@@ -87,7 +106,7 @@ def open_tables(tournament: Tournament) -> list[Table]:
     return list(
         Table.objects.filter(round__tournament=tournament)
         .exclude(round__status=Round.Status.FINISHED)
-        .select_related("round", "sheet")
+        .select_related("round__tournament", "sheet")
         .prefetch_related("seats__player")
         .order_by("round__number")
     )
@@ -139,7 +158,7 @@ def form_table(
         mode=Round.Mode.CLUB,
         published_at=now,
     )
-    table = Table.objects.create(round=round_, number=1)
+    table = Table.objects.create(round=round_, number=1, formed_by=player)
     Seat.objects.bulk_create(
         Seat(table=table, round=round_, wind=wind, player_id=player_id)
         for wind, player_id in enumerate(order)
@@ -155,3 +174,107 @@ def form_table(
     transaction.on_commit(lambda: forget_live(tournament.pk))
     tables_changed_on_commit(tournament.pk)
     return table
+
+
+def table_facts(table: Table, *, sheet_saved: bool, penalty_given: bool = False) -> club.FormedTable:
+    """A club table as the rules of taking it back see it (``table.round`` read)."""
+    round_ = table.round
+    return club.FormedTable(
+        hanchan=round_.number,
+        formed_at=round_.starts_at or timezone.now(),
+        formed_by=table.formed_by_id,
+        sheet_saved=sheet_saved,
+        penalty_given=penalty_given,
+    )
+
+
+def may_take_back(
+    user: AbstractBaseUser | AnonymousUser,
+    player: Player | None,
+    table: Table,
+    *,
+    sheet_saved: bool,
+    now: datetime | None = None,
+) -> bool:
+    """Whether this person sees the table's "take back": what ``take_back_table`` would allow, but for
+    a penalty given at it (the service looks that up under the lock)."""
+    tournament = table.round.tournament
+    facts = table_facts(table, sheet_saved=sheet_saved)
+    if club.take_back_problems(facts):
+        return False
+    if access.has_role(user, tournament, StaffRole.Role.HEAD_REFEREE):
+        return True
+    return (
+        player is not None
+        and may_form_tables(user, player, tournament)
+        and club.take_back_refused_to(facts, player.pk, now or timezone.now()) is None
+    )
+
+
+@transaction.atomic
+def take_back_table(
+    table: Table,
+    user: AbstractBaseUser | AnonymousUser,
+    *,
+    player: Player | None = None,
+    now: datetime | None = None,
+) -> TakenBack:
+    """Take back a club session's table formed by mistake: its hanchan, table and seats deleted, its
+    four players free again, audited. The organisers and head referees take back any table; a player
+    signed in (``player``), where the session lets its players form tables, the one they formed, within
+    ``club.TAKE_BACK_MINUTES``. Refused (field ``table``) once a score sheet (a draft included) is saved
+    for it or a penalty given at it, and when someone else took it back first."""
+    tournament = table.round.tournament
+    if not access.has_role(user, tournament, StaffRole.Role.HEAD_REFEREE):
+        if player is None:
+            access.require_role(user, tournament, StaffRole.Role.HEAD_REFEREE)  # 403, or the login page
+        elif not may_form_tables(user, player, tournament):
+            message = _("table: in {name} the organisers and head referees take tables back").format(
+                name=tournament.name
+            )
+            raise Refusal(club.TABLE, RULE_PLAYERS_FORM, message, status=FORBIDDEN)
+    else:
+        player = None
+    require_club_session(tournament, club.TABLE)
+    hanchan = table.round.number
+    # The sheet's first save locks this row too (scoring.services): one of the two waits for the other.
+    locked = Table.objects.select_for_update(of=("self",)).select_related("round").filter(pk=table.pk).first()
+    if locked is None:
+        message = _("table: the table of hanchan {number} has been taken back already").format(number=hanchan)
+        raise Refusal(club.TABLE, RULE_TAKEN_BACK, message, status=CONFLICT)
+    round_ = locked.round
+    if round_.mode != Round.Mode.CLUB:  # a hanchan of a schedule, from before the event became a session
+        message = _("table: hanchan {number} was seated by a schedule, not formed at the venue").format(
+            number=hanchan
+        )
+        raise Refusal(club.TABLE, RULE_CLUB_SESSION, message, status=CONFLICT)
+    facts = table_facts(
+        locked,
+        sheet_saved=ScoreSheet.objects.filter(table=locked).exists(),
+        penalty_given=Penalty.objects.filter(round=round_).exists(),
+    )
+    if player is not None:
+        refused = club.take_back_refused_to(facts, player.pk, now or timezone.now())
+        if refused is not None:
+            raise Refusal.of([refused], status=FORBIDDEN)
+    problems = club.take_back_problems(facts)
+    if problems:
+        raise Refusal.of(problems, status=CONFLICT)
+    names = [seat.player.name for seat in locked.seats.select_related("player").order_by("wind")]
+    locked.delete()  # and its seats
+    round_.delete()
+    audit.record(
+        tournament,
+        user,
+        "club.take_back_table",
+        f"hanchan {facts.hanchan}",
+        {
+            "players": names,
+            "formed_at": facts.formed_at.isoformat(),
+            "taken_back_by_player": player.name if player is not None else None,
+        },
+    )
+    live.announce_on_commit(tournament.pk, "seating")
+    transaction.on_commit(lambda: forget_live(tournament.pk))
+    tables_changed_on_commit(tournament.pk)
+    return TakenBack(facts.hanchan, names)

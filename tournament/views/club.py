@@ -1,5 +1,6 @@
 """A club session's page (``tournament.club``): its open tables, the players present and free, the
-standings with the hanchan each has played, and, for those who may, the form that seats a table."""
+standings with the hanchan each has played, and, for those who may, the form that seats a table and the
+button that takes a table formed by mistake back."""
 
 from __future__ import annotations
 
@@ -9,14 +10,14 @@ from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect
+from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from tournament import access, participation
 from tournament.collation import name_key
 from tournament.forms import ClubTableForm
-from tournament.models import Player, Seat, Tournament
+from tournament.models import Player, Seat, Table, Tournament
 from tournament.participation_db import tournament_states
 from tournament.refusal import Refusal
 from tournament.services import club as club_services
@@ -55,6 +56,9 @@ def _page(
             "table": table,
             "sheet": getattr(table, "sheet", None),
             "seats": [(WIND_NAMES[seat.wind], seat.player) for seat in table.seats.all()],
+            "may_take_back": club_services.may_take_back(
+                request.user, player, table, sheet_saved=hasattr(table, "sheet")
+            ),
         }
         for table in club_services.open_tables(tournament)
     ]
@@ -104,3 +108,30 @@ def form_table(request: HttpRequest, slug: str) -> HttpResponse:
             messages.success(request, message)
             return redirect("tournament:club", slug=tournament.slug)
     return _page(request, tournament, form, status=400)
+
+
+@require_POST
+def take_back_table(request: HttpRequest, slug: str, hanchan: int) -> HttpResponse:
+    """Take back the table of this hanchan, formed by mistake (the organisers and head referees; the
+    player who formed it, for a while, where the session lets its players form tables); a refusal shows
+    the page again with why."""
+    tournament = session_of(request, slug)
+    player = access.player_of(request, tournament)
+    if player is None and not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    table = get_object_or_404(  # a hanchan of a session has one table, table 1
+        Table.objects.select_related("round__tournament"),
+        round__tournament=tournament,
+        round__number=hanchan,
+        number=1,
+    )
+    try:
+        taken = club_services.take_back_table(table, request.user, player=player)
+    except Refusal as refusal:
+        messages.error(request, refusal.message)
+        return _page(request, tournament, status=refusal.status)
+    message = _("Hanchan {number} taken back: {names} are free again.").format(
+        number=taken.hanchan, names=", ".join(taken.players)
+    )
+    messages.success(request, message)
+    return redirect("tournament:club", slug=tournament.slug)
