@@ -189,22 +189,38 @@ def history_key(scope: str, digest: str, who: str) -> str:
     return f"ratings-history:v1:{scope}:{digest}:{history_bucket(who)}"
 
 
+def latest_key(scope: str) -> str:
+    return f"ratings-latest:v1:{scope}"
+
+
+def remember_latest(ratings: RatingList) -> None:
+    """``ratings`` as the stored list of its scope, in the cache: what the pages serve while a newer one
+    is computed, without reading its ``RatingSnapshot``."""
+    latest = (ratings.digest, ratings.as_of, ratings.events, ratings.skill, ratings.mers, ratings.updated_at)
+    cache.set(latest_key(ratings.scope), latest, LIST_SECONDS)
+
+
 def stored_list(
     scope: str, tournaments: QuerySet[Tournament], as_of: date | None = None
 ) -> RatingList | None:
     """The list a page shows, never computed here: the one made of the current data (from the cache,
     else from its ``RatingSnapshot``); else the stored one, ``stale``, while the recompute runs; None
-    when none was ever stored. Two queries at most: the tournaments (for the digest) and the snapshot."""
+    when none was ever stored. Two queries at most: the tournaments (for the digest) and the snapshot
+    when the cache has lost it."""
     as_of = as_of or timezone.localdate()
     digest, _events, _cutoffs = current_digest(tournaments, as_of)
-    found = cache.get(list_key(scope, digest))
-    if found is not None:
-        return RatingList(scope, digest, as_of, *found)
-    snapshot = RatingSnapshot.objects.filter(scope=scope).first()
-    if snapshot is None:
-        return None
-    ratings = snapshot_list(snapshot)
-    if snapshot.digest == digest:
+    found = cache.get_many([list_key(scope, digest), latest_key(scope)])
+    if list_key(scope, digest) in found:
+        return RatingList(scope, digest, as_of, *found[list_key(scope, digest)])
+    if latest_key(scope) in found:
+        ratings = RatingList(scope, *found[latest_key(scope)])
+    else:
+        snapshot = RatingSnapshot.objects.filter(scope=scope).first()
+        if snapshot is None:
+            return None
+        ratings = snapshot_list(snapshot)
+        remember_latest(ratings)
+    if ratings.digest == digest:
         cache.set(
             list_key(scope, digest),
             (ratings.events, ratings.skill, ratings.mers, ratings.updated_at),

@@ -32,6 +32,7 @@ from tournament.ratings_db import (
     RatingList,
     compute_list,
     current_digest,
+    remember_latest,
     series_scope,
     snapshot_fields,
     snapshot_histories,
@@ -126,7 +127,8 @@ def refresh_list(scope: str, series: Series | None, version: int, as_of: date) -
         stored.filter(version__lt=version).update(version=version)
         return None
     ratings, histories = compute_list(scope, events, cutoffs, digest, as_of)
-    store_list(scope, series, ratings, histories, version, read_at)
+    if store_list(scope, series, ratings, histories, version, read_at):
+        remember_latest(ratings)
     return ratings
 
 
@@ -166,7 +168,8 @@ def served_list(scope: str, series: Series | None) -> RatingList:
         read_at, version = timezone.now(), change_version()
         digest, events, cutoffs = current_digest(_tournaments(series), timezone.localdate())
         ratings, histories = compute_list(scope, events, cutoffs, digest, timezone.localdate())
-        store_list(scope, series, ratings, histories, version, read_at)
+        if store_list(scope, series, ratings, histories, version, read_at):
+            remember_latest(ratings)
         return ratings
     if found.stale and not cache.get(RUNNING_KEY):
         request_refresh()
