@@ -245,7 +245,7 @@ def timed_page(client: Client, address: str) -> str:
         profile = cProfile.Profile()
         profile.runcall(client.get, address)
         pstats.Stats(profile).sort_stats("cumulative").print_stats(
-            r"wt-rating-lists/(tournament|scoring)", 25
+            r"/(tournament|scoring)/", 25
         )
     p50, p95 = percentiles(times)
     cpu50, cpu95 = percentiles(cpu)
