@@ -122,7 +122,8 @@ def series_list(series: Series, as_of: date | None = None) -> RatingList:
 def rating_list(scope: str, tournaments: QuerySet[Tournament], as_of: date | None = None) -> RatingList:
     """The rating list of ``tournaments`` (what the public sees of them) as its data is now: from the
     cache when its data has not changed, else computed here; MERS results count as on ``as_of`` (today,
-    by default). The background recompute's; pages read ``stored_list``."""
+    by default). For a caller that needs the current list whatever it costs; pages and the API read
+    ``stored_list`` (through ``services.ratings.served_list``), which never computes."""
     return _rating_list(scope, tournaments, as_of or timezone.localdate())[0]
 
 
