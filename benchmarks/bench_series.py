@@ -244,9 +244,7 @@ def timed_page(client: Client, address: str) -> str:
     if "--profile" in sys.argv:
         profile = cProfile.Profile()
         profile.runcall(client.get, address)
-        pstats.Stats(profile).sort_stats("cumulative").print_stats(
-            r"/(tournament|scoring)/", 25
-        )
+        pstats.Stats(profile).sort_stats("cumulative").print_stats(r"/(tournament|scoring)/", 25)
     p50, p95 = percentiles(times)
     cpu50, cpu95 = percentiles(cpu)
     verdict = "ok" if p95 < 0.1 else "OVER TARGET"
