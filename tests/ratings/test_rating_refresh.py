@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import timedelta
 from typing import Any
 
@@ -23,6 +23,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from config.celery import app as celery_app
 from scoring import services as sheets
 from scoring.models import ScoreSheet
 from tests.ratings.test_rating_lists import build, key
@@ -66,6 +67,20 @@ def wait_for(condition: Callable[[], bool], seconds: float = 60) -> None:
     while not condition():
         assert time.monotonic() < deadline, "not within the time allowed"
         time.sleep(0.2)
+
+
+@pytest.fixture
+def drained(celery_worker: str) -> Iterator[None]:
+    """After an integration test, the worker's recomputes sent by it have run (one sent with a delay
+    would otherwise store a list in the next test's database)."""
+    yield
+    inspect = celery_app.control.inspect(destination=[celery_worker], timeout=1)
+
+    def idle() -> bool:
+        found = [inspect.active() or {}, inspect.scheduled() or {}, inspect.reserved() or {}]
+        return not any(tasks for replies in found for tasks in replies.values())
+
+    wait_for(idle)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -153,6 +168,7 @@ def test_an_older_computation_never_replaces_a_newer_list() -> None:
 
 @pytest.mark.integration
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("drained")
 def test_the_changes_of_one_second_share_one_recompute_on_the_worker() -> None:
     build()
     wait_for(lambda: fresh(SITE))
@@ -167,6 +183,7 @@ def test_the_changes_of_one_second_share_one_recompute_on_the_worker() -> None:
 
 @pytest.mark.integration
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("drained")
 def test_a_signed_sheet_reaches_the_stored_list_through_the_worker() -> None:
     world = build()
     wait_for(lambda: fresh(SITE))
