@@ -4,11 +4,12 @@ request computes one (docs/ratings.md, "Computed in the background").
 Once a change of what a list is made of commits (a sheet signed or corrected, a penalty, a tournament's
 settings, publication or MERS inputs, a registration linked, merged or split: every change that moves a
 tournament's standings version, ``standings_db.results_changed``; a hanchan finished; a series'
-tournaments), ``ratings_changed`` adds one to the change counter and asks for a recompute. The changes of
-one ``DEBOUNCE_SECONDS`` share one recompute: the first sends the task with that delay, the others find
-it pending. The task reads the counter, recomputes each list whose data has changed (its digest) and
-stores it with the counter it was computed for; a slower run that read older data never replaces a
-newer list. With no broker (tasks run in process) the change's own request computes, once it commits.
+tournaments), ``ratings_changed`` adds one to the change counter and asks for a recompute. The changes
+made until a recompute starts share it: the first sends the task to start in ``DEBOUNCE_SECONDS`` and
+marks it pending, the others find it pending; the task clears the mark as it starts. The task reads
+the counter, recomputes each list whose data has changed (its digest) and stores it with the counter
+it was computed for; a slower run that read older data never replaces a newer list. With no broker
+(tasks run in process) the change's own request computes, once it commits.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ logger = logging.getLogger(__name__)
 DEBOUNCE_SECONDS = 1
 VERSION_KEY = "ratings-version:v1"  # the change counter
 PENDING_KEY = "ratings-refresh-pending:v1"  # a recompute is sent, not started
+PENDING_SECONDS = 60  # a recompute the broker lost leaves its flag this long at most
 RUNNING_KEY = "ratings-refresh-running:v1"  # a recompute is running
 RUNNING_SECONDS = 600  # a run that died leaves its flag this long at most
 
@@ -75,16 +77,16 @@ def _results_changed(sender: Any, tournament_id: int, **kwargs: Any) -> None:
 
 
 def request_refresh() -> bool:
-    """Send the recompute, unless one is already sent and not started (the changes of one
-    ``DEBOUNCE_SECONDS`` share one). True when this call sent it. With no broker it runs here."""
+    """Send the recompute, to start in ``DEBOUNCE_SECONDS``, unless one is already sent and not started:
+    the changes made until it starts share it (it reads their data once it has started). True when
+    this call sent it. With no broker it runs here."""
     if refresh_rating_lists.app.conf.task_always_eager:
         refresh_rating_lists.delay()
         return True
-    if not cache.add(PENDING_KEY, 1, DEBOUNCE_SECONDS):
+    if not cache.add(PENDING_KEY, 1, PENDING_SECONDS):
         return False
     try:
-        # Sent to start once the debounce window has closed: the changes made in it are committed.
-        refresh_rating_lists.apply_async(countdown=DEBOUNCE_SECONDS + 0.5)
+        refresh_rating_lists.apply_async(countdown=DEBOUNCE_SECONDS)
     except OperationalError:
         cache.delete(PENDING_KEY)
         logger.warning("the broker did not take the rating lists' recompute; the next reader asks again")
@@ -99,6 +101,7 @@ def refresh_rating_lists() -> list[str]:
     """Recompute and store every rating list whose data has changed: the site's, then each series'.
     The scopes stored. Safe to run twice (a list whose digest is the stored one is left alone)."""
     cache.set(RUNNING_KEY, 1, RUNNING_SECONDS)
+    cache.delete(PENDING_KEY)  # a change from now on sends another recompute: this one may miss it
     try:
         version = change_version()
         as_of = timezone.localdate()
