@@ -151,7 +151,23 @@ def celery_mode(request: pytest.FixtureRequest) -> Iterator[None]:
     if not eager:
         request.getfixturevalue("celery_worker")
     yield
+    if not eager:
+        rating_lists_recomputed()
     celery_app.conf.task_always_eager = previous
+
+
+def rating_lists_recomputed() -> None:
+    """The worker's recompute of the rating lists that a test's changes sent (to start a second later,
+    tournament.services.ratings) has run: it would otherwise store a list in the next test's database."""
+    from django.core.cache import cache
+
+    from tournament.services import ratings
+
+    deadline = time.monotonic() + 60
+    while cache.get(ratings.PENDING_KEY) or cache.get(ratings.RUNNING_KEY):
+        if time.monotonic() > deadline:
+            pytest.fail("the rating lists' recompute did not end within 60 s")
+        time.sleep(0.1)
 
 
 @pytest.fixture

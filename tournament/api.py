@@ -35,7 +35,7 @@ from tournament.models import Person, Player, Round, SeatingJob, Series, StaffRo
 from tournament.names import matches
 from tournament.participation_db import tournament_states
 from tournament.phases import PhasePlan
-from tournament.ratings_db import RatingList, list_rows, series_list, site_list
+from tournament.ratings_db import RatingList, list_rows
 from tournament.refusal import Problem, Refusal
 from tournament.registration import ImportPreview
 from tournament.serializers import (
@@ -82,6 +82,7 @@ from tournament.serializers import (
 )
 from tournament.series_db import person_events, series_table
 from tournament.services import series as series_services
+from tournament.services.ratings import served_series_list, served_site_list
 from tournament.standings_db import (
     cached_phases,
     cached_standings,
@@ -897,8 +898,9 @@ RATING_LIST_PARAMETERS = [
 
 
 def rating_list_response(request: Request, view: Any, ratings: RatingList) -> Response:
-    """A page of a rating list (``count``, ``next``, ``previous``, ``results``) with ``list``, ``as_of``
-    and the ``events`` counted (each with ``mers`` and its MERS weight)."""
+    """A page of a rating list (``count``, ``next``, ``previous``, ``results``) with ``list``, ``as_of``,
+    when it was computed (``updated_at``), whether a newer one is being computed (``stale``) and the
+    ``events`` counted (each with ``mers`` and its MERS weight)."""
     which = "mers" if request.query_params.get("list") == "mers" else "skill"
     entries: list[Any] = list(ratings.mers if which == "mers" else ratings.skill)
     paginator = Pagination()
@@ -908,6 +910,8 @@ def rating_list_response(request: Request, view: Any, ratings: RatingList) -> Re
     response.data = {
         "list": which,
         "as_of": ratings.as_of.isoformat(),
+        "updated_at": ratings.updated_at.isoformat() if ratings.updated_at else None,
+        "stale": ratings.stale,
         "events": ratings.events,
         **response.data,
     }
@@ -986,7 +990,7 @@ class SeriesViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
     )
     @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
     def ratings(self, request: Request, pk: int) -> Response:
-        return rating_list_response(request, self, series_list(self._series(pk)))
+        return rating_list_response(request, self, served_series_list(self._series(pk)))
 
 
 @extend_schema(tags=["ratings"])
@@ -1003,7 +1007,7 @@ class RatingListViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
         responses={200: OpenApiTypes.OBJECT},
     )
     def list(self, request: Request) -> Response:
-        return rating_list_response(request, self, site_list())
+        return rating_list_response(request, self, served_site_list())
 
 
 @extend_schema(tags=["persons"])

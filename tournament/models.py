@@ -535,6 +535,46 @@ class SeriesExportJob(models.Model):
         return f"{self.exporter} export of {self.series}: {self.state}"
 
 
+class RatingSnapshot(models.Model):
+    """The last computed rating list of the site (``scope`` "site") or of a series ("series:<id>"),
+    stored by the background recompute (``tournament.services.ratings``) so that no page computes it:
+    the digest of the data it was computed from (``series_db.data_digest``), the day its MERS ranking
+    counts on, the change counter it was computed for, when, and the list (docs/ratings.md)."""
+
+    scope = models.CharField(max_length=40, unique=True)
+    series = models.ForeignKey(
+        Series, null=True, blank=True, on_delete=models.CASCADE, related_name="rating_snapshots"
+    )
+    digest = models.CharField(max_length=32)
+    as_of = models.DateField()
+    version = models.PositiveBigIntegerField(default=0)
+    read_at = models.DateTimeField()  # when its data was read: an older computation never replaces it
+    computed_at = models.DateTimeField()
+    events = models.JSONField(default=list)
+    skill = models.JSONField(default=list)  # [entrant, mu, sigma, hanchan], the highest ordinal first
+    mers = models.JSONField(default=list)  # [entrant, ranking as an exact string, results]
+
+    def __str__(self) -> str:
+        return f"{self.scope} as of {self.computed_at:%Y-%m-%d %H:%M}"
+
+
+class RatingHistory(models.Model):
+    """One bucket of a stored rating list's histories: each entrant's rating after each of their
+    hanchan, for the chart of a person's page (``ratings_db.HISTORY_BUCKETS`` buckets a list)."""
+
+    snapshot = models.ForeignKey(RatingSnapshot, on_delete=models.CASCADE, related_name="histories")
+    bucket = models.PositiveSmallIntegerField()
+    steps = models.JSONField(default=dict)  # entrant: [[tournament, hanchan, place, mu, sigma], ...]
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["snapshot", "bucket"], name="one_rating_history_bucket")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.snapshot.scope}, bucket {self.bucket}"
+
+
 class Phase(models.Model):
     """One phase of a tournament in phases (``tournament.phases``): its hanchan, seating method, and from
     the second on the cut before it and the carry-over into it. A tournament without phases is one."""

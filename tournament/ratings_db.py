@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
-from datetime import date
+from dataclasses import dataclass, replace
+from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
@@ -19,7 +19,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from scoring.models import ScoreSheet, SeatResult
-from tournament.models import Player, Series, Tournament
+from tournament.models import Player, RatingHistory, RatingSnapshot, Series, Tournament
 from tournament.ratings.lists import MersEvent, SeatRow, entrant, entrant_person, games, mers_results
 from tournament.ratings.mers import ranking_list, rounded
 from tournament.ratings.skill import Game, Ratings, Skill, rate
@@ -54,10 +54,13 @@ def skill_of(tournament: Tournament, *, up_to: int | None, rounds: Collection[in
 # each as of ``standings_db.public_cutoff`` (hidden hanchan and standings published as of the last
 # completed hanchan). Everyone, staff included, sees the same list.
 #
-# The lists are recomputed from the results (about 50 us a table, benchmarks/bench_series.py), so they
-# are cached under a digest of everything they are made of (``series_db.data_digest``: each counted
-# tournament's standings version, which every change of its results and registrations moves, its
-# publication cut-off, dates and MERS inputs) and the day: no cached list outlives its data.
+# The lists are recomputed from the results (about 50 us a table, benchmarks/bench_series.py) in the
+# background (``tournament.services.ratings``), which stores each in a ``RatingSnapshot`` with the digest
+# of everything it is made of (``series_db.data_digest``: each counted tournament's standings version,
+# which every change of its results and registrations moves, its publication cut-off, dates and MERS
+# inputs, and the day) and caches it under that digest. A page reads the list whose digest is the
+# current one, from the cache or the table; after a change, the stored list, marked stale, until the
+# recompute has stored the new one (``stored_list``).
 
 LIST_SECONDS = 24 * 3600
 
@@ -66,7 +69,8 @@ LIST_SECONDS = 24 * 3600
 class RatingList:
     """A rating list's entrants: the skill rating of each (``skill``: entrant, mu, sigma, hanchan, the
     highest ordinal first), the MERS ranking of the ranked (``mers``: entrant, ranking, results that
-    count, the highest first), and the tournaments counted."""
+    count, the highest first), and the tournaments counted; when it was computed, and whether its data
+    has changed since (``stale``)."""
 
     scope: str
     digest: str
@@ -74,6 +78,8 @@ class RatingList:
     events: list[dict[str, Any]]
     skill: list[tuple[str, float, float, int]]
     mers: list[tuple[str, Decimal, int]]
+    updated_at: datetime | None = None  # when it was computed
+    stale: bool = False  # its data has changed since: a newer list is being computed
 
     def skill_of(self, key: str) -> tuple[int, Skill, int] | None:
         """The entrant's place in the skill list, rating and hanchan; None when they played none."""
@@ -96,19 +102,28 @@ def counted_events(tournaments: QuerySet[Tournament]) -> list[Tournament]:
     return list(public_only(tournaments).order_by("starts_on", "pk"))
 
 
+SITE = "site"
+
+
+def series_scope(series: Series) -> str:
+    return f"series:{series.pk}"
+
+
 def site_list(as_of: date | None = None) -> RatingList:
-    """The site's rating list: every public tournament."""
-    return rating_list("site", Tournament.objects.all(), as_of)
+    """The site's rating list: every public tournament (as its data is now: ``rating_list``)."""
+    return rating_list(SITE, Tournament.objects.all(), as_of)
 
 
 def series_list(series: Series, as_of: date | None = None) -> RatingList:
-    """A series' rating list: its public tournaments."""
-    return rating_list(f"series:{series.pk}", series.tournaments.all(), as_of)
+    """A series' rating list: its public tournaments (as its data is now: ``rating_list``)."""
+    return rating_list(series_scope(series), series.tournaments.all(), as_of)
 
 
 def rating_list(scope: str, tournaments: QuerySet[Tournament], as_of: date | None = None) -> RatingList:
-    """The rating list of ``tournaments`` (what the public sees of them), from the cache when its data
-    has not changed; MERS results count as on ``as_of`` (today, by default)."""
+    """The rating list of ``tournaments`` (what the public sees of them) as its data is now: from the
+    cache when its data has not changed, else computed here; MERS results count as on ``as_of`` (today,
+    by default). For a caller that needs the current list whatever it costs; pages and the API read
+    ``stored_list`` (through ``services.ratings.served_list``), which never computes."""
     return _rating_list(scope, tournaments, as_of or timezone.localdate())[0]
 
 
@@ -118,42 +133,152 @@ HISTORY_BUCKETS = 64
 Step = tuple[int, int, int, float, float]  # tournament, hanchan, place, mu, sigma
 
 
+def list_key(scope: str, digest: str) -> str:
+    return f"ratings:v2:{scope}:{digest}"
+
+
+def current_digest(
+    tournaments: QuerySet[Tournament], as_of: date
+) -> tuple[str, list[Tournament], dict[int, int | None]]:
+    """The digest of what the list of ``tournaments`` is made of now (one query for the tournaments),
+    with the tournaments counted and their publication cut-offs."""
+    events = counted_events(tournaments)
+    cutoffs = {event.pk: public_cutoff(event) for event in events}
+    return data_digest(events, cutoffs, as_of), events, cutoffs
+
+
 def _rating_list(
     scope: str, tournaments: QuerySet[Tournament], as_of: date
 ) -> tuple[RatingList, dict[str, list[Step]] | None]:
     """The list, and every entrant's history when it was computed (None: read from the cache)."""
-    events = counted_events(tournaments)
-    cutoffs = {event.pk: public_cutoff(event) for event in events}
-    digest = data_digest(events, cutoffs, as_of)
-    key = f"ratings:v1:{scope}:{digest}"
-    found = cache.get(key)
+    digest, events, cutoffs = current_digest(tournaments, as_of)
+    found = cache.get(list_key(scope, digest))
     if found is not None:
         return RatingList(scope, digest, as_of, *found), None
+    return compute_list(scope, events, cutoffs, digest, as_of)
+
+
+def compute_list(
+    scope: str, events: list[Tournament], cutoffs: dict[int, int | None], digest: str, as_of: date
+) -> tuple[RatingList, dict[str, list[Step]]]:
+    """The list of ``events`` computed from their results (the digest says what they are now), cached
+    under that digest with every entrant's history."""
     registrations = _registrations([event.pk for event in events])
     computed, histories = _compute(events, cutoffs, registrations, as_of)
+    now = timezone.now()
+    cache.set_many(
+        {list_key(scope, digest): (*computed, now), **history_buckets(scope, digest, histories)}, LIST_SECONDS
+    )
+    return RatingList(scope, digest, as_of, *computed, updated_at=now), histories
+
+
+def history_buckets(
+    scope: str, digest: str, histories: dict[str, list[Step]]
+) -> dict[str, dict[str, list[Step]]]:
+    """The histories by the cache key of their bucket."""
     buckets: dict[str, dict[str, list[Step]]] = {}
     for who, steps in histories.items():
         buckets.setdefault(history_key(scope, digest, who), {})[who] = steps
-    cache.set_many({key: computed, **buckets}, LIST_SECONDS)
-    return RatingList(scope, digest, as_of, *computed), histories
+    return buckets
+
+
+def history_bucket(who: str) -> int:
+    return zlib.crc32(who.encode()) % HISTORY_BUCKETS
 
 
 def history_key(scope: str, digest: str, who: str) -> str:
-    bucket = zlib.crc32(who.encode()) % HISTORY_BUCKETS
-    return f"ratings-history:v1:{scope}:{digest}:{bucket}"
+    return f"ratings-history:v1:{scope}:{digest}:{history_bucket(who)}"
+
+
+def latest_key(scope: str) -> str:
+    return f"ratings-latest:v1:{scope}"
+
+
+def remember_latest(ratings: RatingList) -> None:
+    """``ratings`` as the stored list of its scope, in the cache: what the pages serve while a newer one
+    is computed, without reading its ``RatingSnapshot``."""
+    latest = (ratings.digest, ratings.as_of, ratings.events, ratings.skill, ratings.mers, ratings.updated_at)
+    cache.set(latest_key(ratings.scope), latest, LIST_SECONDS)
+
+
+def stored_list(
+    scope: str, tournaments: QuerySet[Tournament], as_of: date | None = None
+) -> RatingList | None:
+    """The list a page shows, never computed here: the one made of the current data (from the cache,
+    else from its ``RatingSnapshot``); else the stored one, ``stale``, while the recompute runs; None
+    when none was ever stored. Two queries at most: the tournaments (for the digest) and the snapshot
+    when the cache has lost it."""
+    as_of = as_of or timezone.localdate()
+    digest, _events, _cutoffs = current_digest(tournaments, as_of)
+    found = cache.get_many([list_key(scope, digest), latest_key(scope)])
+    if list_key(scope, digest) in found:
+        return RatingList(scope, digest, as_of, *found[list_key(scope, digest)])
+    if latest_key(scope) in found:
+        ratings = RatingList(scope, *found[latest_key(scope)])
+    else:
+        snapshot = RatingSnapshot.objects.filter(scope=scope).first()
+        if snapshot is None:
+            return None
+        ratings = snapshot_list(snapshot)
+        remember_latest(ratings)
+    if ratings.digest == digest:
+        cache.set(
+            list_key(scope, digest),
+            (ratings.events, ratings.skill, ratings.mers, ratings.updated_at),
+            LIST_SECONDS,
+        )
+        return ratings
+    return replace(ratings, stale=True)
+
+
+def snapshot_list(snapshot: RatingSnapshot) -> RatingList:
+    """The list stored in ``snapshot`` (its JSON read back: tuples, exact decimals)."""
+    return RatingList(
+        snapshot.scope,
+        snapshot.digest,
+        snapshot.as_of,
+        list(snapshot.events),
+        [(who, mu, sigma, hanchan) for who, mu, sigma, hanchan in snapshot.skill],
+        [(who, Decimal(value), results) for who, value, results in snapshot.mers],
+        updated_at=snapshot.computed_at,
+    )
+
+
+def snapshot_fields(ratings: RatingList) -> dict[str, Any]:
+    """The fields of a ``RatingSnapshot`` holding ``ratings`` (decimals as exact strings)."""
+    return {
+        "digest": ratings.digest,
+        "as_of": ratings.as_of,
+        "computed_at": ratings.updated_at or timezone.now(),
+        "events": ratings.events,
+        "skill": [list(entry) for entry in ratings.skill],
+        "mers": [[who, str(value), results] for who, value, results in ratings.mers],
+    }
+
+
+def snapshot_histories(histories: dict[str, list[Step]]) -> dict[int, dict[str, list[Step]]]:
+    """The histories by bucket, as ``RatingHistory`` rows hold them."""
+    buckets: dict[int, dict[str, list[Step]]] = {}
+    for who, steps in histories.items():
+        buckets.setdefault(history_bucket(who), {})[who] = steps
+    return buckets
 
 
 def history(ratings: RatingList, who: str) -> list[Step]:
     """The entrant's rating after each of their hanchan in the list: (tournament, hanchan, place, mu,
-    sigma), in the order of play."""
+    sigma), in the order of play. From the cache, else from the stored list's bucket (never computed
+    here: empty when neither has it)."""
     bucket = cache.get(history_key(ratings.scope, ratings.digest, who))
-    if bucket is not None:
-        return list(bucket.get(who, []))
-    # The cache lost it: the list again, from the same tournaments.
-    cache.delete(f"ratings:v1:{ratings.scope}:{ratings.digest}")
-    events = Tournament.objects.filter(pk__in=[event["id"] for event in ratings.events])
-    _again, histories = _rating_list(ratings.scope, events, ratings.as_of)
-    return list((histories or {}).get(who, []))
+    if bucket is None:
+        stored = (
+            RatingHistory.objects.filter(snapshot__scope=ratings.scope, bucket=history_bucket(who))
+            .values_list("steps", flat=True)
+            .first()
+        )
+        bucket = {name: [tuple(step) for step in steps] for name, steps in (stored or {}).items()}
+        if stored is not None:
+            cache.set(history_key(ratings.scope, ratings.digest, who), bucket, LIST_SECONDS)
+    return list(bucket.get(who, []))
 
 
 # (pk, tournament, person, substitute, country) of each registration of the counted tournaments.

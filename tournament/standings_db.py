@@ -407,13 +407,19 @@ def _cached_up_to(tournament: Tournament, up_to: int) -> tuple[dict[str, Any], d
     return data, summary
 
 
+# Sent once a change of a tournament's standings has committed: what is computed from them elsewhere
+# (the rating lists: ``tournament.services.ratings``) is computed again.
+results_changed = Signal()
+
+
 def schedule_standings_refresh(tournament_id: int) -> None:
     """The standings change in the current transaction: a new standings version, in the same
-    transaction, and a refresh of the cached standings once it commits (a refresh that fails is logged,
-    never undoes or refuses the change: the next reader recomputes)."""
+    transaction, and a refresh of the cached standings once it commits, then ``results_changed`` (a
+    refresh that fails is logged, never undoes or refuses the change: the next reader recomputes)."""
     Tournament.objects.filter(pk=tournament_id).update(standings_version=F("standings_version") + 1)
     transaction.on_commit(lambda: refresh_standings(tournament_id), robust=True)
     transaction.on_commit(lambda: announce_standings(tournament_id), robust=True)
+    transaction.on_commit(lambda: results_changed.send(sender=None, tournament_id=tournament_id), robust=True)
 
 
 def cached_phases(tournament: Tournament, up_to: int | None = None) -> dict[str, Any]:

@@ -10,7 +10,8 @@ The verbs live in small modules by concern and are all importable from here:
 - ``rounds``: the current hanchan, the clock, a table's extra minutes, finishing a hanchan;
 - ``staff``: granting and removing staff roles, organisers' accounts and their invitation;
 - ``club``: a club session's tables, formed at the venue from four players present, or taken back;
-- ``phases``: the phases, the cut into a phase, calling up the next in line, seating a phase by rank.
+- ``phases``: the phases, the cut into a phase, calling up the next in line, seating a phase by rank;
+- ``ratings``: the site's and the series' rating lists, recomputed in the background and stored.
 """
 
 from tournament.services.absences import plan_withdrawal, replace_with_substitute, withdraw_player
@@ -22,6 +23,12 @@ from tournament.services.phases import (
     preview_cut,
     seat_by_rank,
     set_phases,
+)
+from tournament.services.ratings import (
+    ratings_changed_on_commit,
+    refresh_rating_lists,
+    served_series_list,
+    served_site_list,
 )
 from tournament.services.registration import (
     CheckInPlan,
@@ -95,6 +102,8 @@ __all__ = [
     "preview_cut",
     "preview_player_file",
     "publish_seating",
+    "ratings_changed_on_commit",
+    "refresh_rating_lists",
     "register_player",
     "remove_player",
     "remove_role",
@@ -107,6 +116,8 @@ __all__ = [
     "seat_by_rank",
     "seat_swiss_round",
     "seating_field",
+    "served_series_list",
+    "served_site_list",
     "set_phases",
     "tables_of_referee",
     "take_back_table",

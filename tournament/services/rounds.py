@@ -14,6 +14,7 @@ from tournament.live_standings import current_round  # and its receiver of live_
 from tournament.models import Round, StaffRole, Table, Tournament
 from tournament.refusal import Refusal
 from tournament.services import audit, club, participation
+from tournament.services.ratings import ratings_changed_on_commit
 from tournament.standings_db import forget_live
 
 MAX_CLOCK_MINUTES = 24 * 60
@@ -145,6 +146,7 @@ def finish_round(round_: Round, user: AbstractBaseUser) -> Round:
     participation.book_missed(round_, user)
     live.announce_on_commit(round_.tournament_id, "clock")  # the next hanchan's clock
     transaction.on_commit(lambda: forget_live(round_.tournament_id))  # the next hanchan is current
+    ratings_changed_on_commit()  # a tournament published as of its last finished hanchan counts this one
     return round_
 
 

@@ -15,6 +15,7 @@ from tournament.inputs import require_printable
 from tournament.models import SERIES_FIELDS, Series, Tournament
 from tournament.refusal import NOT_FOUND, Refusal
 from tournament.series import MAX_POINTS, SeriesRule, rule_problem
+from tournament.services.ratings import ratings_changed_on_commit
 
 MAX_TOURNAMENTS = 200
 MAX_POINT_VALUE = Decimal(1_000_000)
@@ -99,6 +100,7 @@ def create_series(user: AbstractBaseUser, tournaments: Any = (), **fields: Any) 
     chosen = _tournaments(user, list(tournaments))
     series.save()
     series.tournaments.set(chosen)
+    ratings_changed_on_commit()  # the series' rating list
     return series
 
 
@@ -111,4 +113,5 @@ def update_series(series: Series, user: AbstractBaseUser, tournaments: Any = Non
     series.save()
     if tournaments is not None:
         series.tournaments.set(_tournaments(user, list(tournaments)))
+        ratings_changed_on_commit()  # the series' rating list counts other tournaments
     return series

@@ -16,10 +16,11 @@ from tournament.names import shown_name
 from tournament.persons_db import match_candidates
 from tournament.presentation import rating_chart
 from tournament.ratings.lists import entrant
-from tournament.ratings_db import history, site_list
+from tournament.ratings_db import history
 from tournament.refusal import Refusal
 from tournament.series_db import person_events
 from tournament.services import persons as person_services
+from tournament.services.ratings import served_site_list
 from tournament.views.base import access_tournament, render_page
 
 Role = StaffRole.Role
@@ -36,7 +37,7 @@ def person(request: HttpRequest, person_id: int) -> HttpResponse:
     latest = events[0]["player"]
     language = translation.get_language() or ""
     # The site's ratings: what the public sees of every public tournament, the same for every reader.
-    ratings = site_list()
+    ratings = served_site_list()
     key = entrant(found.pk, 0)
     skill = ratings.skill_of(key)
     shown_skill = None
@@ -65,6 +66,8 @@ def person(request: HttpRequest, person_id: int) -> HttpResponse:
             "events": events,
             "figures": figures,
             "skill": shown_skill,
+            "ratings_stale": ratings.stale,
+            "ratings_updated_at": ratings.updated_at,
             "mers": None
             if mers is None
             else {"place": mers[0], "of": len(ratings.mers), "ranking": mers[1], "results": mers[2]},

@@ -17,7 +17,8 @@ from django.views.decorators.http import require_GET
 from tournament import access
 from tournament.models import Player, Series, Tournament
 from tournament.names import shown_name
-from tournament.ratings_db import RatingList, list_rows, series_list, site_list, skill_of
+from tournament.ratings_db import RatingList, list_rows, skill_of
+from tournament.services.ratings import served_series_list, served_site_list
 from tournament.standings_db import reader_cutoff, remember_live
 from tournament.views.base import access_tournament, render_page
 
@@ -68,15 +69,16 @@ PAGE_SIZE = 100
 @require_GET
 def site_ratings(request: HttpRequest) -> HttpResponse:
     """The site's rating list: the skill rating, or (``?list=mers``) the MERS ranking, over every public
-    tournament, a hundred entrants a page."""
-    return _list_page(request, site_list(), None)
+    tournament, a hundred entrants a page; the stored list, never computed here once one is stored
+    (``services.ratings.served_list``)."""
+    return _list_page(request, served_site_list(), None)
 
 
 @require_GET
 def series_ratings(request: HttpRequest, series_slug: str) -> HttpResponse:
     """A series' rating list: the same over its public tournaments."""
     series = get_object_or_404(Series, slug=series_slug)
-    return _list_page(request, series_list(series), series)
+    return _list_page(request, served_series_list(series), series)
 
 
 def _list_page(request: HttpRequest, ratings: RatingList, series: Series | None) -> HttpResponse:
@@ -100,5 +102,7 @@ def _list_page(request: HttpRequest, ratings: RatingList, series: Series | None)
             "events": ratings.events,
             "mers_events": [event for event in ratings.events if event["mers"]],
             "as_of": ratings.as_of,
+            "updated_at": ratings.updated_at,
+            "stale": ratings.stale,
         },
     )
