@@ -32,6 +32,16 @@ def current_round(tournament: Tournament) -> Round | None:
     return tournament.rounds.exclude(status=Round.Status.FINISHED).order_by("number").first()
 
 
+def playing_rounds(tournament: Tournament) -> list[Round]:
+    """The hanchan in play: a tournament's current one (``current_round``); a club session's every
+    hanchan not finished, oldest first, each one table formed at the venue (``tournament.club``). What
+    the live tables, the standings' tables still waiting and the home page follow."""
+    if tournament.is_club_session:
+        return list(tournament.rounds.exclude(status=Round.Status.FINISHED).order_by("number"))
+    current = current_round(tournament)
+    return [current] if current is not None else []
+
+
 def standings_payload(
     tournament: Tournament, up_to: int | None = None, *, fresh: bool = False
 ) -> dict[str, Any]:

@@ -30,7 +30,7 @@ from django.utils import timezone
 
 from scoring.models import ScoreSheet
 from tournament import live
-from tournament.live_standings import current_round
+from tournament.live_standings import playing_rounds
 from tournament.models import Round, Seat, Table, Tournament
 from tournament.standings_db import public_cutoff, remember_live, shows_hanchan, store_live
 from tournament.table_progress import SeatEntry, TableEntry, TableState, slow_tables, table_state
@@ -153,11 +153,7 @@ def shown_rounds(tournament: Tournament, *, staff: bool) -> tuple[list[Round], b
     """The hanchan whose tables the reader sees, and whether anything is hidden from them (``shown``
     false: there is a hanchan in play the reader may not see). A tournament's is its current hanchan; a
     club session's, every hanchan not finished, each a table formed at the venue."""
-    if tournament.is_club_session:
-        playing = list(tournament.rounds.exclude(status=Round.Status.FINISHED).order_by("number"))
-    else:
-        current = current_round(tournament)
-        playing = [current] if current is not None else []
+    playing = playing_rounds(tournament)
     seen = [round_ for round_ in playing if staff or public_sees(tournament, round_)]
     return seen, bool(seen) or not playing
 
