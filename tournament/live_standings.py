@@ -46,22 +46,30 @@ def standings_payload(
     tournament: Tournament, up_to: int | None = None, *, fresh: bool = False
 ) -> dict[str, Any]:
     """What the standings page, the projector and their poll share: the cached standings (no
-    recomputation), after hanchan ``up_to`` when given, and the tables of the current hanchan still
-    without a signed sheet. ``fresh``: never the copy from before the latest change (``remember_live``)."""
+    recomputation), after hanchan ``up_to`` when given, and the tables of the current hanchan (of a
+    club session, of every hanchan in play) still without a signed sheet. ``fresh``: never the copy
+    from before the latest change (``remember_live``)."""
     return remember_live(tournament, f"page:{up_to}", lambda: live_standings(tournament, up_to), fresh=fresh)
 
 
 def live_standings(tournament: Tournament, up_to: int | None = None) -> dict[str, Any]:
     data = cached_summary(tournament, up_to)
-    current = current_round(tournament)
+    club = tournament.is_club_session
+    playing = playing_rounds(tournament)
+    # A club session has no one current hanchan: its tables in play are each a hanchan of its own.
+    current = playing[0] if playing and not club else None
     pending: list[dict[str, Any]] = []
     table_count = 0
-    if current is not None:
-        tables = Table.objects.filter(round=current).order_by("number").values_list("number", "sheet__status")
-        for number, sheet_status in tables:
-            table_count += 1
-            if sheet_status != ScoreSheet.Status.SIGNED:
-                pending.append({"table": number, "status": sheet_status or "none"})
+    tables = (
+        Table.objects.filter(round__in=playing)
+        .order_by("round__number", "number")
+        .values_list("round__number", "number", "sheet__status")
+    )
+    for hanchan, number, sheet_status in tables:
+        table_count += 1
+        if sheet_status != ScoreSheet.Status.SIGNED:
+            waiting = {"table": number, "status": sheet_status or "none"}
+            pending.append({"round": hanchan, **waiting} if club else waiting)
     hiding = bool(tournament.hidden_hanchan and not tournament.standings_revealed)
     # A tournament in phases: each ranked row names the last phase its player reached.
     names = phase_names(tournament.pk)
@@ -69,6 +77,7 @@ def live_standings(tournament: Tournament, up_to: int | None = None) -> dict[str
         "rounds": data["rounds"],
         "as_of": up_to,  # None: live, every signed sheet counts
         "hidden_from": tournament.hanchan_count - tournament.hidden_hanchan + 1 if hiding else None,
+        "club": club,
         "current_round": current.number if current else None,
         "current_round_status": current.status if current else None,
         "tables": table_count,

@@ -45,6 +45,21 @@
       } else {
         text += interpolate(gettext("hanchan %(number)s: every table signed"), { number }, true);
       }
+    } else if (data.club && data.pending.length) {
+      // A club session: every table in play is a hanchan of its own, named by it.
+      text += " · ";
+      const count = data.pending.length;
+      if (count > MANY_WAITING) {
+        text += interpolate(ngettext("waiting for %(count)s table", "waiting for %(count)s tables", count), { count }, true);
+      } else {
+        const hanchan = data.pending.map((p) => p.round).join(", ");
+        const waiting = ngettext(
+          "waiting for the table of hanchan %(hanchan)s",
+          "waiting for the tables of hanchan %(hanchan)s",
+          count,
+        );
+        text += interpolate(waiting, { hanchan }, true);
+      }
     }
     return text;
   }

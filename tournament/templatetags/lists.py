@@ -1,5 +1,6 @@
 """``{{ standings.pending|join_tables }}``: the numbers of the tables still waiting, as one piece of text
-("2, 5"), for a translated sentence that names them (a loop cannot stand inside ``blocktranslate``)."""
+("2, 5"), for a translated sentence that names them (a loop cannot stand inside ``blocktranslate``);
+``join_hanchan`` the same with their hanchan, a club session's tables being each a hanchan of its own."""
 
 from __future__ import annotations
 
@@ -16,6 +17,11 @@ register = template.Library()
 @register.filter
 def join_tables(pending: Iterable[dict[str, Any]]) -> str:
     return ", ".join(str(table["table"]) for table in pending)
+
+
+@register.filter
+def join_hanchan(pending: Iterable[dict[str, Any]]) -> str:
+    return ", ".join(str(table["round"]) for table in pending)
 
 
 @register.filter
