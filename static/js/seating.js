@@ -80,9 +80,14 @@
     function paint() {
       const me = R.me.get(slug);
       const seat = me && data[String(me.id)];
-      box.textContent = seat
-        ? interpolate(gettext("%(name)s: table %(table)s, %(wind)s"), { name: me.name, table: seat.table, wind: seat.wind }, true)
-        : "";
+      if (!seat) {
+        box.textContent = "";
+      } else if (seat.hanchan) {
+        // A club session's table: a hanchan of its own, named by it.
+        box.textContent = interpolate(gettext("%(name)s: hanchan %(hanchan)s, %(wind)s"), { name: me.name, hanchan: seat.hanchan, wind: seat.wind }, true);
+      } else {
+        box.textContent = interpolate(gettext("%(name)s: table %(table)s, %(wind)s"), { name: me.name, table: seat.table, wind: seat.wind }, true);
+      }
     }
     paint();
     document.addEventListener("riichi:me", paint);

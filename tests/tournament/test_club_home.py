@@ -1,6 +1,7 @@
-"""A club session's standings follow every table in play, not one current hanchan: each table is a
-hanchan of its own (``tournament.club``), so the tables still waiting for a signed sheet are every open
-one. Through the pages, their JSON and the API, with Django's test client."""
+"""A club session's home page and standings follow every table in play, not one current hanchan: each
+table is a hanchan of its own (``tournament.club``), so the tables still waiting for a signed sheet are
+every open one, and a player's seat is their own open table. Through the pages, their JSON and the API,
+with Django's test client."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ from scoring import services as sheets
 from scoring.models import ScoreSheet
 from tests.tournament.test_club_sessions import Session, make_session, sign
 from tournament import services
-from tournament.models import Player, Table
+from tournament.models import Player, Table, Tournament
+from tournament.services import club, player_login
 
 MORE = ("Hal", "Ivy", "Jon", "Kim", "Lea", "Max")
 POINTS = (45000, 35000, 25000, 15000)
@@ -101,6 +103,39 @@ def test_the_standings_wait_for_every_open_table_of_the_session(
     page = Client().get(f"/t/{slug}/standings/").content.decode()
     assert "waiting for the table of hanchan 4" in page
     assert "waiting for the tables of hanchan" not in page
+
+
+@pytest.mark.django_db
+def test_the_home_page_shows_every_open_table_and_each_players_own() -> None:
+    session, _tables = evening("club-home")
+    page = Client().get(f"/t/{session.tournament.slug}/").content.decode()
+    assert "3 tables playing" in page
+    assert re.findall(r'<li data-hanchan="(\d+)">', page) == ["2", "3", "4"]  # not the signed hanchan 1
+    assert "Dai, Ana, Cho, Ben" in page  # East to North
+    seats = next_seats(page)
+    by_name = {name: seats.get(str(player.pk)) for name, player in session.players.items()}
+    assert by_name["Eve"] == {"table": 1, "wind": "East", "hanchan": 2}
+    assert by_name["Ana"] == {"table": 1, "wind": "South", "hanchan": 3}  # her own open table, not hanchan 1
+    assert by_name["Max"] == {"table": 1, "wind": "North", "hanchan": 4}
+    assert by_name["Gus"] is None  # not checked in, at no table
+    # Every table signed: none playing, nobody's seat.
+    for table in club.open_tables(session.tournament):
+        finish(table, session.organiser)
+    page = Client().get(f"/t/{session.tournament.slug}/").content.decode()
+    assert "0 tables playing" in page and "data-hanchan" not in page
+    assert next_seats(page) == {}
+
+
+@pytest.mark.django_db
+def test_a_signed_in_player_is_sent_to_their_own_open_table() -> None:
+    session, _tables = evening("club-mine", entry_mode=Tournament.EntryMode.PLAYERS)
+    slug, ana = session.tournament.slug, session.players["Ana"]
+    client = Client()
+    link = player_login.issue_for_player(ana, session.organiser).token
+    assert client.get(f"/t/{slug}/in/{link}/").status_code == 302
+    page = client.get(f"/t/{slug}/players/{ana.pk}/").content.decode()
+    assert "Hanchan 3, table 1 (South)." in page
+    assert f'href="/t/{slug}/sheet/3/1/"' in page
 
 
 @pytest.mark.django_db

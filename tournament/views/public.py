@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET
 
 from scoring.models import ScoreSheet
 from tournament import access, services
-from tournament.live_standings import standings_payload
+from tournament.live_standings import playing_rounds, standings_payload
 from tournament.models import Absence, Player, Round, Seat, StaffRole, Tournament
 from tournament.phases_db import phase_names
 from tournament.presentation import points_chart, rank_chart
@@ -63,12 +63,18 @@ def index(request: HttpRequest) -> HttpResponse:
 def home(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = access_tournament(request, slug)
     rounds = list(tournament.rounds.annotate(table_count=Count("tables")))
-    current = services.current_round(tournament)
+    club = tournament.is_club_session
     visible = access.public_rounds(request.user, tournament)
+    # The current hanchan; a club session's every table in play, each its own hanchan (live_standings).
+    playing = [r for r in playing_rounds(tournament) if visible is None or r.number in visible]
     next_seats: dict[int, dict[str, Any]] = {}
-    if current is not None and (visible is None or current.number in visible):
-        for seat in Seat.objects.filter(round=current).select_related("table"):
-            next_seats[seat.player_id] = {"table": seat.table.number, "wind": WIND_NAMES[seat.wind]}
+    open_tables: dict[int, list[str]] = {round_.number: [] for round_ in playing} if club else {}
+    seats = Seat.objects.filter(round__in=playing).select_related("table", "round", "player")
+    for seat in seats.order_by("round__number", "wind"):
+        next_seats[seat.player_id] = {"table": seat.table.number, "wind": WIND_NAMES[seat.wind]}
+        if club:  # each player at one open table at most (tournament.club, player-free)
+            next_seats[seat.player_id]["hanchan"] = seat.round.number
+            open_tables[seat.round.number].append(seat.player.name)
     return render_page(
         request,
         "tournament/home.html",
@@ -78,6 +84,7 @@ def home(request: HttpRequest, slug: str) -> HttpResponse:
             "player_count": tournament.players.filter(is_substitute=False).count(),
             "ruleset_label": Tournament.Preset(tournament.ruleset_preset).label,
             "next_seats": next_seats,
+            "open_tables": [{"hanchan": number, "players": names} for number, names in open_tables.items()],
         },
     )
 
