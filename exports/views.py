@@ -9,6 +9,9 @@ language its asker chose (``asked_language``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypeVar
+
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
@@ -28,6 +31,7 @@ from tournament.services import player_login
 from tournament.views.base import reader_chose_language, refusal_response, render_page
 
 Role = StaffRole.Role
+Job = TypeVar("Job", ExportJob, SeriesExportJob)
 
 
 def asked_language(request: HttpRequest) -> str:
@@ -77,38 +81,42 @@ def index(request: HttpRequest, slug: str) -> HttpResponse:
     return render_page(request, "exports/index.html", tournament, context)
 
 
-@require_POST
-def request_export(request: HttpRequest, slug: str, identifier: str) -> HttpResponse:
-    """Queue an export. JSON callers (the page's script) get the job's status (202); a plain form post
-    is sent back to the page, which shows that job."""
-    tournament = _tournament(request, slug)
+# A tournament's and a series' exports follow one flow; each verb below takes the service call that finds
+# (or queues) the job with its permission check, and the job's status as its page shows it.
+
+
+def _queued(
+    request: HttpRequest, ask: Callable[[], Job], status_of: Callable[[Job], dict[str, Any]], page: str
+) -> HttpResponse:
+    """An export asked for (``ask``: the service that checks who may and queues the job). JSON callers
+    (the page's script) get the job's status (202), or the refusal; a plain form post is sent back to
+    the exports ``page``, which shows that job, or a refusal as not found."""
     wants_json = "application/json" in request.headers.get("Accept", "")
     try:
-        job = export_services.request_export(tournament, request.user, identifier, asked_language(request))
+        job = ask()
     except Refusal as exc:
         if wants_json:
             return refusal_response(exc)
         raise Http404(exc.message) from None
     if wants_json:
-        return JsonResponse(export_services.job_status(job, tournament), status=202)
-    return redirect(f"{reverse('exports:index', kwargs={'slug': slug})}?job={job.pk}")
+        return JsonResponse(status_of(job), status=202)
+    return redirect(f"{page}?job={job.pk}")
 
 
-@require_GET
-def status(request: HttpRequest, slug: str, job_id: int) -> JsonResponse:
-    tournament = _tournament(request, slug)
+def _followed(find: Callable[[], Job], status_of: Callable[[Job], dict[str, Any]]) -> JsonResponse:
+    """A job's status for the page's poll (``find``: the service that looks it up for this user)."""
     try:
-        job = export_services.access_export_job(request.user, tournament, job_id)
+        job = find()
     except Refusal as exc:
         return refusal_response(exc)
-    return JsonResponse(export_services.job_status(job, tournament))
+    return JsonResponse(status_of(job))
 
 
-@require_GET
-def download(request: HttpRequest, slug: str, job_id: int) -> HttpResponse:
-    tournament = _tournament(request, slug)
+def _downloaded(find: Callable[[], Job]) -> HttpResponse:
+    """A job's file (``find``: the service that checks it is this user's to download, ready and not
+    expired); a refusal as plain text with its status, or not found."""
     try:
-        job = export_services.job_for_download(request.user, tournament, job_id)
+        job = find()
     except Refusal as exc:
         if exc.status == NOT_FOUND:
             raise Http404(exc.message) from None
@@ -118,6 +126,34 @@ def download(request: HttpRequest, slug: str, job_id: int) -> HttpResponse:
     )
     response["Cache-Control"] = "private, no-store"
     return response
+
+
+@require_POST
+def request_export(request: HttpRequest, slug: str, identifier: str) -> HttpResponse:
+    """Queue an export. JSON callers (the page's script) get the job's status (202); a plain form post
+    is sent back to the page, which shows that job."""
+    tournament = _tournament(request, slug)
+    return _queued(
+        request,
+        lambda: export_services.request_export(tournament, request.user, identifier, asked_language(request)),
+        lambda job: export_services.job_status(job, tournament),
+        reverse("exports:index", kwargs={"slug": slug}),
+    )
+
+
+@require_GET
+def status(request: HttpRequest, slug: str, job_id: int) -> JsonResponse:
+    tournament = _tournament(request, slug)
+    return _followed(
+        lambda: export_services.access_export_job(request.user, tournament, job_id),
+        lambda job: export_services.job_status(job, tournament),
+    )
+
+
+@require_GET
+def download(request: HttpRequest, slug: str, job_id: int) -> HttpResponse:
+    tournament = _tournament(request, slug)
+    return _downloaded(lambda: export_services.job_for_download(request.user, tournament, job_id))
 
 
 PRINTS = ("score-sheets", "seating-cards")
@@ -247,39 +283,26 @@ def series_index(request: HttpRequest, series_slug: str) -> HttpResponse:
 def series_request(request: HttpRequest, series_slug: str, identifier: str) -> HttpResponse:
     """Queue an export of a series: JSON callers get the job's status (202), a form post the page."""
     series = get_object_or_404(Series, slug=series_slug)
-    wants_json = "application/json" in request.headers.get("Accept", "")
-    try:
-        job = export_services.request_series_export(series, request.user, identifier, asked_language(request))
-    except Refusal as exc:
-        if wants_json:
-            return refusal_response(exc)
-        raise Http404(exc.message) from None
-    if wants_json:
-        return JsonResponse(export_services.series_job_status(job, series), status=202)
-    return redirect(f"{reverse('series_exports:index', kwargs={'series_slug': series_slug})}?job={job.pk}")
+    return _queued(
+        request,
+        lambda: export_services.request_series_export(
+            series, request.user, identifier, asked_language(request)
+        ),
+        lambda job: export_services.series_job_status(job, series),
+        reverse("series_exports:index", kwargs={"series_slug": series_slug}),
+    )
 
 
 @require_GET
 def series_status(request: HttpRequest, series_slug: str, job_id: int) -> JsonResponse:
     series = get_object_or_404(Series, slug=series_slug)
-    try:
-        job = export_services.access_series_export_job(series, job_id, request.user)
-    except Refusal as exc:
-        return refusal_response(exc)
-    return JsonResponse(export_services.series_job_status(job, series))
+    return _followed(
+        lambda: export_services.access_series_export_job(series, job_id, request.user),
+        lambda job: export_services.series_job_status(job, series),
+    )
 
 
 @require_GET
 def series_download(request: HttpRequest, series_slug: str, job_id: int) -> HttpResponse:
     series = get_object_or_404(Series, slug=series_slug)
-    try:
-        job = export_services.series_job_for_download(series, job_id, request.user)
-    except Refusal as exc:
-        if exc.status == NOT_FOUND:
-            raise Http404(exc.message) from None
-        return HttpResponse(exc.message, status=exc.status, content_type="text/plain; charset=utf-8")
-    response = FileResponse(
-        job.file.open("rb"), as_attachment=True, filename=job.filename, content_type=job.content_type
-    )
-    response["Cache-Control"] = "private, no-store"
-    return response
+    return _downloaded(lambda: export_services.series_job_for_download(series, job_id, request.user))
