@@ -17,12 +17,14 @@ actions that answer a redirect), so a new page cannot go unchecked.
 
 Cost: each page is loaded once per language and its viewport resized (no reload) for the five sizes, one frame
 after each; three tests of two or three languages, each building its tournament once, so that pytest-xdist
-spreads them and none nears the per-test time limit on a loaded machine. axe-core takes 0.1 to 0.5 s a page
-with all its rules, more than half of it for the colour contrast, which depends on the page's markup and
-colours and not on its language. So axe runs every rule on every page in English at the narrowest phone (360
-px) and at the desktop size (1366 px), and in the other six languages, at 360 px, the rules whose findings the
-language can change (``LANGUAGE_RULES``: the names and labels of things, the page's language, the landmarks
-and the scrolling frames), about 0.1 s a page.
+spreads them and none nears the per-test time limit on a loaded machine. A visitor's browser context is
+closed as soon as its pages are checked (a projector or a sheet left open keeps its clock and its live
+stream going while the next visitor's pages are checked), and axe-core is handed to each context once.
+axe-core takes 0.1 to 0.5 s a page with all its rules, more than half of it for the colour contrast, which
+depends on the page's markup and colours and not on its language. So axe runs every rule on every page in
+English at the narrowest phone (360 px) and at the desktop size (1366 px), and in the other six languages,
+at 360 px, the rules whose findings the language can change (``LANGUAGE_RULES``: the names and labels of
+things, the page's language, the landmarks and the scrolling frames), about 0.1 s a page.
 
 Screenshots (not committed): ``SCREENSHOTS=1`` writes each page at each size to
 ``tests/artifacts/pages/<language>/<width>/<page>.png`` (``SCREENSHOTS=en``: in English only, as ``make
@@ -475,8 +477,7 @@ LANGUAGE_RULES = [
 
 
 def axe_findings(page: Any, *, every_rule: bool) -> list[str]:
-    if not page.evaluate("typeof window.axe === 'object'"):
-        page.evaluate(AXE_SCRIPT)
+    assert page.evaluate("typeof window.axe === 'object'"), "axe-core is in every page (in_language)"
     options: dict[str, Any] = {"resultTypes": ["violations"]}
     if not every_rule:
         options["runOnly"] = {"type": "rule", "values": LANGUAGE_RULES}
@@ -544,9 +545,11 @@ def visit(page: Any, base: str, item: Page, harbour: Harbour, findings: Findings
 
 
 def in_language(context: Any, live_server: Any, language: str) -> Any:
+    """A page of ``context`` in ``language``, with axe-core in every document it loads: handed to Chromium
+    once, where evaluating it on each page sent its 500 kB through the protocol page after page."""
     context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
-    page = context.new_page()
-    return page
+    context.add_init_script(AXE_SCRIPT)
+    return context.new_page()
 
 
 # Three tests, each with one tournament (its set-up is a tenth of a language's checks): English, which runs
@@ -571,17 +574,20 @@ def test_every_page_fits_every_screen_and_passes_axe(
         page = in_language(new_context(), live_server, language)
         for item in ANONYMOUS:
             visit(page, base, item, harbour, findings)
+        page.context.close()
 
         page = in_language(new_context(has_touch=True), live_server, language)
         link = player_login.issue_for_player(harbour.player, harbour.organiser).token  # a link signs in once
         page.goto(f"{base}{T}/in/{link}/")
         for item in PLAYER:
             visit(page, base, item, harbour, findings)
+        page.context.close()
 
         page = in_language(new_context(), live_server, language)
         log_in(page, live_server, "organiser", PASSWORD, f"{T}/manage/")
         for item in STAFF:
             visit(page, base, item, harbour, findings)
+        page.context.close()
         problems.update({f"{language}, {where}": found for where, found in findings.problems.items()})
 
     assert not problems, "\n".join(
