@@ -9,8 +9,10 @@ PORT ?= 8000
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/15
 # One pytest-xdist worker per core and one more (a browser test's worker mostly waits for Chromium, whose
-# work is counted apart); `make test TEST_WORKERS=0` runs the suite in one process. A worker whose queue
-# runs dry takes half of another's (worksteal), so no worker idles while one still has a queue.
+# work is counted apart); `make test TEST_WORKERS=0` runs the suite in one process. The tests are handed
+# out longest first (tests/conftest.py), one by one as workers come free (`--dist load --maxschedchunk 1`:
+# two to each worker, then one more each time one ends), so the run ends on short tests with every worker
+# busy.
 TEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 2) + 1 )))
 
 .PHONY: run serve test lint format bench services clean handbook
@@ -43,12 +45,12 @@ services:
 # The suite includes browser tests: Debian's chromium and chromium-driver come with the services.
 test: $(VENV)/.installed-dev
 	WITH_BROWSER=1 scripts/ensure-services.sh
-	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) TEST_RUN_ID=$$$$ $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) TEST_RUN_ID=$$$$ $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist load --maxschedchunk 1 $(PYTEST_ARGS)
 
 # The handbooks' screenshots (docs/handbook/img/), taken again by the browser tests that do each step.
 handbook: $(VENV)/.installed-dev
 	WITH_BROWSER=1 scripts/ensure-services.sh
-	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) TEST_RUN_ID=$$$$ SCREENSHOTS=en $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal -q -m browser tests/browser $(PYTEST_ARGS)
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) TEST_RUN_ID=$$$$ SCREENSHOTS=en $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist load --maxschedchunk 1 -q -m browser tests/browser $(PYTEST_ARGS)
 	$(BIN)/python scripts/handbook_images.py
 
 lint: $(VENV)/.installed-dev

@@ -62,18 +62,26 @@ def pytest_unconfigure(config: pytest.Config) -> None:
             server.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-# The longest tests (a browser, a worker or a server of their own, a seating search) run first, so that a
-# parallel run ends on short tests with both workers busy, not on one long test with the other idle.
+# The longest tests first, so that a parallel run ends on short tests with every worker busy, not on one
+# long test with the others idle: pytest-xdist's ``load`` scheduling hands the tests out in this order,
+# a batch to each worker in turn and then one by one as workers come free. First the every-page check
+# (three tests of a minute or more), then the rest of the browser tests, then the tests with a worker, a
+# server of their own or a seating search; each group keeps its order.
 LONG_MARKERS = {"browser", "integration"}
 LONG_FOLDERS = {"browser", "live", "seating", "faults"}
+LONGEST = {ROOT / "tests" / "browser" / "test_every_page.py"}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    def long(item: pytest.Item) -> bool:
+    def rank(item: pytest.Item) -> int:
         folder = item.path.relative_to(ROOT / "tests").parts[0]
-        return folder in LONG_FOLDERS or any(item.get_closest_marker(m) for m in LONG_MARKERS)
+        if item.path in LONGEST:
+            return 0
+        if folder == "browser":
+            return 1
+        return 2 if folder in LONG_FOLDERS or any(item.get_closest_marker(m) for m in LONG_MARKERS) else 3
 
-    items.sort(key=lambda item: not long(item))  # stable: each group keeps its order
+    items.sort(key=rank)  # stable: each group keeps its order
 
 
 def database_url(name: str) -> str:
