@@ -199,7 +199,11 @@ def person_events(person: Person, user: Any) -> tuple[list[dict[str, Any]], Care
     as the reader sees that tournament's standings; and their figures across those events. Each event's
     rank, total and hanchan come from its cached standings summary, the placements from one query over
     every event's results the reader sees (not each event's full standings, hanchan by hanchan)."""
-    registrations = Player.objects.filter(person=person).select_related("tournament")
+    # In the tournaments' order of creation: the sort by date below is stable, so two events that start
+    # on the same day are always listed in the same order (the one created first, first).
+    registrations = (
+        Player.objects.filter(person=person).select_related("tournament").order_by("tournament_id")
+    )
     seen = [
         (player, reader_cutoff(user, player.tournament))
         for player in registrations
