@@ -68,13 +68,16 @@ def home(request: HttpRequest, slug: str) -> HttpResponse:
     # The current hanchan; a club session's every table in play, each its own hanchan (live_standings).
     playing = [r for r in playing_rounds(tournament) if visible is None or r.number in visible]
     next_seats: dict[int, dict[str, Any]] = {}
-    open_tables: dict[int, list[str]] = {round_.number: [] for round_ in playing} if club else {}
-    seats = Seat.objects.filter(round__in=playing).select_related("table", "round", "player")
+    number_of = {round_.pk: round_.number for round_ in playing}
+    open_tables: dict[int, list[str]] = {number: [] for number in number_of.values()} if club else {}
+    # Only a club session's page names the players at each table.
+    seats = Seat.objects.filter(round__in=playing).select_related("table", *(["player"] if club else []))
     for seat in seats.order_by("round__number", "wind"):
         next_seats[seat.player_id] = {"table": seat.table.number, "wind": WIND_NAMES[seat.wind]}
         if club:  # each player at one open table at most (tournament.club, player-free)
-            next_seats[seat.player_id]["hanchan"] = seat.round.number
-            open_tables[seat.round.number].append(seat.player.name)
+            hanchan = number_of[seat.round_id]
+            next_seats[seat.player_id]["hanchan"] = hanchan
+            open_tables[hanchan].append(seat.player.name)
     return render_page(
         request,
         "tournament/home.html",
