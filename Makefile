@@ -20,7 +20,7 @@ TEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 2) + 1 )))
 # with it, 11 s without.
 TEST_ENV = PYTHONDONTWRITEBYTECODE= DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) TEST_RUN_ID=$$$$
 
-.PHONY: run serve test lint format bench services clean handbook
+.PHONY: run serve test test-quick test-all lint format bench services clean handbook
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -47,10 +47,23 @@ run: $(VENV)/.installed
 services:
 	WITH_BROWSER=$(WITH_BROWSER) scripts/ensure-services.sh
 
-# The suite includes browser tests: Debian's chromium and chromium-driver come with the services.
+# The suite includes browser tests: Debian's chromium-headless-shell comes with the services.
 test: $(VENV)/.installed-dev
 	WITH_BROWSER=1 scripts/ensure-services.sh
 	$(TEST_ENV) $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist load --maxschedchunk 1 $(PYTEST_ARGS)
+
+# The developer's loop: the suite without the browser, the servers and the Celery workers (marked
+# `browser`, `integration` and `server`, tests/conftest.py): the pure packages, the models, the pages
+# through Django's test client and the API.
+test-quick: $(VENV)/.installed-dev
+	scripts/ensure-services.sh
+	$(TEST_ENV) $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist load --maxschedchunk 1 \
+	  -m "not browser and not integration and not server" $(PYTEST_ARGS)
+
+# Everything `make test` runs, with the every-page check in every language at every size (before a change
+# to the templates or the styles lands: docs/testing.md).
+test-all:
+	EVERY_SIZE=1 $(MAKE) test
 
 # The handbooks' screenshots (docs/handbook/img/), taken again by the browser tests that do each step.
 handbook: $(VENV)/.installed-dev

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Make sure the services the test suite talks to are up: PostgreSQL on 127.0.0.1:5432 and Redis on
 # 127.0.0.1:6379. Starts them when installed but stopped; installs them from Debian's packages when
-# missing. With WITH_BROWSER=1 it also installs Debian's chromium and chromium-driver, and zbar-tools
-# (zbarimg), which the tests use to read back the QR codes the product draws. First, the Debian packages of
-# the product's languages (scripts/ensure-packages.sh: gettext, the PDF fonts, ICU).
+# missing. With WITH_BROWSER=1 it also installs Debian's chromium-headless-shell (the Chromium the browser
+# tests drive; Debian's chromium where the shell is not packaged), and zbar-tools (zbarimg), which the tests
+# use to read back the QR codes the product draws. First, the Debian packages of the product's languages
+# (scripts/ensure-packages.sh: gettext, the PDF fonts, ICU).
 set -euo pipefail
 
 "$(dirname "$0")/ensure-packages.sh"
@@ -62,8 +63,19 @@ if ! redis_up; then
   wait_for "Redis" redis_up
 fi
 
-if [ "${WITH_BROWSER:-0}" = "1" ] && { [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ] || ! command -v zbarimg >/dev/null; }; then
-  apt_install chromium chromium-driver zbar-tools
+if [ "${WITH_BROWSER:-0}" = "1" ]; then
+  if ! command -v zbarimg >/dev/null; then
+    apt_install zbar-tools
+  fi
+  if [ ! -x /usr/bin/chromium-headless-shell ]; then
+    packaged() { apt-cache show --no-all-versions "$1" 2>/dev/null | grep -q '^Package:'; }
+    if ! packaged chromium-headless-shell; then $SUDO apt-get update -q >/dev/null || true; fi
+    if packaged chromium-headless-shell; then
+      apt_install chromium-headless-shell
+    elif [ ! -x /usr/bin/chromium ]; then
+      apt_install chromium
+    fi
+  fi
 fi
 
 echo "services: PostgreSQL and Redis are up"

@@ -70,9 +70,32 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 LONG_MARKERS = {"browser", "integration"}
 LONG_FOLDERS = {"browser", "live", "seating", "faults"}
 LONGEST = {ROOT / "tests" / "browser" / "test_every_page.py"}
+# What runs a server or a worker of its own, marked ``server`` so that ``make test-quick`` (``-m "not
+# browser and not integration and not server"``) leaves it out: the folders of the live tier and of the
+# faults, the fixtures of pytest-django's live server and of the Celery worker, and any module that uses the
+# helpers that start processes (a uvicorn, a Redis of the test's own).
+SERVER_FOLDERS = {"browser", "live", "faults"}
+SERVER_FIXTURES = {"live_server", "celery_worker"}
+SERVER_HELPERS = {"tests.processes", "tests.asgi_server", "tests.own_redis"}
+
+
+def starts_servers(item: pytest.Item) -> bool:
+    if item.path.relative_to(ROOT / "tests").parts[0] in SERVER_FOLDERS:
+        return True
+    if SERVER_FIXTURES & set(getattr(item, "fixturenames", ())):
+        return True
+    imported = vars(item.module).values() if isinstance(item, pytest.Function) else ()
+    return any(
+        SERVER_HELPERS & {getattr(value, "__module__", None), getattr(value, "__name__", None)}
+        for value in imported
+    )
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if starts_servers(item):
+            item.add_marker(pytest.mark.server)
+
     def rank(item: pytest.Item) -> int:
         folder = item.path.relative_to(ROOT / "tests").parts[0]
         if item.path in LONGEST:

@@ -15,16 +15,21 @@ The pages are the URL configuration's: ``test_every_page_route_is_visited_or_sai
 fails when a route is added that is neither in ``PAGES`` nor in ``NOT_PAGES`` (JSON, streams, downloads,
 actions that answer a redirect), so a new page cannot go unchecked.
 
-Cost: each page is loaded once per language and its viewport resized (no reload) for the five sizes, one frame
-after each; three tests of two or three languages, each building its tournament once, so that pytest-xdist
-spreads them and none nears the per-test time limit on a loaded machine. A visitor's browser context is
-closed as soon as its pages are checked (a projector or a sheet left open keeps its clock and its live
-stream going while the next visitor's pages are checked), and axe-core is handed to each context once.
+The sizes that find different problems: every language at the narrowest phone (360 px) and at the
+projector (1920 x 1080); English, Japanese and German (a long-word Latin script and a CJK one) also at
+390, 1366 and 1280 px. ``EVERY_SIZE=1`` (``make test-all``) checks every language at every size.
+
+Cost: each page is loaded once per language and its viewport resized (no reload) through its sizes, one
+frame after each; three tests of two or three languages, each building its tournament once, so that
+pytest-xdist spreads them and none nears the per-test time limit on a loaded machine. A visitor's browser
+context is closed as soon as its pages are checked (a projector or a sheet left open keeps its clock and its
+live stream going while the next visitor's pages are checked), and axe-core is handed to each context once.
 axe-core takes 0.1 to 0.5 s a page with all its rules, more than half of it for the colour contrast, which
-depends on the page's markup and colours and not on its language. So axe runs every rule on every page in
-English at the narrowest phone (360 px) and at the desktop size (1366 px), and in the other six languages,
-at 360 px, the rules whose findings the language can change (``LANGUAGE_RULES``: the names and labels of
-things, the page's language, the landmarks and the scrolling frames), about 0.1 s a page.
+depends on the page's markup and colours and not on its language, nor on the width between a phone and a
+desktop. So axe runs once per page and language at a phone size (360 px) and at a desktop size (1366 px,
+or 1920 px for a language not checked at 1366): every rule in English, and in the other six languages the
+rules whose findings the language can change (``LANGUAGE_RULES``: the names and labels of things, the
+page's language, the landmarks and the scrolling frames), about 0.1 s a page.
 
 Screenshots (not committed): ``SCREENSHOTS=1`` writes each page at each size to
 ``tests/artifacts/pages/<language>/<width>/<page>.png`` (``SCREENSHOTS=en``: in English only, as ``make
@@ -61,8 +66,28 @@ from tournament.services import player_login
 LANGUAGES = ["en", "ja", "ru", "fr", "de", "zh-hans", "ko"]
 # Phone, phone, desktop, projector, projector: the order the page goes through them.
 SIZES = [(360, 780), (390, 844), (1366, 768), (1920, 1080), (1280, 720)]
-AXE_EVERY_LANGUAGE = 360
-AXE_ENGLISH = 1366
+# The sizes that find different problems: every language at the narrowest phone and at the projector;
+# English, Japanese and German (a long-word Latin script and a CJK one, the languages whose words are the
+# longest and the widest) at every size. ``EVERY_SIZE=1`` (``make test-all``) checks every language at every
+# size, as a change to the templates or the styles should be before it lands (docs/testing.md).
+EVERY_LANGUAGE_SIZES = [(360, 780), (1920, 1080)]
+WIDEST_LANGUAGES = {"en", "ja", "de"}
+# axe-core once per page and language at a phone and at a desktop size (its rules find the same between):
+# the desktop's 1366 px where the language is checked there, the projector's 1920 px where it is not.
+AXE_PHONE = 360
+AXE_DESKTOPS = (1366, 1920)
+
+
+def sizes_of(language: str) -> list[tuple[int, int]]:
+    every_size = os.environ.get("EVERY_SIZE", "") == "1"
+    return SIZES if every_size or language in WIDEST_LANGUAGES else EVERY_LANGUAGE_SIZES
+
+
+def axe_widths(language: str) -> set[int]:
+    widths = {width for width, _height in sizes_of(language)}
+    return {AXE_PHONE, next(width for width in AXE_DESKTOPS if width in widths)}
+
+
 # After a resize, one frame: the page's resize handlers run in that frame's update, and those that wait for
 # an animation frame of their own (the scrolling frames' marks) run in it too, before the next command.
 ONE_FRAME = "() => new Promise((done) => requestAnimationFrame(done))"
@@ -522,7 +547,8 @@ class Findings:
 
 def visit(page: Any, base: str, item: Page, harbour: Harbour, findings: Findings) -> None:
     language = findings.language
-    page.set_viewport_size(dict(zip(("width", "height"), SIZES[0], strict=True)))
+    sizes = sizes_of(language)
+    page.set_viewport_size(dict(zip(("width", "height"), sizes[0], strict=True)))
     url = base + item.url(harbour)
     if item.waits_for:
         with page.expect_response(lambda r: r.url.split("?")[0].endswith(item.waits_for)) as answer:
@@ -533,13 +559,13 @@ def visit(page: Any, base: str, item: Page, harbour: Harbour, findings: Findings
     if item.reached is not None:
         item.reached(page)
     assert page.locator("html").get_attribute("lang") == language, item.name
-    for width, height in SIZES:
+    axe_at = axe_widths(language)
+    for width, height in sizes:
         page.set_viewport_size({"width": width, "height": height})
         page.evaluate(ONE_FRAME)
         findings.add(f"{item.name} at {width} px", unstuck_layout_problems(page))
-        english = language == "en"
-        if width == AXE_EVERY_LANGUAGE or (english and width == AXE_ENGLISH):
-            findings.add(f"{item.name} at {width} px: axe", axe_findings(page, every_rule=english))
+        if width in axe_at:
+            findings.add(f"{item.name} at {width} px: axe", axe_findings(page, every_rule=language == "en"))
         if shots(language):
             shoot(page, language, width, item.name, whole=not item.projector)
 
