@@ -97,8 +97,10 @@ def register_player(tournament: Tournament, user: AbstractBaseUser, **fields: An
         raise Refusal(error.field, error.rule, error.message)
     player = _new_player(tournament, preview.rows[0])
     player.save()
-    persons.link_by_ema([player])
+    # The standings version first: it locks the tournament before link_by_ema locks a person, the order
+    # every change of persons takes (tournament.services.persons).
     schedule_standings_refresh(tournament.pk)
+    persons.link_by_ema([player])
     return player
 
 
@@ -134,6 +136,9 @@ def update_player(player: Player, user: AbstractBaseUser, **fields: Any) -> Play
     registration; audited. A player who has played stays what they were: player or substitute."""
     tournament = player.tournament
     access.require_role(user, tournament, StaffRole.Role.ORGANISER)
+    # The tournament, then the registration, then (following its EMA id) a person: the order of every
+    # change of persons (tournament.services.persons), so that a merge at the same moment waits.
+    Tournament.objects.select_for_update(no_key=True).filter(pk=tournament.pk).values_list("pk").get()
     player = Player.objects.select_for_update().get(pk=player.pk)
     unknown = sorted(set(fields) - set(EDITABLE_FIELDS))
     if unknown:
@@ -176,8 +181,8 @@ def update_player(player: Player, user: AbstractBaseUser, **fields: Any) -> Play
         setattr(player, name, value)
     player.save(update_fields=list(changes))
     audit.record(tournament, user, "player.update", f"player {player.name}", changes)
-    persons.follow_ema_id(player)
     schedule_standings_refresh(tournament.pk)
+    persons.follow_ema_id(player)
     return player
 
 
