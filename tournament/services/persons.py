@@ -16,9 +16,11 @@ events they organise; a site admin may do both for any person. One person is nev
 one event (a database constraint too).
 
 Locks, always in this order, so that two changes at once end with one waiting for the other (or refused),
-never in a deadlock: the tournaments whose registrations move (by id), then the persons (by id), then the
-registrations. A change that finds, once it holds its locks, that what it read before has changed
-(a person merged away meanwhile, a registration joined) is refused with 409 rather than guessed at.
+never in a deadlock: the registrations that move (by id; every change of a registration, a check-in or a
+correction, takes its row before its tournament's), then their tournaments (by id; their standings
+version moves), then the persons (by id). A change that finds, once it holds its locks, that what it
+read before has changed (a person merged away meanwhile, a registration joined) is refused with 409
+rather than guessed at.
 """
 
 from __future__ import annotations
@@ -161,28 +163,33 @@ def follow_ema_id(player: Player) -> None:
     link_by_ema([player])
 
 
+def _lock_registrations(ids: Iterable[int]) -> set[int]:
+    """Lock the registrations by id (the first of the locks, as every change of a registration takes
+    its row before its tournament's); the ids of those that exist."""
+    return set(
+        Player.objects.select_for_update().filter(pk__in=set(ids)).order_by("pk").values_list("pk", flat=True)
+    )
+
+
 def _locked(player: Player, user: AbstractBaseUser, *, also: Iterable[int] = ()) -> tuple[Player, set[int]]:
-    """The registration, locked for the change once its tournament's organiser is known to ask, after
-    its tournament and the tournaments of the persons ``also`` and of its own person, and those persons
-    (the lock order), with the ids of the tournaments locked. Refused (409) when its person changed
-    between the first read and the lock."""
+    """The registration, locked for the change once its tournament's organiser is known to ask, in the
+    lock order: the registrations of its person and of the persons ``also`` (itself among them), then
+    their tournaments, then those persons; with the ids of the registrations locked. Refused (409) when
+    its person changed between the first read and the lock."""
     access.require_role(user, player.tournament, Role.ORGANISER)
     person_id = Player.objects.filter(pk=player.pk).values_list("person_id", flat=True).first()
     persons = {person_id, *also} - {None}
-    tournaments = set(Player.objects.filter(person__in=persons).values_list("tournament_id", flat=True))
+    registrations = {player.pk, *Player.objects.filter(person__in=persons).values_list("pk", flat=True)}
+    registrations = _lock_registrations(registrations)
+    tournaments = Player.objects.filter(pk__in=registrations).values_list("tournament_id", flat=True)
     _lock_tournaments({player.tournament_id, *tournaments})
     _lock_persons(persons)
-    locked = (
-        Player.objects.select_for_update(of=("self",))
-        .select_related("tournament", "person")
-        .filter(pk=player.pk)
-        .first()
-    )
+    locked = Player.objects.select_related("tournament", "person").filter(pk=player.pk).first()
     if locked is None:
         raise Refusal("player", "player-unknown", _("no player {id}").format(id=player.pk), status=NOT_FOUND)
     if locked.person_id != person_id:
         raise _changed(locked.name)
-    return locked, {player.tournament_id, *tournaments}
+    return locked, registrations
 
 
 @transaction.atomic
@@ -213,7 +220,7 @@ def confirm_match(player: Player, person: Person, user: AbstractBaseUser) -> Per
     countries differ (``tournament.persons.same_person_possible``), when the person is not one suggested
     for the registration (site admins excepted: ``tournament.persons.is_suggested``), and when the person
     is already registered in this tournament (one person plays once in an event)."""
-    player, tournaments = _locked(player, user, also=[person.pk])
+    player, registrations = _locked(player, user, also=[person.pk])
     chosen = Person.objects.filter(pk=person.pk).first()
     if chosen is None or not known_persons(user).filter(pk=chosen.pk).exists():
         if (
@@ -245,7 +252,7 @@ def confirm_match(player: Player, person: Person, user: AbstractBaseUser) -> Per
         audit.record(player.tournament, user, "person.link", f"player {player.name}", changes)
         schedule_standings_refresh(player.tournament_id)
         return chosen
-    return _merge(player, chosen, user, tournaments)
+    return _merge(player, chosen, user, registrations)
 
 
 def _movable(person: Person, registrations: list[Player], user: AbstractBaseUser) -> bool:
@@ -265,7 +272,7 @@ def _snapshot(person: Person) -> dict[str, Any]:
     }
 
 
-def _merge(player: Player, chosen: Person, user: AbstractBaseUser, locked_tournaments: set[int]) -> Person:
+def _merge(player: Player, chosen: Person, user: AbstractBaseUser, locked: set[int]) -> Person:
     """One person keeps every registration of both; the other is deleted, its EMA id, name in its own
     script and country filling the kept person's where empty. The person removed is the newer of the
     two this user may merge away (``_movable``); refused when they may merge away neither, when both are
@@ -276,7 +283,7 @@ def _merge(player: Player, chosen: Person, user: AbstractBaseUser, locked_tourna
         pk: list(Player.objects.filter(person_id=pk).select_related("tournament").order_by("pk"))
         for pk in pair
     }
-    if any(r.tournament_id not in locked_tournaments for regs in registrations.values() for r in regs):
+    if any(r.pk not in locked for regs in registrations.values() for r in regs):
         raise _changed(player.name)
     events = [{r.tournament_id: r.name for r in registrations[pk]} for pk in pair]
     shared = set(events[0]) & set(events[1])
@@ -366,6 +373,7 @@ def undo_merge(entry: AuditEntry, user: AbstractBaseUser) -> Person:
             status=FORBIDDEN,
         )
     kept_registrations = list(Player.objects.filter(person_id=merged["kept"]).select_related("tournament"))
+    _lock_registrations(r.pk for r in kept_registrations + moving)
     _lock_tournaments({r.tournament_id for r in kept_registrations + moving})
     keep = _lock_persons([merged["kept"]]).get(merged["kept"])
     if keep is None or Person.objects.filter(pk=merged["removed"]).exists():

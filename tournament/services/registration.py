@@ -136,9 +136,6 @@ def update_player(player: Player, user: AbstractBaseUser, **fields: Any) -> Play
     registration; audited. A player who has played stays what they were: player or substitute."""
     tournament = player.tournament
     access.require_role(user, tournament, StaffRole.Role.ORGANISER)
-    # The tournament, then the registration, then (following its EMA id) a person: the order of every
-    # change of persons (tournament.services.persons), so that a merge at the same moment waits.
-    Tournament.objects.select_for_update(no_key=True).filter(pk=tournament.pk).values_list("pk").get()
     player = Player.objects.select_for_update().get(pk=player.pk)
     unknown = sorted(set(fields) - set(EDITABLE_FIELDS))
     if unknown:
@@ -181,6 +178,8 @@ def update_player(player: Player, user: AbstractBaseUser, **fields: Any) -> Play
         setattr(player, name, value)
     player.save(update_fields=list(changes))
     audit.record(tournament, user, "player.update", f"player {player.name}", changes)
+    # The registration, then its tournament (the standings version), then (following its EMA id) a
+    # person: the order of every change of persons (tournament.services.persons).
     schedule_standings_refresh(tournament.pk)
     persons.follow_ema_id(player)
     return player
