@@ -22,8 +22,8 @@ from penalties.models import Disqualification, Penalty
 from scoring.rules.citations import cite
 from tournament import access
 from tournament.inputs import require_printable
-from tournament.models import Player, Round, StaffRole, Tournament
-from tournament.refusal import Refusal
+from tournament.models import Player, Round, StaffRole, Table, Tournament
+from tournament.refusal import CONFLICT, Refusal
 from tournament.standings_db import schedule_standings_refresh
 
 if TYPE_CHECKING:  # for the annotation only: scoring builds on penalties, not the other way round
@@ -39,6 +39,9 @@ LATENESS_LIMIT_MINUTES = 10
 # outweighs any player's whole tournament. Beyond it is a typing error (and beyond the stored
 # DECIMAL(7,2), 99,999.99).
 MAX_PENALTY_POINTS = Decimal(1000)
+# The rule of a penalty for a club session's hanchan whose table was taken back meanwhile (the rule of
+# ``tournament.services.club`` for a table taken back).
+RULE_TAKEN_BACK = "table-taken-back"
 
 
 def _amount(value: object) -> Decimal:
@@ -78,6 +81,8 @@ def give_penalty(
         access.require_role(user, tournament, StaffRole.Role.HEAD_REFEREE)
     if round is not None and round.tournament_id != tournament.pk:
         raise Refusal("round", "same-tournament", _("round: not a hanchan of the player's tournament"))
+    if round is not None and round.mode == Round.Mode.CLUB:
+        _lock_club_hanchan(round)
     require_printable("reason", reason, multiline=True)
     if kind not in Kind.values:
         message = _("kind: {kind} is not one of {kinds}").format(
@@ -113,6 +118,17 @@ def give_penalty(
     )
     schedule_standings_refresh(tournament.pk)
     return penalty
+
+
+def _lock_club_hanchan(round_: Round) -> None:
+    """Lock the club hanchan's table, as its take-back does before it looks for a penalty
+    (``tournament.services.club``: the table, then the penalty), and refuse (409) a hanchan taken back
+    meanwhile: of a penalty and a take-back at once, one waits for the other, and the second is refused
+    (the take-back by its rule ``penalty-given``, the penalty by ``table-taken-back``)."""
+    list(Table.objects.select_for_update(of=("self",)).filter(round=round_).order_by("pk").values_list("pk"))
+    if not Round.objects.filter(pk=round_.pk).exists():
+        message = _("round: hanchan {number} was taken back (its table with it); no penalty is given for it")
+        raise Refusal("round", RULE_TAKEN_BACK, message.format(number=round_.number), status=CONFLICT)
 
 
 def not_cumulative(tournament: Tournament) -> str:

@@ -433,6 +433,12 @@ class Player(models.Model):
             ),
             # Score sheets name the players at a table: names are unique within a tournament.
             models.UniqueConstraint(fields=["tournament", "name"], name="unique_player_name_per_tournament"),
+            # One person plays once in a tournament (tournament.services.persons).
+            models.UniqueConstraint(
+                fields=["tournament", "person"],
+                condition=models.Q(person__isnull=False),
+                name="one_registration_per_person_per_tournament",
+            ),
         ]
         indexes = [models.Index(fields=["tournament", "status"])]
 

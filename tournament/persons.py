@@ -144,6 +144,15 @@ def suggestions(registration: Identity, persons: Iterable[Identity]) -> list[Sug
     return sorted(found, key=lambda s: (not s.same_country, s.person.key))
 
 
+def is_suggested(registration: Identity, person: Identity) -> bool:
+    """Whether ``person`` is one the registration would be offered: the same EMA id, or a name matching
+    in either script with nothing known telling them apart (``suggestions``). An organiser links a
+    registration only to such a person; a site admin to any person ``same_person_possible`` allows."""
+    if registration.ema_id and registration.ema_id == person.ema_id:
+        return True
+    return bool(suggestions(registration, [person]))
+
+
 @dataclass(frozen=True)
 class EventLine:
     """A person's result in one event, as the reader may see it: their final ``rank`` (None: not ranked),

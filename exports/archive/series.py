@@ -75,13 +75,16 @@ def build_series_archive(series: Series, progress: Progress = no_progress) -> di
         for p_index, player in enumerate(archive["players"])
     }
     registrations: dict[int, list[tuple[str, str]]] = {}
+    shown: dict[int, set[tuple[str, str]]] = {}  # the EMA ids and countries the archive's events give
     linked = Player.objects.filter(tournament__in=tournaments, person__isnull=False).values_list(
-        "person_id", "tournament__slug", "name"
+        "person_id", "tournament__slug", "name", "ema_id", "country"
     )
-    for person_id, slug, name in linked:
+    for person_id, slug, name, ema_id, country in linked:
         registrations.setdefault(person_id, []).append((slug, name))
+        shown.setdefault(person_id, set()).update({("ema_id", ema_id), ("country", country)})
     persons = []
     for row in Person.objects.filter(pk__in=registrations).values("pk", *PERSON_FIELDS):
+        row = _as_the_events_show(row, shown[row["pk"]])
         keys = sorted(registrations[row["pk"]], key=place.__getitem__)
         persons.append(
             (place[keys[0]], {**dumped(row, PERSON_FIELDS), "registrations": [list(k) for k in keys]})
@@ -98,6 +101,16 @@ def build_series_archive(series: Series, progress: Progress = no_progress) -> di
     }
     archive["users"] = username.listed()  # the users the series itself names (its tournaments list theirs)
     return archive
+
+
+def _as_the_events_show(row: dict[str, Any], shown: set[tuple[str, str]]) -> dict[str, Any]:
+    """A person's EMA id and country as the series' own events give them: each written only when one of
+    the person's registrations in these events has it. The person's record may hold them from events of
+    other organisers, which are not the archive's to carry (an EMA id is for a tournament's staff)."""
+    return {
+        **row,
+        **{field: "" for field in ("ema_id", "country") if (field, str(row[field] or "")) not in shown},
+    }
 
 
 def export_series_archive(series: Series, progress: Progress = no_progress) -> bytes:

@@ -15,6 +15,7 @@ from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
+from penalties import services as penalty_services
 from penalties.models import Penalty
 from scoring import services as sheets
 from scoring.models import ScoreSheet
@@ -283,3 +284,37 @@ def test_a_table_taken_back_by_two_at_once_is_taken_back_once() -> None:
     assert (
         AuditEntry.objects.filter(tournament=session.tournament, action="club.take_back_table").count() == 1
     )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_table_taken_back_while_a_penalty_is_given_at_it_ends_with_one_of_the_two() -> None:
+    """The penalty locks the table as the take-back does: one waits, and is refused (409) by its rule."""
+    assert connection.vendor == "postgresql", "this test needs real row locks"
+    for attempt in range(10):
+        session = make_session(f"race-penalty-{attempt}")
+        head = make_user(f"head-penalty-{attempt}", session.tournament, "head_referee")
+        table = form(session, *FOUR)
+        outcomes = race(
+            [
+                lambda: services.take_back_table(table, session.organiser),  # noqa: B023
+                lambda: penalty_services.give_penalty(
+                    session.players["Ana"],  # noqa: B023
+                    Penalty.Kind.PHONE,
+                    head,  # noqa: B023
+                    round=table.round,  # noqa: B023
+                    points=2,
+                    reason="ringing",
+                ),
+            ]
+        )
+        refusals = [o for o in outcomes if isinstance(o, Refusal)]
+        assert len(refusals) == 1 and refusals[0].status == CONFLICT, outcomes
+        won = next(o for o in outcomes if not isinstance(o, Refusal))
+        if isinstance(won, Penalty):
+            assert (refusals[0].field, refusals[0].rule) == ("table", "penalty-given")
+            assert Table.objects.filter(pk=table.pk).exists()
+        else:
+            assert isinstance(won, club.TakenBack), outcomes
+            assert (refusals[0].field, refusals[0].rule) == ("round", "table-taken-back")
+            assert not Penalty.objects.filter(tournament=session.tournament).exists()
+            assert not Table.objects.filter(pk=table.pk).exists()

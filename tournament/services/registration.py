@@ -97,8 +97,10 @@ def register_player(tournament: Tournament, user: AbstractBaseUser, **fields: An
         raise Refusal(error.field, error.rule, error.message)
     player = _new_player(tournament, preview.rows[0])
     player.save()
-    persons.link_by_ema([player])
+    # The standings version first: it locks the tournament before link_by_ema locks a person, the order
+    # every change of persons takes (tournament.services.persons).
     schedule_standings_refresh(tournament.pk)
+    persons.link_by_ema([player])
     return player
 
 
@@ -176,8 +178,10 @@ def update_player(player: Player, user: AbstractBaseUser, **fields: Any) -> Play
         setattr(player, name, value)
     player.save(update_fields=list(changes))
     audit.record(tournament, user, "player.update", f"player {player.name}", changes)
-    persons.follow_ema_id(player)
+    # The registration, then its tournament (the standings version), then (following its EMA id) a
+    # person: the order of every change of persons (tournament.services.persons).
     schedule_standings_refresh(tournament.pk)
+    persons.follow_ema_id(player)
     return player
 
 

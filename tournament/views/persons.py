@@ -11,7 +11,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from tournament.models import Person, Player, StaffRole
+from tournament.models import AuditEntry, Person, Player, StaffRole
 from tournament.names import shown_name
 from tournament.persons_db import match_candidates
 from tournament.presentation import rating_chart
@@ -79,14 +79,25 @@ def person(request: HttpRequest, person_id: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def persons_manage(request: HttpRequest, slug: str) -> HttpResponse:
     """Each registration with its person, or the persons it may be: confirm one, make it a new person,
-    or split it off its person (each audited)."""
+    split it off its person, or undo a merge of this tournament (each audited)."""
     tournament = access_tournament(request, slug, Role.ORGANISER)
+    if request.method == "POST" and request.POST.get("action") == "undo":
+        entry = get_object_or_404(
+            AuditEntry, tournament=tournament, action="person.merge", pk=_number(request.POST.get("entry"))
+        )
+        try:
+            person_services.undo_merge(entry, request.user)
+            messages.success(request, _("The merge is undone."))
+        except Refusal as refusal:
+            messages.error(request, refusal.message)
+        return redirect("tournament:persons_manage", slug=tournament.slug)
     if request.method == "POST":
         action = request.POST.get("action", "")
         player = get_object_or_404(Player, tournament=tournament, pk=_number(request.POST.get("player")))
         try:
             if action == "confirm":
-                chosen = get_object_or_404(Person, pk=_number(request.POST.get("person")))
+                # A person merged away a moment ago is still named by the page: the service says so.
+                chosen = Person(pk=_number(request.POST.get("person")))
                 person_services.confirm_match(player, chosen, request.user)
                 messages.success(request, _("{name}: person confirmed.").format(name=player.name))
             elif action == "new":
@@ -109,7 +120,16 @@ def persons_manage(request: HttpRequest, slug: str) -> HttpResponse:
         }
         for player, offered in match_candidates(tournament, request.user)
     ]
-    return render_page(request, "tournament/persons_manage.html", tournament, {"rows": rows})
+    undone = set(
+        tournament.audit_entries.filter(action="person.unmerge").values_list("changes__undone", flat=True)
+    )
+    merges = [
+        entry
+        for entry in tournament.audit_entries.filter(action="person.merge").order_by("-at", "-pk")[:50]
+        if entry.pk not in undone and "removed_person" in entry.changes.get("merged", {})
+    ]
+    context = {"rows": rows, "merges": merges}
+    return render_page(request, "tournament/persons_manage.html", tournament, context)
 
 
 def _number(value: str | None) -> int:
