@@ -641,36 +641,30 @@ def _entry(
                 )
             note(RULE_ABORTIVE, message.format(kind=_(ABORTIVE_DRAWS[kind]), ruleset=ruleset.name))
             return {"result": "draw", "tenpai": list(players), "riichi": riichi}
-        if hand.draw == NAGASHI and ruleset.nagashi_mangan:
+        if hand.draw == NAGASHI:
             # The log gives the nagashi's payments (its players gain) but not who was tenpai: the riichi
             # declarers were, and the dealer was when the online game kept the deal (the next hand).
             dealer = players[hand.round_index % 4]
-            return {
+            entry = {
                 "result": "nagashi",
                 "nagashi": [players[seat] for seat in range(4) if hand.changes[seat] > 0],
                 "tenpai": [name for name in players if name in riichi or (dealer_kept and name == dealer)],
                 "riichi": riichi,
             }
-        if hand.draw == NAGASHI:
-            # The online game scores a nagashi mangan as a draw: the dealer keeps the deal when tenpai,
-            # and the next hand has one more honba either way. The log gives the nagashi's payments but
-            # not who was tenpai; whether the dealer kept the deal (the next hand) says the dealer's.
-            dealer = players[hand.round_index % 4]
-            if dealer_kept:
-                message = _(
-                    "nagashi mangan: the tournament has none, and pays only noten payments at an exhaustive "
-                    "draw; entered as an exhaustive draw with the dealer tenpai, as the online game kept "
-                    "the deal (the log does not say whether the others were tenpai: check them)"
-                )
-            else:
-                message = _(
-                    "nagashi mangan: the tournament has none, and pays only noten payments at an exhaustive "
-                    "draw; entered as an exhaustive draw with the dealer noten, as the online game passed "
-                    "the deal (the log does not say whether the others were tenpai: check them)"
-                )
-            note(RULE_NAGASHI, message)
-            tenpai = [name for name in players if name in riichi or (dealer_kept and name == dealer)]
-            return {"result": "draw", "tenpai": tenpai, "riichi": riichi}
+            if ruleset.nagashi_mangan:
+                return entry
+            # The tournament's rules have none (WRCR 2015 §5.7.2: an exhaustive draw pays only the noten
+            # payments), but the result played is what happened at the table: the log's four changes are
+            # kept, the deal going on as the online game's, and the difference is reported.
+            note(
+                RULE_NAGASHI,
+                _(
+                    "nagashi mangan: the tournament's rules ({ruleset}) have none, an exhaustive draw paying "
+                    "only the noten payments; entered as the online game played it, its payments kept "
+                    "(the log does not say whether the players without riichi were tenpai: check them)"
+                ).format(ruleset=ruleset.name),
+            )
+            return {**entry, "played_online": True}
         if hand.draw == ALL_TENPAI:
             return {"result": "draw", "tenpai": list(players), "riichi": riichi}
         if hand.draw == ALL_NOTEN:

@@ -194,7 +194,6 @@ def test_the_same_online_logs_under_wrcr_report_every_difference() -> None:
         (6, RULE_ABORTIVE),
         (None, RULE_START),
         (3, RULE_KIRIAGE),
-        (4, RULE_PAYMENT),
         (5, RULE_PAYMENT),
         (None, RULE_STICKS_LEFT),
         (None, RULE_FINAL),
@@ -405,30 +404,45 @@ def with_nagashi(hand: int, changes: list[int]) -> dict[str, Any]:
         (6, [8000, -2000, -2000, -4000], "Dai", False),
     ],
 )
-def test_a_nagashi_mangan_is_the_draw_the_online_game_made_it(
+def test_a_nagashi_mangan_is_kept_as_the_online_game_played_it(
     hand: int, changes: list[int], dealer: str, kept: bool
 ) -> None:
-    """The online game scores a nagashi mangan as a draw: the dealer keeps the deal when tenpai, one more
-    honba either way. The sheet enters the exhaustive draw the tournament plays (it has no nagashi), with
+    """The online game scores a nagashi mangan as a draw paying the nagashi's mangan: the dealer keeps the
+    deal when tenpai, one more honba either way. The tournament (WRCR 2015, which has none) takes the
+    result played at the table: the hand is entered as the nagashi the log gives, its four changes kept,
     the dealer tenpai exactly when the online game kept the deal, so every later hand is named as in the
-    log; the findings are the nagashi, its payment, and the final points, nothing after it."""
+    log and the sheet ends at the log's final points; the one finding is the nagashi's, naming §5.7.2."""
     value = with_nagashi(hand, changes)
     log = read_log(json.dumps(value, ensure_ascii=False))
     converted = log_sheet(log, match_players(log.names, SEATED, MAPPING), get_ruleset("WRC2015"))
     entry = converted.entry
-    assert entry["hands"][hand]["result"] == "draw"
-    assert (dealer in entry["hands"][hand]["tenpai"]) is kept
+    nagashi = entry["hands"][hand]
+    assert nagashi["result"] == "nagashi" and nagashi["played_online"] is True
+    assert (dealer in nagashi["tenpai"]) is kept
     verdict = replay({**entry, "players": SEATED}, get_ruleset("WRC2015"))
     assert verdict.valid and verdict.finished is True
-    named = [(record.round, record.honba) for record in verdict.hands or ()]
+    records = verdict.hands or ()
+    played = log.hands[hand]
+    # The log's four changes, riichi stakes included.
+    assert list(records[hand].deltas.values()) == [played.end[s] - played.start[s] for s in range(4)]
+    named = [(record.round, record.honba) for record in records]
     assert named == [(hand_label(h[0][0], h[0][1]).rsplit(",", 1)[0], h[0][1]) for h in value["log"]]
-    found = {(finding.hand, finding.rule) for finding in converted.findings}
-    assert found == {
-        (2, RULE_RED_FIVES),
-        (hand + 1, RULE_NAGASHI),
-        (hand + 1, RULE_PAYMENT),
-        (None, RULE_FINAL),
-    }
+    assert entry["final_points"] == dict(zip(SEATED, value["sc"][::2], strict=True))
+    found = [(finding.hand, finding.rule) for finding in converted.findings]
+    assert found == [(2, RULE_RED_FIVES), (hand + 1, RULE_NAGASHI)]
+    assert "WRCR 2015 §5.7.2" in RULE_NAGASHI
+
+
+def test_a_nagashi_mangan_entered_by_hand_stays_an_error_under_wrcr() -> None:
+    """Only the nagashi an online game played (``played_online``) is taken as played; one entered by hand
+    under a ruleset without it is still an error (WRCR 2015 §5.7.2)."""
+    value = with_nagashi(6, [8000, -2000, -2000, -4000])
+    log = read_log(json.dumps(value, ensure_ascii=False))
+    entry = log_sheet(log, match_players(log.names, SEATED, MAPPING), get_ruleset("WRC2015")).entry
+    del entry["hands"][6]["played_online"]
+    verdict = replay({**entry, "players": SEATED}, get_ruleset("WRC2015"))
+    assert not verdict.valid
+    assert (7, "nagashi-mangan (WRCR 2015 §5.7.2)") in [(error.hand, error.rule) for error in verdict.errors]
 
 
 def test_the_logs_yaku_are_entered_where_the_rules_find_them_worth_the_logs_han() -> None:
