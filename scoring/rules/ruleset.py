@@ -413,8 +413,12 @@ TENHOU = dataclasses.replace(
     # "At the end of the game, if there is a tie, the tie is broken in favor of the person having the
     # earlier dealership."
     ties_by_seat=True,
-    # "At the end of a game, points are rounded to the closest thousand, '4 down, 5 up'."
-    round_to_thousand=True,
+    # Scores to the tenth, on the points as played: a game of 2023 exported by Tenhou gives `sc` 63.8 /
+    # -23.9 / 9.3 / -49.2 (points 53,800 / 16,100 / 29,300 / 800; its XML's `owari` the same), where
+    # points rounded to thousands ("rounded to the closest thousand, '4 down, 5 up'", the manual's
+    # transcriptions) give 64 / -24 / 9 / -49, as Tenhou's older logs write them. A log of that time (its
+    # `sc` scores whole numbers) is still read without a finding (``tenhou._scored_as_older_tenhou``).
+    round_to_thousand=False,
 )
 
 # Mahjong Soul (雀魂, Yostar / Catfood Studio): the ranked rooms' rules (the in-game "ルール説明"), which the

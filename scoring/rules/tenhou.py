@@ -34,6 +34,7 @@ tournament's (``Finding``) instead of accepting them silently.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
@@ -900,7 +901,7 @@ def _compare(
         if log.scores is not None and log.final_points == end:
             scores = table_scores(entry["final_points"], ruleset)[2]
             ours = tuple(scores[player] for player in players)
-            if ours != log.scores:
+            if ours != log.scores and not _scored_as_older_tenhou(entry["final_points"], log.scores, ruleset):
                 findings.append(
                     Finding(
                         None,
@@ -923,6 +924,20 @@ def _compare(
                 ).format(points=", ".join(f"{p} {v:,}" for p, v in zip(players, last.end, strict=True))),
             )
         )
+
+
+def _scored_as_older_tenhou(
+    final_points: Mapping[str, int], scores: Sequence[Decimal], ruleset: Ruleset
+) -> bool:
+    """Whether the log's placement scores are the tournament's own rules counted on the points rounded to
+    thousands, as Tenhou wrote them before it wrote them to the tenth: a log whose ``sc`` scores are all
+    whole numbers is of that time (a log of today writes 63.8, one of then 64), and is read so. The date
+    of the change is not known; the log itself says which it is."""
+    if ruleset.round_to_thousand or not all(score == score.to_integral_value() for score in scores):
+        return False
+    older = dataclasses.replace(ruleset, round_to_thousand=True)
+    counted = table_scores(final_points, older)[2]
+    return tuple(counted[player] for player in final_points) == tuple(scores)
 
 
 def _listed(players: Sequence[str], scores: Sequence[Decimal]) -> str:

@@ -262,13 +262,27 @@ def test_with_shared_places_tied_players_split_the_uma_of_their_places() -> None
     assert scores == {"Ana": Decimal("-5"), "Ben": Decimal("43"), "Cho": Decimal("-33"), "Dai": Decimal("-5")}
 
 
-def test_tenhou_counts_the_points_rounded_to_thousands_and_first_takes_the_rest() -> None:
-    """Tenhou: "points are rounded to the closest thousand, '4 down, 5 up'"; the worked example of the
-    Japanese mahjong scoring rules ("Final points and place"): 25,000 each, A 43,600, B 14,500, C 15,400,
-    D 26,500 count as B 15,000, C 15,000, D 27,000 and A the 43,000 they leave of 100,000: A +33 before the
-    uma, D -3, C -15, B -15, placed as played (C's 15,400 above B's 14,500)."""
+def test_tenhou_scores_the_places_to_the_tenth_on_the_points_as_played() -> None:
+    """A game of 2023 exported by Tenhou: points 53,800 / 16,100 / 29,300 / 800 and `sc` 63.8 / -23.9 / 9.3 /
+    -49.2: (53,800 - 30,000) / 1,000 + 20 uma + 20 oka = 63.8; (16,100 - 30,000) / 1,000 - 10 = -23.9;
+    (29,300 - 30,000) / 1,000 + 10 = 9.3; (800 - 30,000) / 1,000 - 20 = -49.2. Rounded to thousands they
+    would be 64 / -24 / 9 / -49."""
+    points = {"A": 53800, "B": 16100, "C": 29300, "D": 800}
+    _ranks, _uma, scores = table_scores(points, TENHOU)
+    assert scores == {"A": Decimal("63.8"), "B": Decimal("-23.9"), "C": Decimal("9.3"), "D": Decimal("-49.2")}
+    older = Ruleset.custom("TENHOU", round_to_thousand=True)
+    assert table_scores(points, older)[2] == {"A": 64, "B": -24, "C": 9, "D": -49}
+
+
+def test_tenhous_older_rounding_counts_the_points_rounded_to_thousands_and_first_takes_the_rest() -> None:
+    """Tenhou's older scores (``round_to_thousand``): "points are rounded to the closest thousand, '4
+    down, 5 up'"; the worked example of the Japanese mahjong scoring rules ("Final points and place"):
+    25,000 each, A 43,600, B 14,500, C 15,400, D 26,500 count as B 15,000, C 15,000, D 27,000 and A the
+    43,000 they leave of 100,000: A +33 before the uma, D -3, C -15, B -15, placed as played (C's 15,400
+    above B's 14,500)."""
+    older = Ruleset.custom("TENHOU", round_to_thousand=True)
     points = {"A": 43600, "B": 14500, "C": 15400, "D": 26500}
-    ranks, _uma, scores = table_scores(points, get_ruleset("TENHOU"))
+    ranks, _uma, scores = table_scores(points, older)
     assert ranks == {"A": 1, "B": 4, "C": 3, "D": 2}
     assert scores == {
         "A": Decimal(33 + 20),
@@ -277,9 +291,7 @@ def test_tenhou_counts_the_points_rounded_to_thousands_and_first_takes_the_rest(
         "D": Decimal(-3 + 10),
     }
     # Below zero a half thousand goes up too: -1,500 counts as -1,000, -1,600 as -2,000.
-    _ranks, _uma, scores = table_scores(
-        {"A": -1500, "B": 33000, "C": -1600, "D": 70100}, get_ruleset("TENHOU")
-    )
+    _ranks, _uma, scores = table_scores({"A": -1500, "B": 33000, "C": -1600, "D": 70100}, older)
     assert scores == {
         "A": Decimal(-31 - 10),
         "B": Decimal(3 + 10),

@@ -146,6 +146,34 @@ def test_a_log_played_under_an_online_preset_imports_without_findings(name: str,
     assert dict(verdict.final_points or {}) == entry["final_points"]
 
 
+def scored(name: str, scores: list[float | int], ruleset: str) -> list[tuple[int | None, str]]:
+    """The findings of the log ``name`` with its `sc` placement scores replaced by ``scores``."""
+    value = data(name)
+    value["sc"][1::2] = scores
+    log = read_log(json.dumps(value, ensure_ascii=False))
+    converted = log_sheet(log, match_players(log.names, SEATED, MAPPING), get_ruleset(ruleset))
+    assert "final_points" in converted.entry
+    return [(finding.hand, finding.rule) for finding in converted.findings]
+
+
+def test_tenhous_placement_scores_are_read_as_written_now_and_as_written_before() -> None:
+    """The Tenhou log ends at Ana 24,000, Ben 29,900, Cho 12,500, Dai 33,600 (the stick left included).
+    Tenhou writes the scores to the tenth now: Ana (24,000 - 30,000) / 1,000 - 10 = -16, Ben -0.1 + 10 =
+    9.9, Cho -17.5 - 20 = -37.5, Dai 3.6 + 20 + 20 = 43.6: no finding under TENHOU. Its older logs wrote
+    them on the points rounded to thousands, whole numbers (Ben 30,000: 10; Cho 13,000: -37; Dai the
+    33,000 left: 43), which the log itself says: read so, no finding either. Whole numbers that are not
+    the rounded scores, or another ruleset's scores, are still a finding."""
+    assert scored("tenhou-ranked", [-16.0, 9.9, -37.5, 43.6], "TENHOU") == []
+    assert scored("tenhou-ranked", [-16.0, 10.0, -37.0, 43.0], "TENHOU") == []
+    assert scored("tenhou-ranked", [-16, 10, -37, 43], "TENHOU") == []
+    assert scored("tenhou-ranked", [-15.0, 9.0, -37.0, 43.0], "TENHOU") == [(None, RULE_HANCHAN_SCORE)]
+    # A tenth away from Tenhou's scores of today is a finding too.
+    assert scored("tenhou-ranked", [-16.0, 9.8, -37.5, 43.7], "TENHOU") == [(None, RULE_HANCHAN_SCORE)]
+    # Mahjong Soul's rules score them otherwise (no oka, another uma) in either way of writing them.
+    for scores in ([-16.0, 9.9, -37.5, 43.6], [-16.0, 10.0, -37.0, 43.0]):
+        assert (None, RULE_HANCHAN_SCORE) in scored("tenhou-ranked", scores, "MAHJONGSOUL")
+
+
 def test_the_tenhou_log_under_its_preset_keeps_its_abortive_draws_nagashi_and_double_ron() -> None:
     entry, _ = sheet_of("tenhou-ranked", "TENHOU")
     hands = entry["hands"]
