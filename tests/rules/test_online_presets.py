@@ -263,15 +263,17 @@ def test_with_shared_places_tied_players_split_the_uma_of_their_places() -> None
 
 
 def test_tenhou_scores_the_places_to_the_tenth_on_the_points_as_played() -> None:
-    """A game of 2023 exported by Tenhou: points 53,800 / 16,100 / 29,300 / 800 and `sc` 63.8 / -23.9 / 9.3 /
-    -49.2: (53,800 - 30,000) / 1,000 + 20 uma + 20 oka = 63.8; (16,100 - 30,000) / 1,000 - 10 = -23.9;
-    (29,300 - 30,000) / 1,000 + 10 = 9.3; (800 - 30,000) / 1,000 - 20 = -49.2. Rounded to thousands they
-    would be 64 / -24 / 9 / -49."""
-    points = {"A": 53800, "B": 16100, "C": 29300, "D": 800}
+    """The real Tenhou game of 2 October 2023 in tests/data/tenhou/real-tenhou-2023.json: points 19,400 /
+    61,100 / 4,600 / 14,900 and `sc` -0.6 / 71.1 / -45.4 / -25.1: (19,400 - 30,000) / 1,000 + 10 = -0.6;
+    (61,100 - 30,000) / 1,000 + 20 uma + 20 oka = 71.1; (4,600 - 30,000) / 1,000 - 20 = -45.4;
+    (14,900 - 30,000) / 1,000 - 10 = -25.1. Rounded to thousands they would be -1 / 71 / -45 / -25 (19,000,
+    5,000, 15,000, and first the 61,000 left)."""
+    points = {"A": 19400, "B": 61100, "C": 4600, "D": 14900}
     _ranks, _uma, scores = table_scores(points, TENHOU)
-    assert scores == {"A": Decimal("63.8"), "B": Decimal("-23.9"), "C": Decimal("9.3"), "D": Decimal("-49.2")}
+    exact = {"A": Decimal("-0.6"), "B": Decimal("71.1"), "C": Decimal("-45.4"), "D": Decimal("-25.1")}
+    assert scores == exact
     older = Ruleset.custom("TENHOU", round_to_thousand=True)
-    assert table_scores(points, older)[2] == {"A": 64, "B": -24, "C": 9, "D": -49}
+    assert table_scores(points, older)[2] == {"A": -1, "B": 71, "C": -45, "D": -25}
 
 
 def test_tenhous_older_rounding_counts_the_points_rounded_to_thousands_and_first_takes_the_rest() -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import json
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -172,6 +173,30 @@ def test_tenhous_placement_scores_are_read_as_written_now_and_as_written_before(
     # Mahjong Soul's rules score them otherwise (no oka, another uma) in either way of writing them.
     for scores in ([-16.0, 9.9, -37.5, 43.6], [-16.0, 10.0, -37.0, 43.0]):
         assert (None, RULE_HANCHAN_SCORE) in scored("tenhou-ranked", scores, "MAHJONGSOUL")
+
+
+REAL_NAMES = {"player1": "Ana", "player2": "Ben", "player3": "Cho", "player4": "Dai"}
+
+
+def test_a_real_tenhou_game_of_2023_imports_under_its_preset_with_its_scores_to_the_tenth() -> None:
+    """A real Tenhou game of 2 October 2023 (tests/data/README.md names its source), kept unchanged: its
+    `sc` ends at 19,400 / 61,100 / 4,600 / 14,900 with the scores -0.6 / 71.1 / -45.4 / -25.1, i.e.
+    (19,400 - 30,000) / 1,000 + 10 = -0.6, (61,100 - 30,000) / 1,000 + 20 + 20 = 71.1,
+    (4,600 - 30,000) / 1,000 - 20 = -45.4, (14,900 - 30,000) / 1,000 - 10 = -25.1: the points as played,
+    not rounded to thousands (which would give -1 / 71 / -45 / -25). Under TENHOU: no finding."""
+    log = read_log((DATA / "real-tenhou-2023.json").read_bytes())
+    converted = log_sheet(log, match_players(log.names, SEATED, REAL_NAMES), get_ruleset("TENHOU"))
+    assert converted.findings == ()
+    entry = converted.entry
+    assert entry["final_points"] == {"Ana": 19400, "Ben": 61100, "Cho": 4600, "Dai": 14900}
+    verdict = replay({**entry, "players": SEATED}, get_ruleset("TENHOU"))
+    assert verdict.valid and verdict.finished is True
+    assert verdict.scores == {
+        "Ana": Decimal("-0.6"),
+        "Ben": Decimal("71.1"),
+        "Cho": Decimal("-45.4"),
+        "Dai": Decimal("-25.1"),
+    }
 
 
 def test_the_tenhou_log_under_its_preset_keeps_its_abortive_draws_nagashi_and_double_ron() -> None:
