@@ -199,6 +199,58 @@ def test_a_real_tenhou_game_of_2023_imports_under_its_preset_with_its_scores_to_
     }
 
 
+NAMES_2019 = {"TPlayer1": "Ana", "プレーヤー2": "Ben", "プレーヤー3": "Cho", "プレーヤー4": "Dai"}
+
+
+def real_2019(ruleset: str) -> Any:
+    log = read_log((DATA / "real-tenhou-2019-nagashi.json").read_bytes())
+    return log_sheet(log, match_players(log.names, SEATED, NAMES_2019), get_ruleset(ruleset))
+
+
+def test_a_real_tenhou_game_of_2019_with_whole_scores_imports_without_a_finding() -> None:
+    """A real Tenhou game of 8 February 2019 (tests/data/README.md names its source), written before
+    Tenhou wrote its scores to the tenth: its `sc` scores are whole numbers, -10 / 47 / -54 / 17 for 30,300
+    / 37,000 / -4,300 / 37,000, i.e. on the points rounded to thousands (30,000 - 30,000 - 10 = -10;
+    -4,000: -34 - 20 = -54; Dai's 37,000 second: 7 + 10 = 17; Ben first by his earlier seat on the tie,
+    with the 37,000 left: 7 + 20 + 20 = 47). Under TENHOU, which scores to the tenth, the log itself says
+    how it was scored: no finding. The tournament scores the hanchan by its rules: Ana 0.3 - 10 = -9.7, Cho
+    -34.3 - 20 = -54.3."""
+    converted = real_2019("TENHOU")
+    assert converted.findings == ()
+    entry = converted.entry
+    assert entry["final_points"] == {"Ana": 30300, "Ben": 37000, "Cho": -4300, "Dai": 37000}
+    verdict = replay({**entry, "players": SEATED}, get_ruleset("TENHOU"))
+    assert verdict.valid and verdict.finished is True  # Cho below zero ends it (busting)
+    assert verdict.ranks == {"Ana": 3, "Ben": 1, "Cho": 4, "Dai": 2}
+    assert verdict.scores == {
+        "Ana": Decimal("-9.7"),
+        "Ben": Decimal("47"),
+        "Cho": Decimal("-54.3"),
+        "Dai": Decimal("17"),
+    }
+
+
+def test_a_real_nagashi_mangan_under_wrcr_is_kept_as_the_table_played_it() -> None:
+    """The same real game: in East 2, 1 honba, the dealer Ben's nagashi mangan (+12,000, 4,000 from each);
+    the next hand is East 3, 2 honba: Ben was noten, the deal passed. Under WRCR 2015 (no nagashi
+    mangan, §5.7.2) the hand is entered as played, the log's four changes kept, and that hand has one
+    finding, the nagashi's; the next hand is named as in the log."""
+    converted = real_2019("WRC2015")
+    assert converted.entry["hands"][2] == {
+        "result": "nagashi",
+        "nagashi": ["Ben"],
+        "tenpai": [],
+        "riichi": [],
+        "played_online": True,
+    }
+    assert [finding.rule for finding in converted.findings if finding.hand == 3] == [RULE_NAGASHI]
+    verdict = replay({**converted.entry, "players": SEATED}, get_ruleset("WRC2015"))
+    assert [error.message for error in verdict.errors if error.hand == 3] == []
+    records = verdict.hands or ()
+    assert list(records[2].deltas.values()) == [-4000, 12000, -4000, -4000]
+    assert (records[3].round, records[3].honba, records[3].sticks) == ("East 3", 2, 1)
+
+
 def test_the_tenhou_log_under_its_preset_keeps_its_abortive_draws_nagashi_and_double_ron() -> None:
     entry, _ = sheet_of("tenhou-ranked", "TENHOU")
     hands = entry["hands"]
