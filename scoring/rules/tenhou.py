@@ -931,7 +931,7 @@ def _scored_as_older_tenhou(
 ) -> bool:
     """Whether the log's placement scores are the tournament's own rules counted on the points rounded to
     thousands, as Tenhou wrote them before it wrote them to the tenth: a log whose ``sc`` scores are all
-    whole numbers is of that time (a log of today writes 63.8, one of then 64), and is read so. The date
+    whole numbers is of that time (a log of 2023 writes 71.1, one of 2019 47), and is read so. The date
     of the change is not known; the log itself says which it is."""
     if ruleset.round_to_thousand or not all(score == score.to_integral_value() for score in scores):
         return False
