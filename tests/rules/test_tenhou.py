@@ -485,9 +485,10 @@ def test_liability_is_entered_where_the_tournament_plays_it_and_reported_where_n
     assert [f.label for f in ema.findings if f.rule == RULE_LIABILITY] == ["East 2, 0 honba"]
 
 
-def with_nagashi(hand: int, changes: list[int]) -> dict[str, Any]:
+def with_nagashi(hand: int, changes: list[int], scores: list[float]) -> dict[str, Any]:
     """The whole-hanchan log with the draw of hand ``hand`` (0-based) made a nagashi mangan paying
-    ``changes``: every later hand's points and the final points moved by the difference."""
+    ``changes``: every later hand's points and the final points moved by the difference, and the placement
+    scores replaced by ``scores``."""
     value = data("hanchan")
     result = value["log"][hand][16]
     assert result[0] == "流局"
@@ -497,27 +498,31 @@ def with_nagashi(hand: int, changes: list[int]) -> dict[str, Any]:
         later[1] = [points + change for points, change in zip(later[1], moved, strict=True)]
     for seat, change in enumerate(moved):
         value["sc"][2 * seat] += change
+    value["sc"][1::2] = scores
     return value
 
 
 @pytest.mark.parametrize(
-    ("hand", "changes", "dealer", "kept"),
+    ("hand", "changes", "scores", "dealer", "kept"),
     [
         # East 2 (Ben deals), Dai's nagashi; the log's next hand is East 2, 1 honba: Ben kept the deal.
-        (2, [-2000, -4000, -2000, 8000], "Ben", True),
-        # East 4 (Dai deals), Ana's nagashi; the next hand is South 1, 1 honba: the deal passed.
-        (6, [8000, -2000, -2000, -4000], "Dai", False),
+        # The final points 41,900 / 30,300 / 22,600 / 25,200, scored as WRCR 2015 scores them: 11.9 + 15,
+        # 0.3 + 5, -7.4 - 15, -4.8 - 5.
+        (2, [-2000, -4000, -2000, 8000], [26.9, 5.3, -22.4, -9.8], "Ben", True),
+        # East 4 (Dai deals), Ana's nagashi; the next hand is South 1, 1 honba: the deal passed. The final
+        # points 47,400 / 34,800 / 22,100 / 15,700: 17.4 + 15, 4.8 + 5, -7.9 - 5, -14.3 - 15.
+        (6, [8000, -2000, -2000, -4000], [32.4, 9.8, -12.9, -29.3], "Dai", False),
     ],
 )
 def test_a_nagashi_mangan_is_kept_as_the_online_game_played_it(
-    hand: int, changes: list[int], dealer: str, kept: bool
+    hand: int, changes: list[int], scores: list[float], dealer: str, kept: bool
 ) -> None:
     """The online game scores a nagashi mangan as a draw paying the nagashi's mangan: the dealer keeps the
     deal when tenpai, one more honba either way. The tournament (WRCR 2015, which has none) takes the
     result played at the table: the hand is entered as the nagashi the log gives, its four changes kept,
     the dealer tenpai exactly when the online game kept the deal, so every later hand is named as in the
     log and the sheet ends at the log's final points; the one finding is the nagashi's, naming §5.7.2."""
-    value = with_nagashi(hand, changes)
+    value = with_nagashi(hand, changes, scores)
     log = read_log(json.dumps(value, ensure_ascii=False))
     converted = log_sheet(log, match_players(log.names, SEATED, MAPPING), get_ruleset("WRC2015"))
     entry = converted.entry
@@ -541,7 +546,7 @@ def test_a_nagashi_mangan_is_kept_as_the_online_game_played_it(
 def test_a_nagashi_mangan_entered_by_hand_stays_an_error_under_wrcr() -> None:
     """Only the nagashi an online game played (``played_online``) is taken as played; one entered by hand
     under a ruleset without it is still an error (WRCR 2015 §5.7.2)."""
-    value = with_nagashi(6, [8000, -2000, -2000, -4000])
+    value = with_nagashi(6, [8000, -2000, -2000, -4000], [32.4, 9.8, -12.9, -29.3])
     log = read_log(json.dumps(value, ensure_ascii=False))
     entry = log_sheet(log, match_players(log.names, SEATED, MAPPING), get_ruleset("WRC2015")).entry
     del entry["hands"][6]["played_online"]
