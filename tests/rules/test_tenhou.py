@@ -273,8 +273,9 @@ def test_the_tenhou_log_under_its_preset_keeps_its_abortive_draws_nagashi_and_do
     assert records[3].deltas == {"Ana": 8000, "Ben": -2000, "Cho": -4000, "Dai": -2000}
     assert records[4].deltas == {"Ana": -1000, "Ben": -4200, "Cho": 4200, "Dai": 1000}
     # The stick left after South 4 goes to first place (Dai), and first takes the oka: 25,000 each,
-    # 30,000 returned, uma 20/10/-10/-20; the points count rounded to thousands, a half upwards (Ben's
-    # 29,900 as 30,000, Cho's 12,500 as 13,000), and first (Dai, 33,600) the 33,000 the others leave.
+    # 30,000 returned, uma 20/10/-10/-20, on the points as played, to the tenth as Tenhou scores now: Ana
+    # -6 - 10, Ben -0.1 + 10, Cho -17.5 - 20, Dai 3.6 + 20 + 20. (The log's own `sc`, -16 / 10 / -37 / 43,
+    # counts them rounded to thousands as Tenhou's older logs do, and is read so: no finding.)
     assert verdict.riichi_sticks_left == 0 and verdict.final_points == {
         "Ana": 24000,
         "Ben": 29900,
@@ -283,9 +284,9 @@ def test_the_tenhou_log_under_its_preset_keeps_its_abortive_draws_nagashi_and_do
     }
     assert {player: str(score) for player, score in (verdict.scores or {}).items()} == {
         "Ana": "-16",
-        "Ben": "10",
-        "Cho": "-37",
-        "Dai": "43",
+        "Ben": "9.9",
+        "Cho": "-37.5",
+        "Dai": "43.6",
     }
 
 
