@@ -906,10 +906,12 @@ def _nagashi(
     it: each nagashi player is paid a mangan as for a self-draw instead of the noten payments; the dealer
     keeps the deal when tenpai and a counter is added, as at an exhaustive draw. Under a ruleset without
     it (WRCR 2015 §5.7.2: an exhaustive draw pays the noten payments) an error, and the hand is replayed as
-    the exhaustive draw with the tenpai players given."""
+    the exhaustive draw with the tenpai players given, unless the hand says ``"played_online": true``: the
+    nagashi mangan an online game played, which the tournament takes as the result played at the table
+    (a game log's import marks it so, and reports it: ``scoring.rules.tenhou``)."""
     nagashi, more = seat_set(sheet, number, state, hand.get("nagashi", []), "nagashi")
     errors.extend(more)
-    if not sheet.ruleset.nagashi_mangan:
+    if not sheet.ruleset.nagashi_mangan and hand.get("played_online") is not True:
         text = _(
             "{ruleset} has no nagashi mangan: an exhaustive draw pays only the noten payments (enter it as "
             "an exhaustive draw with its tenpai players)"

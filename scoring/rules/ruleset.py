@@ -413,8 +413,13 @@ TENHOU = dataclasses.replace(
     # "At the end of the game, if there is a tie, the tie is broken in favor of the person having the
     # earlier dealership."
     ties_by_seat=True,
-    # "At the end of a game, points are rounded to the closest thousand, '4 down, 5 up'."
-    round_to_thousand=True,
+    # Scores to the tenth, on the points as played: a real ranked game of 2 October 2023 exported by
+    # Tenhou (tests/data/tenhou/real-tenhou-2023.json, its source in tests/data/README.md) gives `sc`
+    # -0.6 / 71.1 / -45.4 / -25.1 for the points 19,400 / 61,100 / 4,600 / 14,900, where points rounded
+    # to thousands ("rounded to the closest thousand, '4 down, 5 up'", the manual's transcriptions) give
+    # -1 / 71 / -45 / -25, as Tenhou's older logs write them. A log of that time (its `sc` scores whole
+    # numbers) is still read without a finding (``tenhou._scored_as_older_tenhou``).
+    round_to_thousand=False,
 )
 
 # Mahjong Soul (雀魂, Yostar / Catfood Studio): the ranked rooms' rules (the in-game "ルール説明"), which the

@@ -5,9 +5,9 @@ they occupy and split the uma of those places equally (two tied first under WRCR
 return points exceed the starting points (the online rules: 25,000 and 30,000), first place also takes
 the difference of the four players, the oka (+20), split like the uma on a tie for first.
 
-Tenhou's rules (``ties_by_seat``, ``round_to_thousand``) place equal points by starting seat, the earlier
-first, and count the points rounded to thousands, the first place taking what the others' rounding leaves
-(``counted_points``).
+Tenhou's rules (``ties_by_seat``) place equal points by starting seat, the earlier first. Tenhou's older
+scores (``round_to_thousand``, no longer the preset's: Tenhou scores to the tenth now) count the points
+rounded to thousands, the first place taking what the others' rounding leaves (``counted_points``).
 
 Rounding rule for uma shares that are not exact decimals (three players tied with a custom uma whose
 share is a third, e.g. 20 / 3): **hundredths, remainder to the earlier seat**. Each tied player gets the

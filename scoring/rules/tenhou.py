@@ -34,6 +34,7 @@ tournament's (``Finding``) instead of accepting them silently.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
@@ -641,36 +642,30 @@ def _entry(
                 )
             note(RULE_ABORTIVE, message.format(kind=_(ABORTIVE_DRAWS[kind]), ruleset=ruleset.name))
             return {"result": "draw", "tenpai": list(players), "riichi": riichi}
-        if hand.draw == NAGASHI and ruleset.nagashi_mangan:
+        if hand.draw == NAGASHI:
             # The log gives the nagashi's payments (its players gain) but not who was tenpai: the riichi
             # declarers were, and the dealer was when the online game kept the deal (the next hand).
             dealer = players[hand.round_index % 4]
-            return {
+            entry = {
                 "result": "nagashi",
                 "nagashi": [players[seat] for seat in range(4) if hand.changes[seat] > 0],
                 "tenpai": [name for name in players if name in riichi or (dealer_kept and name == dealer)],
                 "riichi": riichi,
             }
-        if hand.draw == NAGASHI:
-            # The online game scores a nagashi mangan as a draw: the dealer keeps the deal when tenpai,
-            # and the next hand has one more honba either way. The log gives the nagashi's payments but
-            # not who was tenpai; whether the dealer kept the deal (the next hand) says the dealer's.
-            dealer = players[hand.round_index % 4]
-            if dealer_kept:
-                message = _(
-                    "nagashi mangan: the tournament has none, and pays only noten payments at an exhaustive "
-                    "draw; entered as an exhaustive draw with the dealer tenpai, as the online game kept "
-                    "the deal (the log does not say whether the others were tenpai: check them)"
-                )
-            else:
-                message = _(
-                    "nagashi mangan: the tournament has none, and pays only noten payments at an exhaustive "
-                    "draw; entered as an exhaustive draw with the dealer noten, as the online game passed "
-                    "the deal (the log does not say whether the others were tenpai: check them)"
-                )
-            note(RULE_NAGASHI, message)
-            tenpai = [name for name in players if name in riichi or (dealer_kept and name == dealer)]
-            return {"result": "draw", "tenpai": tenpai, "riichi": riichi}
+            if ruleset.nagashi_mangan:
+                return entry
+            # The tournament's rules have none (WRCR 2015 §5.7.2: an exhaustive draw pays only the noten
+            # payments), but the result played is what happened at the table: the log's four changes are
+            # kept, the deal going on as the online game's, and the difference is reported.
+            note(
+                RULE_NAGASHI,
+                _(
+                    "nagashi mangan: the tournament's rules ({ruleset}) have none, an exhaustive draw paying "
+                    "only the noten payments; entered as the online game played it, its payments kept "
+                    "(the log does not say whether the players without riichi were tenpai: check them)"
+                ).format(ruleset=ruleset.name),
+            )
+            return {**entry, "played_online": True}
         if hand.draw == ALL_TENPAI:
             return {"result": "draw", "tenpai": list(players), "riichi": riichi}
         if hand.draw == ALL_NOTEN:
@@ -906,7 +901,7 @@ def _compare(
         if log.scores is not None and log.final_points == end:
             scores = table_scores(entry["final_points"], ruleset)[2]
             ours = tuple(scores[player] for player in players)
-            if ours != log.scores:
+            if ours != log.scores and not _scored_as_older_tenhou(entry["final_points"], log.scores, ruleset):
                 findings.append(
                     Finding(
                         None,
@@ -929,6 +924,20 @@ def _compare(
                 ).format(points=", ".join(f"{p} {v:,}" for p, v in zip(players, last.end, strict=True))),
             )
         )
+
+
+def _scored_as_older_tenhou(
+    final_points: Mapping[str, int], scores: Sequence[Decimal], ruleset: Ruleset
+) -> bool:
+    """Whether the log's placement scores are the tournament's own rules counted on the points rounded to
+    thousands, as Tenhou wrote them before it wrote them to the tenth: a log whose ``sc`` scores are all
+    whole numbers is of that time (a log of 2023 writes 71.1, one of 2019 47), and is read so. The date
+    of the change is not known; the log itself says which it is."""
+    if ruleset.round_to_thousand or not all(score == score.to_integral_value() for score in scores):
+        return False
+    older = dataclasses.replace(ruleset, round_to_thousand=True)
+    counted = table_scores(final_points, older)[2]
+    return tuple(counted[player] for player in final_points) == tuple(scores)
 
 
 def _listed(players: Sequence[str], scores: Sequence[Decimal]) -> str:

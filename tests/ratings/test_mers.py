@@ -34,8 +34,6 @@ def test_base_rank_is_the_share_of_the_field_beaten_times_1000_to_a_whole_number
     # The EMA's own example, "number 75 out of 100": 1000 x 25 / 99 = 252.53; nearest 253 (the EMA
     # writes 252: docs/ratings.md says why 253).
     assert base_rank(75, 100) == 253
-    # A half goes up: 16th of 17, 1000 x 1 / 16 = 62.5 -> 63.
-    assert base_rank(16, 17) == 63
     # Two players tied 2nd of 4 share the place, and its base rank: 1000 x 2 / 3 = 666.67 -> 667 each.
     assert base_rank(2, 4) == 667 and base_rank(3, 4) == 333
     assert all(base_rank(place, 37).denominator == 1 for place in range(1, 38))
@@ -43,6 +41,24 @@ def test_base_rank_is_the_share_of_the_field_beaten_times_1000_to_a_whole_number
         base_rank(5, 4)
     with pytest.raises(ValueError, match="players"):
         base_rank(1, 1)
+
+
+def test_a_base_rank_on_a_half_goes_to_the_even_number() -> None:
+    """A base rank falls on a half when N - 1 divides 2000 x (N - place) but not 1000 x (N - place); the
+    four fields where that happens, worked out from the formula 1000 x (N - place) / (N - 1):"""
+    # 16th of 17: 1000 x 1 / 16 = 62.5 -> 62 (up would be 63).
+    assert base_rank(16, 17) == 62
+    # 80th of 81: 1000 x 1 / 80 = 12.5 -> 12 (up would be 13).
+    assert base_rank(80, 81) == 12
+    # 31st of 33: 1000 x 2 / 32 = 62.5 -> 62.
+    assert base_rank(31, 33) == 62
+    # 46th of 49: 1000 x 3 / 48 = 62.5 -> 62.
+    assert base_rank(46, 49) == 62
+    # The even number is above as often as below: 14th of 17, 1000 x 3 / 16 = 187.5 -> 188; 78th of 81,
+    # 1000 x 3 / 80 = 37.5 -> 38.
+    assert base_rank(14, 17) == 188 and base_rank(78, 81) == 38
+    # Not a half: to the nearest, as before (33rd of 49: 1000 x 16 / 48 = 333.33 -> 333).
+    assert base_rank(33, 49) == 333
 
 
 def weight(

@@ -262,13 +262,29 @@ def test_with_shared_places_tied_players_split_the_uma_of_their_places() -> None
     assert scores == {"Ana": Decimal("-5"), "Ben": Decimal("43"), "Cho": Decimal("-33"), "Dai": Decimal("-5")}
 
 
-def test_tenhou_counts_the_points_rounded_to_thousands_and_first_takes_the_rest() -> None:
-    """Tenhou: "points are rounded to the closest thousand, '4 down, 5 up'"; the worked example of the
-    Japanese mahjong scoring rules ("Final points and place"): 25,000 each, A 43,600, B 14,500, C 15,400,
-    D 26,500 count as B 15,000, C 15,000, D 27,000 and A the 43,000 they leave of 100,000: A +33 before the
-    uma, D -3, C -15, B -15, placed as played (C's 15,400 above B's 14,500)."""
+def test_tenhou_scores_the_places_to_the_tenth_on_the_points_as_played() -> None:
+    """The real Tenhou game of 2 October 2023 in tests/data/tenhou/real-tenhou-2023.json: points 19,400 /
+    61,100 / 4,600 / 14,900 and `sc` -0.6 / 71.1 / -45.4 / -25.1: (19,400 - 30,000) / 1,000 + 10 = -0.6;
+    (61,100 - 30,000) / 1,000 + 20 uma + 20 oka = 71.1; (4,600 - 30,000) / 1,000 - 20 = -45.4;
+    (14,900 - 30,000) / 1,000 - 10 = -25.1. Rounded to thousands they would be -1 / 71 / -45 / -25 (19,000,
+    5,000, 15,000, and first the 61,000 left)."""
+    points = {"A": 19400, "B": 61100, "C": 4600, "D": 14900}
+    _ranks, _uma, scores = table_scores(points, TENHOU)
+    exact = {"A": Decimal("-0.6"), "B": Decimal("71.1"), "C": Decimal("-45.4"), "D": Decimal("-25.1")}
+    assert scores == exact
+    older = Ruleset.custom("TENHOU", round_to_thousand=True)
+    assert table_scores(points, older)[2] == {"A": -1, "B": 71, "C": -45, "D": -25}
+
+
+def test_tenhous_older_rounding_counts_the_points_rounded_to_thousands_and_first_takes_the_rest() -> None:
+    """Tenhou's older scores (``round_to_thousand``): "points are rounded to the closest thousand, '4
+    down, 5 up'"; the worked example of the Japanese mahjong scoring rules ("Final points and place"):
+    25,000 each, A 43,600, B 14,500, C 15,400, D 26,500 count as B 15,000, C 15,000, D 27,000 and A the
+    43,000 they leave of 100,000: A +33 before the uma, D -3, C -15, B -15, placed as played (C's 15,400
+    above B's 14,500)."""
+    older = Ruleset.custom("TENHOU", round_to_thousand=True)
     points = {"A": 43600, "B": 14500, "C": 15400, "D": 26500}
-    ranks, _uma, scores = table_scores(points, get_ruleset("TENHOU"))
+    ranks, _uma, scores = table_scores(points, older)
     assert ranks == {"A": 1, "B": 4, "C": 3, "D": 2}
     assert scores == {
         "A": Decimal(33 + 20),
@@ -277,9 +293,7 @@ def test_tenhou_counts_the_points_rounded_to_thousands_and_first_takes_the_rest(
         "D": Decimal(-3 + 10),
     }
     # Below zero a half thousand goes up too: -1,500 counts as -1,000, -1,600 as -2,000.
-    _ranks, _uma, scores = table_scores(
-        {"A": -1500, "B": 33000, "C": -1600, "D": 70100}, get_ruleset("TENHOU")
-    )
+    _ranks, _uma, scores = table_scores({"A": -1500, "B": 33000, "C": -1600, "D": 70100}, older)
     assert scores == {
         "A": Decimal(-31 - 10),
         "B": Decimal(3 + 10),

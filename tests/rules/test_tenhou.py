@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import json
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -146,6 +147,110 @@ def test_a_log_played_under_an_online_preset_imports_without_findings(name: str,
     assert dict(verdict.final_points or {}) == entry["final_points"]
 
 
+def scored(name: str, scores: list[float | int], ruleset: str) -> list[tuple[int | None, str]]:
+    """The findings of the log ``name`` with its `sc` placement scores replaced by ``scores``."""
+    value = data(name)
+    value["sc"][1::2] = scores
+    log = read_log(json.dumps(value, ensure_ascii=False))
+    converted = log_sheet(log, match_players(log.names, SEATED, MAPPING), get_ruleset(ruleset))
+    assert "final_points" in converted.entry
+    return [(finding.hand, finding.rule) for finding in converted.findings]
+
+
+def test_tenhous_placement_scores_are_read_as_written_now_and_as_written_before() -> None:
+    """The Tenhou log ends at Ana 24,000, Ben 29,900, Cho 12,500, Dai 33,600 (the stick left included).
+    Tenhou writes the scores to the tenth now: Ana (24,000 - 30,000) / 1,000 - 10 = -16, Ben -0.1 + 10 =
+    9.9, Cho -17.5 - 20 = -37.5, Dai 3.6 + 20 + 20 = 43.6: no finding under TENHOU. Its older logs wrote
+    them on the points rounded to thousands, whole numbers (Ben 30,000: 10; Cho 13,000: -37; Dai the
+    33,000 left: 43), which the log itself says: read so, no finding either. Whole numbers that are not
+    the rounded scores, or another ruleset's scores, are still a finding."""
+    assert scored("tenhou-ranked", [-16.0, 9.9, -37.5, 43.6], "TENHOU") == []
+    assert scored("tenhou-ranked", [-16.0, 10.0, -37.0, 43.0], "TENHOU") == []
+    assert scored("tenhou-ranked", [-16, 10, -37, 43], "TENHOU") == []
+    assert scored("tenhou-ranked", [-15.0, 9.0, -37.0, 43.0], "TENHOU") == [(None, RULE_HANCHAN_SCORE)]
+    # A tenth away from Tenhou's scores of today is a finding too.
+    assert scored("tenhou-ranked", [-16.0, 9.8, -37.5, 43.7], "TENHOU") == [(None, RULE_HANCHAN_SCORE)]
+    # Mahjong Soul's rules score them otherwise (no oka, another uma) in either way of writing them.
+    for scores in ([-16.0, 9.9, -37.5, 43.6], [-16.0, 10.0, -37.0, 43.0]):
+        assert (None, RULE_HANCHAN_SCORE) in scored("tenhou-ranked", scores, "MAHJONGSOUL")
+
+
+REAL_NAMES = {"player1": "Ana", "player2": "Ben", "player3": "Cho", "player4": "Dai"}
+
+
+def test_a_real_tenhou_game_of_2023_imports_under_its_preset_with_its_scores_to_the_tenth() -> None:
+    """A real Tenhou game of 2 October 2023 (tests/data/README.md names its source), kept unchanged: its
+    `sc` ends at 19,400 / 61,100 / 4,600 / 14,900 with the scores -0.6 / 71.1 / -45.4 / -25.1, i.e.
+    (19,400 - 30,000) / 1,000 + 10 = -0.6, (61,100 - 30,000) / 1,000 + 20 + 20 = 71.1,
+    (4,600 - 30,000) / 1,000 - 20 = -45.4, (14,900 - 30,000) / 1,000 - 10 = -25.1: the points as played,
+    not rounded to thousands (which would give -1 / 71 / -45 / -25). Under TENHOU: no finding."""
+    log = read_log((DATA / "real-tenhou-2023.json").read_bytes())
+    converted = log_sheet(log, match_players(log.names, SEATED, REAL_NAMES), get_ruleset("TENHOU"))
+    assert converted.findings == ()
+    entry = converted.entry
+    assert entry["final_points"] == {"Ana": 19400, "Ben": 61100, "Cho": 4600, "Dai": 14900}
+    verdict = replay({**entry, "players": SEATED}, get_ruleset("TENHOU"))
+    assert verdict.valid and verdict.finished is True
+    assert verdict.scores == {
+        "Ana": Decimal("-0.6"),
+        "Ben": Decimal("71.1"),
+        "Cho": Decimal("-45.4"),
+        "Dai": Decimal("-25.1"),
+    }
+
+
+NAMES_2019 = {"TPlayer1": "Ana", "プレーヤー2": "Ben", "プレーヤー3": "Cho", "プレーヤー4": "Dai"}
+
+
+def real_2019(ruleset: str) -> Any:
+    log = read_log((DATA / "real-tenhou-2019-nagashi.json").read_bytes())
+    return log_sheet(log, match_players(log.names, SEATED, NAMES_2019), get_ruleset(ruleset))
+
+
+def test_a_real_tenhou_game_of_2019_with_whole_scores_imports_without_a_finding() -> None:
+    """A real Tenhou game of 8 February 2019 (tests/data/README.md names its source), written before
+    Tenhou wrote its scores to the tenth: its `sc` scores are whole numbers, -10 / 47 / -54 / 17 for 30,300
+    / 37,000 / -4,300 / 37,000, i.e. on the points rounded to thousands (30,000 - 30,000 - 10 = -10;
+    -4,000: -34 - 20 = -54; Dai's 37,000 second: 7 + 10 = 17; Ben first by his earlier seat on the tie,
+    with the 37,000 left: 7 + 20 + 20 = 47). Under TENHOU, which scores to the tenth, the log itself says
+    how it was scored: no finding. The tournament scores the hanchan by its rules: Ana 0.3 - 10 = -9.7, Cho
+    -34.3 - 20 = -54.3."""
+    converted = real_2019("TENHOU")
+    assert converted.findings == ()
+    entry = converted.entry
+    assert entry["final_points"] == {"Ana": 30300, "Ben": 37000, "Cho": -4300, "Dai": 37000}
+    verdict = replay({**entry, "players": SEATED}, get_ruleset("TENHOU"))
+    assert verdict.valid and verdict.finished is True  # Cho below zero ends it (busting)
+    assert verdict.ranks == {"Ana": 3, "Ben": 1, "Cho": 4, "Dai": 2}
+    assert verdict.scores == {
+        "Ana": Decimal("-9.7"),
+        "Ben": Decimal("47"),
+        "Cho": Decimal("-54.3"),
+        "Dai": Decimal("17"),
+    }
+
+
+def test_a_real_nagashi_mangan_under_wrcr_is_kept_as_the_table_played_it() -> None:
+    """The same real game: in East 2, 1 honba, the dealer Ben's nagashi mangan (+12,000, 4,000 from each);
+    the next hand is East 3, 2 honba: Ben was noten, the deal passed. Under WRCR 2015 (no nagashi
+    mangan, §5.7.2) the hand is entered as played, the log's four changes kept, and that hand has one
+    finding, the nagashi's; the next hand is named as in the log."""
+    converted = real_2019("WRC2015")
+    assert converted.entry["hands"][2] == {
+        "result": "nagashi",
+        "nagashi": ["Ben"],
+        "tenpai": [],
+        "riichi": [],
+        "played_online": True,
+    }
+    assert [finding.rule for finding in converted.findings if finding.hand == 3] == [RULE_NAGASHI]
+    verdict = replay({**converted.entry, "players": SEATED}, get_ruleset("WRC2015"))
+    assert [error.message for error in verdict.errors if error.hand == 3] == []
+    records = verdict.hands or ()
+    assert list(records[2].deltas.values()) == [-4000, 12000, -4000, -4000]
+    assert (records[3].round, records[3].honba, records[3].sticks) == ("East 3", 2, 1)
+
+
 def test_the_tenhou_log_under_its_preset_keeps_its_abortive_draws_nagashi_and_double_ron() -> None:
     entry, _ = sheet_of("tenhou-ranked", "TENHOU")
     hands = entry["hands"]
@@ -168,8 +273,9 @@ def test_the_tenhou_log_under_its_preset_keeps_its_abortive_draws_nagashi_and_do
     assert records[3].deltas == {"Ana": 8000, "Ben": -2000, "Cho": -4000, "Dai": -2000}
     assert records[4].deltas == {"Ana": -1000, "Ben": -4200, "Cho": 4200, "Dai": 1000}
     # The stick left after South 4 goes to first place (Dai), and first takes the oka: 25,000 each,
-    # 30,000 returned, uma 20/10/-10/-20; the points count rounded to thousands, a half upwards (Ben's
-    # 29,900 as 30,000, Cho's 12,500 as 13,000), and first (Dai, 33,600) the 33,000 the others leave.
+    # 30,000 returned, uma 20/10/-10/-20, on the points as played, to the tenth as Tenhou scores now: Ana
+    # -6 - 10, Ben -0.1 + 10, Cho -17.5 - 20, Dai 3.6 + 20 + 20. (The log's own `sc`, -16 / 10 / -37 / 43,
+    # counts them rounded to thousands as Tenhou's older logs do, and is read so: no finding.)
     assert verdict.riichi_sticks_left == 0 and verdict.final_points == {
         "Ana": 24000,
         "Ben": 29900,
@@ -178,9 +284,9 @@ def test_the_tenhou_log_under_its_preset_keeps_its_abortive_draws_nagashi_and_do
     }
     assert {player: str(score) for player, score in (verdict.scores or {}).items()} == {
         "Ana": "-16",
-        "Ben": "10",
-        "Cho": "-37",
-        "Dai": "43",
+        "Ben": "9.9",
+        "Cho": "-37.5",
+        "Dai": "43.6",
     }
 
 
@@ -194,7 +300,6 @@ def test_the_same_online_logs_under_wrcr_report_every_difference() -> None:
         (6, RULE_ABORTIVE),
         (None, RULE_START),
         (3, RULE_KIRIAGE),
-        (4, RULE_PAYMENT),
         (5, RULE_PAYMENT),
         (None, RULE_STICKS_LEFT),
         (None, RULE_FINAL),
@@ -381,9 +486,10 @@ def test_liability_is_entered_where_the_tournament_plays_it_and_reported_where_n
     assert [f.label for f in ema.findings if f.rule == RULE_LIABILITY] == ["East 2, 0 honba"]
 
 
-def with_nagashi(hand: int, changes: list[int]) -> dict[str, Any]:
+def with_nagashi(hand: int, changes: list[int], scores: list[float]) -> dict[str, Any]:
     """The whole-hanchan log with the draw of hand ``hand`` (0-based) made a nagashi mangan paying
-    ``changes``: every later hand's points and the final points moved by the difference."""
+    ``changes``: every later hand's points and the final points moved by the difference, and the placement
+    scores replaced by ``scores``."""
     value = data("hanchan")
     result = value["log"][hand][16]
     assert result[0] == "流局"
@@ -393,42 +499,61 @@ def with_nagashi(hand: int, changes: list[int]) -> dict[str, Any]:
         later[1] = [points + change for points, change in zip(later[1], moved, strict=True)]
     for seat, change in enumerate(moved):
         value["sc"][2 * seat] += change
+    value["sc"][1::2] = scores
     return value
 
 
 @pytest.mark.parametrize(
-    ("hand", "changes", "dealer", "kept"),
+    ("hand", "changes", "scores", "dealer", "kept"),
     [
         # East 2 (Ben deals), Dai's nagashi; the log's next hand is East 2, 1 honba: Ben kept the deal.
-        (2, [-2000, -4000, -2000, 8000], "Ben", True),
-        # East 4 (Dai deals), Ana's nagashi; the next hand is South 1, 1 honba: the deal passed.
-        (6, [8000, -2000, -2000, -4000], "Dai", False),
+        # The final points 41,900 / 30,300 / 22,600 / 25,200, scored as WRCR 2015 scores them: 11.9 + 15,
+        # 0.3 + 5, -7.4 - 15, -4.8 - 5.
+        (2, [-2000, -4000, -2000, 8000], [26.9, 5.3, -22.4, -9.8], "Ben", True),
+        # East 4 (Dai deals), Ana's nagashi; the next hand is South 1, 1 honba: the deal passed. The final
+        # points 47,400 / 34,800 / 22,100 / 15,700: 17.4 + 15, 4.8 + 5, -7.9 - 5, -14.3 - 15.
+        (6, [8000, -2000, -2000, -4000], [32.4, 9.8, -12.9, -29.3], "Dai", False),
     ],
 )
-def test_a_nagashi_mangan_is_the_draw_the_online_game_made_it(
-    hand: int, changes: list[int], dealer: str, kept: bool
+def test_a_nagashi_mangan_is_kept_as_the_online_game_played_it(
+    hand: int, changes: list[int], scores: list[float], dealer: str, kept: bool
 ) -> None:
-    """The online game scores a nagashi mangan as a draw: the dealer keeps the deal when tenpai, one more
-    honba either way. The sheet enters the exhaustive draw the tournament plays (it has no nagashi), with
+    """The online game scores a nagashi mangan as a draw paying the nagashi's mangan: the dealer keeps the
+    deal when tenpai, one more honba either way. The tournament (WRCR 2015, which has none) takes the
+    result played at the table: the hand is entered as the nagashi the log gives, its four changes kept,
     the dealer tenpai exactly when the online game kept the deal, so every later hand is named as in the
-    log; the findings are the nagashi, its payment, and the final points, nothing after it."""
-    value = with_nagashi(hand, changes)
+    log and the sheet ends at the log's final points; the one finding is the nagashi's, naming §5.7.2."""
+    value = with_nagashi(hand, changes, scores)
     log = read_log(json.dumps(value, ensure_ascii=False))
     converted = log_sheet(log, match_players(log.names, SEATED, MAPPING), get_ruleset("WRC2015"))
     entry = converted.entry
-    assert entry["hands"][hand]["result"] == "draw"
-    assert (dealer in entry["hands"][hand]["tenpai"]) is kept
+    nagashi = entry["hands"][hand]
+    assert nagashi["result"] == "nagashi" and nagashi["played_online"] is True
+    assert (dealer in nagashi["tenpai"]) is kept
     verdict = replay({**entry, "players": SEATED}, get_ruleset("WRC2015"))
     assert verdict.valid and verdict.finished is True
-    named = [(record.round, record.honba) for record in verdict.hands or ()]
+    records = verdict.hands or ()
+    played = log.hands[hand]
+    # The log's four changes, riichi stakes included.
+    assert list(records[hand].deltas.values()) == [played.end[s] - played.start[s] for s in range(4)]
+    named = [(record.round, record.honba) for record in records]
     assert named == [(hand_label(h[0][0], h[0][1]).rsplit(",", 1)[0], h[0][1]) for h in value["log"]]
-    found = {(finding.hand, finding.rule) for finding in converted.findings}
-    assert found == {
-        (2, RULE_RED_FIVES),
-        (hand + 1, RULE_NAGASHI),
-        (hand + 1, RULE_PAYMENT),
-        (None, RULE_FINAL),
-    }
+    assert entry["final_points"] == dict(zip(SEATED, value["sc"][::2], strict=True))
+    found = [(finding.hand, finding.rule) for finding in converted.findings]
+    assert found == [(2, RULE_RED_FIVES), (hand + 1, RULE_NAGASHI)]
+    assert "WRCR 2015 §5.7.2" in RULE_NAGASHI
+
+
+def test_a_nagashi_mangan_entered_by_hand_stays_an_error_under_wrcr() -> None:
+    """Only the nagashi an online game played (``played_online``) is taken as played; one entered by hand
+    under a ruleset without it is still an error (WRCR 2015 §5.7.2)."""
+    value = with_nagashi(6, [8000, -2000, -2000, -4000], [32.4, 9.8, -12.9, -29.3])
+    log = read_log(json.dumps(value, ensure_ascii=False))
+    entry = log_sheet(log, match_players(log.names, SEATED, MAPPING), get_ruleset("WRC2015")).entry
+    del entry["hands"][6]["played_online"]
+    verdict = replay({**entry, "players": SEATED}, get_ruleset("WRC2015"))
+    assert not verdict.valid
+    assert (7, "nagashi-mangan (WRCR 2015 §5.7.2)") in [(error.hand, error.rule) for error in verdict.errors]
 
 
 def test_the_logs_yaku_are_entered_where_the_rules_find_them_worth_the_logs_han() -> None:

@@ -16,6 +16,9 @@ Sources (docs/ratings.md, "MERS: the EMA's ranking", gives the same with what ea
     2017: new ranking system and more"): Part A, "an average of 5 tournaments played in the last two
     years and 80% of the remaining tournaments (rounded up)"; Part B, "an average of the 4 best results
     (base rank) during the last two years"; "New Ranking = 50% Part A + 50% Part B".
+[GA-2017-MINUTES] The EMA's own minutes of that General Assembly (Póvoa de Varzim, 25 May 2017; the
+    report Mahjong News links to): Part A, "5 tournaments and 80% of the remaining tournaments (rounded
+    up)"; Part B, "4 best tournaments".
 [REIMPL] Reimplementations that compare themselves with the EMA's published rankings: ldekerg's
     "European-Mahjong" (GitHub, ``app/ranking.py`` and its "formulas" page), MahjongRepository's
     "mahjong-portal" (``server/rating/calculation/ema.py`` and ``rr.py``).
@@ -26,10 +29,11 @@ Rule by rule:
   player's place, divided by the number of players less one, times 1000: the winner 1000, the last 0.
   A whole number: the EMA's example gives one ("number 75 out of 100 ... 252"), and [REIMPL] round to
   one to match the published lists (mahjong-portal: "for ema we had to round base rank"). The EMA's
-  example rounds 252.53 down, the reimplementations to the nearest (253), as this module, a half up
-  (they send a half to the even number): the EMA's text is ambiguous there. Tied players share a place
-  (1, 2, 2, 4) and its base rank: the EMA's text says nothing of ties (riichi.wiki reports the EMA gave
-  tied players "the best possible rating").
+  example rounds 252.53 down, the reimplementations to the nearest (253), as this module, and a half to
+  the even number (16th of 17, 62.5: 62), as they do: the EMA's text is ambiguous there, and its
+  published base ranks show no 1-point difference that a half rounded up would make. Tied players share
+  a place (1, 2, 2, 4) and its base rank: the EMA's text says nothing of ties (riichi.wiki reports the
+  EMA gave tied players "the best possible rating").
 * **Tournament weight** [EMA-2018 "Weight calculation"]: TOTAL_MERS = Weight_duration + Weight_players
   + Weight_countries + Weight_qualif: 1, 2, 3 for one, two, three days; players +0 up to 40, +0.5 for
   41 to 80, +1 above 80, substitutes counted, three at most (note (2)); countries +0 up to 5, +0.5 for 6
@@ -42,14 +46,14 @@ Rule by rule:
   two years"). A year is a calendar year from the tournament's last day (29 February: 28 February of a
   year without one); that day included in the first year. Which day of a tournament counts is not in
   the EMA's text: the last here, as mahjong-portal. The COVID freeze (2020-2022) is not modelled.
-* **Averaging** [GA-2017]: ranking = (Part A + Part B) / 2. Part A: the weighted average of the player's
-  best results by base rank, five and then 80 % of the others rounded up; Part B: the weighted average
-  of the best four. A result's weight is its tournament's weight times its decay. Missing results
-  (fewer than five for Part A, four for Part B) count as base rank 0 with weight 1, and a player with
-  fewer than two results that count is not ranked: [EMA-2010 "Minimum requirement"] ("a result of 0
-  (weight 1) for each missing tournament", "at least two tournaments to appear on the ranking"), kept
-  in 2018 by [REIMPL]. Equal base ranks: Part A keeps the more recent result, Part B the heavier
-  (ldekerg, inferred from the published lists; the EMA's text is silent).
+* **Averaging** [GA-2017-MINUTES, GA-2017]: ranking = (Part A + Part B) / 2. Part A: the weighted
+  average of the player's best results by base rank, five and then 80 % of the others rounded up; Part
+  B: the weighted average of the best four. A result's weight is its tournament's weight times its
+  decay. Missing results (fewer than five for Part A, four for Part B) count as base rank 0 with
+  weight 1, and a player with fewer than two results that count is not ranked: [EMA-2010 "Minimum
+  requirement"] ("a result of 0 (weight 1) for each missing tournament", "at least two tournaments to
+  appear on the ranking"), kept in 2018 by [REIMPL]. Equal base ranks: Part A keeps the more recent
+  result, Part B the heavier (ldekerg, inferred from the published lists; the EMA's text is silent).
 * **Display**: the ranking to two decimals, half up (the EMA's text read says nothing of it).
 """
 
@@ -77,14 +81,17 @@ HUNDREDTH = Decimal("0.01")
 
 
 def base_rank(place: int, players: int) -> Fraction:
-    """1000 x (players - place) / (players - 1) to the nearest whole number, a half up: the winner 1000,
-    the last 0."""
+    """1000 x (players - place) / (players - 1) to the nearest whole number, a half to the even one (16th
+    of 17: 62.5 -> 62; 14th of 17: 187.5 -> 188): the winner 1000, the last 0. The even number is what
+    the reimplementations that match the EMA's published lists give, and the published base ranks show
+    none of the 1-point differences a half rounded up would make (docs/ratings.md)."""
     if players < 2:
         raise ValueError("players: a ranked tournament has at least two players")
     if not 1 <= place <= players:
         raise ValueError(f"place: between 1 and {players}")
     beaten, others = players - place, players - 1
-    return Fraction((2 * BASE * beaten + others) // (2 * others))
+    # ``round`` of a Fraction is exact and sends a half to the even number.
+    return Fraction(round(Fraction(BASE * beaten, others)))
 
 
 def tournament_weight(
