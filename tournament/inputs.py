@@ -111,6 +111,12 @@ def read_json(
     except (ValueError, RecursionError) as exc:  # JSONDecodeError is a ValueError; so is a 5,000-digit int
         message = _("{field}: not valid JSON ({error})").format(field=field, error=encodable(str(exc)))
         raise Refusal(field, RULE_SYNTAX, message) from None
+    _require_storable_strings(field, value)
+    return value
+
+
+def _require_storable_strings(field: str, value: Any) -> None:
+    """Refuse a NUL character or a lone surrogate in any string of a parsed JSON value (keys included)."""
     for string in strings_in(value):
         if "\x00" in string:
             message = _("{field}: a text holds a NUL character (\\u0000)").format(field=field)
@@ -120,7 +126,33 @@ def read_json(
                 field=field
             )
             raise Refusal(field, RULE_UNICODE, message)
-    return value
+
+
+def require_plain_json(value: Any, *, field: str, max_depth: int = MAX_JSON_DEPTH) -> None:
+    """Refuse a value already parsed (or built in Python) that ``read_json`` would not have returned:
+    nested deeper than ``max_depth``, holding something other than JSON's types, a number that is not
+    finite, a NUL character or a lone surrogate. Walked without recursion."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            if depth + 1 > max_depth:
+                message = _("{field}: nested more than {limit} levels deep").format(
+                    field=field, limit=max_depth
+                )
+                raise Refusal(field, RULE_DEPTH, message)
+            children = item.values() if isinstance(item, dict) else item
+            if isinstance(item, dict) and not all(isinstance(key, str) for key in item):
+                message = _("{field}: an object's keys are texts").format(field=field)
+                raise Refusal(field, RULE_SYNTAX, message)
+            stack.extend((child, depth + 1) for child in children)
+        elif isinstance(item, float) and not math.isfinite(item):
+            message = _("{field}: {number} is not a JSON number").format(field=field, number=item)
+            raise Refusal(field, RULE_SYNTAX, message)
+        elif item is not None and not isinstance(item, str | int | float | bool):
+            message = _("{field}: {kind} is not a JSON value").format(field=field, kind=type(item).__name__)
+            raise Refusal(field, RULE_SYNTAX, message)
+    _require_storable_strings(field, value)
 
 
 def encodable(text: str) -> str:
