@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 from datetime import datetime
+from functools import cache
 from typing import Any
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
@@ -100,6 +101,13 @@ def kind_of(field: models.Field[Any, Any]) -> str:
     return "a number"
 
 
+@cache
+def choice_values(field: models.Field[Any, Any]) -> frozenset[Any]:
+    """The values a field with choices takes, read once (Django reads a field's choices again at each
+    check: the countries' 250 for every player)."""
+    return frozenset(key for key, _ in field.flatchoices)
+
+
 def checked_value(field: models.Field[Any, Any], value: Any, path: str, line: int | None) -> Any:
     """The model's value of an archive's value (already parsed from its text), refused as ``full_clean``
     refuses it. JSON fields (entries, reports) are taken as they are: the whole archive was read as
@@ -118,8 +126,10 @@ def checked_value(field: models.Field[Any, Any], value: Any, path: str, line: in
             return None
         if value == "" and not field.blank:
             raise ValidationError(field.error_messages["blank"], code="blank")
-        if field.choices is not None and value != "":
-            field.validate(value, None)
+        if field.choices is not None and value != "" and value not in choice_values(field):
+            raise ValidationError(
+                field.error_messages["invalid_choice"], code="invalid_choice", params={"value": value}
+            )
         if isinstance(value, datetime) and value.tzinfo is None:
             raise ValidationError("a time with its offset from UTC (+00:00)", code="invalid")
         field.run_validators(value)
