@@ -7,6 +7,7 @@ replay of it, the per-seat results the standings read, and every version of the 
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -85,7 +86,8 @@ class SeatResult(models.Model):
     seat = models.ForeignKey(Seat, on_delete=models.PROTECT, related_name="+")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="results")
     points = models.IntegerField()
-    rank = models.PositiveSmallIntegerField()
+    # The place at a table of four (ties share the better place): 1 to 4.
+    rank = models.PositiveSmallIntegerField(validators=[MinValueValidator(1), MaxValueValidator(4)])
     uma = models.DecimalField(max_digits=6, decimal_places=2)
     score = models.DecimalField(max_digits=8, decimal_places=2)
 

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import status, viewsets
+from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
 from rest_framework.filters import SearchFilter
@@ -805,6 +805,19 @@ class PhaseViewSet(TournamentScopedViewSet):
 
     serializer_class = PhasesSerializer
     pagination_class = None
+
+    def get_object(self) -> Tournament:
+        """What a PUT changes: the tournament's phases, which only its organisers set. DRF's ``OPTIONS``
+        calls this to decide whether to describe the PUT (a refusal leaves it out); with no queryset,
+        DRF's own would fail."""
+        self.require(Role.ORGANISER)
+        return self.tournament
+
+    def get_serializer_class(self) -> type[serializers.Serializer[Any]]:
+        """A PUT takes every phase at once (``SetPhasesSerializer``); what answers is the phases."""
+        if self.request is not None and self.request.method == "PUT":
+            return SetPhasesSerializer
+        return PhasesSerializer
 
     def phases(self) -> Response:
         staff = access.has_role(self.request.user, self.tournament, Role.REFEREE)

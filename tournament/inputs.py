@@ -41,6 +41,10 @@ _BRACKETS = re.compile(r"[\[\]{}]")
 _LINE_CONTROLS = re.compile(r"[\x00-\x1f\x7f]")
 _TEXT_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
+# The only ways a parsed JSON text can hold a NUL or a lone surrogate: the escape \u0000 or a surrogate's
+# escape (JSON refuses a raw control character in a string; UTF-8 holds no surrogate, a str may). A text
+# with none of these needs no walk over its strings (an escaped backslash before "u" only costs the walk).
+_NUL_OR_SURROGATE_ESCAPE = re.compile(r"\\u(?:0000|[dD][89a-fA-F][0-9a-fA-F]{2})")
 
 
 def json_depth(text: str, stop_above: int | None = None) -> int:
@@ -111,16 +115,55 @@ def read_json(
     except (ValueError, RecursionError) as exc:  # JSONDecodeError is a ValueError; so is a 5,000-digit int
         message = _("{field}: not valid JSON ({error})").format(field=field, error=encodable(str(exc)))
         raise Refusal(field, RULE_SYNTAX, message) from None
-    for string in strings_in(value):
-        if "\x00" in string:
-            message = _("{field}: a text holds a NUL character (\\u0000)").format(field=field)
-            raise Refusal(field, RULE_PRINTABLE, message)
-        if _SURROGATE.search(string):
-            message = _("{field}: a text holds a lone UTF-16 surrogate (\\ud800 to \\udfff)").format(
-                field=field
-            )
-            raise Refusal(field, RULE_UNICODE, message)
+    if _NUL_OR_SURROGATE_ESCAPE.search(text) or _SURROGATE.search(text):
+        _require_storable_strings(field, value)
     return value
+
+
+def _require_storable_strings(field: str, value: Any) -> None:
+    """Refuse a NUL character or a lone surrogate in any string of a parsed JSON value (keys included)."""
+    for string in strings_in(value):
+        _require_storable(field, string)
+
+
+def _require_storable(field: str, string: str) -> None:
+    if "\x00" in string:
+        message = _("{field}: a text holds a NUL character (\\u0000)").format(field=field)
+        raise Refusal(field, RULE_PRINTABLE, message)
+    if _SURROGATE.search(string):
+        message = _("{field}: a text holds a lone UTF-16 surrogate (\\ud800 to \\udfff)").format(field=field)
+        raise Refusal(field, RULE_UNICODE, message)
+
+
+def require_plain_json(value: Any, *, field: str, max_depth: int = MAX_JSON_DEPTH) -> None:
+    """Refuse a value already parsed (or built in Python) that ``read_json`` would not have returned:
+    nested deeper than ``max_depth``, holding something other than JSON's types, a number that is not
+    finite, a NUL character or a lone surrogate. Walked without recursion."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            if depth + 1 > max_depth:
+                message = _("{field}: nested more than {limit} levels deep").format(
+                    field=field, limit=max_depth
+                )
+                raise Refusal(field, RULE_DEPTH, message)
+            if isinstance(item, dict):
+                for key in item:
+                    if not isinstance(key, str):
+                        message = _("{field}: an object's keys are texts").format(field=field)
+                        raise Refusal(field, RULE_SYNTAX, message)
+                    _require_storable(field, key)
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
+        elif isinstance(item, str):
+            _require_storable(field, item)
+        elif isinstance(item, float) and not math.isfinite(item):
+            message = _("{field}: {number} is not a JSON number").format(field=field, number=item)
+            raise Refusal(field, RULE_SYNTAX, message)
+        elif item is not None and not isinstance(item, str | int | float | bool):
+            message = _("{field}: {kind} is not a JSON value").format(field=field, kind=type(item).__name__)
+            raise Refusal(field, RULE_SYNTAX, message)
 
 
 def encodable(text: str) -> str:

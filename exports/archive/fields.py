@@ -137,6 +137,14 @@ ADDED_FIELDS = {
     "choice": "",
 }
 USER_FIELDS = ("username", "first_name", "last_name")
+# The fields of the rows ``dump`` writes field by field (beside their natural keys), which ``load`` checks
+# as it checks the others.
+STAFF_FIELDS = ("role", "granted_at")
+TABLE_FIELDS = ("number", "extra_minutes")
+SEAT_FIELDS = ("wind",)
+ABSENCE_FIELDS = ("reason", "recorded_at")
+DISQUALIFICATION_FIELDS = ("reason", "given_at")
+AUDIT_FIELDS = ("at", "action", "subject", "changes")
 
 # A series' archive (``exports.archive.series``): the series, each of its tournaments' archives as above,
 # and the persons its players link to. A format and a version of its own.

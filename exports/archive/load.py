@@ -4,7 +4,10 @@ archive it came from (see ``dump``).
 
 Users are referenced by username, never with a password: importing creates the users it does not find,
 with unusable passwords (they sign in after a password reset), and leaves existing users as they are.
-A bad archive is refused with ``Refusal`` (field ``archive``), naming what is wrong.
+A bad archive is refused with ``Refusal``: field ``archive`` when the file is not an archive (not JSON,
+too big, nested too deep, another format), otherwise the path of the value at fault
+(``players.3.country``), checked as the product's own doors check it (``checks``). No database error
+and no recursion gets through as anything but a refusal.
 """
 
 from __future__ import annotations
@@ -14,19 +17,29 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import date, datetime
-from decimal import Decimal
 from functools import cache
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.core.exceptions import ValidationError
-from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, models, transaction
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections, models, transaction
 
+from exports.archive.checks import (
+    MAX_ARCHIVE_BYTES,
+    MAX_ARCHIVE_DEPTH,
+    check_names,
+    check_tournament,
+    checked_value,
+    field_refusal,
+)
 from exports.archive.fields import (
+    ABSENCE_FIELDS,
     ADDED_FIELDS,
+    AUDIT_FIELDS,
     BATCH,
     CONFIRMATION_FIELDS,
+    DISQUALIFICATION_FIELDS,
     FORMAT,
     JOB_FIELDS,
     PENALTY_FIELDS,
@@ -35,14 +48,19 @@ from exports.archive.fields import (
     PLAYER_FIELDS,
     RESULT_FIELDS,
     ROUND_FIELDS,
+    SEAT_FIELDS,
     SHEET_FIELDS,
     SHEET_USERS,
+    STAFF_FIELDS,
+    TABLE_FIELDS,
     TOURNAMENT_FIELDS,
+    USER_FIELDS,
     VERSION,
     VERSION_FIELDS,
 )
 from penalties.models import Disqualification, Penalty
 from scoring.models import ScoreSheet, SeatResult, SheetConfirmation, SheetVersion
+from tournament.inputs import RULE_SYNTAX, read_json, require_plain_json
 from tournament.models import (
     Absence,
     AuditEntry,
@@ -75,32 +93,61 @@ def _parse_date(value: str) -> date:
 
 
 def parser_of(field: models.Field[Any, Any]) -> Any:
-    """How the archive's value of a field becomes the model's value (None when it stays as it is)."""
+    """How the archive's text of a field becomes a value the model field checks (None: as it is; a
+    decimal's string the field reads itself)."""
     if isinstance(field, models.DateTimeField):
         return _parse_datetime
     if isinstance(field, models.DateField):
         return _parse_date
-    if isinstance(field, models.DecimalField):
-        return Decimal
     return None
 
 
 @cache
-def parsers(model: type[models.Model], fields: tuple[str, ...]) -> tuple[tuple[str, Any], ...]:
-    return tuple((name, parser_of(model._meta.get_field(name))) for name in fields)
+def parsers(
+    model: type[models.Model], fields: tuple[str, ...]
+) -> tuple[tuple[str, Any, models.Field[Any, Any]], ...]:
+    return tuple(
+        (name, parser_of(field), field) for name in fields for field in [model._meta.get_field(name)]
+    )
 
 
-def loaded(model: type[models.Model], data: dict[str, Any], fields: tuple[str, ...]) -> dict[str, Any]:
+def loaded(
+    model: type[models.Model],
+    data: Any,
+    fields: tuple[str, ...],
+    path: str,
+    line: int | None = None,
+) -> dict[str, Any]:
+    """The model's values of an archive's row (``path``: where it is in the archive; ``line``: its place
+    in its list), each checked as its model field checks it (``checks.checked_value``)."""
+    if not isinstance(data, dict):
+        raise field_refusal(path, "archive-row", "not an object", line)
     values = {}
-    for name, parse in parsers(model, fields):
-        value = data[name] if name not in ADDED_FIELDS else data.get(name, ADDED_FIELDS[name])
-        values[name] = parse(value) if parse is not None and value is not None else value
+    for name, parse, field in parsers(model, fields):
+        where = f"{path}.{name}"
+        if name in ADDED_FIELDS:
+            value = data.get(name, ADDED_FIELDS[name])
+        elif name in data:
+            value = data[name]
+        else:
+            raise field_refusal(where, "required", "missing", line)
+        if parse is not None and value is not None:
+            try:
+                value = parse(value)
+            except (TypeError, ValueError):
+                raise field_refusal(
+                    where, "invalid", f"{str(value)[:40]!r} is not an ISO 8601 date", line
+                ) from None
+        values[name] = checked_value(field, value, where, line)
     return values
 
 
-def load(model: type[models.Model], name: str, value: Any) -> Any:
-    ((_, parse),) = parsers(model, (name,))
-    return parse(value) if parse is not None and value is not None else value
+def rows_of(archive: dict[str, Any], key: str, *, default: list[Any] | None = None) -> list[Any]:
+    """The archive's list ``key`` (``default`` for a list an older archive may not have)."""
+    value = archive.get(key, default) if default is not None else archive[key]
+    if not isinstance(value, list):
+        raise field_refusal(key, "archive-row", "not a list")
+    return value
 
 
 _timestamps_lock = threading.Lock()
@@ -130,13 +177,20 @@ def timestamps_as_given(*model_classes: type[models.Model]) -> Iterator[None]:
 
 
 def parse(data: bytes | str | dict[str, Any], what: str = "a tournament archive") -> Any:
-    """The archive's JSON, refused when the file is not JSON (``what`` names the kind of archive)."""
+    """The archive's JSON, read within bounds (``checks.MAX_ARCHIVE_BYTES``, ``MAX_ARCHIVE_DEPTH``, no NUL
+    character nor lone surrogate: ``tournament.inputs.read_json``), refused when the file is not JSON
+    (``what`` names the kind of archive). Data already parsed is checked the same way."""
     if isinstance(data, dict):
+        require_plain_json(data, field="archive", max_depth=MAX_ARCHIVE_DEPTH)
         return data
     try:
-        return json.loads(data)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise archive_refusal(f"not {what}: the file is not JSON ({exc})") from None
+        return read_json(data, max_bytes=MAX_ARCHIVE_BYTES, max_depth=MAX_ARCHIVE_DEPTH, field="archive")
+    except Refusal as refusal:
+        if refusal.rule != RULE_SYNTAX:
+            raise
+        raise Refusal(
+            "archive", RULE_SYNTAX, f"not {what}: the file is not JSON ({refusal.message})"
+        ) from None
 
 
 def decode(data: bytes | str | dict[str, Any]) -> dict[str, Any]:
@@ -150,29 +204,43 @@ def decode(data: bytes | str | dict[str, Any]) -> dict[str, Any]:
     return archive
 
 
+# What a malformed archive raises before a check names the value: a missing key, a value of another
+# type, a database's refusal (a unique name twice), nesting no check foresaw.
+MALFORMED = (KeyError, TypeError, ValueError, AttributeError, ArithmeticError, DatabaseError, RecursionError)
+
+
+def malformed(exc: BaseException) -> str:
+    """What a malformed archive raised, in one short line (a database's error runs over several)."""
+    if isinstance(exc, KeyError):
+        return f"missing field {exc}"
+    return (str(exc).splitlines() or [type(exc).__name__])[0][:200]
+
+
 def import_archive(data: bytes | str | dict[str, Any], *, slug: str | None = None) -> Tournament:
     """Create the archived tournament (under ``slug`` when given), all of it or nothing."""
     archive = decode(data)
     try:
         with transaction.atomic():
             return _import(archive, slug)
-    except (KeyError, TypeError, ValueError, IntegrityError) as exc:
-        what = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
-        raise archive_refusal(f"the archive could not be imported: {what}") from exc
+    except MALFORMED as exc:
+        raise archive_refusal(f"the archive could not be imported: {malformed(exc)}") from exc
 
 
 def find_users(archive: dict[str, Any]) -> dict[str, Any]:
     """username -> user: existing users by username, the others created with unusable passwords."""
     user_model = get_user_model()
-    listed = {row["username"]: row for row in archive["users"]}
+    listed = {}
+    for index, row in enumerate(rows_of(archive, "users")):
+        values = loaded(user_model, row, USER_FIELDS, f"users.{index}", index + 1)
+        listed[values["username"]] = values
     existing = {u.get_username(): u for u in user_model.objects.filter(username__in=listed)}
     missing = [row for username, row in sorted(listed.items()) if username not in existing]
     if missing:
         user_model.objects.bulk_create(
             user_model(
                 username=row["username"],
-                first_name=row.get("first_name", ""),
-                last_name=row.get("last_name", ""),
+                first_name=row["first_name"],
+                last_name=row["last_name"],
                 password=make_password(None),
             )
             for row in missing
@@ -207,7 +275,8 @@ def _copy(model: type[models.Model], rows: list[dict[str, Any]]) -> list[int]:
     fields = [meta.get_field(name) for name in names]
     quote = connection.ops.quote_name
     columns = ", ".join(quote(column) for column in [meta.pk.column, *(f.column for f in fields)])
-    with connection.cursor() as cursor:
+    # The COPY goes through the driver's own cursor: its errors are turned into Django's, as every query's.
+    with connection.cursor() as cursor, connection.wrap_database_errors:
         cursor.execute(
             "SELECT nextval(pg_get_serial_sequence(%s, %s)) FROM generate_series(1, %s)",
             [meta.db_table, meta.pk.column, len(rows)],
@@ -249,20 +318,22 @@ def copy_value(field: Any) -> Any:
 COPY_ON_POSTGRESQL = True
 
 
-def tournament_settings(data: dict[str, Any]) -> dict[str, Any]:
+def tournament_settings(data: Any) -> dict[str, Any]:
     """The archive's tournament row with its tie-breaks and awards checked; an archive written before the
     ordered list has the single ``tie_break`` ("none" or one identifier), which becomes a list of none or
     one."""
+    if not isinstance(data, dict):
+        raise field_refusal("tournament", "archive-row", "not an object")
     if "tie_breaks" not in data:
         old = data.get("tie_break", "none")
         data = {**data, "tie_breaks": [] if old in (None, "none") else [old]}
     problem = tie_breaks_problem(data["tie_breaks"])
     if problem is not None:
-        raise archive_refusal(f"tournament.tie_breaks: {problem}")
+        raise field_refusal("tournament.tie_breaks", "tie-breaks", problem)
     try:
         validate_awards(data.get("awards", []))
     except ValidationError as error:
-        raise archive_refusal(f"tournament.awards: {error.messages[0]}") from error
+        raise field_refusal("tournament.awards", "awards", error.messages[0]) from error
     return data
 
 
@@ -276,23 +347,28 @@ def _check_phases(phases: Any, hanchan_count: int) -> None:
             for row in phases
         ]
     except (KeyError, TypeError) as exc:
-        raise archive_refusal(
-            f"phases: each phase has name, hanchan, seating, carry_over and advance ({exc})"
+        raise field_refusal(
+            "phases", "phases", f"each phase has name, hanchan, seating, carry_over and advance ({exc})"
         ) from None
     problem = plan_problem(plans)
     if problem is None and sum(plan.hanchan for plan in plans) != hanchan_count:
-        raise archive_refusal(
-            f"phases: {sum(p.hanchan for p in plans)} hanchan in all, the tournament {hanchan_count}"
+        raise field_refusal(
+            "phases",
+            "phases",
+            f"{sum(p.hanchan for p in plans)} hanchan in all, the tournament {hanchan_count}",
         )
     if problem is not None:
-        raise archive_refusal(problem.message)
+        raise field_refusal("phases", "phases", problem.message)
     if [row.get("number") for row in phases] != list(range(1, len(phases) + 1)):
-        raise archive_refusal("phases: numbered 1, 2, 3... in order")
+        raise field_refusal("phases", "phases", "numbered 1, 2, 3... in order")
 
 
 def _import(archive: dict[str, Any], slug: str | None) -> Tournament:
     data = tournament_settings(archive["tournament"])
-    slug = slug or data["slug"]
+    if slug:
+        data = {**data, "slug": slug}
+    settings = loaded(Tournament, data, TOURNAMENT_FIELDS, "tournament")
+    slug = settings["slug"]
     if Tournament.objects.filter(slug=slug).exists():
         raise archive_refusal(
             f"a tournament with the slug {slug!r} exists already; import into a database without it "
@@ -320,35 +396,29 @@ def _import(archive: dict[str, Any], slug: str | None) -> Tournament:
         Disqualification,
         AuditEntry,
     ):
-        tournament = Tournament.objects.create(
-            **{**loaded(Tournament, data, TOURNAMENT_FIELDS), "slug": slug},
-            created_by_id=user_id(data["created_by"]),
-        )
+        tournament = Tournament(**settings, created_by_id=user_id(data["created_by"]))
+        check_tournament(tournament)
+        tournament.save()
         insert(
             StaffRole,
             [
                 {
                     "tournament_id": tournament.pk,
                     "user_id": user_id(row["user"]),
-                    "role": row["role"],
                     "granted_by_id": user_id(row["granted_by"]),
-                    "granted_at": load(StaffRole, "granted_at", row["granted_at"]),
+                    **loaded(StaffRole, row, STAFF_FIELDS, f"staff.{index}", index + 1),
                 }
-                for row in archive["staff"]
+                for index, row in enumerate(rows_of(archive, "staff"))
             ],
         )
-        ids = insert(
-            Player,
-            [
-                {
-                    "tournament_id": tournament.pk,
-                    "user_id": user_id(row["user"]),
-                    **loaded(Player, row, PLAYER_FIELDS),
-                }
-                for row in archive["players"]
-            ],
-        )
-        player_id = {row["name"]: pk for row, pk in zip(archive["players"], ids, strict=True)}
+        players = rows_of(archive, "players")
+        player_rows = []
+        for index, row in enumerate(players):
+            values = loaded(Player, row, PLAYER_FIELDS, f"players.{index}", index + 1)
+            check_names(values, f"players.{index}", index + 1)
+            player_rows.append({"tournament_id": tournament.pk, "user_id": user_id(row["user"]), **values})
+        ids = insert(Player, player_rows)
+        player_id = {row["name"]: pk for row, pk in zip(player_rows, ids, strict=True)}
 
         def player(name: str | None) -> int | None:
             if name is None:
@@ -359,37 +429,44 @@ def _import(archive: dict[str, Any], slug: str | None) -> Tournament:
                 )
             return player_id[name]
 
-        rounds = archive["rounds"]
-        round_ids = insert(
-            Round, [{"tournament_id": tournament.pk, **loaded(Round, row, ROUND_FIELDS)} for row in rounds]
-        )
-        round_id = {row["number"]: pk for row, pk in zip(rounds, round_ids, strict=True)}
-        tables = [(pk, r, table) for pk, r in zip(round_ids, rounds, strict=True) for table in r["tables"]]
+        rounds = rows_of(archive, "rounds")
+        round_rows = [
+            {"tournament_id": tournament.pk, **loaded(Round, row, ROUND_FIELDS, f"rounds.{index}", index + 1)}
+            for index, row in enumerate(rounds)
+        ]
+        round_ids = insert(Round, round_rows)
+        round_id = {row["number"]: pk for row, pk in zip(round_rows, round_ids, strict=True)}
+        # Each table with its round's key, its place in the archive and its row.
+        tables = [
+            (pk, f"rounds.{r_index}.tables.{t_index}", t_index + 1, r, table)
+            for r_index, (pk, r) in enumerate(zip(round_ids, rounds, strict=True))
+            for t_index, table in enumerate(rows_of(r, "tables"))
+        ]
         table_ids = insert(
             Table,
             [
-                {"round_id": rpk, "number": t["number"], "extra_minutes": t["extra_minutes"]}
-                for rpk, _, t in tables
+                {"round_id": rpk, **loaded(Table, t, TABLE_FIELDS, where, line)}
+                for rpk, where, line, _, t in tables
             ],
         )
         seat_rows = [
             {
                 "table_id": tpk,
                 "round_id": rpk,
-                "wind": seat["wind"],
+                **loaded(Seat, seat, SEAT_FIELDS, f"{where}.seats.{s_index}", s_index + 1),
                 "player_id": player(seat["player"]),
                 "replaces_id": player(seat["replaces"]),
             }
-            for tpk, (rpk, _, table) in zip(table_ids, tables, strict=True)
-            for seat in table["seats"]
+            for tpk, (rpk, where, _, _, table) in zip(table_ids, tables, strict=True)
+            for s_index, seat in enumerate(rows_of(table, "seats"))
         ]
         seat_id = {
             (row["table_id"], row["wind"]): pk
             for row, pk in zip(seat_rows, insert(Seat, seat_rows), strict=True)
         }
         sheets = [
-            (tpk, (r["number"], table["number"]), table["score_sheet"])
-            for tpk, (_, r, table) in zip(table_ids, tables, strict=True)
+            (tpk, f"{where}.score_sheet", (r["number"], table["number"]), table["score_sheet"])
+            for tpk, (_, where, _, r, table) in zip(table_ids, tables, strict=True)
             if table["score_sheet"] is not None
         ]
         sheet_ids = insert(
@@ -397,11 +474,11 @@ def _import(archive: dict[str, Any], slug: str | None) -> Tournament:
             [
                 {
                     "table_id": tpk,
-                    **loaded(ScoreSheet, sheet, SHEET_FIELDS),
+                    **loaded(ScoreSheet, sheet, SHEET_FIELDS, where),
                     **{f"{name}_id": user_id(sheet[name]) for name in SHEET_USERS},
                     "submitted_by_player_id": player(sheet.get("submitted_by_player")),
                 }
-                for tpk, _, sheet in sheets
+                for tpk, where, _, sheet in sheets
             ],
         )
         insert(
@@ -411,10 +488,10 @@ def _import(archive: dict[str, Any], slug: str | None) -> Tournament:
                     "sheet_id": spk,
                     "seat_id": seat_id[(tpk, result["wind"])],
                     "player_id": player(result["player"]),
-                    **loaded(SeatResult, result, RESULT_FIELDS),
+                    **loaded(SeatResult, result, RESULT_FIELDS, f"{where}.results.{index}", index + 1),
                 }
-                for spk, (tpk, _, sheet) in zip(sheet_ids, sheets, strict=True)
-                for result in sheet["results"]
+                for spk, (tpk, where, _, sheet) in zip(sheet_ids, sheets, strict=True)
+                for index, result in enumerate(rows_of(sheet, "results"))
             ],
         )
         insert(
@@ -424,10 +501,10 @@ def _import(archive: dict[str, Any], slug: str | None) -> Tournament:
                     "sheet_id": spk,
                     "author_id": user_id(version["author"]),
                     "player_id": player(version.get("player")),
-                    **loaded(SheetVersion, version, VERSION_FIELDS),
+                    **loaded(SheetVersion, version, VERSION_FIELDS, f"{where}.versions.{index}", index + 1),
                 }
-                for spk, (_, _, sheet) in zip(sheet_ids, sheets, strict=True)
-                for version in sheet["versions"]
+                for spk, (_, where, _, sheet) in zip(sheet_ids, sheets, strict=True)
+                for index, version in enumerate(rows_of(sheet, "versions"))
             ],
         )
         insert(
@@ -436,25 +513,30 @@ def _import(archive: dict[str, Any], slug: str | None) -> Tournament:
                 {
                     "sheet_id": spk,
                     "player_id": player(answer["player"]),
-                    **loaded(SheetConfirmation, answer, CONFIRMATION_FIELDS),
+                    **loaded(
+                        SheetConfirmation,
+                        answer,
+                        CONFIRMATION_FIELDS,
+                        f"{where}.confirmations.{index}",
+                        index + 1,
+                    ),
                 }
-                for spk, (_, _, sheet) in zip(sheet_ids, sheets, strict=True)
-                for answer in sheet.get("confirmations", [])
+                for spk, (_, where, _, sheet) in zip(sheet_ids, sheets, strict=True)
+                for index, answer in enumerate(rows_of(sheet, "confirmations", default=[]))
             ],
         )
-        sheet_id = {key: spk for spk, (_, key, _) in zip(sheet_ids, sheets, strict=True)}
+        sheet_id = {key: spk for spk, (_, _, key, _) in zip(sheet_ids, sheets, strict=True)}
         insert(
             Absence,
             [
                 {
                     "round_id": round_id[row["round"]],
                     "player_id": player(row["player"]),
-                    "reason": row["reason"],
                     "substitute_id": player(row["substitute"]),
                     "recorded_by_id": user_id(row["recorded_by"]),
-                    "recorded_at": load(Absence, "recorded_at", row["recorded_at"]),
+                    **loaded(Absence, row, ABSENCE_FIELDS, f"absences.{index}", index + 1),
                 }
-                for row in archive["absences"]
+                for index, row in enumerate(rows_of(archive, "absences"))
             ],
         )
         insert(
@@ -463,9 +545,9 @@ def _import(archive: dict[str, Any], slug: str | None) -> Tournament:
                 {
                     "tournament_id": tournament.pk,
                     "requested_by_id": user_id(row["requested_by"]),
-                    **loaded(SeatingJob, row, JOB_FIELDS),
+                    **loaded(SeatingJob, row, JOB_FIELDS, f"seating_jobs.{index}", index + 1),
                 }
-                for row in archive["seating_jobs"]
+                for index, row in enumerate(rows_of(archive, "seating_jobs"))
             ],
         )
         insert(
@@ -478,9 +560,9 @@ def _import(archive: dict[str, Any], slug: str | None) -> Tournament:
                     "sheet_id": sheet_id[tuple(row["sheet"])] if row["sheet"] else None,
                     "given_by_id": user_id(row["given_by"]),
                     "revoked_by_id": user_id(row["revoked_by"]),
-                    **loaded(Penalty, row, PENALTY_FIELDS),
+                    **loaded(Penalty, row, PENALTY_FIELDS, f"penalties.{index}", index + 1),
                 }
-                for row in archive["penalties"]
+                for index, row in enumerate(rows_of(archive, "penalties"))
             ],
         )
         insert(
@@ -488,18 +570,26 @@ def _import(archive: dict[str, Any], slug: str | None) -> Tournament:
             [
                 {
                     "player_id": player(row["player"]),
-                    "reason": row["reason"],
                     "given_by_id": user_id(row["given_by"]),
-                    "given_at": load(Disqualification, "given_at", row["given_at"]),
+                    **loaded(
+                        Disqualification,
+                        row,
+                        DISQUALIFICATION_FIELDS,
+                        f"disqualifications.{index}",
+                        index + 1,
+                    ),
                 }
-                for row in archive["disqualifications"]
+                for index, row in enumerate(rows_of(archive, "disqualifications"))
             ],
         )
         # Archives written before phases have none (a tournament in one phase).
-        phases = archive.get("phases", [])
+        phases = rows_of(archive, "phases", default=[])
         _check_phases(phases, tournament.hanchan_count)
-        for phase_row in phases:
-            phase = Phase.objects.create(tournament=tournament, **loaded(Phase, phase_row, PHASE_FIELDS))
+        for p_index, phase_row in enumerate(phases):
+            phase = Phase.objects.create(
+                tournament=tournament,
+                **loaded(Phase, phase_row, PHASE_FIELDS, f"phases.{p_index}", p_index + 1),
+            )
             insert(
                 PhaseEntry,
                 [
@@ -507,9 +597,15 @@ def _import(archive: dict[str, Any], slug: str | None) -> Tournament:
                         "phase_id": phase.pk,
                         "player_id": player(row["player"]),
                         "replaces_id": player(row["replaces"]),
-                        **loaded(PhaseEntry, row, PHASE_ENTRY_FIELDS),
+                        **loaded(
+                            PhaseEntry,
+                            row,
+                            PHASE_ENTRY_FIELDS,
+                            f"phases.{p_index}.entries.{index}",
+                            index + 1,
+                        ),
                     }
-                    for row in phase_row["entries"]
+                    for index, row in enumerate(rows_of(phase_row, "entries"))
                 ],
             )
         insert(
@@ -518,12 +614,9 @@ def _import(archive: dict[str, Any], slug: str | None) -> Tournament:
                 {
                     "tournament_id": tournament.pk,
                     "actor_id": user_id(row["actor"]),
-                    "at": load(AuditEntry, "at", row["at"]),
-                    "action": row["action"],
-                    "subject": row["subject"],
-                    "changes": row["changes"],
+                    **loaded(AuditEntry, row, AUDIT_FIELDS, f"audit.{index}", index + 1),
                 }
-                for row in archive.get("audit", [])  # archives written before the audit have none
+                for index, row in enumerate(rows_of(archive, "audit", default=[]))  # none before the audit
             ],
         )
     return tournament

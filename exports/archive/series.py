@@ -18,13 +18,14 @@ the series is created with its tournaments.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
-from decimal import InvalidOperation
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import transaction
 
+from exports.archive.checks import check_names, field_refusal, within
 from exports.archive.dump import Usernames, build_archive, dumped, encode
 from exports.archive.fields import (
     PERSON_FIELDS,
@@ -33,17 +34,18 @@ from exports.archive.fields import (
     SERIES_VERSION,
 )
 from exports.archive.load import (
+    MALFORMED,
     find_users,
     import_archive,
     loaded,
+    malformed,
     parse,
     timestamps_as_given,
 )
 from exports.progress import Progress, no_progress
-from tournament.models import Person, Player, Series, Tournament
+from tournament.models import SERIES_FIELDS, Person, Player, Series, Tournament
 from tournament.refusal import Refusal
-from tournament.series import rule_problem
-from tournament.series_db import series_rule
+from tournament.services.series import check_series
 
 BATCH = 2000
 
@@ -146,9 +148,8 @@ def import_series_archive(data: bytes | str | dict[str, Any]) -> Series:
     try:
         with transaction.atomic():
             return _import(archive)
-    except (KeyError, TypeError, ValueError, InvalidOperation, IntegrityError) as exc:
-        what = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
-        raise series_refusal(f"the series archive could not be imported: {what}") from exc
+    except MALFORMED as exc:
+        raise series_refusal(f"the series archive could not be imported: {malformed(exc)}") from exc
 
 
 def _slug_of(index: int, tournament: Any) -> str:
@@ -186,26 +187,42 @@ def _check_slugs(series_slug: Any, slugs: list[str]) -> None:
 
 
 def _series(row: dict[str, Any], users: dict[str, Any]) -> Series:
-    """The archived series, checked as the series' form checks it (its rule and parameter, its awards)."""
+    """The archived series, checked as the series' form and API check it (``check_series``: its name, its
+    slug, its rule and parameter, its points, its awards)."""
+    values = loaded(Series, row, SERIES_ARCHIVE_FIELDS, "series")
     creator = row["created_by"]
     if creator is not None and creator not in users:
         raise series_refusal(f"series.created_by: user {creator!r} is not listed in the archive's users")
     series = Series(
-        **loaded(Series, row, SERIES_ARCHIVE_FIELDS),
-        created_by=users[creator] if creator is not None else None,
+        created_at=values["created_at"], created_by=users[creator] if creator is not None else None
     )
     try:
-        problem = rule_problem(series_rule(series))
-    except (InvalidOperation, TypeError):
-        raise series_refusal("series.points: the points of each place are numbers (as strings)") from None
-    if problem is not None:
-        raise series_refusal(f"series.{problem[0]}: {problem[1]}")
-    try:
-        series.full_clean(validate_unique=False)
+        check_series(series, {name: values[name] for name in SERIES_FIELDS})
+    except Refusal as refusal:
+        raise within("series", refusal) from None
     except ValidationError as error:
         field, messages = next(iter(error.message_dict.items()))
-        raise series_refusal(f"series.{field}: {messages[0]}") from None
+        raise field_refusal(f"series.{field}", "invalid", messages[0]) from None
     return series
+
+
+def in_tournament(index: int, slug: str, refusal: Refusal) -> Refusal:
+    """A refusal of the series' tournament ``index``: a value at fault named inside the series archive
+    (``tournaments.1.players.3.country``), the message saying which tournament."""
+    problem = refusal.problems[0]
+    field = "archive" if problem.field == "archive" else f"tournaments.{index}.{problem.field}"
+    refused = Refusal.of(
+        [
+            dataclasses.replace(
+                problem,
+                field=field,
+                rule="series-archive" if field == "archive" else problem.rule,
+                message=f"tournaments[{index}] ({slug}): {problem.message}",
+            )
+        ],
+        status=refusal.status,
+    )
+    return refused
 
 
 def _import(archive: dict[str, Any]) -> Series:
@@ -219,7 +236,7 @@ def _import(archive: dict[str, Any]) -> Series:
         try:
             tournaments.append(import_archive(row))
         except Refusal as refusal:
-            raise series_refusal(f"tournaments[{index}] ({slug}): {refusal.problems[0].message}") from None
+            raise in_tournament(index, slug, refusal) from None
     players = {
         (slug, name): (pk, ema_id)
         for slug, name, pk, ema_id in Player.objects.filter(tournament__in=tournaments).values_list(
@@ -250,13 +267,12 @@ def _persons(
     links: list[tuple[Person, list[int]]] = []
     created: list[Person] = []
     for index, row in enumerate(rows):
-        where = f"persons[{index}]"
-        if not isinstance(row, dict):
-            raise series_refusal(f"{where}: not an object")
-        values = loaded(Person, row, PERSON_FIELDS)
+        where = f"persons.{index}"
+        values = loaded(Person, row, PERSON_FIELDS, where, index + 1)
+        check_names(values, where, index + 1, ("name", "native_name"))
         ema_id = values["ema_id"]
         if ema_id and ema_id in seen:
-            raise series_refusal(f"{where}: the EMA id {ema_id} is persons[{seen[ema_id]}]'s too")
+            raise series_refusal(f"{where}: the EMA id {ema_id} is persons.{seen[ema_id]}'s too")
         if ema_id:
             seen[ema_id] = index
         person = known.get(ema_id) if ema_id else None
@@ -289,15 +305,15 @@ def _registration(
     where: str, key: Any, players: dict[tuple[str, str], tuple[int, str]], person: Person
 ) -> int:
     """The primary key of the imported player ``key`` names, refused when it names none or when its EMA
-    id is not its person's (a registration with an EMA id belongs to the person of that id)."""
+    id is not its person's (a registration with an EMA id belongs to the person of that id: under a
+    person without one, it would make a second of the site's person)."""
     if not (isinstance(key, list) and len(key) == 2 and all(isinstance(part, str) for part in key)):
         raise series_refusal(f"{where}.registrations: {key!r} is not [tournament slug, player name]")
     found = players.get((key[0], key[1]))
     if found is None:
         raise series_refusal(f"{where}.registrations: {key!r} names no player of the archive's tournaments")
     pk, ema_id = found
-    if ema_id and person.ema_id and ema_id != person.ema_id:
-        raise series_refusal(
-            f"{where}.registrations: {key[1]} of {key[0]} has the EMA id {ema_id}, the person {person.ema_id}"
-        )
+    if ema_id and ema_id != person.ema_id:
+        theirs = f"the person {person.ema_id}" if person.ema_id else "the person has none"
+        raise series_refusal(f"{where}.registrations: {key[1]} of {key[0]} has the EMA id {ema_id}, {theirs}")
     return pk

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import os
 import re
 import zipfile
@@ -370,10 +371,13 @@ def csv_value(value: Any) -> Any:
 
 def write_csv(sheet: Sheet) -> bytes:
     """CSV in UTF-8 with a byte order mark (so that spreadsheet programs read accents right), comma
-    separated, a header row first; decimals in plain notation ("22.4", "-15")."""
+    separated, a header row first; decimals in plain notation ("22.4", "-15").
+
+    Every row, the header included, goes through ``csv_value``: a column title may be a name someone
+    typed (the series standings have a column per tournament, titled with its name)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")
-    writer.writerow([str(column.title) for column in sheet.columns])
-    for row in sheet.rows:
+    header = [str(column.title) for column in sheet.columns]
+    for row in itertools.chain([header], sheet.rows):
         writer.writerow([csv_value(value) for value in row])
     return buffer.getvalue().encode("utf-8-sig", errors="replace")

@@ -5,7 +5,11 @@ does not take is refused (401, 403, 404, 405, 400...), never answered 500.
 
 Django's admin is tried at its index, login and logout only: its other routes are the same views for
 each model, and they answer every one of these callers with the admin's sign-in (none of them is staff).
-The live stream's GET is left to the stream tests (tests/live): it holds the connection open."""
+The live stream's GET is left to the stream tests (tests/live): it holds the connection open.
+
+``OPTIONS`` is tried on every route as every role of the world (organiser and admin included): DRF's
+description of a view runs the view's object lookup for each method the caller may use, which differs
+with the role."""
 
 from __future__ import annotations
 
@@ -18,7 +22,7 @@ from django.db import transaction
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from tests.api.conftest import World
+from tests.api.conftest import ROLES, World
 
 METHODS = ("GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE")
 BODIES = {
@@ -126,3 +130,29 @@ def test_every_int_in_a_route_has_a_value() -> None:
     ids = {key: 1 for key in IDS.values()}
     for route in routes():
         assert "<" not in concrete(route, ids)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("role", ROLES)
+def test_options_answers_every_route_for_every_role(world: World, role: str) -> None:
+    client = client_of(world, role)
+    failures = []
+    for route in sorted(set(routes())):
+        url = concrete(route, world.ids)
+        with transaction.atomic():
+            response = client.options(url)
+            transaction.set_rollback(True)
+        if response.status_code >= 500:
+            failures.append(f"OPTIONS {url}: {response.status_code}")
+    assert failures == []
+
+
+@pytest.mark.django_db
+def test_options_on_the_phases_describes_their_put_to_an_organiser_only(world: World) -> None:
+    url = f"/api/tournaments/{world.ids['t']}/phases/"
+    organiser = client_of(world, "organiser").options(url)
+    assert organiser.status_code == 200
+    phase = organiser.json()["actions"]["PUT"]["phases"]["child"]["children"]
+    assert {"name", "hanchan", "seating", "carry_over", "advance"} <= set(phase)
+    referee = client_of(world, "referee").options(url)
+    assert referee.status_code == 200 and "actions" not in referee.json()

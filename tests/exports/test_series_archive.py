@@ -215,7 +215,7 @@ def test_a_refusal_after_the_tournaments_are_in_leaves_nothing_stored(season: Se
     problem = refused.value.problems[0]
     assert (problem.field, problem.rule) == ("archive", "series-archive")
     assert problem.message == (
-        "persons[4].registrations: ['autumn-copy', 'Nobody'] names no player of the archive's tournaments"
+        "persons.4.registrations: ['autumn-copy', 'Nobody'] names no player of the archive's tournaments"
     )
     assert stored() == before
     assert not Tournament.objects.filter(slug__endswith="-copy").exists()
@@ -237,6 +237,12 @@ def broken(archive: dict[str, Any], change: str) -> dict[str, Any] | bytes:
         archive["persons"][4]["ema_id"] = "12"
     elif change == "a registration of another EMA id":
         archive["persons"][0]["registrations"].append(["spring-copy", "Ben"])
+    elif change == "an EMA id under a person without one":
+        archive["persons"][0]["ema_id"] = ""  # would be a second Ana beside the site's
+    elif change == "a slug a page uses":
+        archive["series"]["slug"] = "new"
+    elif change == "a tournament's bad country":
+        archive["tournaments"][1]["players"][2]["country"] = "ZZZ"
     return archive
 
 
@@ -251,12 +257,18 @@ def broken(archive: dict[str, Any], change: str) -> dict[str, Any] | bytes:
         ),
         ("best_n without N", "series.best_n: the best-N rule counts the best N events"),
         ("an unknown award", "series.awards: Awards: most_naps is not an award."),
-        ("an EMA id twice", "persons[1]: the EMA id 10990001 is persons[0]'s too"),
-        ("a bad EMA id", "persons[4].ema_id: An EMA id is exactly 8 digits"),
+        ("an EMA id twice", "persons.1: the EMA id 10990001 is persons.0's too"),
+        ("a bad EMA id", "persons.4.ema_id: An EMA id is exactly 8 digits"),
         (
             "a registration of another EMA id",
-            "persons[0].registrations: Ben of spring-copy has the EMA id 10990002, the person 10990001",
+            "persons.0.registrations: Ben of spring-copy has the EMA id 10990002, the person 10990001",
         ),
+        (
+            "an EMA id under a person without one",
+            "persons.0.registrations: Ana of spring-copy has the EMA id 10990001, the person has none",
+        ),
+        ("a slug a page uses", "series.slug: new is the address of a page of the series"),
+        ("a tournament's bad country", "tournaments[1] (autumn-copy): players.2.country: "),
     ],
 )
 def test_a_malformed_series_archive_is_refused_naming_what_is_wrong(
@@ -268,6 +280,23 @@ def test_a_malformed_series_archive_is_refused_naming_what_is_wrong(
         import_series_archive(archive)
     assert refused.value.problems[0].message.startswith(message), refused.value.problems[0].message
     assert stored() == before
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("change", "field", "rule"),
+    [
+        ("a slug a page uses", "series.slug", "series-slug"),
+        ("a tournament's bad country", "tournaments.1.players.2.country", "invalid_choice"),
+    ],
+)
+def test_a_value_at_fault_is_named_by_its_path_in_the_series_archive(
+    season: Series, change: str, field: str, rule: str
+) -> None:
+    archive = broken(json.loads(export_series_archive(season)), change)
+    with pytest.raises(Refusal) as refused:
+        import_series_archive(archive)
+    assert (refused.value.field, refused.value.rule) == (field, rule)
 
 
 @pytest.mark.django_db

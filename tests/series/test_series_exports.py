@@ -13,9 +13,10 @@ from django.test import Client
 from django.utils import timezone
 
 from exports import services as export_services
+from exports.exporters.series import get_series_exporter
 from tests.exports.helpers import csv_rows, rows, workbook, zip_members
 from tests.series.helpers import FIRST, SECOND, played
-from tournament.models import Series, SeriesExportJob
+from tournament.models import Series, SeriesExportJob, Tournament
 
 State = SeriesExportJob.State
 
@@ -107,6 +108,20 @@ def test_points_per_rank_as_csv_from_the_page_in_the_askers_language(
     assert table[0][:5] == ["Rang", "Nom", "Nom dans son écriture", "Score", "Tournois"]
     results = csv_rows(members["season-series_standings-results.csv"])
     assert results[1] == ["Ana", "Spring Cup", "2026-03-01", "1", "22.4", "10", "oui"]
+
+
+@pytest.mark.django_db
+def test_a_tournament_name_that_would_start_a_formula_is_quoted_in_the_csv_header(season: Series) -> None:
+    """The standings have a column per tournament, titled with its name: the header row goes through the
+    same cell guard as every other row (a spreadsheet would read "=1+2 Evil Cup" as a formula)."""
+    Tournament.objects.filter(slug="spring").update(name="=1+2 Evil Cup")
+    exporter = get_series_exporter("series_standings_csv")
+    assert exporter is not None
+    members = zip_members(exporter.render(season).data)
+    header = csv_rows(members["season-series_standings-standings.csv"])[0]
+    assert header[5:] == ["'=1+2 Evil Cup", "Autumn Cup"]
+    results = csv_rows(members["season-series_standings-results.csv"])
+    assert "'=1+2 Evil Cup" in [row[1] for row in results[1:]]
 
 
 @pytest.mark.django_db

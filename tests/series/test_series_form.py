@@ -10,6 +10,7 @@ from rest_framework.test import APIClient
 from tests.conftest import make_user
 from tests.series.helpers import FIRST, played
 from tournament.models import Series
+from tournament.services.addresses import SERIES_PREFIX, TOURNAMENT_PREFIX, reserved_slugs
 
 
 @pytest.mark.django_db
@@ -53,3 +54,21 @@ def test_the_api_refuses_a_bad_points_table_and_a_tournament_it_cannot_see() -> 
     assert (
         made.status_code == 201 and made.json()["slug"] == "s" and made.json()["tournaments"] == [spring.pk]
     )
+
+
+def test_the_reserved_slugs_are_the_fixed_words_of_the_url_patterns() -> None:
+    """/series/new/ is the form of a new series: "new" is reserved; no fixed word follows /t/."""
+    assert reserved_slugs(SERIES_PREFIX) == frozenset({"new"})
+    assert reserved_slugs(TOURNAMENT_PREFIX) == frozenset()
+
+
+@pytest.mark.django_db
+def test_the_api_refuses_a_series_at_the_address_of_the_new_series_form() -> None:
+    _, organiser = played("spring", FIRST)
+    api = APIClient()
+    api.force_authenticate(organiser)
+    refused = api.post("/api/series/", {"name": "New", "rule": "sum"}, format="json")
+    assert refused.status_code == 400
+    error = refused.json()["errors"][0]
+    assert (error["field"], error["rule"]) == ("slug", "series-slug")
+    assert not Series.objects.exists()

@@ -15,11 +15,11 @@ from tournament.inputs import require_printable
 from tournament.models import SERIES_FIELDS, Series, Tournament
 from tournament.refusal import NOT_FOUND, Refusal
 from tournament.series import MAX_POINTS, SeriesRule, rule_problem
+from tournament.services.addresses import SERIES_PREFIX, reserved_slugs
 from tournament.services.ratings import ratings_changed_on_commit
 
 MAX_TOURNAMENTS = 200
 MAX_POINT_VALUE = Decimal(1_000_000)
-RESERVED_SLUGS = frozenset({"new"})  # /series/new/ is the form of a new series
 
 
 def _points(value: Any) -> list[str]:
@@ -62,7 +62,10 @@ def _tournaments(user: AbstractBaseUser, value: Any) -> list[Tournament]:
     return list(found.values())
 
 
-def _checked(series: Series, fields: dict[str, Any]) -> None:
+def check_series(series: Series, fields: dict[str, Any]) -> None:
+    """Set ``fields`` on ``series``, refused as the series' form and API refuse them: unknown fields, a
+    name that is not printable, the points, a slug one of the series' pages uses (``/series/new/``),
+    the rule and its parameter, then the model's own checks. The series archive's import reuses it."""
     unknown = sorted(set(fields) - set(SERIES_FIELDS))
     if unknown:
         raise Refusal(unknown[0], "series-fields", _("{field}: not a series field").format(field=unknown[0]))
@@ -73,7 +76,7 @@ def _checked(series: Series, fields: dict[str, Any]) -> None:
         setattr(series, name, value)
     if not series.slug and series.name:
         series.slug = slugify(series.name)[:80].strip("-") or "series"
-    if series.slug in RESERVED_SLUGS:
+    if series.slug in reserved_slugs(SERIES_PREFIX):
         message = _("slug: {slug} is the address of a page of the series; choose another").format(
             slug=series.slug
         )
@@ -96,7 +99,7 @@ def create_series(user: AbstractBaseUser, tournaments: Any = (), **fields: Any) 
     """A new series of the given tournaments (ids), created by an organiser (``access``)."""
     access.require_edit_series(user, None)
     series = Series(created_by=user)
-    _checked(series, fields)
+    check_series(series, fields)
     chosen = _tournaments(user, list(tournaments))
     series.save()
     series.tournaments.set(chosen)
@@ -109,7 +112,7 @@ def update_series(series: Series, user: AbstractBaseUser, tournaments: Any = Non
     """Change a series' fields and, when given, its tournaments (by its creator or a site admin)."""
     access.require_edit_series(user, series)
     series = Series.objects.select_for_update().get(pk=series.pk)
-    _checked(series, fields)
+    check_series(series, fields)
     series.save()
     if tournaments is not None:
         series.tournaments.set(_tournaments(user, list(tournaments)))

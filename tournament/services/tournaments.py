@@ -15,6 +15,7 @@ from tournament.live_tables import tables_changed_on_commit
 from tournament.models import TOURNAMENT_FIELDS, StaffRole, Tournament
 from tournament.refusal import Refusal
 from tournament.services import audit
+from tournament.services.addresses import TOURNAMENT_PREFIX, reserved_slugs
 from tournament.standings_db import schedule_standings_refresh
 
 # WRCR 2015 §8.2 recommends 90 minutes a hanchan; a limit beyond five hours is no time limit at all.
@@ -35,8 +36,10 @@ def free_slug(name: str) -> str:
     return candidate
 
 
-def _checked_fields(fields: dict[str, Any]) -> None:
-    """Refuse unknown fields, names and custom rules that are not printable, and an endless hanchan."""
+def check_fields(fields: dict[str, Any]) -> None:
+    """Refuse unknown fields, names and custom rules that are not printable, an endless hanchan and an
+    address a page of the site uses. The form, the API and the archive's import all check with it (the
+    model's ``full_clean`` does the rest)."""
     unknown = sorted(set(fields) - set(TOURNAMENT_FIELDS))
     if unknown:
         raise Refusal(
@@ -46,6 +49,13 @@ def _checked_fields(fields: dict[str, Any]) -> None:
     require_printable("name", fields.get("name"))
     require_printable("venue", fields.get("venue"))
     require_printable_json("ruleset_overrides", fields.get("ruleset_overrides"))
+    slug = fields.get("slug")
+    if isinstance(slug, str) and slug in reserved_slugs(TOURNAMENT_PREFIX):
+        raise Refusal(
+            "slug",
+            "reserved-slug",
+            _("slug: {slug} is the address of a page of the site; choose another").format(slug=slug),
+        )
     minutes = fields.get("hanchan_minutes")
     if isinstance(minutes, int) and minutes > MAX_HANCHAN_MINUTES:
         raise Refusal(
@@ -63,7 +73,7 @@ def create_tournament(user: AbstractBaseUser, **fields: Any) -> Tournament:
     (``free_slug``). Only an account allowed to organise (``access.can_create_tournament``) may create
     one, whichever door it comes through."""
     access.require_create_tournament(user)
-    _checked_fields(fields)
+    check_fields(fields)
     if not fields.get("slug") and isinstance(fields.get("name"), str):
         fields["slug"] = free_slug(fields["name"])
     tournament = Tournament(created_by=user, **fields)
@@ -77,7 +87,7 @@ def create_tournament(user: AbstractBaseUser, **fields: Any) -> Tournament:
 @transaction.atomic
 def update_tournament(tournament: Tournament, user: AbstractBaseUser, **fields: Any) -> Tournament:
     access.require_role(user, tournament, StaffRole.Role.ORGANISER)
-    _checked_fields(fields)
+    check_fields(fields)
     if "slug" in fields and not fields["slug"]:
         del fields["slug"]  # an address left empty keeps the tournament's: it never changes unasked
     phases = sum(tournament.phases.values_list("hanchan", flat=True))

@@ -42,7 +42,7 @@ class Command(BaseCommand):
                     )
                 self.report_series(import_series_archive(archive))
                 return
-            tournament = import_archive(archive, slug=options.get("slug"))
+            tournament = import_archive(data, slug=options.get("slug"))  # read within bounds again
         except Refusal as exc:
             raise CommandError(str(exc)) from None
         self.report(tournament)
