@@ -11,13 +11,13 @@ import threading
 import time
 from collections.abc import Coroutine
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import aclosing
+from contextlib import aclosing, suppress
 from typing import Any
 
 import pytest
 from django.conf import settings
 from django.db import connections
-from django.test import Client
+from django.test import Client, override_settings
 from rest_framework.authtoken.models import Token
 
 from tests.asgi_server import (
@@ -306,6 +306,54 @@ def run_in_a_thread(scenario: Coroutine[Any, Any, None]) -> None:
     assert not thread.is_alive()
     if failed:
         raise failed[0]
+
+
+@override_settings(LIVE_WRITE_SECONDS=0.3)
+def test_a_stream_whose_write_waits_too_long_is_dropped_though_its_queue_never_fills() -> None:
+    """A reader that stopped reading on a quiet tournament: its write waits (the socket's buffers are
+    full), and the heartbeats alone would take 32 beats to fill its queue. The heartbeat after the write
+    has waited ``LIVE_WRITE_SECONDS`` drops it; a stream whose writes go through stays. Driven as the
+    handler drives a stream (beats every 0.1 s: a queue overflow would take 3.3 s)."""
+
+    async def scenario() -> None:
+        hub = live_views.Hub(settings.REDIS_URL)
+        stalled = live_views.Stream(1, True, "10.3.0.1")
+        reading = live_views.Stream(1, True, "10.3.0.2")
+        hub.add(stalled)
+        hub.add(reading)
+        writing = asyncio.Event()
+        beats = 0
+
+        async def never_taken() -> None:  # as django.core.handlers.asgi's send_response, the send waiting
+            async with aclosing(live_views.events(hub, stalled, [b"hello"])) as content:
+                async for _part in content:
+                    writing.set()
+                    await asyncio.Event().wait()
+
+        async def taken() -> None:  # each send done at once
+            nonlocal beats
+            async with aclosing(live_views.events(hub, reading, [b"hello"])) as content:
+                async for part in content:
+                    beats += part == live_views.HEARTBEAT
+                    await asyncio.sleep(0)
+
+        stuck, going = asyncio.create_task(never_taken()), asyncio.create_task(taken())
+        await asyncio.wait_for(writing.wait(), 10)
+        heartbeat = asyncio.create_task(hub._heartbeat(0.1))
+        try:
+            with pytest.raises(asyncio.CancelledError):
+                await asyncio.wait_for(stuck, 2.0)
+            assert stalled.queue.qsize() < live_views.QUEUE_LENGTH  # not an overflow: the write's wait
+            assert (hub.count, hub.held_by("10.3.0.1"), hub.held_by("10.3.0.2")) == (1, 0, 1)
+            await asyncio.sleep(0.5)
+            assert not going.done() and beats >= 5  # the reader's stream goes on, its heartbeats written
+        finally:
+            heartbeat.cancel()
+            going.cancel()
+            with suppress(asyncio.CancelledError):
+                await going
+
+    run_in_a_thread(scenario())
 
 
 def test_at_capacity_a_reader_from_a_new_address_takes_the_place_of_the_address_holding_the_most(

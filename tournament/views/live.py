@@ -31,9 +31,11 @@ and no address can push out another's streams to hold more than it.
 
 A reader too slow for its stream (its ``QUEUE_LENGTH`` events waiting: the network does not take what
 was sent) is dropped: its request is cancelled, which closes the connection and frees its place; the
-browser reconnects with ``Last-Event-ID`` and catches up. A stream that never reads holds its place
-only as long as the socket's buffers and the queue take the events sent meanwhile (heartbeats
-included).
+browser reconnects with ``Last-Event-ID`` and catches up. A stream whose write has waited on the
+network longer than ``LIVE_WRITE_SECONDS`` is dropped the same way at the next heartbeat
+(``Hub.end_stalled``): a reader that stopped reading keeps its place only while the socket's buffers
+take what is sent, and then that long at most, even on a quiet tournament that sends too little to
+fill its queue.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ import asyncio
 import itertools
 import json
 import logging
+import time
 from collections import defaultdict
 from collections.abc import AsyncIterator
 from contextlib import suppress
@@ -94,6 +97,7 @@ class Stream:
         "sent",
         "subject",
         "task",
+        "writing_since",
     )
 
     def __init__(self, subject: live.Subject, public: bool, address: str = "") -> None:
@@ -101,6 +105,9 @@ class Stream:
         self.public = public
         self.address = address
         self.opened = next(_opened)
+        # When the write of the text last handed to the server began (time.monotonic()), while it waits
+        # for the network to take it; None between writes.
+        self.writing_since: float | None = None
         self.queue: asyncio.Queue[tuple[int, bytes] | None] = asyncio.Queue(QUEUE_LENGTH)
         self.sent = 0
         self.overflow = False
@@ -211,12 +218,25 @@ class Hub:
             self.settled.clear()
 
     async def _heartbeat(self, seconds: float) -> None:
-        """A comment to every stream every ``seconds``: one timer for the process, none per stream."""
+        """A comment to every stream every ``seconds``, once the streams whose writes have waited too long
+        are dropped: one timer for the process, none per stream."""
         while True:
             await asyncio.sleep(seconds)
+            self.end_stalled(settings.LIVE_WRITE_SECONDS)
             for streams in list(self.streams.values()):
                 for stream in list(streams):
                     stream.offer(0, HEARTBEAT)
+
+    def end_stalled(self, seconds: float) -> None:
+        """Drop every stream whose current write has waited more than ``seconds`` for the network: its
+        reader takes nothing (the socket's buffers are full), and a quiet tournament may never send the
+        events that would overflow its queue."""
+        since = time.monotonic() - seconds
+        for streams in list(self.streams.values()):
+            for stream in list(streams):
+                if stream.writing_since is not None and stream.writing_since < since:
+                    logger.info("live stream of %s dropped: a write waited %s s", stream.address, seconds)
+                    stream.drop()
 
     def _close_all(self) -> None:
         for streams in self.streams.values():
@@ -444,16 +464,21 @@ async def events(the_hub: Hub, connection: Stream, first: list[bytes]) -> AsyncI
     try:
         # Any connection the middleware opened in this request's thread goes back now.
         await sync_to_async(connections.close_all)()
+        # Each text handed to the server is written while this generator waits for its next step: the
+        # time it started says how long the network has kept it (Hub.end_stalled).
+        connection.writing_since = time.monotonic()
         yield f"retry: {RECONNECT_MILLISECONDS}\n: live\n\n".encode() + b"".join(first)
+        connection.writing_since = None
         while not connection.overflow:
             item = await connection.queue.get()
             if item is None:
                 return
             version, text = item
-            if version == 0:
-                yield text  # a heartbeat
-            elif version > connection.sent:
-                connection.sent = version
+            if version == 0 or version > connection.sent:
+                if version:  # not a heartbeat
+                    connection.sent = version
+                connection.writing_since = time.monotonic()
                 yield text
+                connection.writing_since = None
     finally:
         the_hub.remove(connection)
