@@ -238,6 +238,9 @@ LIVE_MAX_CONNECTIONS = int(os.environ.get("LIVE_MAX_CONNECTIONS", "2000"))
 # single address takes every place.
 LIVE_MAX_PER_ADDRESS = int(os.environ.get("LIVE_MAX_PER_ADDRESS", str(LIVE_MAX_CONNECTIONS // 2)))
 LIVE_HEARTBEAT_SECONDS = float(os.environ.get("LIVE_HEARTBEAT_SECONDS", "15"))
+# A stream whose write has waited this long for the network (its reader takes nothing: the socket's
+# buffers are full) is dropped at the next heartbeat, and its place is free.
+LIVE_WRITE_SECONDS = float(os.environ.get("LIVE_WRITE_SECONDS", "30"))
 # Live tables (tournament.table_progress): the head referee's page flags a table still playing this
 # many hands or more behind the hanchan's median table, or without an entry for this many minutes.
 LIVE_TABLES_HANDS_BEHIND = int(os.environ.get("LIVE_TABLES_HANDS_BEHIND", "3"))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import socket
 import subprocess
 import sys
 import time
@@ -125,11 +126,50 @@ class Stream:
         self.connection.close()
 
 
-def open_stream(server: Server, path: str, headers: dict[str, str] | None = None) -> Stream:
-    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+def open_stream(
+    server: Server, path: str, headers: dict[str, str] | None = None, source: str | None = None
+) -> Stream:
+    """A stream read as a browser reads it; from the loopback address ``source`` (127.0.0.2, ...: a
+    client address of its own, as the server sees it) when given."""
+    bound = (source, 0) if source else None
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10, source_address=bound)
     connection.request("GET", path, headers={"Accept": "text/event-stream", **(headers or {})})
     response = connection.getresponse()
     return Stream(connection, response, response.status, {k.lower(): v for k, v in response.getheaders()})
+
+
+def never_reading_stream(server: Server, path: str, source: str) -> socket.socket:
+    """A stream asked for from the loopback address ``source`` whose reader then reads nothing, as a
+    phone that stopped or a client that holds places: its answer is only peeked at (the socket's buffer
+    stays as full as the server made it) until its status line has come, so it holds a place when this
+    returns. Refused (not 200): AssertionError."""
+    client = socket.create_connection(("127.0.0.1", server.port), timeout=10, source_address=(source, 0))
+    request = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n"
+    client.sendall(request.encode())
+    status = b""
+    while len(status) < len(b"HTTP/1.1 200"):
+        status = client.recv(64, socket.MSG_PEEK)
+        if not status:
+            raise AssertionError("the server closed the stream before answering")
+        if len(status) < len(b"HTTP/1.1 200"):
+            time.sleep(0.01)
+    assert status.startswith(b"HTTP/1.1 200"), status
+    return client
+
+
+def closed_by_server(client: socket.socket, timeout: float = 10.0) -> bool:
+    """Whether the server ends the stream of ``client`` within ``timeout`` seconds (reading what it sent)."""
+    deadline = time.monotonic() + timeout
+    while (left := deadline - time.monotonic()) > 0:
+        client.settimeout(left)
+        try:
+            if not client.recv(65536):
+                return True
+        except TimeoutError:
+            return False
+        except ConnectionResetError:
+            return True
+    return False
 
 
 @contextmanager

@@ -8,17 +8,26 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
+import time
+from collections.abc import Coroutine
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import aclosing
+from contextlib import aclosing, suppress
 from typing import Any
 
 import pytest
 from django.conf import settings
 from django.db import connections
-from django.test import Client
+from django.test import Client, override_settings
 from rest_framework.authtoken.models import Token
 
-from tests.asgi_server import Server, open_stream, running_server, wait_for
+from tests.asgi_server import (
+    Server,
+    closed_by_server,
+    never_reading_stream,
+    open_stream,
+    running_server,
+    wait_for,
+)
 from tests.conftest import make_players, seat_table
 from tests.own_redis import OwnRedis, free_port
 from tournament import live, services
@@ -258,7 +267,7 @@ def test_a_stream_whose_writes_wait_is_dropped_once_its_queue_is_full_and_gives_
         hub = live_views.Hub(settings.REDIS_URL)
         stream = live_views.Stream(1, True, "10.3.0.1")
         hub.add(stream)
-        assert (hub.count, dict(hub.per_address)) == (1, {"10.3.0.1": 1})
+        assert (hub.count, hub.held_by("10.3.0.1")) == (1, 1)
         writing = asyncio.Event()
 
         async def handler() -> None:  # as django.core.handlers.asgi's send_response
@@ -275,14 +284,19 @@ def test_a_stream_whose_writes_wait_is_dropped_once_its_queue_is_full_and_gives_
         stream.offer(live_views.QUEUE_LENGTH + 1, b"event")
         with pytest.raises(asyncio.CancelledError):
             await asyncio.wait_for(task, 10)
-        assert (hub.count, dict(hub.per_address)) == (0, {})
+        assert (hub.count, hub.by_address) == (0, {})
 
-    # In a thread of its own: a browser test before this one may have left an event loop in this thread.
+    run_in_a_thread(scenario())
+
+
+def run_in_a_thread(scenario: Coroutine[Any, Any, None]) -> None:
+    """Run ``scenario`` in an event loop of its own thread: a browser test before this one may have left
+    an event loop in this thread."""
     failed: list[BaseException] = []
 
     def run() -> None:
         try:
-            asyncio.run(scenario())
+            asyncio.run(scenario)
         except BaseException as error:
             failed.append(error)
 
@@ -292,3 +306,96 @@ def test_a_stream_whose_writes_wait_is_dropped_once_its_queue_is_full_and_gives_
     assert not thread.is_alive()
     if failed:
         raise failed[0]
+
+
+@override_settings(LIVE_WRITE_SECONDS=0.3)
+def test_a_stream_whose_write_waits_too_long_is_dropped_though_its_queue_never_fills() -> None:
+    """A reader that stopped reading on a quiet tournament: its write waits (the socket's buffers are
+    full), and the heartbeats alone would take 32 beats to fill its queue. The heartbeat after the write
+    has waited ``LIVE_WRITE_SECONDS`` drops it; a stream whose writes go through stays. Driven as the
+    handler drives a stream (beats every 0.1 s: a queue overflow would take 3.3 s)."""
+
+    async def scenario() -> None:
+        hub = live_views.Hub(settings.REDIS_URL)
+        stalled = live_views.Stream(1, True, "10.3.0.1")
+        reading = live_views.Stream(1, True, "10.3.0.2")
+        hub.add(stalled)
+        hub.add(reading)
+        writing = asyncio.Event()
+        beats = 0
+
+        async def never_taken() -> None:  # as django.core.handlers.asgi's send_response, the send waiting
+            async with aclosing(live_views.events(hub, stalled, [b"hello"])) as content:
+                async for _part in content:
+                    writing.set()
+                    await asyncio.Event().wait()
+
+        async def taken() -> None:  # each send done at once
+            nonlocal beats
+            async with aclosing(live_views.events(hub, reading, [b"hello"])) as content:
+                async for part in content:
+                    beats += part == live_views.HEARTBEAT
+                    await asyncio.sleep(0)
+
+        stuck, going = asyncio.create_task(never_taken()), asyncio.create_task(taken())
+        await asyncio.wait_for(writing.wait(), 10)
+        heartbeat = asyncio.create_task(hub._heartbeat(0.1))
+        try:
+            with pytest.raises(asyncio.CancelledError):
+                await asyncio.wait_for(stuck, 2.0)
+            assert stalled.queue.qsize() < live_views.QUEUE_LENGTH  # not an overflow: the write's wait
+            assert (hub.count, hub.held_by("10.3.0.1"), hub.held_by("10.3.0.2")) == (1, 0, 1)
+            await asyncio.sleep(0.5)
+            assert not going.done() and beats >= 5  # the reader's stream goes on, its heartbeats written
+        finally:
+            heartbeat.cancel()
+            going.cancel()
+            with suppress(asyncio.CancelledError):
+                await going
+
+    run_in_a_thread(scenario())
+
+
+def test_at_capacity_a_reader_from_a_new_address_takes_the_place_of_the_address_holding_the_most(
+    tournament: Tournament,
+) -> None:
+    """Streams that never read, spread over four addresses (each under the per-address cap), take every
+    place of the process while notices go out: the kernel's buffers take them, so none is ever found
+    slow. A reader from a new address still gets a stream, in the place of the oldest stream of the
+    address holding the most; an address takes a place only from one holding at least two more than it,
+    so the holders cannot push the new readers out again."""
+    env = {"LIVE_MAX_CONNECTIONS": "8", "LIVE_MAX_PER_ADDRESS": "4", "LIVE_HEARTBEAT_SECONDS": "0.5"}
+    with running_server(env) as server:
+        path = f"/t/{tournament.slug}/live"
+        holders = [never_reading_stream(server, path, f"127.0.0.{10 + number % 4}") for number in range(8)]
+        try:
+            for _ in range(60):  # the notices of a busy hall, which the buffers absorb
+                live.announce(tournament.pk, "seating")
+                time.sleep(0.02)
+            holding = open_stream(server, path, source="127.0.0.10")  # holds 2, as many as any
+            assert holding.status == 503 and holding.headers["retry-after"] == "10"
+            assert json.loads(holding.response.read())["errors"][0]["rule"] == "live-connection-limit"
+            holding.close()
+
+            newcomer = open_stream(server, path, source="127.0.0.50")
+            assert newcomer.status == 200 and newcomer.next().kind == "hello"
+            assert closed_by_server(holders[0])  # the oldest of 127.0.0.10, all four holding 2
+            second = open_stream(server, path, source="127.0.0.51")
+            assert second.status == 200 and second.next().kind == "hello"
+            assert closed_by_server(holders[1])  # the oldest of those still holding 2: 127.0.0.11's
+
+            for address in ("127.0.0.12", "127.0.0.50"):  # 2 and 1, where the most is 2: nobody gives way
+                refused = open_stream(server, path, source=address)
+                assert refused.status == 503
+                assert json.loads(refused.response.read())["errors"][0]["rule"] == "live-connection-limit"
+                refused.close()
+            assert not any(closed_by_server(holder, timeout=0.2) for holder in holders[2:])
+
+            version = live.announce(tournament.pk, "seating")
+            for reader in (newcomer, second):
+                event = reader.next()
+                assert (event.kind, int(event.id or 0)) == ("seating", version)
+                reader.close()
+        finally:
+            for holder in holders:
+                holder.close()

@@ -24,18 +24,27 @@ client_address``) in one process, or while Redis cannot be reached, the answer i
 no Redis configured, or under a WSGI server (``runserver``, which cannot hold a stream open), it is
 204: in each case the browser polls as before (``static/js/live.js``).
 
+A full process stays fair between addresses: a reader from an address holding at least two streams
+fewer than the address holding the most takes the place of that address's oldest stream
+(``Hub.give_way``). A new address therefore always finds a place while any address holds more than one,
+and no address can push out another's streams to hold more than it.
+
 A reader too slow for its stream (its ``QUEUE_LENGTH`` events waiting: the network does not take what
 was sent) is dropped: its request is cancelled, which closes the connection and frees its place; the
-browser reconnects with ``Last-Event-ID`` and catches up. A stream that never reads holds its place
-only as long as the socket's buffers and the queue take the events sent meanwhile (heartbeats
-included).
+browser reconnects with ``Last-Event-ID`` and catches up. A stream whose write has waited on the
+network longer than ``LIVE_WRITE_SECONDS`` is dropped the same way at the next heartbeat
+(``Hub.end_stalled``): a reader that stopped reading keeps its place only while the socket's buffers
+take what is sent, and then that long at most, even on a quiet tournament that sends too little to
+fill its queue.
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import logging
+import time
 from collections import defaultdict
 from collections.abc import AsyncIterator
 from contextlib import suppress
@@ -71,18 +80,34 @@ RESUBSCRIBE_SECONDS = 2.0
 MAX_EVENT_ID = 10**15
 HEARTBEAT = b": heartbeat\n\n"
 REDIS_DOWN = gettext_lazy("Live updates are unavailable for a moment: the page polls meanwhile.")
+# Numbers the streams of this process in the order they opened: the oldest of an address gives way first.
+_opened = itertools.count()
 
 
 class Stream:
     """One browser's stream of a tournament (its ``subject``: the tournament's id) or of a series ("s<id>",
     ``live.series_subject``): its queue of (version, text) and whether it sees only what is public."""
 
-    __slots__ = ("address", "overflow", "public", "queue", "sent", "subject", "task")
+    __slots__ = (
+        "address",
+        "opened",
+        "overflow",
+        "public",
+        "queue",
+        "sent",
+        "subject",
+        "task",
+        "writing_since",
+    )
 
     def __init__(self, subject: live.Subject, public: bool, address: str = "") -> None:
         self.subject = subject
         self.public = public
         self.address = address
+        self.opened = next(_opened)
+        # When the write of the text last handed to the server began (time.monotonic()), while it waits
+        # for the network to take it; None between writes.
+        self.writing_since: float | None = None
         self.queue: asyncio.Queue[tuple[int, bytes] | None] = asyncio.Queue(QUEUE_LENGTH)
         self.sent = 0
         self.overflow = False
@@ -141,7 +166,8 @@ class Hub:
         self.loop = asyncio.get_running_loop()
         self.streams: dict[live.Subject, set[Stream]] = defaultdict(set)
         self.count = 0
-        self.per_address: dict[str, int] = defaultdict(int)
+        # Each client address's streams, oldest first (a dict as an ordered set).
+        self.by_address: dict[str, dict[Stream, None]] = {}
         self.up = False
         self.settled = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
@@ -192,12 +218,25 @@ class Hub:
             self.settled.clear()
 
     async def _heartbeat(self, seconds: float) -> None:
-        """A comment to every stream every ``seconds``: one timer for the process, none per stream."""
+        """A comment to every stream every ``seconds``, once the streams whose writes have waited too long
+        are dropped: one timer for the process, none per stream."""
         while True:
             await asyncio.sleep(seconds)
+            self.end_stalled(settings.LIVE_WRITE_SECONDS)
             for streams in list(self.streams.values()):
                 for stream in list(streams):
                     stream.offer(0, HEARTBEAT)
+
+    def end_stalled(self, seconds: float) -> None:
+        """Drop every stream whose current write has waited more than ``seconds`` for the network: its
+        reader takes nothing (the socket's buffers are full), and a quiet tournament may never send the
+        events that would overflow its queue."""
+        since = time.monotonic() - seconds
+        for streams in list(self.streams.values()):
+            for stream in list(streams):
+                if stream.writing_since is not None and stream.writing_since < since:
+                    logger.info("live stream of %s dropped: a write waited %s s", stream.address, seconds)
+                    stream.drop()
 
     def _close_all(self) -> None:
         for streams in self.streams.values():
@@ -247,19 +286,50 @@ class Hub:
             self.latest[key] = (version, text)
             return text
 
+    def held_by(self, address: str) -> int:
+        """How many streams ``address`` holds in this process."""
+        return len(self.by_address.get(address, ()))
+
+    def give_way(self, address: str) -> Stream | None:
+        """The stream that gives its place to a new one from ``address`` in a full process: the oldest
+        stream of the address holding the most, when that address holds at least two more than
+        ``address`` does (ties: the oldest of their oldest); None when no address does, and the new
+        stream is refused. So a new address finds a place while any address holds more than one, and an
+        address takes a place only from one that would still hold as many as it."""
+        held = self.held_by(address)
+        most = max((len(streams) for streams in self.by_address.values()), default=0)
+        if most < held + 2:
+            return None
+        oldest = (next(iter(streams)) for streams in self.by_address.values() if len(streams) == most)
+        return min(oldest, key=lambda stream: stream.opened)
+
+    def admit(self, stream: Stream) -> bool:
+        """Add the stream, in a full process in the place of the one that gives way (ended at once, its
+        browser reconnects); False, and nothing changed, when there is no place for it."""
+        if self.count >= settings.LIVE_MAX_CONNECTIONS:
+            leaving = self.give_way(stream.address)
+            if leaving is None:
+                return False
+            logger.info("live stream of %s ended: its place goes to %s", leaving.address, stream.address)
+            self.remove(leaving)  # its place is free now, before its task has ended
+            leaving.drop()
+        self.add(stream)
+        return True
+
     def add(self, stream: Stream) -> None:
         self.streams[stream.subject].add(stream)
         self.count += 1
-        self.per_address[stream.address] += 1
+        self.by_address.setdefault(stream.address, {})[stream] = None
 
     def remove(self, stream: Stream) -> None:
         streams = self.streams.get(stream.subject)
         if streams is not None and stream in streams:
             streams.discard(stream)
             self.count -= 1
-            self.per_address[stream.address] -= 1
-            if self.per_address[stream.address] <= 0:
-                del self.per_address[stream.address]
+            held = self.by_address[stream.address]
+            del held[stream]
+            if not held:
+                del self.by_address[stream.address]
             if not streams:
                 del self.streams[stream.subject]
 
@@ -296,6 +366,15 @@ def unavailable(message: str, rule: str) -> HttpResponse:
     response["Retry-After"] = str(RETRY_AFTER_SECONDS)
     response["Cache-Control"] = "no-store"
     return response
+
+
+def full() -> HttpResponse:
+    """The process streams to as many browsers as it may, and no address holds enough to give way."""
+    message = gettext(
+        "This server streams to {count} browsers already: try again in {seconds} seconds (the page polls "
+        "meanwhile)."
+    ).format(count=settings.LIVE_MAX_CONNECTIONS, seconds=RETRY_AFTER_SECONDS)
+    return unavailable(message, "live-connection-limit")
 
 
 def last_event_id(request: HttpRequest) -> int | None:
@@ -349,14 +428,10 @@ async def _serve(request: HttpRequest, subject: live.Subject, public: bool) -> H
         response["Cache-Control"] = "no-store"
         return response
     the_hub = hub()
-    if the_hub.count >= settings.LIVE_MAX_CONNECTIONS:
-        message = gettext(
-            "This server streams to {count} browsers already: try again in {seconds} seconds (the page polls "
-            "meanwhile)."
-        ).format(count=settings.LIVE_MAX_CONNECTIONS, seconds=RETRY_AFTER_SECONDS)
-        return unavailable(message, "live-connection-limit")
     address = access.client_address(request)
-    if the_hub.per_address.get(address, 0) >= settings.LIVE_MAX_PER_ADDRESS:
+    if the_hub.count >= settings.LIVE_MAX_CONNECTIONS and the_hub.give_way(address) is None:
+        return full()
+    if the_hub.held_by(address) >= settings.LIVE_MAX_PER_ADDRESS:
         message = gettext(
             "Too many live streams from this address: try again in {seconds} seconds (the page polls "
             "meanwhile)."
@@ -366,7 +441,10 @@ async def _serve(request: HttpRequest, subject: live.Subject, public: bool) -> H
         return unavailable(str(REDIS_DOWN), "live-redis")
     last_seen = last_event_id(request)
     connection = Stream(subject, public, address)
-    the_hub.add(connection)  # first, so that nothing published while catching up is lost
+    # First, so that nothing published while catching up is lost; checked again, as other streams may
+    # have opened while Redis was asked.
+    if not the_hub.admit(connection):
+        return full()
     try:
         first = await the_hub.catch_up(connection, last_seen)
     except (RedisError, OSError):
@@ -386,16 +464,21 @@ async def events(the_hub: Hub, connection: Stream, first: list[bytes]) -> AsyncI
     try:
         # Any connection the middleware opened in this request's thread goes back now.
         await sync_to_async(connections.close_all)()
+        # Each text handed to the server is written while this generator waits for its next step: the
+        # time it started says how long the network has kept it (Hub.end_stalled).
+        connection.writing_since = time.monotonic()
         yield f"retry: {RECONNECT_MILLISECONDS}\n: live\n\n".encode() + b"".join(first)
+        connection.writing_since = None
         while not connection.overflow:
             item = await connection.queue.get()
             if item is None:
                 return
             version, text = item
-            if version == 0:
-                yield text  # a heartbeat
-            elif version > connection.sent:
-                connection.sent = version
+            if version == 0 or version > connection.sent:
+                if version:  # not a heartbeat
+                    connection.sent = version
+                connection.writing_since = time.monotonic()
                 yield text
+                connection.writing_since = None
     finally:
         the_hub.remove(connection)
