@@ -26,7 +26,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
+import weakref
 from typing import Any
 
 import psycopg
@@ -61,8 +61,9 @@ class Outage:
         self.last_error = ""
         self.logged_at = 0.0
         self.unlogged = 0
-        # Called once as each outage begins: every connection opened before it is dead too.
-        self.when_down: list[Callable[[], None]] = []
+        # The pools of this server, drained as each outage begins: every connection opened before it
+        # is dead too.
+        self.pools: weakref.WeakSet[ConnectionPool] = weakref.WeakSet()
 
     def admit(self) -> bool:
         """Whether this caller may try the database, and as the probe (``True``) or as usual (``False``);
@@ -99,8 +100,9 @@ class Outage:
                 return
             count, self.unlogged, self.logged_at = self.unlogged, 0, now
         if first:
-            for forget_connections in self.when_down:
-                forget_connections()
+            for pool in list(self.pools):
+                if not pool.closed:
+                    pool.drain()
         logger.warning(
             "database %s unreachable (%s; %d failures since the last report): requests answer at once "
             "for %s s between attempts",
@@ -155,7 +157,7 @@ class WatchedPool(ConnectionPool):
         super().__init__(*args, **kwargs)
         # The connections kept from before an outage would each fail once the server is back, and each
         # failure would begin a new outage: they are closed when it begins (those in use when returned).
-        outage.when_down.append(self.drain)
+        outage.pools.add(self)
 
     def getconn(self, timeout: float | None = None) -> Any:
         wait = self.timeout if timeout is None else timeout
