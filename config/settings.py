@@ -134,6 +134,16 @@ DATABASES = {
         },
     }
 }
+# A database that cannot be reached is not waited on (config.postgresql, Django's PostgreSQL backend keeping
+# each process's outage of its server): after a failed connection, each process refuses the requests that
+# need the database at once for DATABASE_RETRY_SECONDS (the public pages answer their last good copy, the
+# rest 503), then lets one request try again; connecting to a server that does not answer gives up after
+# DATABASE_CONNECT_TIMEOUT seconds (psycopg's own default is 130).
+DATABASE_RETRY_SECONDS = float(os.environ.get("DATABASE_RETRY_SECONDS", "2"))
+DATABASE_CONNECT_TIMEOUT = int(os.environ.get("DATABASE_CONNECT_TIMEOUT", "3"))
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"]["ENGINE"] = "config.postgresql"
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", DATABASE_CONNECT_TIMEOUT)
 # Under the ASGI server every request runs in a thread of its own, so a connection kept by a thread
 # (CONN_MAX_AGE) would serve one request and PostgreSQL would see a new connection per request (and run
 # out of them under load): DATABASE_POOL=1 (the Procfile's web line) shares a pool of PostgreSQL
@@ -151,6 +161,9 @@ if (
         "min_size": 1,
         "max_size": DATABASE_POOL_SIZE,
         "timeout": DATABASE_POOL_TIMEOUT,
+        # The pool stops retrying a failed connection on its own after this (its delays grow: 1, 2, 4,
+        # 8 s...); the requests' own attempts, one at a time, bring it back as soon as the server is.
+        "reconnect_timeout": DATABASE_RETRY_SECONDS,
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

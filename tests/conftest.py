@@ -50,7 +50,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         return
     conf = connection.settings_dict
     prefix = (conf.get("TEST") or {}).get("NAME") or ""
-    if conf["ENGINE"] != "django.db.backends.postgresql" or not prefix:
+    if connection.vendor != "postgresql" or not prefix:
         return
     import psycopg  # the server's own connection, outside Django's (whose use the plugin has blocked)
 
@@ -119,7 +119,7 @@ def database_url(name: str) -> str:
 
 def database_url_of_test_database() -> str:
     conf = connection.settings_dict
-    if conf["ENGINE"] != "django.db.backends.postgresql":
+    if connection.vendor != "postgresql":
         pytest.fail("integration tests need PostgreSQL: run them with `make test`")
     return database_url(conf["NAME"])
 
