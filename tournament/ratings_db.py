@@ -31,7 +31,7 @@ from tournament.ratings.lists import (
     rated_games,
 )
 from tournament.ratings.mers import ranking_list, rounded
-from tournament.ratings.skill import Game, Ratings, Skill, rate
+from tournament.ratings.skill import Ratings, Skill, rate
 from tournament.series_db import data_digest, public_only
 from tournament.standings_db import cached_summary, public_cutoff
 
@@ -44,17 +44,15 @@ def skill_of(tournament: Tournament, *, up_to: int | None, rounds: Collection[in
         results = results.filter(sheet__table__round__number__lte=up_to)
     if rounds is not None:
         results = results.filter(sheet__table__round__number__in=list(rounds))
-    tables: dict[tuple[int, int], list[tuple[int, int]]] = {}
-    for hanchan, table, player, rank in results.order_by(
-        "sheet__table__round__number", "sheet__table__number", "seat__wind"
-    ).values_list("sheet__table__round__number", "sheet__table__number", "player", "rank"):
-        tables.setdefault((hanchan, table), []).append((player, rank))
-    games = [
-        Game(key, tuple(player for player, _rank in seats), tuple(rank for _player, rank in seats))
-        for key, seats in tables.items()
-        if len(seats) == 4
+    rows: list[SeatRow] = [
+        (tournament.pk, hanchan, table, player, rank)
+        for hanchan, table, player, rank in results.order_by(
+            "sheet__table__round__number", "sheet__table__number", "seat__wind"
+        ).values_list("sheet__table__round__number", "sheet__table__number", "player", "rank")
     ]
-    return rate(games)
+    # A table that cannot be rated (an imported place outside 1 to 4, say) is left out of the page, as
+    # of the site's lists (``lists.rated_games``), instead of failing it.
+    return rate(rated_games(rows)[0])
 
 
 # -- Rating lists across tournaments: the site's and a series' ---------------------------------------

@@ -114,6 +114,8 @@ def test_a_list_with_results_that_cannot_be_rated_is_still_computed_and_so_are_t
     assert "Summer Cup, Cho" in page
     public = Client().get("/ratings/?list=mers").content.decode()
     assert "data-rating-left-out" not in public and 'data-name="Ana"' in public
+    # The tournament's own list leaves its table out too, instead of failing the page.
+    assert Client().get("/t/summer/ratings/").status_code == 200
 
 
 def other_connection_locking(scope: str) -> Any:

@@ -21,7 +21,7 @@ list is computed as if it had not been stored (docs/ratings.md, "Results that ca
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from fractions import Fraction
@@ -29,8 +29,9 @@ from fractions import Fraction
 from tournament.ratings.mers import Result, base_rank, tournament_weight
 from tournament.ratings.skill import Game
 
-# (tournament, hanchan, table, entrant, place), in the order of play.
-SeatRow = tuple[int, int, int, str, int]
+# (tournament, hanchan, table, entrant, place), in the order of play; the entrant is a key of ``entrant``
+# (a tournament's own list: a registration's id).
+SeatRow = tuple[int, int, int, Hashable, int]
 
 
 def entrant(person: int | None, player: int) -> str:
@@ -73,10 +74,10 @@ def rated_games(rows: Iterable[SeatRow]) -> tuple[list[Game], list[LeftOut]]:
     results, a place outside 1 to 4, an entrant seated twice at the table, and every table of an
     entrant who sits at two tables of one hanchan (one person registered twice): none of these is a
     game that was played as stored."""
-    tables: dict[tuple[int, int, int], list[tuple[str, int]]] = {}
+    tables: dict[tuple[int, int, int], list[tuple[Hashable, int]]] = {}
     for tournament, hanchan, table, who, place in rows:
         tables.setdefault((tournament, hanchan, table), []).append((who, place))
-    tables_of: dict[tuple[int, int, str], list[int]] = {}
+    tables_of: dict[tuple[int, int, Hashable], list[int]] = {}
     for (tournament, hanchan, table), seats in tables.items():
         for who in {who for who, _place in seats}:
             tables_of.setdefault((tournament, hanchan, who), []).append(table)
@@ -92,18 +93,19 @@ def rated_games(rows: Iterable[SeatRow]) -> tuple[list[Game], list[LeftOut]]:
     return found, left_out
 
 
-Tables = Mapping[tuple[int, int, str], list[int]]  # (tournament, hanchan, entrant): their tables
+Tables = Mapping[tuple[int, int, Hashable], list[int]]  # (tournament, hanchan, entrant): their tables
 
 
 def _table_fault(
-    key: tuple[int, int, int], seats: list[tuple[str, int]], tables_of: Tables
+    key: tuple[int, int, int], seats: list[tuple[Hashable, int]], tables_of: Tables
 ) -> LeftOut | None:
     """Why the table ``key`` cannot be rated; None when it can."""
     tournament, hanchan, table = key
 
-    def fault(rule: str, detail: str, who: str | None = None) -> LeftOut:
+    def fault(rule: str, detail: str, who: Hashable | None = None) -> LeftOut:
         where = f"hanchan {hanchan}, table {table}: {detail}"
-        return LeftOut(tournament, rule, where, hanchan=hanchan, table=table, entrant=who)
+        shown = None if who is None else str(who)
+        return LeftOut(tournament, rule, where, hanchan=hanchan, table=table, entrant=shown)
 
     if len(seats) > SEATS:
         return fault("table-size", f"{len(seats)} results at a table of {SEATS}")
