@@ -180,14 +180,17 @@ def _rating_list(
     found = cache.get(list_key(scope, digest))
     if found is not None:
         return RatingList.from_cache(scope, digest, as_of, found), None
-    return compute_list(scope, events, cutoffs, digest, as_of)
+    ratings, histories = compute_list(scope, events, cutoffs, digest, as_of)
+    cache_list(ratings, histories)
+    return ratings, histories
 
 
 def compute_list(
     scope: str, events: list[Tournament], cutoffs: dict[int, int | None], digest: str, as_of: date
 ) -> tuple[RatingList, dict[str, list[Step]]]:
-    """The list of ``events`` computed from their results (the digest says what they are now), cached
-    under that digest with every entrant's history."""
+    """The list of ``events`` computed from their results (the digest says what they are now), with
+    every entrant's history. Not cached here: the background recompute caches a list once it is stored
+    (``cache_list``), so that the cache never serves a list whose storing failed."""
     registrations = _registrations([event.pk for event in events])
     (shown_events, skill, mers, left_out), histories = _compute(events, cutoffs, registrations, as_of)
     ratings = RatingList(
@@ -201,10 +204,15 @@ def compute_list(
         left_out=[asdict(fault) for fault in left_out[:LEFT_OUT_KEPT]],
         left_out_count=len(left_out),
     )
+    return ratings, histories
+
+
+def cache_list(ratings: RatingList, histories: dict[str, list[Step]]) -> None:
+    """``ratings`` and its histories in the cache, under its digest."""
+    scope, digest = ratings.scope, ratings.digest
     cache.set_many(
         {list_key(scope, digest): ratings.cached(), **history_buckets(scope, digest, histories)}, LIST_SECONDS
     )
-    return ratings, histories
 
 
 def history_buckets(

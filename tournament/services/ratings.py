@@ -44,6 +44,7 @@ from tournament.models import RatingHistory, RatingRun, RatingSnapshot, Series, 
 from tournament.ratings_db import (
     SITE,
     RatingList,
+    cache_list,
     compute_list,
     current_digest,
     remember_latest,
@@ -149,6 +150,7 @@ def refresh_list(scope: str, series: Series | None, version: int, as_of: date) -
         return None
     ratings, histories = compute_list(scope, events, cutoffs, digest, as_of)
     if store_list(scope, series, ratings, histories, version, read_at):
+        cache_list(ratings, histories)
         remember_latest(ratings)
     return ratings
 
@@ -394,6 +396,7 @@ def first_list(scope: str, series: Series | None) -> RatingList:
         digest, events, cutoffs = current_digest(_tournaments(series), as_of)
         ratings, histories = compute_list(scope, events, cutoffs, digest, as_of)
         if store_list(scope, series, ratings, histories, version, read_at):
+            cache_list(ratings, histories)
             remember_latest(ratings)
         return ratings
 
