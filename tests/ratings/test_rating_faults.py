@@ -228,6 +228,30 @@ def test_a_run_whose_worker_died_is_noticed_by_the_sweep_and_run_again() -> None
     assert ben_ranking(client.get("/ratings/?list=mers").content.decode()) == BEN_AFTER
 
 
+@pytest.mark.django_db
+def test_the_admin_shows_each_lists_run_and_recomputes_a_waiting_list_now() -> None:
+    world = build()
+    rating_services.refresh_rating_lists()
+    correct_spring(world)  # the list is stale (the commit's notice does not run here)
+    later = timezone.now() + timedelta(minutes=10)
+    RatingRun.objects.filter(scope=SITE).update(
+        failures=3, error="OperationalError: the cause", retry_at=later
+    )
+    admin = get_user_model().objects.create_superuser(username="site-admin", password="pw-for-tests-only")
+    client = Client()
+    client.force_login(admin)
+    listing = client.get("/admin/tournament/ratingrun/")
+    assert listing.status_code == 200 and "OperationalError: the cause" in listing.content.decode()
+    assert client.get("/admin/tournament/ratingsnapshot/").status_code == 200
+    # Waiting ten minutes after its third failure; "Recompute now" ends the wait and runs it.
+    run = RatingRun.objects.get(scope=SITE)
+    response = client.post(
+        "/admin/tournament/ratingrun/", {"action": "recompute_now", "_selected_action": [run.pk]}
+    )
+    assert response.status_code == 302
+    assert fresh(SITE) and RatingRun.objects.get(scope=SITE).failures == 0
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_long_run_keeps_its_heartbeat_fresh_so_the_sweep_leaves_it_alone(settings: Any) -> None:
     # Heartbeats taken for dead after 1 s: a run writes one every 0.25 s from its own thread.
