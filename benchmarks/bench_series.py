@@ -47,9 +47,10 @@ from django.db import connection, reset_queries  # noqa: E402
 from django.db.models import F  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import setup_test_environment  # noqa: E402
+from django.utils import timezone  # noqa: E402
 
 from scoring.models import ScoreSheet, SeatResult  # noqa: E402
-from tournament.models import Person, Player, Round, Seat, Series, Table, Tournament  # noqa: E402
+from tournament.models import Person, Player, RatingRun, Round, Seat, Series, Table, Tournament  # noqa: E402
 from tournament.ratings.mers import Result, base_rank, ranking_list, tournament_weight  # noqa: E402
 from tournament.ratings.skill import Game, rate  # noqa: E402
 from tournament.services import ratings as rating_services  # noqa: E402
@@ -261,13 +262,13 @@ def after_a_change(client: Client, slug: str, tournament_id: int) -> None:
     stale; then the background recompute timed (every list whose data changed: the site's and the
     series'), and the pages timed again on the new list."""
     Tournament.objects.filter(pk=tournament_id).update(standings_version=F("standings_version") + 1)
-    cache.set(rating_services.RUNNING_KEY, 1, rating_services.RUNNING_SECONDS)  # a worker computes it
+    RatingRun.objects.update(heartbeat_at=timezone.now())  # a worker computes every list
     addresses = ("/ratings/", "/ratings/?list=mers", f"/series/{slug}/ratings/", "/api/ratings/?list=mers")
     print("right after a change (the stored list served, stale, while the recompute runs):")
     for address in addresses:
         assert b"data-rating-stale" in client.get(address).content or address.startswith("/api/")
         print("  " + timed_page(client, address))
-    cache.delete(rating_services.RUNNING_KEY)
+    RatingRun.objects.update(heartbeat_at=None)
     started = time.perf_counter()
     stored = rating_services.refresh_rating_lists()
     print(

@@ -226,7 +226,19 @@ JOB_SWEEP_SECONDS = float(os.environ.get("JOB_SWEEP_SECONDS", "30"))
 JOB_QUEUE_GRACE_SECONDS = float(os.environ.get("JOB_QUEUE_GRACE_SECONDS", "60"))
 JOB_HEARTBEAT_STALE_SECONDS = float(os.environ.get("JOB_HEARTBEAT_STALE_SECONDS", "120"))
 JOB_MAX_ATTEMPTS = int(os.environ.get("JOB_MAX_ATTEMPTS", "3"))  # then a job that stalls each time fails
+# The rating lists (tournament.services.ratings): a list whose recompute fails is tried again after
+# RATINGS_RETRY_SECONDS, doubled with each failure in a row up to RATINGS_RETRY_MAX_SECONDS; a run whose
+# heartbeat is older than JOB_HEARTBEAT_STALE_SECONDS died (the sweep below notices it); storing a list
+# waits RATINGS_LOCK_TIMEOUT_SECONDS at most for its row (PostgreSQL).
+RATINGS_RETRY_SECONDS = float(os.environ.get("RATINGS_RETRY_SECONDS", "30"))
+RATINGS_RETRY_MAX_SECONDS = float(os.environ.get("RATINGS_RETRY_MAX_SECONDS", "1800"))
+RATINGS_LOCK_TIMEOUT_SECONDS = float(os.environ.get("RATINGS_LOCK_TIMEOUT_SECONDS", "30"))
 CELERY_BEAT_SCHEDULE = {
+    "sweep-rating-lists": {
+        "task": "tournament.sweep_rating_lists",
+        "schedule": JOB_SWEEP_SECONDS,
+        "options": {"expires": JOB_SWEEP_SECONDS},
+    },
     "requeue-stalled-exports": {
         "task": "exports.requeue_stalled_jobs",
         "schedule": JOB_SWEEP_SECONDS,

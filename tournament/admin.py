@@ -1,6 +1,9 @@
 from django.contrib import admin
+from django.db.models import QuerySet
+from django.http import HttpRequest
 
-from tournament.models import Player, Round, Seat, SeatingJob, Table, Tournament
+from tournament.models import Player, RatingRun, RatingSnapshot, Round, Seat, SeatingJob, Table, Tournament
+from tournament.services.ratings import retry_now
 
 
 class PlayerInline(admin.TabularInline):
@@ -49,3 +52,45 @@ class RoundAdmin(admin.ModelAdmin):
 class SeatingJobAdmin(admin.ModelAdmin):
     list_display = ["__str__", "requested_at", "state", "progress"]
     readonly_fields = ["report", "error"]
+
+
+@admin.register(RatingRun)
+class RatingRunAdmin(admin.ModelAdmin):
+    """Each rating list's background recompute: under way (its heartbeat), the last failure and its
+    cause, and when it is tried again (docs/ratings.md, "When a recompute fails")."""
+
+    list_display = ["scope", "failures", "failed_at", "retry_at", "heartbeat_at", "succeeded_at", "error"]
+    list_filter = ["failures"]
+    readonly_fields = [
+        "scope",
+        "series",
+        "heartbeat_at",
+        "started_at",
+        "finished_at",
+        "succeeded_at",
+        "failures",
+        "failed_at",
+        "error",
+        "retry_at",
+    ]
+    actions = ["recompute_now"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    @admin.action(description="Recompute now (end the wait after a failure)")
+    def recompute_now(self, request: HttpRequest, queryset: QuerySet[RatingRun]) -> None:
+        for run in queryset:
+            retry_now(run.scope)
+
+
+@admin.register(RatingSnapshot)
+class RatingSnapshotAdmin(admin.ModelAdmin):
+    """The stored lists, with the results left out of each because they cannot be rated."""
+
+    list_display = ["scope", "computed_at", "as_of", "left_out_count"]
+    fields = ["scope", "series", "computed_at", "as_of", "digest", "version", "left_out_count", "left_out"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False

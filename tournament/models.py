@@ -559,9 +559,37 @@ class RatingSnapshot(models.Model):
     events = models.JSONField(default=list)
     skill = models.JSONField(default=list)  # [entrant, mu, sigma, hanchan], the highest ordinal first
     mers = models.JSONField(default=list)  # [entrant, ranking as an exact string, results]
+    # The results left out because they cannot be rated (``ratings.lists.LeftOut``), the first
+    # ``ratings_db.LEFT_OUT_KEPT`` of them, and how many in all.
+    left_out = models.JSONField(default=list)
+    left_out_count = models.PositiveIntegerField(default=0)
 
     def __str__(self) -> str:
         return f"{self.scope} as of {self.computed_at:%Y-%m-%d %H:%M}"
+
+
+class RatingRun(models.Model):
+    """The background recompute of one rating list (``scope`` as its ``RatingSnapshot``'s), for the
+    sweep and for staff (``tournament.services.ratings``, docs/ratings.md): a run under way writes its
+    heartbeat (None: none under way); a run that fails, or whose worker died, is recorded with its cause,
+    and the list is not tried again before ``retry_at`` (a backoff that doubles with each failure in a
+    row). ``failures`` is 0 once a run succeeds."""
+
+    scope = models.CharField(max_length=40, unique=True)
+    series = models.ForeignKey(
+        Series, null=True, blank=True, on_delete=models.CASCADE, related_name="rating_runs"
+    )
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    succeeded_at = models.DateTimeField(null=True, blank=True)
+    failures = models.PositiveIntegerField(default=0)  # failed runs in a row
+    failed_at = models.DateTimeField(null=True, blank=True)
+    error = models.TextField(blank=True)  # the cause of the last failure
+    retry_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.scope}: {self.failures} failure(s) in a row" if self.failures else self.scope
 
 
 class RatingHistory(models.Model):

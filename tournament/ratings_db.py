@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
@@ -20,9 +20,18 @@ from django.utils import timezone
 
 from scoring.models import ScoreSheet, SeatResult
 from tournament.models import Player, RatingHistory, RatingSnapshot, Series, Tournament
-from tournament.ratings.lists import MersEvent, SeatRow, entrant, entrant_person, games, mers_results
+from tournament.ratings.lists import (
+    LeftOut,
+    MersEvent,
+    SeatRow,
+    entrant,
+    entrant_person,
+    mers_places,
+    mers_results,
+    rated_games,
+)
 from tournament.ratings.mers import ranking_list, rounded
-from tournament.ratings.skill import Game, Ratings, Skill, rate
+from tournament.ratings.skill import Ratings, Skill, rate
 from tournament.series_db import data_digest, public_only
 from tournament.standings_db import cached_summary, public_cutoff
 
@@ -35,17 +44,15 @@ def skill_of(tournament: Tournament, *, up_to: int | None, rounds: Collection[in
         results = results.filter(sheet__table__round__number__lte=up_to)
     if rounds is not None:
         results = results.filter(sheet__table__round__number__in=list(rounds))
-    tables: dict[tuple[int, int], list[tuple[int, int]]] = {}
-    for hanchan, table, player, rank in results.order_by(
-        "sheet__table__round__number", "sheet__table__number", "seat__wind"
-    ).values_list("sheet__table__round__number", "sheet__table__number", "player", "rank"):
-        tables.setdefault((hanchan, table), []).append((player, rank))
-    games = [
-        Game(key, tuple(player for player, _rank in seats), tuple(rank for _player, rank in seats))
-        for key, seats in tables.items()
-        if len(seats) == 4
+    rows: list[SeatRow] = [
+        (tournament.pk, hanchan, table, player, rank)
+        for hanchan, table, player, rank in results.order_by(
+            "sheet__table__round__number", "sheet__table__number", "seat__wind"
+        ).values_list("sheet__table__round__number", "sheet__table__number", "player", "rank")
     ]
-    return rate(games)
+    # A table that cannot be rated (an imported place outside 1 to 4, say) is left out of the page, as
+    # of the site's lists (``lists.rated_games``), instead of failing it.
+    return rate(rated_games(rows)[0])
 
 
 # -- Rating lists across tournaments: the site's and a series' ---------------------------------------
@@ -63,6 +70,9 @@ def skill_of(tournament: Tournament, *, up_to: int | None, rounds: Collection[in
 # recompute has stored the new one (``stored_list``).
 
 LIST_SECONDS = 24 * 3600
+# The results left out of a list that it keeps to show (a bad import may hold thousands): the first
+# ones, and the count of all.
+LEFT_OUT_KEPT = 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +80,10 @@ class RatingList:
     """A rating list's entrants: the skill rating of each (``skill``: entrant, mu, sigma, hanchan, the
     highest ordinal first), the MERS ranking of the ranked (``mers``: entrant, ranking, results that
     count, the highest first), and the tournaments counted; when it was computed, and whether its data
-    has changed since (``stale``)."""
+    has changed since (``stale``); the results left out because they cannot be rated (``left_out``:
+    the first ``LEFT_OUT_KEPT``, as ``ratings.lists.LeftOut`` dicts; ``left_out_count``: all of them);
+    whether the last recompute of a newer list failed (``failing``: the list served is the last good
+    one)."""
 
     scope: str
     digest: str
@@ -80,6 +93,18 @@ class RatingList:
     mers: list[tuple[str, Decimal, int]]
     updated_at: datetime | None = None  # when it was computed
     stale: bool = False  # its data has changed since: a newer list is being computed
+    left_out: list[dict[str, Any]] = field(default_factory=list)
+    left_out_count: int = 0
+    failing: bool = False
+
+    def cached(self) -> tuple[Any, ...]:
+        """What the cache keeps of the list under its digest (``from_cache`` reads it back)."""
+        return (self.events, self.skill, self.mers, self.updated_at, self.left_out, self.left_out_count)
+
+    @classmethod
+    def from_cache(cls, scope: str, digest: str, as_of: date, found: tuple[Any, ...]) -> RatingList:
+        events, skill, mers, updated_at, left_out, left_out_count = found
+        return cls(scope, digest, as_of, events, skill, mers, updated_at, False, left_out, left_out_count)
 
     def skill_of(self, key: str) -> tuple[int, Skill, int] | None:
         """The entrant's place in the skill list, rating and hanchan; None when they played none."""
@@ -134,7 +159,7 @@ Step = tuple[int, int, int, float, float]  # tournament, hanchan, place, mu, sig
 
 
 def list_key(scope: str, digest: str) -> str:
-    return f"ratings:v2:{scope}:{digest}"
+    return f"ratings:v3:{scope}:{digest}"
 
 
 def current_digest(
@@ -154,22 +179,40 @@ def _rating_list(
     digest, events, cutoffs = current_digest(tournaments, as_of)
     found = cache.get(list_key(scope, digest))
     if found is not None:
-        return RatingList(scope, digest, as_of, *found), None
-    return compute_list(scope, events, cutoffs, digest, as_of)
+        return RatingList.from_cache(scope, digest, as_of, found), None
+    ratings, histories = compute_list(scope, events, cutoffs, digest, as_of)
+    cache_list(ratings, histories)
+    return ratings, histories
 
 
 def compute_list(
     scope: str, events: list[Tournament], cutoffs: dict[int, int | None], digest: str, as_of: date
 ) -> tuple[RatingList, dict[str, list[Step]]]:
-    """The list of ``events`` computed from their results (the digest says what they are now), cached
-    under that digest with every entrant's history."""
+    """The list of ``events`` computed from their results (the digest says what they are now), with
+    every entrant's history. Not cached here: the background recompute caches a list once it is stored
+    (``cache_list``), so that the cache never serves a list whose storing failed."""
     registrations = _registrations([event.pk for event in events])
-    computed, histories = _compute(events, cutoffs, registrations, as_of)
-    now = timezone.now()
-    cache.set_many(
-        {list_key(scope, digest): (*computed, now), **history_buckets(scope, digest, histories)}, LIST_SECONDS
+    (shown_events, skill, mers, left_out), histories = _compute(events, cutoffs, registrations, as_of)
+    ratings = RatingList(
+        scope,
+        digest,
+        as_of,
+        shown_events,
+        skill,
+        mers,
+        updated_at=timezone.now(),
+        left_out=[asdict(fault) for fault in left_out[:LEFT_OUT_KEPT]],
+        left_out_count=len(left_out),
     )
-    return RatingList(scope, digest, as_of, *computed, updated_at=now), histories
+    return ratings, histories
+
+
+def cache_list(ratings: RatingList, histories: dict[str, list[Step]]) -> None:
+    """``ratings`` and its histories in the cache, under its digest."""
+    scope, digest = ratings.scope, ratings.digest
+    cache.set_many(
+        {list_key(scope, digest): ratings.cached(), **history_buckets(scope, digest, histories)}, LIST_SECONDS
+    )
 
 
 def history_buckets(
@@ -191,14 +234,13 @@ def history_key(scope: str, digest: str, who: str) -> str:
 
 
 def latest_key(scope: str) -> str:
-    return f"ratings-latest:v1:{scope}"
+    return f"ratings-latest:v2:{scope}"
 
 
 def remember_latest(ratings: RatingList) -> None:
     """``ratings`` as the stored list of its scope, in the cache: what the pages serve while a newer one
     is computed, without reading its ``RatingSnapshot``."""
-    latest = (ratings.digest, ratings.as_of, ratings.events, ratings.skill, ratings.mers, ratings.updated_at)
-    cache.set(latest_key(ratings.scope), latest, LIST_SECONDS)
+    cache.set(latest_key(ratings.scope), (ratings.digest, ratings.as_of, ratings.cached()), LIST_SECONDS)
 
 
 def stored_list(
@@ -212,9 +254,10 @@ def stored_list(
     digest, _events, _cutoffs = current_digest(tournaments, as_of)
     found = cache.get_many([list_key(scope, digest), latest_key(scope)])
     if list_key(scope, digest) in found:
-        return RatingList(scope, digest, as_of, *found[list_key(scope, digest)])
+        return RatingList.from_cache(scope, digest, as_of, found[list_key(scope, digest)])
     if latest_key(scope) in found:
-        ratings = RatingList(scope, *found[latest_key(scope)])
+        latest_digest, latest_as_of, latest = found[latest_key(scope)]
+        ratings = RatingList.from_cache(scope, latest_digest, latest_as_of, latest)
     else:
         snapshot = RatingSnapshot.objects.filter(scope=scope).first()
         if snapshot is None:
@@ -222,11 +265,7 @@ def stored_list(
         ratings = snapshot_list(snapshot)
         remember_latest(ratings)
     if ratings.digest == digest:
-        cache.set(
-            list_key(scope, digest),
-            (ratings.events, ratings.skill, ratings.mers, ratings.updated_at),
-            LIST_SECONDS,
-        )
+        cache.set(list_key(scope, digest), ratings.cached(), LIST_SECONDS)
         return ratings
     return replace(ratings, stale=True)
 
@@ -241,6 +280,8 @@ def snapshot_list(snapshot: RatingSnapshot) -> RatingList:
         [(who, mu, sigma, hanchan) for who, mu, sigma, hanchan in snapshot.skill],
         [(who, Decimal(value), results) for who, value, results in snapshot.mers],
         updated_at=snapshot.computed_at,
+        left_out=list(snapshot.left_out),
+        left_out_count=snapshot.left_out_count,
     )
 
 
@@ -253,6 +294,8 @@ def snapshot_fields(ratings: RatingList) -> dict[str, Any]:
         "events": ratings.events,
         "skill": [list(entry) for entry in ratings.skill],
         "mers": [[who, str(value), results] for who, value, results in ratings.mers],
+        "left_out": ratings.left_out,
+        "left_out_count": ratings.left_out_count,
     }
 
 
@@ -299,6 +342,7 @@ def _compute(
     registrations: list[Registration],
     as_of: date,
 ) -> tuple[tuple[Any, ...], dict[str, list[Step]]]:
+    """The list's events, skill ratings, MERS ranking and the results left out, and the histories."""
     persons = {pk: person for pk, _tournament, person, _substitute, _country in registrations}
     seen = Q()
     for event in events:
@@ -321,13 +365,14 @@ def _compute(
             (tournament, hanchan, table, entrant(persons.get(player), player), rank)
             for tournament, hanchan, table, _wind, player, rank in seats
         ]
-    ratings = rate(games(rows))
+    rated, left_out = rated_games(rows)
+    ratings = rate(rated)
     skill = [(str(who), s.mu, s.sigma, hanchan) for who, s, hanchan in ratings.table()]
     histories = {
         str(who): [(step.key[0], step.key[1], step.place, step.skill.mu, step.skill.sigma) for step in steps]
         for who, steps in ratings.history.items()
     }
-    mers_events = _mers_events(events, cutoffs, registrations, persons)
+    mers_events = _mers_events(events, cutoffs, registrations, persons, left_out)
     mers = ranking_list(mers_results(mers_events), as_of)
     listed = [(str(who), rounded(ranking.value), ranking.results) for who, ranking in mers]
     weights = {event.tournament: event for event in mers_events}
@@ -342,7 +387,7 @@ def _compute(
         }
         for event in events
     ]
-    return (shown_events, skill, listed), histories
+    return (shown_events, skill, listed, left_out), histories
 
 
 def _mers_events(
@@ -350,30 +395,34 @@ def _mers_events(
     cutoffs: dict[int, int | None],
     registrations: list[Registration],
     persons: dict[int, int | None],
+    left_out: list[LeftOut],
 ) -> list[MersEvent]:
     """The MERS events among ``events``, each with its ranked entrants' places as the public sees its
-    standings."""
+    standings; the places that cannot be rated (``lists.mers_places``) are added to ``left_out``."""
     found = []
     for event in events:
         if not event.mers_event:
             continue
         own = [r for r in registrations if r[1] == event.pk]
         summary = cached_summary(event, cutoffs[event.pk])
-        ranked = {
-            entrant(persons.get(row["player"]), row["player"]): row["rank"]
+        ranked = [
+            (entrant(persons.get(row["player"]), row["player"]), row["rank"])
             for row in summary["rows"]
             if row["ranked"] and row["rank"] is not None
-        }
+        ]
+        places = mers_places(event.pk, ranked)
+        left_out.extend(places.left_out)
         found.append(
             MersEvent(
                 event.pk,
                 event.starts_on,
                 event.ends_on,
-                ranked,
+                places.places,
                 players=sum(1 for r in own if not r[3]),
                 substitutes=sum(1 for r in own if r[3]),
                 countries=len({r[4] for r in own if r[4]}),
                 qualified=event.players_qualified,
+                ranked=places.ranked,
             )
         )
     return found

@@ -27,7 +27,7 @@ from scoring import services as sheets
 from scoring.models import ScoreSheet
 from tests.ratings.test_rating_lists import build, key
 from tests.series.helpers import FIRST, SECOND, played
-from tournament.models import RatingHistory, RatingSnapshot, Series, Tournament
+from tournament.models import RatingHistory, RatingRun, RatingSnapshot, Series, Tournament
 from tournament.ratings_db import SITE, current_digest, series_scope
 from tournament.services import ratings as rating_services
 
@@ -115,8 +115,8 @@ def test_while_a_newer_list_is_computed_the_stored_one_is_served_marked_with_its
     assert not RatingSnapshot.objects.exists()
     assert ben_ranking(client.get("/ratings/?list=mers").content.decode()) == BEN_BEFORE
     stored = RatingSnapshot.objects.get(scope=SITE)
-    # A recompute is running (on a worker) when spring's sheet is corrected.
-    cache.set(rating_services.RUNNING_KEY, 1, 60)
+    # A recompute is running (on a worker: its run's heartbeat is fresh) when spring's sheet is corrected.
+    RatingRun.objects.filter(scope=SITE).update(heartbeat_at=timezone.now())
     correct_spring(world)
     with CaptureQueriesContext(connection) as queries:
         page = client.get("/ratings/?list=mers").content.decode()
@@ -132,7 +132,7 @@ def test_while_a_newer_list_is_computed_the_stored_one_is_served_marked_with_its
     person = client.get(f"/persons/{world['persons']['Ben'].pk}/").content.decode()
     assert "data-rating-stale" in person
     # The recompute stores the new list: the next page is fresh.
-    cache.delete(rating_services.RUNNING_KEY)
+    RatingRun.objects.filter(scope=SITE).update(heartbeat_at=None)  # that run has ended
     assert rating_services.refresh_rating_lists() == [SITE]
     page = client.get("/ratings/?list=mers").content.decode()
     assert ben_ranking(page) == BEN_AFTER and "data-rating-stale" not in page

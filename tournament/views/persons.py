@@ -68,6 +68,7 @@ def person(request: HttpRequest, person_id: int) -> HttpResponse:
             "skill": shown_skill,
             "ratings_stale": ratings.stale,
             "ratings_updated_at": ratings.updated_at,
+            "ratings_failing": ratings.failing,
             "mers": None
             if mers is None
             else {"place": mers[0], "of": len(ratings.mers), "ranking": mers[1], "results": mers[2]},

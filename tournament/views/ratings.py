@@ -17,8 +17,8 @@ from django.views.decorators.http import require_GET
 from tournament import access
 from tournament.models import Player, Series, Tournament
 from tournament.names import shown_name
-from tournament.ratings_db import RatingList, list_rows, skill_of
-from tournament.services.ratings import served_series_list, served_site_list
+from tournament.ratings_db import RatingList, entrant_names, list_rows, skill_of
+from tournament.services.ratings import run_of, served_series_list, served_site_list
 from tournament.standings_db import reader_cutoff, remember_live
 from tournament.views.base import access_tournament, render_page
 
@@ -104,5 +104,27 @@ def _list_page(request: HttpRequest, ratings: RatingList, series: Series | None)
             "as_of": ratings.as_of,
             "updated_at": ratings.updated_at,
             "stale": ratings.stale,
+            "failing": ratings.failing,
+            **staff_notes(request, ratings),
         },
     )
+
+
+def staff_notes(request: HttpRequest, ratings: RatingList) -> dict[str, Any]:
+    """For the site's staff: the list's last failed recompute (when it failed, how many times in a
+    row, its cause, the next try) and the results left out of it because they cannot be rated."""
+    if not getattr(request.user, "is_staff", False):
+        return {}
+    run = run_of(ratings.scope)
+    events = {event["id"]: event["name"] for event in ratings.events}
+    entrants = [fault["entrant"] for fault in ratings.left_out if fault["entrant"]]
+    names = entrant_names(entrants, list(events)) if entrants else {}
+    left_out = [
+        {**fault, "event": events.get(fault["tournament"], ""), "who": names.get(fault["entrant"], ("",))[0]}
+        for fault in ratings.left_out
+    ]
+    return {
+        "failed_run": run if run is not None and run.failures else None,
+        "left_out": left_out,
+        "left_out_count": ratings.left_out_count,
+    }
