@@ -53,12 +53,13 @@ test: $(VENV)/.installed-dev
 	$(TEST_ENV) $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist load --maxschedchunk 1 $(PYTEST_ARGS)
 
 # The developer's loop: the suite without the browser, the servers and the Celery workers (marked
-# `browser`, `integration` and `server`, tests/conftest.py): the pure packages, the models, the pages
-# through Django's test client and the API.
+# `browser`, `integration` and `server`, tests/conftest.py), nor the tests whose own work takes seconds
+# (`slow`: a seating search to its budget, the API's fuzzer, the walks of every route, a migration round
+# trip): the pure packages, the models, the pages through Django's test client and the API.
 test-quick: $(VENV)/.installed-dev
 	scripts/ensure-services.sh
 	$(TEST_ENV) $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist load --maxschedchunk 1 \
-	  -m "not browser and not integration and not server" $(PYTEST_ARGS)
+	  -m "not browser and not integration and not server and not slow" $(PYTEST_ARGS)
 
 # Everything `make test` runs, with the every-page check in every language at every size (before a change
 # to the templates or the styles lands: docs/testing.md).

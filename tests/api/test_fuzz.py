@@ -111,6 +111,7 @@ def operations(django_db_blocker: Any) -> list[Any]:
 
 
 # One test per caller and kind of request (valid, or breaking the schema): parallel workers share them.
+@pytest.mark.slow
 @pytest.mark.django_db
 @pytest.mark.parametrize("mode", list(GenerationMode), ids=lambda mode: mode.value)
 @pytest.mark.parametrize("role", ["organiser", "anonymous"])

@@ -104,6 +104,7 @@ def client_of(world: World, caller: str) -> Client:
     return client
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 @pytest.mark.parametrize("caller", CALLERS)
 def test_no_route_answers_5xx_to_any_method_or_body(world: World, caller: str) -> None:

@@ -155,6 +155,7 @@ def walk(client: Client, world: World, tables: list[str]) -> list[str]:
     return found
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 @pytest.mark.parametrize("setting", ["hidden", "completed"])
 def test_no_route_shows_a_hidden_hanchan_to_the_public(hidden: World, setting: str) -> None:
@@ -166,6 +167,7 @@ def test_no_route_shows_a_hidden_hanchan_to_the_public(hidden: World, setting: s
     assert walk(Client(), hidden, list(HIDDEN)) == []
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 def test_no_route_shows_a_hidden_hanchan_to_a_signed_in_player(hidden: World) -> None:
     assert walk(signed_in_player(hidden), hidden, ["r2t1", "r2t2"]) == []

@@ -13,10 +13,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 SCRIPT = Path(__file__).with_name("sqlite_submissions.py")
 THREADS = 8
 
 
+@pytest.mark.slow
 def test_simultaneous_submissions_on_the_sqlite_default_one_sheet_the_others_409(tmp_path: Path) -> None:
     env = {
         name: value

@@ -15,6 +15,7 @@ from tournament.seating.generator import attempts_for, opponents_first
 from .helpers import QUICK, UNTIMED, assert_valid, pair_counts
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tables=st.integers(min_value=1, max_value=50), rounds=st.integers(min_value=1, max_value=15))
 def test_any_size_gives_a_valid_schedule(tables: int, rounds: int) -> None:
@@ -51,6 +52,7 @@ def test_32_players_8_hanchan_no_repeat_no_table_repeat_perfect_winds() -> None:
     assert report["wind_count_histogram"] == {"2": 128}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("players", "rounds"), [(28, 9), (40, 13)])
 def test_4_mod_12_perfect(players: int, rounds: int) -> None:
     schedule = generate(players, rounds, seed=2, time_limit=UNTIMED)
@@ -67,6 +69,7 @@ def test_64_players_21_hanchan_affine_space() -> None:
     assert len(meetings) == 64 * 63 // 2 and set(meetings.values()) == {1}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("rounds", "fewest", "below"), [(5, 2, 1440), (7, 6, 768), (8, 8, 0)])
 def test_64_players_strangers_share_opponents_of_chosen_affine_directions(
     rounds: int, fewest: int, below: int
@@ -143,6 +146,7 @@ def test_same_seed_same_schedule_other_seed_other_schedule() -> None:
     assert a.rounds != c.rounds
 
 
+@pytest.mark.slow
 def test_every_seed_gives_a_fresh_schedule_of_the_same_quality() -> None:
     """60 x 9 comes from the searches, whose own seed 1 leaves three strangers at 8 common opponents
     where seed 0 leaves two: a fresh schedule is searched once per size, the seed relabelling its
@@ -247,6 +251,7 @@ def _criteria(report: dict[str, object]) -> tuple[object, ...]:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("players", "rounds", "published"), [(40, 9, 43), (40, 10, 58)])
 def test_small_fields_keep_the_best_of_several_attempts(players: int, rounds: int, published: int) -> None:
     assert attempts_for(players, rounds) >= 2
@@ -265,6 +270,7 @@ def test_large_fields_get_one_attempt_and_attempts_are_checked() -> None:
         generate(16, 5, attempts=0)
 
 
+@pytest.mark.slow
 def test_sparse_fields_raise_common_opponents_before_table_numbers() -> None:
     # At most half as many hanchan as tables: the seed's own attempt takes that order, the next the other.
     assert opponents_first(40, 5, 0) and not opponents_first(40, 5, 1) and opponents_first(40, 5, 2)
@@ -275,6 +281,7 @@ def test_sparse_fields_raise_common_opponents_before_table_numbers() -> None:
     assert report["min_indirect"] == 3 and report["indirect_histogram"]["3"] < 12
 
 
+@pytest.mark.slow
 def test_48_players_14_hanchan_without_a_repeat_meeting() -> None:
     # Shipped data (Z_14 x 3 + 6 fixed, found by the SAT finder): the published schedule has no repeat
     # meeting either, and 228 table repeats.

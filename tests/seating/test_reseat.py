@@ -83,6 +83,7 @@ def test_a_table_removed_moves_only_its_players() -> None:
     assert result.optimal
 
 
+@pytest.mark.slow
 def test_a_table_added_moves_nobody_and_with_a_cap_trades_few_moves_for_repeat_meetings() -> None:
     schedule = published(80, 8, 8)
     played, rest = schedule[:2], schedule[2:]

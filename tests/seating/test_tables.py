@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from tournament.seating import generate, quality_report
 from tournament.seating.search import EXCESS_WEIGHT, Budget, GroupState, excess_lower_bound, greedy_rounds
 from tournament.seating.tables import TableSearch, _Best, _partition, table_base
@@ -45,6 +47,7 @@ def test_20_players_8_hanchan_reach_both_bounds() -> None:
     assert stayers <= 2  # 0 from most starting groups
 
 
+@pytest.mark.slow
 def test_16_players_9_hanchan() -> None:
     # Before: the affine plane with four classes repeated, 84 table repeats, 32 players at the same table
     # twice in a row (any two classes keep one player per table); the published schedule has 81 repeats.

@@ -18,6 +18,9 @@ from tournament.seating.finder.cli import generator_start
 
 from .helpers import history, pair_counts
 
+# Each a search of seconds to its budget: left out of `make test-quick`.
+pytestmark = pytest.mark.slow
+
 
 def _start(n: int, rounds: int) -> list[list[list[int]]]:
     """A valid start without a search of its own (``helpers.history``), players ``0..n-1``."""

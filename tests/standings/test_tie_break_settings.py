@@ -126,6 +126,7 @@ def test_the_archive_keeps_the_order_and_reads_the_old_single_choice(tournament:
         import_archive(archive, slug="bad")
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_turns_the_single_choice_into_a_list() -> None:
     before, after = [("tournament", "0018_team_standings")], [("tournament", "0019_tie_break_order")]

@@ -49,6 +49,7 @@ def reseat(tournament: Tournament, organiser: Any, from_round: int, prefer: str 
         services.apply_seating(job, organiser)
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_a_tournament_with_a_no_show_a_late_arrival_a_withdrawal_a_disqualification_and_a_sit_out(
     tournament: Tournament, organiser: Any, head_referee: Any, referee: Any
