@@ -115,6 +115,12 @@ def test_a_draft_saved_hand_by_hand_shows_on_every_door(
         assert "flags" not in first  # the public sees no flags
         assert second["status"] == third["status"] == "waiting" and second["last_entry_at"] is None
         assert [seat["points"] for seat in second["seats"]] == [30000] * 4
+        # East 4: Dai (North in the seating) deals and is East; the others' winds have turned with him.
+        assert [seat["current_wind"] for seat in first["seats"]] == [1, 2, 3, 0]
+        assert [seat["dealer"] for seat in first["seats"]] == [False, False, False, True]
+        assert [seat["current_wind"] for seat in second["seats"]] == [0, 1, 2, 3]
+        assert [seat["dealer"] for seat in second["seats"]] == [True, False, False, False]
+        assert payload["playing"] == 1  # the two tables without an entry wait
 
     # One more hand: the dealer Dai wins, keeps the deal; 2 honba, the stick taken.
     save(hanchan, 1, 4, referee, django_capture_on_commit_callbacks)
