@@ -55,7 +55,7 @@ def test_the_standings_workbook_holds_what_the_public_sees_worked_out_by_hand(
     assert len(callbacks) == 1  # the task is sent once the request commits, and runs in process here
     job.refresh_from_db()
     assert (job.state, job.progress, job.error) == (State.DONE, 1.0, "")
-    assert job.filename == "season-series_standings.xlsx"
+    assert job.filename == "season-series-standings.xlsx"
     assert job.file.name == f"exports/series/{season.pk}/{job.pk}-series_standings_xlsx.xlsx"
     book = workbook(job.file.read())
     assert book.sheetnames == ["Standings", "Results"]
@@ -90,7 +90,7 @@ def test_points_per_rank_as_csv_from_the_page_in_the_askers_language(
         answer = client.post("/series/season/exports/series_standings_csv/", HTTP_ACCEPT="application/json")
     assert answer.status_code == 202
     status = client.get(answer.json()["status_url"]).json()
-    assert status["state"] == "done" and status["filename"] == "season-series_standings-csv.zip"
+    assert status["state"] == "done" and status["filename"] == "season-series-standings-csv.zip"
     download = client.get(status["download_url"])
     assert download.status_code == 200 and download["Cache-Control"] == "private, no-store"
     members = zip_members(b"".join(download.streaming_content))
