@@ -53,7 +53,10 @@ def preview_player_file(
 ) -> registration.ImportPreview:
     """Read and check a player list without storing anything (organisers only)."""
     access.require_role(user, tournament, StaffRole.Role.ORGANISER)
-    return _validate(tournament, registration.parse_rows(registration.read_table(data, filename)))
+    table = registration.read_table(data, filename)
+    preview = _validate(tournament, registration.parse_rows(table))
+    preview.columns_read, preview.columns_ignored = registration.header_columns(table[0])
+    return preview
 
 
 def _new_player(tournament: Tournament, row: registration.PlayerRow) -> Player:
