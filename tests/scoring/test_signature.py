@@ -39,7 +39,7 @@ def signed_then_corrected(table: Any, referee: Any, head_referee: Any) -> ScoreS
 def workbook_signature_row(tournament: Any) -> str:
     """The last line of the only table of the workbook, at the venue's time, as the export task writes it."""
     with timezone.override(tournament.zone()):
-        (sheet,) = ScoreSheetsExporter().sheets(tournament, lambda done: None)
+        (sheet,) = ScoreSheetsExporter("xlsx").sheets(tournament, lambda done: None)
         rows = [row for row in sheet.rows if row]
     return rows[-1][5]
 

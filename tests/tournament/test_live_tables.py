@@ -390,4 +390,5 @@ def test_a_club_session_shows_every_table_in_play_by_hanchan(
         "club": False,
         "shown": True,
         "tables": [],
+        "playing": 0,
     }

@@ -248,6 +248,11 @@ def test_substitutes_registered_but_not_checked_in_are_to_check_in_not_to_regist
     assert "2 substitutes complete the last table; 0 available. 1 table plays." in page
     assert "2 substitutes are registered but not checked in yet: check them in" in page
     assert "register more substitutes" not in page and "tables)" not in page
+    # The seating refuses the field in the same words: one table, not "1 tables".
+    with pytest.raises(Refusal) as refused:
+        services.seating_field(tournament)
+    needs = "2 players need 2 substitutes to fill 1 table; only 0 checked in available"
+    assert needs in refused.value.message
     # Two players more: four substitutes needed, two of them still to register.
     for player in make_players(tournament, 2, prefix="Late"):
         services.check_in(player, user=organiser)
