@@ -165,6 +165,17 @@ def table_json(state: TableState, hanchan: int) -> dict[str, Any]:
     }
 
 
+def begun(round_: Round) -> bool:
+    """Whether play has begun in the hanchan, entries or not: its clock has been started (running or
+    paused), a sheet of it was submitted (``Round.Status.STARTED``), or it is a club session's table,
+    formed at the venue by the four players sitting down."""
+    return (
+        round_.mode == Round.Mode.CLUB
+        or round_.status == Round.Status.STARTED
+        or round_.clock_state != "stopped"
+    )
+
+
 def shown_rounds(tournament: Tournament, *, staff: bool) -> tuple[list[Round], bool]:
     """The hanchan whose tables the reader sees, and whether anything is hidden from them (``shown``
     false: there is a hanchan in play the reader may not see). A tournament's is its current hanchan; a
@@ -193,7 +204,12 @@ def tables_payload(tournament: Tournament, *, staff: bool, now: datetime | None 
         return payload
     states = hanchan_table_states(rounds)
     payload["tables"] = [table_json(state, hanchan) for hanchan, state in states]
-    payload["playing"] = tables_playing([state for _hanchan, state in states])
+    payload["playing"] = sum(
+        tables_playing(
+            [state for number, state in states if number == round_.number], hanchan_begun=begun(round_)
+        )
+        for round_ in rounds
+    )
     if staff:
         hands_behind, idle_minutes = settings.LIVE_TABLES_HANDS_BEHIND, settings.LIVE_TABLES_IDLE_MINUTES
         by_hanchan: dict[int, list[TableState]] = defaultdict(list)

@@ -144,11 +144,14 @@ class TableState:
         return tuple(None if dealer is None else (seat.wind - dealer) % 4 for seat in self.seats)
 
 
-def tables_playing(tables: Sequence[TableState]) -> int:
-    """How many tables play now: a hand entered and the hanchan not over. A table without any entry
-    waits (its hanchan may not have begun: "10 of 10 tables playing" before anyone sat down says the
-    opposite of the clock's "not started"); a table whose hanchan is over plays no more."""
-    return sum(1 for table in tables if table.status == PLAYING)
+def tables_playing(tables: Sequence[TableState], *, hanchan_begun: bool) -> int:
+    """How many tables of one hanchan play now. A table whose hanchan is over plays no more; a table
+    with a hand entered plays; a table without any entry plays only once its hanchan has begun (its
+    clock started, a sheet submitted, or, in a club session, the table formed at the venue): before
+    that, "10 of 10 tables playing" would say the opposite of the clock's "not started"."""
+    return sum(
+        1 for table in tables if table.status == PLAYING or (table.status == WAITING and hanchan_begun)
+    )
 
 
 @dataclass(frozen=True, slots=True)

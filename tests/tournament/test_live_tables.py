@@ -120,7 +120,12 @@ def test_a_draft_saved_hand_by_hand_shows_on_every_door(
         assert [seat["dealer"] for seat in first["seats"]] == [False, False, False, True]
         assert [seat["current_wind"] for seat in second["seats"]] == [0, 1, 2, 3]
         assert [seat["dealer"] for seat in second["seats"]] == [True, False, False, False]
-        assert payload["playing"] == 1  # the two tables without an entry wait
+        assert payload["playing"] == 3  # the hanchan has begun: its tables without an entry play too
+
+    # Before the hanchan has begun (seated, its clock not started), only the table with an entry plays.
+    Round.objects.filter(pk=hanchan.pk).update(status=Round.Status.SEATED)
+    assert tables_payload(Tournament.objects.get(pk=tournament.pk), staff=True)["playing"] == 1
+    Round.objects.filter(pk=hanchan.pk).update(status=Round.Status.STARTED)
 
     # One more hand: the dealer Dai wins, keeps the deal; 2 honba, the stick taken.
     save(hanchan, 1, 4, referee, django_capture_on_commit_callbacks)

@@ -145,13 +145,15 @@ def test_the_dealer_is_the_one_the_engine_deals_next(name: str) -> None:
         assert sorted(live.seat_winds()) == [0, 1, 2, 3]
 
 
-def test_only_a_table_with_a_hand_entered_and_not_over_is_playing() -> None:
+def test_a_table_plays_once_a_hand_is_entered_or_its_hanchan_has_begun() -> None:
     waiting = state(None, status=None)
     going = state(draft([dict(h) for h in OUTCOMES[:3]]))
     over = state(draft([dict(h) for h in OUTCOMES]))
     signed = state(draft([dict(h) for h in OUTCOMES]), status="signed")
-    assert tables_playing([waiting] * 10) == 0
-    assert tables_playing([waiting, going, over, signed]) == 1
+    assert tables_playing([waiting] * 10, hanchan_begun=False) == 0  # the clock says "not started"
+    assert tables_playing([waiting] * 10, hanchan_begun=True) == 10
+    assert tables_playing([waiting, going, over, signed], hanchan_begun=False) == 1
+    assert tables_playing([waiting, going, over, signed], hanchan_begun=True) == 2
 
 
 def playing(
