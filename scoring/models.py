@@ -257,12 +257,21 @@ def current_signatures(sheets: Iterable[ScoreSheet]) -> dict[int, Signature]:
     if not current:
         return {}
     signatures: dict[int, Signature] = {}
-    rows = (
-        SheetVersion.objects.filter(sheet_id__in=current, action__in=SIGNING_ACTIONS)
-        .select_related("author")
-        .order_by("at", "pk")
-    )
+    # A sheet read with its history already (``prefetch_related("versions")``, the API's) costs no query.
+    prefetched = {
+        sheet.pk: sheet._prefetched_objects_cache["versions"]
+        for sheet in sheets
+        if sheet.pk in current and "versions" in getattr(sheet, "_prefetched_objects_cache", {})
+    }
+    rows: list[SheetVersion] = [row for versions in prefetched.values() for row in versions]
+    if len(prefetched) < len(current):
+        rows += SheetVersion.objects.filter(
+            sheet_id__in=[pk for pk in current if pk not in prefetched], action__in=SIGNING_ACTIONS
+        ).select_related("author")
+    rows.sort(key=lambda row: (row.at, row.pk))
     for row in rows:
+        if row.action not in SIGNING_ACTIONS:
+            continue
         if row.version == current[row.sheet_id]:  # the latest entry of the current version wins
             signatures[row.sheet_id] = Signature(row.version, row.action, row.author, row.at)
     for sheet in sheets:  # a signed sheet stored without its history (written directly): its own fields
