@@ -14,6 +14,7 @@ from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.translation import gettext_lazy
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -313,6 +314,20 @@ LANGUAGES = [
     ("ko", "한국어"),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Country names in the reader's language: django-countries 9 names these countries as ISO 3166 now
+# does ("Naoero", "Türkiye", "Bahamas (The)"), names its own catalogues do not translate yet, so a
+# Japanese reader read "Naoero" for Nauru. They are named here in English as readers know them and
+# translated in locale/ with the product's other words (tests/i18n/test_countries.py reads every name).
+COUNTRIES_OVERRIDE = {
+    "BS": gettext_lazy("Bahamas"),
+    "FK": gettext_lazy("Falkland Islands"),
+    "MK": gettext_lazy("North Macedonia"),
+    "NL": gettext_lazy("Netherlands"),
+    "NR": gettext_lazy("Nauru"),
+    "SZ": gettext_lazy("Eswatini"),
+    "TR": gettext_lazy("Türkiye"),
+    "TZ": gettext_lazy("Tanzania"),
+}
 # One way per language to write a day, a moment and a time of day (config/formats/).
 FORMAT_MODULE_PATH = ["config.formats"]
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600

@@ -45,6 +45,9 @@ RULE_TAKEN_BACK = "table-taken-back"
 
 
 def _amount(value: object) -> Decimal:
+    if value is None or (isinstance(value, str) and not value.strip()):
+        # A discretionary penalty has no amount of its own (WRCR 2015 §7.1): the referee gives one.
+        raise Refusal("points", "penalty-amount", _("points: required, the amount this penalty takes off"))
     try:
         amount = Decimal(str(value))
     except InvalidOperation:

@@ -6,6 +6,12 @@ replay of it, the per-seat results the standings read, and every version of the 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from functools import cached_property
+from typing import Any
+
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
@@ -72,11 +78,12 @@ class ScoreSheet(models.Model):
     def signed_by_table(self) -> bool:
         """Signed because the four players agreed with its current version (players' entry), no referee
         signing: ``signed_by`` is then empty, as it is for a referee whose account was deleted."""
-        return (
-            self.is_signed
-            and self.signed_by_id is None
-            and self.versions.filter(version=self.version, action=SheetVersion.Action.CONFIRMED).exists()
-        )
+        return self.signature is not None and self.signature.by_table
+
+    @cached_property
+    def signature(self) -> Signature | None:
+        """Who signed the current version and when, as the history says (``current_signatures``)."""
+        return current_signatures([self]).get(self.pk)
 
 
 class SeatResult(models.Model):
@@ -206,3 +213,80 @@ class SubmissionKey(models.Model):
 
     def __str__(self) -> str:
         return f"Save {self.key} of {self.table} ({self.status})"
+
+
+# The actions of the history that make a version the signed one: a referee's signature, a correction
+# after signing (its author signs the new version) and the four players' agreement.
+SIGNING_ACTIONS = (
+    SheetVersion.Action.SIGNED,
+    SheetVersion.Action.CORRECTED,
+    SheetVersion.Action.CONFIRMED,
+)
+
+
+@dataclass(frozen=True)
+class Signature:
+    """The entry of a sheet's history that signed its current version: the one answer to "signed by
+    whom, and when" for the sheet's page, the API and every export."""
+
+    version: int
+    # ``SheetVersion.Action``: signed (a referee), corrected (a head referee or organiser changed the
+    # signed sheet) or confirmed (the four players agreed).
+    action: str
+    # The account; None for the table's agreement, and for an account deleted since.
+    author: Any
+    at: datetime | None
+
+    @property
+    def by_table(self) -> bool:
+        return self.action == SheetVersion.Action.CONFIRMED
+
+    @property
+    def is_correction(self) -> bool:
+        return self.action == SheetVersion.Action.CORRECTED
+
+    @property
+    def author_name(self) -> str | None:
+        return self.author.get_username() if self.author is not None else None
+
+
+def current_signatures(sheets: Iterable[ScoreSheet]) -> dict[int, Signature]:
+    """The signature of each signed sheet's current version, by sheet id, read from the history in one
+    query. The history, not the sheet's own ``signed_by`` and ``signed_at``, is the truth: it has the
+    version's own author and time even for a sheet corrected before those fields followed corrections."""
+    sheets = list(sheets)
+    current = {sheet.pk: sheet.version for sheet in sheets if sheet.is_signed}
+    if not current:
+        return {}
+    signatures: dict[int, Signature] = {}
+    # A sheet read with its history already (``prefetch_related("versions")``, the API's) costs no query.
+    prefetched = {
+        sheet.pk: sheet._prefetched_objects_cache["versions"]
+        for sheet in sheets
+        if sheet.pk in current and "versions" in getattr(sheet, "_prefetched_objects_cache", {})
+    }
+    rows: list[SheetVersion] = [row for versions in prefetched.values() for row in versions]
+    if len(prefetched) < len(current):
+        rows += SheetVersion.objects.filter(
+            sheet_id__in=[pk for pk in current if pk not in prefetched], action__in=SIGNING_ACTIONS
+        ).select_related("author")
+    rows.sort(key=lambda row: (row.at, row.pk))
+    for row in rows:
+        if row.action not in SIGNING_ACTIONS:
+            continue
+        if row.version == current[row.sheet_id]:  # the latest entry of the current version wins
+            signatures[row.sheet_id] = Signature(row.version, row.action, row.author, row.at)
+    for sheet in sheets:  # a signed sheet stored without its history (written directly): its own fields
+        if sheet.pk in current and sheet.pk not in signatures:
+            signatures[sheet.pk] = Signature(
+                sheet.version, SheetVersion.Action.SIGNED, sheet.signed_by, sheet.signed_at
+            )
+    return signatures
+
+
+def prefetch_signatures(sheets: Iterable[ScoreSheet]) -> None:
+    """Reads the signatures of many sheets at once (one query) into each sheet's ``signature``."""
+    sheets = list(sheets)
+    signatures = current_signatures(sheets)
+    for sheet in sheets:
+        sheet.signature = signatures.get(sheet.pk)

@@ -123,13 +123,35 @@ class SheetVersionSerializer(serializers.ModelSerializer[SheetVersion]):
         return username(version.author)
 
 
+class SignatureSerializer(serializers.Serializer[Any]):
+    """The history's entry that signed the sheet's current version (``ScoreSheet.signature``)."""
+
+    version = serializers.IntegerField(read_only=True)
+    action = serializers.ChoiceField(
+        choices=["signed", "corrected", "confirmed"],
+        read_only=True,
+        help_text="signed: a referee signed; corrected: a head referee or organiser corrected the signed "
+        "sheet; confirmed: the four players agreed (players' entry).",
+    )
+    by = serializers.CharField(
+        source="author_name",
+        read_only=True,
+        allow_null=True,
+        help_text="null: the table, or a deleted account.",
+    )
+    at = serializers.DateTimeField(read_only=True)
+
+
 class PublicSheetSerializer(serializers.ModelSerializer[ScoreSheet]):
-    """A signed sheet as anyone who can see the tournament sees it."""
+    """A signed sheet as anyone who can see the tournament sees it; ``signed_at`` and ``signature`` say
+    when (and how) its current version was signed, from its history."""
 
     table = serializers.IntegerField(source="table_id", read_only=True)
     tournament = serializers.IntegerField(source="table.round.tournament_id", read_only=True)
     round = serializers.IntegerField(source="table.round.number", read_only=True)
     table_number = serializers.IntegerField(source="table.number", read_only=True)
+    signed_at = serializers.DateTimeField(source="signature.at", read_only=True, default=None)
+    signature = SignatureSerializer(read_only=True, allow_null=True)
 
     class Meta:
         model = ScoreSheet
@@ -146,6 +168,7 @@ class PublicSheetSerializer(serializers.ModelSerializer[ScoreSheet]):
             "replay",
             "content_hash",
             "signed_at",
+            "signature",
         )
         read_only_fields = fields
 
@@ -187,7 +210,7 @@ class SheetSerializer(PublicSheetSerializer):
         return username(sheet.submitted_by)
 
     def get_signed_by(self, sheet: ScoreSheet) -> str | None:
-        return username(sheet.signed_by)
+        return sheet.signature.author_name if sheet.signature else None
 
     def get_findings(self, sheet: ScoreSheet) -> list[dict[str, Any]] | None:
         return services.log_findings(sheet)

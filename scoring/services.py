@@ -563,6 +563,9 @@ def correct_sheet(
     verdict = _checked(sheet.table, entry, seats)
     sheet.entry, sheet.replay, sheet.form = entry, verdict.as_json(), entry["form"]
     sheet.version += 1
+    # The correction's author signs the new version: the sheet's signer and time are this version's,
+    # as its history says (``ScoreSheet.signature``), never those of the version it replaces.
+    sheet.signed_by, sheet.signed_at = user, timezone.now()
     sheet.content_hash = content_hash(sheet.table, entry, seats)
     sheet.save()
     _write_results(sheet, verdict, seats)

@@ -446,7 +446,7 @@ class PlayerViewSet(TournamentScopedViewSet):
         responses={200: WithdrawalSerializer},
     )
     @extend_schema(
-        summary="A player's statistics from the signed sheets the caller may see, his yaku included",
+        summary="A player's statistics from the signed sheets the caller may see, their yaku included",
         responses={200: OpenApiTypes.OBJECT},
     )
     @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])

@@ -952,8 +952,8 @@ class PlayerFileForm(forms.Form):
     file = forms.FileField(
         label=_("Player list (.csv or .xlsx)"),
         help_text=_(
-            "Columns: name (or first name + last name), country, club, ema id, team, substitute. At most "
-            "2 MB and 5,000 players."
+            "Columns: name (or first name + last name), native name, country, club, ema id, team, "
+            "substitute. At most 2 MB and 5,000 players."
         ),
     )
 

@@ -75,6 +75,8 @@ def live_standings(tournament: Tournament, up_to: int | None = None) -> dict[str
     names = phase_names(tournament.pk)
     return {
         "rounds": data["rounds"],
+        # A penalty of a hanchan after ``rounds`` counts already (tournament.standings.Standings).
+        "penalty_round": data.get("penalty_round", 0),
         "as_of": up_to,  # None: live, every signed sheet counts
         "hidden_from": tournament.hanchan_count - tournament.hidden_hanchan + 1 if hiding else None,
         "club": club,

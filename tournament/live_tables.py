@@ -33,7 +33,14 @@ from tournament import live
 from tournament.live_standings import playing_rounds
 from tournament.models import Round, Seat, Table, Tournament
 from tournament.standings_db import public_cutoff, remember_live, shows_hanchan, store_live
-from tournament.table_progress import SeatEntry, TableEntry, TableState, slow_tables, table_state
+from tournament.table_progress import (
+    SeatEntry,
+    TableEntry,
+    TableState,
+    slow_tables,
+    table_state,
+    tables_playing,
+)
 
 logger = logging.getLogger("tournament.live")
 
@@ -133,13 +140,22 @@ def _iso(moment: datetime | None) -> str | None:
 
 
 def table_json(state: TableState, hanchan: int) -> dict[str, Any]:
+    """A table of the payload: each seat with its seat in the seating (``wind``) and its wind in the hand
+    being played (``current_wind``; null once over), the dealer's marked."""
     return {
         "round": hanchan,
         "table": state.table,
         "status": state.status,
         "seats": [
-            {"wind": seat.wind, "player": seat.player, "name": seat.name, "points": points}
-            for seat, points in zip(state.seats, state.points, strict=True)
+            {
+                "wind": seat.wind,
+                "current_wind": current,
+                "dealer": seat.wind == state.dealer,
+                "player": seat.player,
+                "name": seat.name,
+                "points": points,
+            }
+            for seat, points, current in zip(state.seats, state.points, state.seat_winds(), strict=True)
         ],
         "riichi_sticks": state.riichi_sticks,
         "honba": state.honba,
@@ -147,6 +163,17 @@ def table_json(state: TableState, hanchan: int) -> dict[str, Any]:
         "hands_played": state.hands_played,
         "last_entry_at": _iso(state.last_entry_at),
     }
+
+
+def begun(round_: Round) -> bool:
+    """Whether play has begun in the hanchan, entries or not: its clock has been started (running or
+    paused), a sheet of it was submitted (``Round.Status.STARTED``), or it is a club session's table,
+    formed at the venue by the four players sitting down."""
+    return (
+        round_.mode == Round.Mode.CLUB
+        or round_.status == Round.Status.STARTED
+        or round_.clock_state != "stopped"
+    )
 
 
 def shown_rounds(tournament: Tournament, *, staff: bool) -> tuple[list[Round], bool]:
@@ -171,11 +198,18 @@ def tables_payload(tournament: Tournament, *, staff: bool, now: datetime | None 
         "shown": shown,
         "now": now.isoformat(),
         "tables": [],
+        "playing": 0,
     }
     if not rounds:
         return payload
     states = hanchan_table_states(rounds)
     payload["tables"] = [table_json(state, hanchan) for hanchan, state in states]
+    payload["playing"] = sum(
+        tables_playing(
+            [state for number, state in states if number == round_.number], hanchan_begun=begun(round_)
+        )
+        for round_ in rounds
+    )
     if staff:
         hands_behind, idle_minutes = settings.LIVE_TABLES_HANDS_BEHIND, settings.LIVE_TABLES_IDLE_MINUTES
         by_hanchan: dict[int, list[TableState]] = defaultdict(list)

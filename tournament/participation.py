@@ -128,9 +128,11 @@ def state(facts: Facts, *, current: int | None, started: bool, current_seated: b
 
 
 def unranked_reason(facts: Facts, withdrawn_ranking: str = WithdrawnRanking.RANKED) -> str:
-    """Why the player is not ranked, in the product's words ("" when ranked)."""
+    """Why the player is not ranked, in the product's words; for a player ranked though they withdrew
+    (``WithdrawnRanking.RANKED``), that they withdrew, so that every list of the standings marks them
+    (their total stops growing, and each hanchan after it is a missed one); "" for everyone else."""
     if is_ranked(facts, withdrawn_ranking):
-        return ""
+        return gettext_noop("Withdrawn") if facts.withdrawn_from is not None else ""
     if facts.is_substitute:
         return gettext_noop("Substitute")
     if facts.disqualified:

@@ -293,7 +293,7 @@ def _overall(
             )
             placed.add(row.player)
     unranked = [row for row in everyone.rows if not row.ranked]
-    return Standings(rows=ranked + unranked, rounds=everyone.rounds)
+    return Standings(rows=ranked + unranked, rounds=everyone.rounds, penalty_round=everyone.penalty_round)
 
 
 @dataclass(frozen=True, slots=True)

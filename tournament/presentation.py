@@ -79,6 +79,15 @@ def report_lines(report: dict[str, Any]) -> list[dict[str, Any]]:
     excess = report["excess_meetings"]
     if excess == 0:
         text = _("No two players meet more than once.")
+    elif bound == 0:
+        # Nothing proves a repeat meeting unavoidable: no "fewer than 0" to cite.
+        text = ngettext(
+            "{pairs} pair of players meets more than once ({excess} meetings beyond the first; at most "
+            "{most} meetings for one pair).",
+            "{pairs} pairs of players meet more than once ({excess} meetings beyond the first; at most "
+            "{most} meetings for one pair).",
+            report["repeat_pairs"],
+        ).format(pairs=report["repeat_pairs"], excess=excess, most=report["max_pair_meetings"])
     else:
         text = ngettext(
             "{pairs} pair of players meets more than once ({excess} meetings beyond the first; at most "

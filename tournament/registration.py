@@ -154,6 +154,16 @@ def control_character_errors(row: Mapping[str, str | int]) -> list[RowError]:
 class ImportPreview:
     rows: list[PlayerRow] = field(default_factory=list)
     errors: list[RowError] = field(default_factory=list)
+    # The header's columns the import reads (canonical keys, in the file's order) and those it ignores
+    # (as the file writes them): the preview says both, so that a column under a name the import does
+    # not know is never dropped without a word.
+    columns_read: list[str] = field(default_factory=list)
+    columns_ignored: list[str] = field(default_factory=list)
+
+    @property
+    def column_labels_read(self) -> list[str]:
+        """The columns read, in the reader's language."""
+        return [field_label(key) for key in self.columns_read]
 
     @property
     def ok(self) -> bool:
@@ -527,6 +537,21 @@ def _header_key(cell: str) -> str:
     return re.sub(r"[\s_.-]+", " ", cell.strip().lower())
 
 
+def header_columns(header: list[str]) -> tuple[list[str], list[str]]:
+    """The columns of a header row the import reads (canonical keys, each once, in the file's order)
+    and the non-blank ones it ignores (as written): not a column it knows, or a second column of the
+    same field (the first one is read)."""
+    read: list[str] = []
+    ignored: list[str] = []
+    for cell in header:
+        key = COLUMN_ALIASES.get(_header_key(cell))
+        if key is not None and key not in read:
+            read.append(key)
+        elif cell.strip():
+            ignored.append(cell.strip())
+    return read, ignored
+
+
 def parse_rows(table: list[list[str]]) -> list[dict[str, str | int]]:
     """Rows as dicts keyed by canonical column names, each with its ``line``; blank rows skipped."""
     if not table:
@@ -540,7 +565,7 @@ def parse_rows(table: list[list[str]]) -> list[dict[str, str | int]]:
             continue
         row: dict[str, str | int] = {"line": index}
         for column, cell in zip(columns, cells, strict=False):
-            if column is not None:
+            if column is not None and column not in row:  # a second column of a field: ignored
                 row[column] = cell
         rows.append(row)
     return rows

@@ -219,6 +219,15 @@ class CheckInPlanSerializer(serializers.Serializer[Any]):
     substitutes_needed = serializers.IntegerField()
     substitutes_available = serializers.IntegerField()
     short_of_substitutes = serializers.IntegerField()
+    substitutes_not_checked_in = serializers.IntegerField(
+        help_text="Substitutes registered but not checked in yet (check-in in use)."
+    )
+    substitutes_to_check_in = serializers.IntegerField(
+        help_text="How many of the shortfall the substitutes not checked in yet cover: check them in."
+    )
+    substitutes_to_register = serializers.IntegerField(
+        help_text="The shortfall left once every registered substitute is checked in: register more."
+    )
     sitting_out = PlayerRefSerializer(many=True)
 
 

@@ -70,7 +70,7 @@ class Entrant:
     id: Hashable
     name: str
     ranked: bool = True  # False for substitutes, disqualified players, players who did not start...
-    note: str = ""  # why not ranked, in the product's words (tournament.participation.unranked_reason)
+    note: str = ""  # why not ranked, or that a ranked player withdrew (participation.unranked_reason)
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +119,10 @@ class StandingRow:
 class Standings:
     rows: list[StandingRow]  # ranked players in ranking order, then the unranked by name
     rounds: int
+    # The last hanchan of a penalty the totals count (0: none given for a hanchan). A penalty given
+    # during a hanchan counts at once, before any sheet of it is signed: beyond ``rounds``, the heading
+    # "After hanchan 3" must say that the totals hold penalties of hanchan 4.
+    penalty_round: int = 0
 
     def row_of(self, player: Hashable) -> StandingRow:
         for row in self.rows:
@@ -245,7 +249,10 @@ def compute_standings(
         if row.best is None or result.score > row.best:
             row.best = result.score
         last_round = max(last_round, result.round)
+    penalty_round = 0
     for penalty in penalties:
+        if penalty.round is not None:
+            penalty_round = max(penalty_round, penalty.round)
         row = rows[penalty.player]
         row.penalty_total += penalty.points
         by_round = row.penalties_by_round
@@ -263,7 +270,7 @@ def compute_standings(
         ranked.append(tally.row)
     _rank_history(ranked, first_round, last_round, steps)
     unranked = sorted((r for r in rows.values() if not r.ranked), key=lambda r: name_key(r.name))
-    return Standings(rows=ranked + unranked, rounds=last_round)
+    return Standings(rows=ranked + unranked, rounds=last_round, penalty_round=penalty_round)
 
 
 def _rank_history(

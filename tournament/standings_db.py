@@ -189,6 +189,7 @@ def serialize(standings: Standings) -> dict[str, Any]:
 
     return {
         "rounds": standings.rounds,
+        "penalty_round": standings.penalty_round,
         "rows": [
             {
                 "player": row.player,
@@ -345,6 +346,7 @@ def _refresh(tournament_id: int) -> tuple[dict[str, Any], dict[str, Any]]:
     data = serialize(standings)
     summary = {
         "rounds": data["rounds"],
+        "penalty_round": data.get("penalty_round", 0),
         "rows": [{name: row[name] for name in SUMMARY_FIELDS} for row in data["rows"]],
     }
     cache.set_many(
@@ -401,6 +403,7 @@ def _cached_up_to(tournament: Tournament, up_to: int) -> tuple[dict[str, Any], d
     data = serialize(load_standings(tournament.pk, up_to))
     summary = {
         "rounds": data["rounds"],
+        "penalty_round": data.get("penalty_round", 0),
         "rows": [{n: row[n] for n in SUMMARY_FIELDS} for row in data["rows"]],
     }
     cache.set(key, (data, summary), CACHE_SECONDS)

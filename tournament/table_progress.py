@@ -122,11 +122,36 @@ class TableState:
 
     @property
     def playing(self) -> bool:
+        """Still to be handed in: waiting for its first entry or playing (the slow tables' field)."""
         return self.status in (WAITING, PLAYING)
 
     def hand_label(self) -> str | None:
         """The hand being played in English data form (``East 3``), None once the hanchan is over."""
         return None if self.round_index is None else ROUND_LABELS[self.round_index % 16]
+
+    @property
+    def dealer(self) -> int | None:
+        """The seat (its wind in the seating, 0 East to 3 North) that deals the hand being played: the
+        deal passes East, South, West, North in turn, hand by hand (WRCR 2015 §5.7.7); None once over."""
+        return None if self.round_index is None else self.round_index % 4
+
+    def seat_winds(self) -> tuple[int | None, ...]:
+        """Each seat's wind in the hand being played (0 East to 3 North), East-seat first as ``seats``:
+        the dealer is East, the player on the dealer's right South, and so on; the seating's winds (the
+        first hand's) are where the seats sit, not what they are once the deal has passed. None once
+        the hanchan is over."""
+        dealer = self.dealer
+        return tuple(None if dealer is None else (seat.wind - dealer) % 4 for seat in self.seats)
+
+
+def tables_playing(tables: Sequence[TableState], *, hanchan_begun: bool) -> int:
+    """How many tables of one hanchan play now. A table whose hanchan is over plays no more; a table
+    with a hand entered plays; a table without any entry plays only once its hanchan has begun (its
+    clock started, a sheet submitted, or, in a club session, the table formed at the venue): before
+    that, "10 of 10 tables playing" would say the opposite of the clock's "not started"."""
+    return sum(
+        1 for table in tables if table.status == PLAYING or (table.status == WAITING and hanchan_begun)
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -156,8 +156,16 @@ class ListExporter(Exporter):
     def render(self, tournament: Tournament, progress: Progress = no_progress) -> ExportFile:
         sheets = self.sheets(tournament, progress)
         return list_file(
-            sheets, self.file_format, f"{tournament.slug}-{self.name}", tournament.name, self.title
+            sheets, self.file_format, file_stem(tournament.slug, self.name), tournament.name, self.title
         )
+
+
+def file_stem(owner_slug: str, exporter_name: str) -> str:
+    """An export's file name before its extension: the tournament's or series' slug and the export's
+    name, words joined by hyphens in every file (``demo-open-score-sheets.xlsx`` beside
+    ``demo-open-score-sheets.pdf``); the exporter's identifier (``score_sheets``) stays as the API
+    names it."""
+    return f"{owner_slug}-{exporter_name.replace('_', '-')}"
 
 
 def list_file(sheets: Iterable[Sheet], file_format: str, stem: str, owner: str, title: str) -> ExportFile:

@@ -28,7 +28,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from exports.archive.series import export_series_archive
-from exports.exporters.base import JSON, PUBLIC, SCORE_FORMAT, Column, ExportFile, Sheet, list_file
+from exports.exporters.base import JSON, PUBLIC, SCORE_FORMAT, Column, ExportFile, Sheet, file_stem, list_file
 from exports.progress import Progress, no_progress
 from tournament.models import Series
 from tournament.series_db import series_table
@@ -59,7 +59,7 @@ class SeriesListExporter:
         raise NotImplementedError
 
     def render(self, series: Series, progress: Progress = no_progress) -> ExportFile:
-        stem = f"{series.slug}-{self.name}"
+        stem = file_stem(series.slug, self.name)
         return list_file(self.sheets(series, progress), self.file_format, stem, series.name, str(self.title))
 
     def __repr__(self) -> str:

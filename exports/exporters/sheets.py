@@ -22,7 +22,7 @@ from exports.exporters.base import (
     Sheet,
     register,
 )
-from scoring.models import ScoreSheet
+from scoring.models import ScoreSheet, prefetch_signatures
 from scoring.rules.ruleset import ABORTIVE_DRAWS
 from scoring.rules.sheet import ROUND_LABELS, round_name
 from scoring.rules.yaku import hand_wins
@@ -129,18 +129,25 @@ def table_rows(number: int, names: list[str], sheet: ScoreSheet | None) -> Itera
         else:
             text = _("Chombo: {players}").format(players=player)
         yield [number, None, None, None, None, text]
-    if sheet.status == ScoreSheet.Status.SIGNED and sheet.signed_by_table:
-        status = _("Agreed by the four players at {time} (version {version})").format(
-            time=local(sheet.signed_at), version=sheet.version
-        )
-    elif sheet.status == ScoreSheet.Status.SIGNED:
-        signer = sheet.signed_by.get_username() if sheet.signed_by else _("(deleted user)")
-        status = _("Signed by {user} at {time} (version {version})").format(
-            user=signer, time=local(sheet.signed_at), version=sheet.version
-        )
-    else:
+    signature = sheet.signature
+    if signature is None:
         status = _("{status}, not signed (version {version})").format(
             status=sheet.get_status_display(), version=sheet.version
+        )
+    elif signature.by_table:
+        status = _("Agreed by the four players at {time} (version {version})").format(
+            time=local(signature.at), version=signature.version
+        )
+    else:
+        text = (
+            _("Corrected by {user} at {time} (version {version})")
+            if signature.is_correction
+            else _("Signed by {user} at {time} (version {version})")
+        )
+        status = text.format(
+            user=signature.author_name or _("(deleted user)"),
+            time=local(signature.at),
+            version=signature.version,
         )
     yield [number, None, None, None, None, status]
     yield []
@@ -164,12 +171,9 @@ class ScoreSheetsExporter(ListExporter):
             "table_id", "wind", "player__name"
         ):
             names.setdefault(table_id, ["", "", "", ""])[wind] = name
-        sheets = {
-            sheet.table_id: sheet
-            for sheet in ScoreSheet.objects.filter(table__round__tournament=tournament).select_related(
-                "signed_by"
-            )
-        }
+        stored = list(ScoreSheet.objects.filter(table__round__tournament=tournament))
+        prefetch_signatures(stored)  # who signed each current version, from the history
+        sheets = {sheet.table_id: sheet for sheet in stored}
         titles = columns()
         for index, round_ in enumerate(rounds):
 

@@ -455,7 +455,7 @@ def _bad_win(
         else player_seat(sheet, number, state, hand.get("loser"), _("discarder (loser)"), errors)
     )
     if winner is not None and winner == loser:
-        text = _("{player} cannot win on his own discard").format(player=sheet.name(winner))
+        text = _("{player} cannot win on their own discard").format(player=sheet.name(winner))
         errors.append(hand_error(number, state, RULE_FORMAT, text))
     return unreadable()
 
@@ -536,7 +536,7 @@ def _win_value(
         if hand.get("han") is None and not hand.get("yakuman") and entered is None:
             value = evaluated
     if value is None:
-        text = _("a win needs whole numbers han and fu, or a count of yakuman")
+        text = _("a win needs han and fu as whole numbers, or a count of yakuman")
         errors.append(_win_error(who, number, state, RULE_FORMAT, text))
         return 0
     problem = None if value.yakuman else legal.han_fu_problem(value.han, value.fu, tsumo=tsumo)
@@ -678,7 +678,7 @@ def _liable(
         return None
     if liable == winner:
         errors.append(
-            hand_error(number, state, RULE_LIABILITY, _("the winner cannot be liable for his own hand"))
+            hand_error(number, state, RULE_LIABILITY, _("the winner cannot be liable for their own hand"))
         )
         return None
     if basic < basic_points(0, 0, sheet.ruleset, 1):
@@ -787,7 +787,7 @@ def _multiple_ron(
         if winner is None:
             continue
         if winner == loser or winner in values:
-            text = _("{player} cannot win twice or on his own discard").format(player=sheet.name(winner))
+            text = _("{player} cannot win twice or on their own discard").format(player=sheet.name(winner))
             errors.append(hand_error(number, state, RULE_FORMAT, text))
             continue
         who = sheet.name(winner) if len(wins) > 1 else None
@@ -1172,7 +1172,7 @@ def _end_errors(sheet: Sheet, raw: Mapping[str, Any], state: HandState, final: d
     if written == final and sum(state.points) == sum(final.values()) and not errors:
         return _final_points_errors(written, state.sticks, sheet.ruleset)
     if not isinstance(written, dict):
-        return [*errors, sheet_error(RULE_FORMAT, _("final_points maps each player to his points"))]
+        return [*errors, sheet_error(RULE_FORMAT, _("final_points maps each player to their points"))]
     unknown = sorted(set(written) - set(final))
     if unknown:
         text = _("final points of unknown player(s) {names}").format(names=", ".join(map(repr, unknown)))

@@ -455,7 +455,7 @@ def _riichi_problems(ids: set[str], declared: bool, who: str) -> list[Problem]:
     problems = []
     if ids & RIICHI_YAKU and not declared:
         text = _(
-            "{names} needs {player}'s riichi declaration in this hand: tick him among its riichi "
+            "{names} needs {player}'s riichi declaration in this hand: tick the player among its riichi "
             "declarers (WRCR 2015 §6.5.1)"
         ).format(names=_names(ids & RIICHI_YAKU), player=who)
         problems.append(Problem(RULE_YAKU_RIICHI, text))

@@ -49,26 +49,45 @@
         counted(ngettext("That fills %(count)s table exactly.", "That fills %(count)s tables exactly.", plan.tables), plan.tables),
       ];
     } else {
-      const values = { tables: plan.tables, available: plan.substitutes_available };
       parts = [
         R.el("b", { text: gettext("With substitutes:") }),
         " " +
           counted(
             ngettext(
-              "%(count)s substitute completes the last table (%(tables)s tables); %(available)s available.",
-              "%(count)s substitutes complete the last table (%(tables)s tables); %(available)s available.",
+              "%(count)s substitute completes the last table; %(available)s available.",
+              "%(count)s substitutes complete the last table; %(available)s available.",
               plan.substitutes_needed
             ),
             plan.substitutes_needed,
-            values
+            { available: plan.substitutes_available }
           ) +
+          " " +
+          counted(ngettext("%(count)s table plays.", "%(count)s tables play.", plan.tables), plan.tables) +
           " ",
       ];
-      if (plan.short_of_substitutes) {
+      if (plan.substitutes_to_check_in) {
         parts.push(
           R.el("span", {
             className: "badge warn",
-            text: interpolate(gettext("%(count)s short: register more substitutes"), { count: plan.short_of_substitutes }, true),
+            "data-substitutes-to-check-in": "",
+            text: counted(
+              ngettext(
+                "%(count)s substitute is registered but not checked in yet: check them in",
+                "%(count)s substitutes are registered but not checked in yet: check them in",
+                plan.substitutes_to_check_in
+              ),
+              plan.substitutes_to_check_in
+            ),
+          }),
+          " "
+        );
+      }
+      if (plan.substitutes_to_register) {
+        parts.push(
+          R.el("span", {
+            className: "badge warn",
+            "data-substitutes-to-register": "",
+            text: interpolate(gettext("%(count)s short: register more substitutes"), { count: plan.substitutes_to_register }, true),
           }),
           " "
         );

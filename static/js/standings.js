@@ -20,9 +20,12 @@
   const MANY_WAITING = 6;
 
   function summary(data) {
-    let text = data.rounds
-      ? interpolate(gettext("After hanchan %(number)s"), { number: data.rounds }, true)
-      : gettext("No signed score sheet yet");
+    // A penalty given during a later hanchan counts at once: the heading says so (tournament.standings).
+    let text = !data.rounds
+      ? gettext("No signed score sheet yet")
+      : data.penalty_round > data.rounds
+        ? interpolate(gettext("After hanchan %(number)s, with the penalties of hanchan %(later)s"), { number: data.rounds, later: data.penalty_round }, true)
+        : interpolate(gettext("After hanchan %(number)s"), { number: data.rounds }, true);
     if (data.current_round && data.current_round_status === "started") {
       const number = data.current_round;
       text += " · ";
@@ -95,6 +98,8 @@
           R.el("td", {}, [
             R.el("a", { href: base + row.player + "/", text: R.shownName(row) }),
             row.phase_name ? R.el("span", { className: "phase-tag", text: row.phase_name }) : null,
+            // A ranked player who withdrew is marked as such (tournament.participation.unranked_reason).
+            row.note ? R.el("span", { className: "phase-tag", "data-note": "", text: UNRANKED_NOTES.includes(row.note) ? gettext(row.note) : row.note }) : null,
             R.el("span", {
               className: "narrow-only",
               text:

@@ -99,8 +99,14 @@
         "ol",
         { className: "live-seats" },
         table.seats.map((seat) =>
-          R.el("li", {}, [
-            R.el("span", { className: "wind", text: SEAT_WINDS[seat.wind] }),
+          R.el("li", { className: seat.dealer ? "dealer" : null, "data-dealer": seat.dealer ? "" : null }, [
+            // The seat's wind in the hand being played (the dealer is East), the seating's once over.
+            R.el("span", {
+              className: "wind",
+              text: SEAT_WINDS[seat.current_wind === null || seat.current_wind === undefined ? seat.wind : seat.current_wind],
+              title: seat.dealer ? gettext("Dealer") : null,
+            }),
+            seat.dealer ? R.el("span", { className: "visually-hidden", text: gettext("Dealer") }) : null,
             R.el("span", { className: "name", text: R.shownName(seat) }),
             R.el("span", {
               className: "num points" + (seat.points !== null && seat.points < 0 ? " negative" : ""),
@@ -117,7 +123,9 @@
 
   function summary(payload) {
     if (!payload.shown) return gettext("The live tables of this hanchan are not public.");
-    const playing = payload.tables.filter((t) => t.status === "waiting" || t.status === "playing").length;
+    // Tables with a hand entered and not over (table_progress.tables_playing): a table waiting for its
+    // first entry is not playing yet.
+    const playing = payload.playing !== undefined ? payload.playing : payload.tables.filter((t) => t.status === "playing").length;
     if (payload.club) {
       if (!payload.tables.length) return gettext("No table is playing.");
       return interpolate(

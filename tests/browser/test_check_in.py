@@ -58,3 +58,20 @@ def test_check_in_at_the_door_without_a_reload(
     assert page.evaluate("window.__sameDocument") is True
     assert Player.objects.filter(status=Player.Status.CHECKED_IN).count() == 5
     screenshot(page, "check-in-at-the-door")
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_search_leaves_only_the_matching_row_on_a_phone(
+    new_context: Any, live_server: Any, door: Tournament
+) -> None:
+    """On a phone each row is drawn as a grid; a row the search hides must still disappear."""
+    Player.objects.create(tournament=door, name="Łukasz Nowak")
+    page = new_context(viewport=PHONE).new_page()
+    log_in(page, live_server, "organiser", PASSWORD, "/t/door-cup/manage/check-in/")
+    rows = page.locator("table.check-in tbody tr")
+    expect(rows).to_have_count(9)
+    page.get_by_role("searchbox", name="Search a name").fill("lukasz")
+    expect(page.locator("tr[data-name='Łukasz Nowak']")).to_be_visible()
+    expect(page.locator("tr[data-name='Player 001']")).to_be_hidden()
+    assert rows.evaluate_all("rows => rows.filter(row => row.offsetHeight > 0).length") == 1

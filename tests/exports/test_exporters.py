@@ -190,6 +190,21 @@ def test_ema_results_one_row_per_ranked_player_in_excel_and_csv(played: Tourname
 
 
 @pytest.mark.django_db
+def test_every_file_name_joins_its_words_with_hyphens(played: Tournament) -> None:
+    """One style whatever the format: the score sheets' workbook beside their PDF, the EMA results."""
+    names = {
+        identifier: render(identifier, played).filename
+        for identifier in ("score_sheets_xlsx", "score_sheets_pdf", "ema_results_csv")
+    }
+    assert names == {
+        "score_sheets_xlsx": "test-open-score-sheets.xlsx",
+        "score_sheets_pdf": "test-open-score-sheets.pdf",
+        "ema_results_csv": "test-open-ema-results.csv",
+    }
+    assert all("_" not in exporter_file for exporter_file in names.values())
+
+
+@pytest.mark.django_db
 def test_printable_score_sheets_one_page_per_table_with_the_seats(played: Tournament) -> None:
     result = render("score_sheets_pdf", played)
     assert result.content_type == "application/pdf" and result.filename == "test-open-score-sheets.pdf"

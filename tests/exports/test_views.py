@@ -62,7 +62,7 @@ def test_request_poll_and_download_as_json(
     download = client.get(status["download_url"])
     assert download.status_code == 200
     assert download["Content-Type"] == "text/csv; charset=utf-8"
-    assert 'filename="test-open-ema_results.csv"' in download["Content-Disposition"]
+    assert 'filename="test-open-ema-results.csv"' in download["Content-Disposition"]
     table = csv_rows(b"".join(download.streaming_content))
     assert table[1][:3] == ["1", "10000001", "Ana"]
 

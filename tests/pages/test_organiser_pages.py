@@ -83,6 +83,18 @@ def test_import_preview_names_every_bad_row_and_imports_nothing(site: Site) -> N
 
 
 @pytest.mark.django_db
+def test_import_preview_says_which_columns_it_read_and_which_it_ignored(site: Site) -> None:
+    client = client_for(site.users["organiser"])
+    text = "Name,Native Name,Country,Rating,name in script\nKai Kato,加藤 海,JP,1500,x\n"
+    page = client.post("/t/test-open/manage/players/import/", {"file": upload(text)}).content.decode()
+    assert "Columns read: name, native name, country." in page
+    assert "Columns ignored, not known to the import: Rating, name in script." in page
+    assert "<td>加藤 海</td>" in page  # the native name read is shown beside the name
+    plain = client.post("/t/test-open/manage/players/import/", {"file": upload("name\nLea\n")}).content
+    assert b"Columns read: name." in plain and b"data-import-ignored" not in plain
+
+
+@pytest.mark.django_db
 def test_import_preview_then_confirm_imports_every_row(site: Site) -> None:
     client = client_for(site.users["organiser"])
     text = "first name,last name,country,substitute\nKai,Kato,Japan,no\nLea,Laurent,FR,yes\n"

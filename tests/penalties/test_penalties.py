@@ -69,6 +69,50 @@ def test_discretionary_penalties_need_a_reason_and_a_positive_amount(ana: Player
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("points", [None, "", "  "])
+def test_a_discretionary_penalty_without_points_says_they_are_required(
+    ana: Player, head_referee: Any, points: object
+) -> None:
+    with pytest.raises(Refusal) as refused:
+        penalties.give_penalty(ana, "phone", head_referee, points=points, reason="rang")
+    (problem,) = refused.value.problems
+    assert (problem.field, problem.rule) == ("points", "penalty-amount")
+    assert problem.message == "points: required, the amount this penalty takes off"
+    assert not Penalty.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_penalty_of_the_hanchan_in_play_is_named_in_the_standings_heading(
+    client: Any,
+    tournament: Any,
+    seated_table: Any,
+    referee: Any,
+    head_referee: Any,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    """Hanchan 1 signed, hanchan 2 in play: its penalty counts at once, and the heading says so rather
+    than let "After hanchan 1" hold a penalty of hanchan 2."""
+    with django_capture_on_commit_callbacks(execute=True):
+        sheets.sign_sheet(
+            sheets.save_sheet(seated_table, hanchan.entry("final"), referee, submit=True), referee
+        )
+    players = list(Player.objects.filter(tournament=tournament).order_by("name"))
+    second = Round.objects.create(tournament=tournament, number=2, status=Round.Status.STARTED)
+    seat_table(second, 1, players)
+    ana = players[0]
+    client.force_login(head_referee)
+    page = " ".join(client.get(f"/t/{tournament.slug}/standings/").content.decode().split())
+    assert "After hanchan 1 " in page and "with the penalties" not in page
+    with django_capture_on_commit_callbacks(execute=True):
+        penalties.give_penalty(ana, "phone", head_referee, round=second, points=5, reason="rang")
+    standings = load_standings(tournament.pk)
+    assert (standings.rounds, standings.penalty_round) == (1, 2)
+    page = " ".join(client.get(f"/t/{tournament.slug}/standings/").content.decode().split())
+    assert "After hanchan 1, with the penalties of hanchan 2" in page
+    assert client.get(f"/t/{tournament.slug}/standings.json").json()["penalty_round"] == 2
+
+
+@pytest.mark.django_db
 def test_a_referee_cannot_give_penalties(ana: Player, referee: Any) -> None:
     with pytest.raises(PermissionDenied):
         penalties.give_penalty(ana, "phone", referee, points=5, reason="ringing")

@@ -56,7 +56,7 @@ def test_the_standings_workbook_holds_what_the_public_sees_worked_out_by_hand(
     assert len(callbacks) == 1  # the task is sent once the request commits, and runs in process here
     job.refresh_from_db()
     assert (job.state, job.progress, job.error) == (State.DONE, 1.0, "")
-    assert job.filename == "season-series_standings.xlsx"
+    assert job.filename == "season-series-standings.xlsx"
     assert job.file.name == f"exports/series/{season.pk}/{job.pk}-series_standings_xlsx.xlsx"
     book = workbook(job.file.read())
     assert book.sheetnames == ["Standings", "Results"]
@@ -91,14 +91,14 @@ def test_points_per_rank_as_csv_from_the_page_in_the_askers_language(
         answer = client.post("/series/season/exports/series_standings_csv/", HTTP_ACCEPT="application/json")
     assert answer.status_code == 202
     status = client.get(answer.json()["status_url"]).json()
-    assert status["state"] == "done" and status["filename"] == "season-series_standings-csv.zip"
+    assert status["state"] == "done" and status["filename"] == "season-series-standings-csv.zip"
     download = client.get(status["download_url"])
     assert download.status_code == 200 and download["Cache-Control"] == "private, no-store"
     members = zip_members(b"".join(download.streaming_content))
-    assert sorted(members) == ["season-series_standings-results.csv", "season-series_standings-standings.csv"]
+    assert sorted(members) == ["season-series-standings-results.csv", "season-series-standings-standings.csv"]
     # Points 10, 6, 3, 1: Spring Ana 10, Dai 6, Ben 3, Cho 1; Autumn (its first hanchan) Ben 10, Cho 6,
     # Ana 3, Dai 1. Ana and Ben 13 share the 1st place (by name within it), Cho and Dai 7 the 3rd.
-    table = csv_rows(members["season-series_standings-standings.csv"])
+    table = csv_rows(members["season-series-standings-standings.csv"])
     assert table[1:] == [
         ["1", "Ana", "", "13", "2", "10", "3"],
         ["1", "Ben", "", "13", "2", "3", "10"],
@@ -106,7 +106,7 @@ def test_points_per_rank_as_csv_from_the_page_in_the_askers_language(
         ["3", "Dai", "", "7", "2", "6", "1"],
     ]
     assert table[0][:5] == ["Rang", "Nom", "Nom dans son écriture", "Score", "Tournois"]
-    results = csv_rows(members["season-series_standings-results.csv"])
+    results = csv_rows(members["season-series-standings-results.csv"])
     assert results[1] == ["Ana", "Spring Cup", "2026-03-01", "1", "22.4", "10", "oui"]
 
 

@@ -372,3 +372,14 @@ def test_a_signed_in_player_forms_a_table_where_the_session_allows_it(session: S
     gus = signed_in("Gus")  # registered, not checked in: forms nothing
     assert "Form a table" not in gus.get(f"/t/{slug}/club/").content.decode()
     assert gus.post(f"/t/{slug}/club/tables/", seats).status_code == 403
+
+
+def test_a_club_sessions_manage_page_says_to_form_a_table_not_to_generate_a_seating(
+    session: Session,
+) -> None:
+    client = Client()
+    client.force_login(session.organiser)
+    page = " ".join(client.get(f"/t/{session.tournament.slug}/manage/").content.decode().split())
+    hint = page.split("data-no-hanchan>", 1)[1].split("</p>", 1)[0]
+    assert "seating" not in hint
+    assert f'<a href="/t/{session.tournament.slug}/club/">form a table</a> of four players present' in hint

@@ -115,6 +115,17 @@ def test_a_draft_saved_hand_by_hand_shows_on_every_door(
         assert "flags" not in first  # the public sees no flags
         assert second["status"] == third["status"] == "waiting" and second["last_entry_at"] is None
         assert [seat["points"] for seat in second["seats"]] == [30000] * 4
+        # East 4: Dai (North in the seating) deals and is East; the others' winds have turned with him.
+        assert [seat["current_wind"] for seat in first["seats"]] == [1, 2, 3, 0]
+        assert [seat["dealer"] for seat in first["seats"]] == [False, False, False, True]
+        assert [seat["current_wind"] for seat in second["seats"]] == [0, 1, 2, 3]
+        assert [seat["dealer"] for seat in second["seats"]] == [True, False, False, False]
+        assert payload["playing"] == 3  # the hanchan has begun: its tables without an entry play too
+
+    # Before the hanchan has begun (seated, its clock not started), only the table with an entry plays.
+    Round.objects.filter(pk=hanchan.pk).update(status=Round.Status.SEATED)
+    assert tables_payload(Tournament.objects.get(pk=tournament.pk), staff=True)["playing"] == 1
+    Round.objects.filter(pk=hanchan.pk).update(status=Round.Status.STARTED)
 
     # One more hand: the dealer Dai wins, keeps the deal; 2 honba, the stick taken.
     save(hanchan, 1, 4, referee, django_capture_on_commit_callbacks)
@@ -384,4 +395,5 @@ def test_a_club_session_shows_every_table_in_play_by_hanchan(
         "club": False,
         "shown": True,
         "tables": [],
+        "playing": 0,
     }

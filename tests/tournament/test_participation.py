@@ -45,7 +45,8 @@ def test_withdrawn_players_are_ranked_or_not_as_the_tournament_chooses() -> None
     gone = Facts(checked_in=True, seated=frozenset({1, 2, 3}), withdrawn_from=4)
     assert state(gone, current=4, started=True) == State.WITHDRAWN
     assert missed(gone, 4) and not missed(gone, 3)
-    assert is_ranked(gone, "ranked") and unranked_reason(gone, "ranked") == ""
+    assert is_ranked(gone, "ranked") and unranked_reason(gone, "ranked") == "Withdrawn"  # ranked, marked
+    assert unranked_reason(Facts(checked_in=True, seated=frozenset({1})), "ranked") == ""
     assert not is_ranked(gone, "unranked") and unranked_reason(gone, "unranked") == "Withdrawn"
 
 
@@ -169,6 +170,15 @@ def test_a_withdrawal_books_nothing_in_advance_and_each_hanchan_as_it_is_played(
     row = load_standings(tournament.pk).row_of(gone.pk)
     # Hanchan 1: 4th with 20,000, (20,000 - 30,000) / 1,000 - 15 uma = -25; hanchan 2 missed: -30.
     assert row.ranked and row.total == Decimal(-25 - 30)
+    # Ranked, and marked as withdrawn in the ranking itself: on the page and in its live data.
+    assert row.note == "Withdrawn"
+    client = Client()
+    client.force_login(organiser)
+    page = client.get(f"/t/{tournament.slug}/standings/").content.decode()
+    ranked_row = page.split(f'<tr data-player="{gone.pk}"', 1)[1].split("</tr>", 1)[0]
+    assert '<td class="num rank">' in ranked_row and "data-note>Withdrawn</span>" in ranked_row
+    rows = client.get(f"/t/{tournament.slug}/standings.json").json()["rows"]
+    assert [r["note"] for r in rows if r["player"] == gone.pk] == ["Withdrawn"]
     Tournament.objects.filter(pk=tournament.pk).update(withdrawn_ranking="unranked")
     row = load_standings(tournament.pk).row_of(gone.pk)
     assert (row.ranked, row.note) == (False, "Withdrawn")

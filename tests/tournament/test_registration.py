@@ -225,3 +225,43 @@ def test_first_last_and_native_names_are_kept_apart(tournament: Tournament, orga
     }
     single = services.register_player(tournament, organiser, name="Maria de la Cruz")
     assert (single.first_name, single.last_name) == ("", "")  # never split at a guess
+
+
+@pytest.mark.django_db
+def test_substitutes_registered_but_not_checked_in_are_to_check_in_not_to_register(
+    client: Any, tournament: Tournament, organiser: Any
+) -> None:
+    """Two players checked in need two substitutes; the two registered are not checked in yet: the plan
+    counts them and says to check them in, and only a shortfall beyond them asks for more."""
+    for player in make_players(tournament, 2):
+        services.check_in(player, user=organiser)
+    make_players(tournament, 2, prefix="Sub", is_substitute=True)
+    plan = services.check_in_plan(tournament)
+    assert (plan.substitutes_needed, plan.substitutes_available, plan.short_of_substitutes) == (2, 0, 2)
+    assert (plan.substitutes_not_checked_in, plan.substitutes_to_check_in, plan.substitutes_to_register) == (
+        2,
+        2,
+        0,
+    )
+    client.force_login(organiser)
+    page = " ".join(client.get(f"/t/{tournament.slug}/manage/check-in/").content.decode().split())
+    assert "2 substitutes complete the last table; 0 available. 1 table plays." in page
+    assert "2 substitutes are registered but not checked in yet: check them in" in page
+    assert "register more substitutes" not in page and "tables)" not in page
+    # The seating refuses the field in the same words: one table, not "1 tables".
+    with pytest.raises(Refusal) as refused:
+        services.seating_field(tournament)
+    needs = "2 players need 2 substitutes to fill 1 table; only 0 checked in available"
+    assert needs in refused.value.message
+    # Two players more: four substitutes needed, two of them still to register.
+    for player in make_players(tournament, 2, prefix="Late"):
+        services.check_in(player, user=organiser)
+    plan = services.check_in_plan(tournament)
+    assert (plan.substitutes_to_check_in, plan.substitutes_to_register) == (0, 0)  # 4 players: one table
+    for player in make_players(tournament, 1, prefix="Last"):
+        services.check_in(player, user=organiser)
+    plan = services.check_in_plan(tournament)
+    assert (plan.substitutes_needed, plan.substitutes_to_check_in, plan.substitutes_to_register) == (3, 2, 1)
+    page = " ".join(client.get(f"/t/{tournament.slug}/manage/check-in/").content.decode().split())
+    assert "2 substitutes are registered but not checked in yet: check them in" in page
+    assert "1 short: register more substitutes" in page

@@ -26,6 +26,7 @@ from tournament.table_progress import (
     next_hand,
     slow_tables,
     table_state,
+    tables_playing,
 )
 
 NAMES = ("Ana", "Ben", "Cho", "Dai")
@@ -112,6 +113,47 @@ def test_the_next_hand_is_the_one_the_engine_replays_next(name: str) -> None:
             TableEntry.of_replay(1, SEATS, "draft", prefix), rules.starting_points, rules.riichi_stick
         )
         assert live.riichi_sticks == following["sticks"], (name, count)
+
+
+def test_after_three_hands_dai_deals_east_4_and_the_winds_have_turned() -> None:
+    """East 4 (tests/scoring/hanchan.py after its draw in East 3): the North seat of the seating, Dai,
+    deals and is East; Ana, the first dealer, is South now."""
+    table = state(draft([dict(h) for h in OUTCOMES[:3]]))
+    assert (table.hand_label(), table.dealer) == ("East 4", 3)
+    assert dict(zip(NAMES, table.seat_winds(), strict=True)) == {"Ana": 1, "Ben": 2, "Cho": 3, "Dai": 0}
+    over = state(draft([dict(h) for h in OUTCOMES]))
+    assert (over.dealer, over.seat_winds()) == (None, (None,) * 4)
+
+
+@pytest.mark.parametrize("name", sorted(SHEETS))
+def test_the_dealer_is_the_one_the_engine_deals_next(name: str) -> None:
+    """Every prefix of every sheet of the replay tests: the seat ``dealer`` names, and the one seat whose
+    wind is East, is the dealer of the hand the engine replays next."""
+    sheet = SHEETS[name][0]
+    full = replay(sheet).as_json()
+    players = list(sheet["players"])
+    seats = tuple(SeatEntry(wind, 100 + wind, player) for wind, player in enumerate(players))
+    rules = get_ruleset(sheet.get("ruleset", "WRC2015"))
+    for count in range(len(full["hands"]) - 1):
+        dealer = full["hands"][count + 1]["dealer"]
+        prefix = replay({**sheet, "hands": sheet["hands"][: count + 1]}).as_json()
+        live = table_state(
+            TableEntry.of_replay(1, seats, "draft", prefix), rules.starting_points, rules.riichi_stick
+        )
+        assert live.dealer is not None and players[live.dealer] == dealer, (name, count)
+        assert [p for p, wind in zip(players, live.seat_winds(), strict=True) if wind == 0] == [dealer]
+        assert sorted(live.seat_winds()) == [0, 1, 2, 3]
+
+
+def test_a_table_plays_once_a_hand_is_entered_or_its_hanchan_has_begun() -> None:
+    waiting = state(None, status=None)
+    going = state(draft([dict(h) for h in OUTCOMES[:3]]))
+    over = state(draft([dict(h) for h in OUTCOMES]))
+    signed = state(draft([dict(h) for h in OUTCOMES]), status="signed")
+    assert tables_playing([waiting] * 10, hanchan_begun=False) == 0  # the clock says "not started"
+    assert tables_playing([waiting] * 10, hanchan_begun=True) == 10
+    assert tables_playing([waiting, going, over, signed], hanchan_begun=False) == 1
+    assert tables_playing([waiting, going, over, signed], hanchan_begun=True) == 2
 
 
 def playing(

@@ -53,7 +53,10 @@ def preview_player_file(
 ) -> registration.ImportPreview:
     """Read and check a player list without storing anything (organisers only)."""
     access.require_role(user, tournament, StaffRole.Role.ORGANISER)
-    return _validate(tournament, registration.parse_rows(registration.read_table(data, filename)))
+    table = registration.read_table(data, filename)
+    preview = _validate(tournament, registration.parse_rows(table))
+    preview.columns_read, preview.columns_ignored = registration.header_columns(table[0])
+    return preview
 
 
 def _new_player(tournament: Tournament, row: registration.PlayerRow) -> Player:
@@ -249,10 +252,23 @@ class CheckInPlan:
     substitutes_available: int
     # With prefer="sit_out": the players who sit out, the last to check in first.
     sitting_out: tuple[Player, ...]
+    # Substitutes registered but not checked in yet, while check-in is in use: they are there to be
+    # checked in before anyone needs to register more.
+    substitutes_not_checked_in: int = 0
 
     @property
     def short_of_substitutes(self) -> int:
         return max(0, self.substitutes_needed - self.substitutes_available)
+
+    @property
+    def substitutes_to_check_in(self) -> int:
+        """How many of the shortfall the registered substitutes not yet checked in cover."""
+        return min(self.short_of_substitutes, self.substitutes_not_checked_in)
+
+    @property
+    def substitutes_to_register(self) -> int:
+        """The shortfall left once every registered substitute is checked in."""
+        return self.short_of_substitutes - self.substitutes_to_check_in
 
 
 PREFERENCES = ("substitutes", "sit_out")
@@ -272,12 +288,15 @@ def check_in_plan(tournament: Tournament, *, prefer: str = "substitutes") -> Che
     pool = tournament.players.filter(is_substitute=True, disqualified=False).exclude(
         status=Player.Status.WITHDRAWN
     )
+    registered = pool.count()
     if players:  # check-in is in use: only the substitutes present are available
         pool = pool.filter(status=Player.Status.CHECKED_IN)
     available = pool.count()
+    waiting = registered - available
     count = len(players)
     if prefer == "sit_out":
         out = registration.sitting_out(count)
-        return CheckInPlan(count, count // 4, 0, available, tuple(players[count - out :]) if out else ())
+        sitting_out = tuple(players[count - out :]) if out else ()
+        return CheckInPlan(count, count // 4, 0, available, sitting_out, waiting)
     needed = registration.substitutes_needed(count)
-    return CheckInPlan(count, (count + needed) // 4, needed, available, ())
+    return CheckInPlan(count, (count + needed) // 4, needed, available, (), waiting)

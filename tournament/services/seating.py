@@ -64,17 +64,17 @@ def seating_field(tournament: Tournament, prefer: str = "substitutes", hanchan: 
     if len(substitutes) < needed:
         if checking_in:
             message = ngettext(
-                "{players} players need {needed} substitute to fill {tables} tables; only {available} "
+                "{players} players need {needed} substitute to fill {tables}; only {available} "
                 "checked in available. Check substitutes in, register more, or let players sit out.",
-                "{players} players need {needed} substitutes to fill {tables} tables; only {available} "
+                "{players} players need {needed} substitutes to fill {tables}; only {available} "
                 "checked in available. Check substitutes in, register more, or let players sit out.",
                 needed,
             )
         else:
             message = ngettext(
-                "{players} players need {needed} substitute to fill {tables} tables; only {available} "
+                "{players} players need {needed} substitute to fill {tables}; only {available} "
                 "available. Check substitutes in, register more, or let players sit out.",
-                "{players} players need {needed} substitutes to fill {tables} tables; only {available} "
+                "{players} players need {needed} substitutes to fill {tables}; only {available} "
                 "available. Check substitutes in, register more, or let players sit out.",
                 needed,
             )
@@ -84,11 +84,16 @@ def seating_field(tournament: Tournament, prefer: str = "substitutes", hanchan: 
             message.format(
                 players=len(field),
                 needed=needed,
-                tables=(len(field) + needed) // 4,
+                tables=_tables((len(field) + needed) // 4),
                 available=len(substitutes),
             ),
         )
     return field + substitutes
+
+
+def _tables(count: int) -> str:
+    """A number of tables in words, in the plural form its count takes ("1 table", "4 tables")."""
+    return ngettext("{count} table", "{count} tables", count).format(count=count)
 
 
 def seated_here(tournament: Tournament, number: int, field: str) -> phases_db.Span:

@@ -235,6 +235,8 @@ def check_in_state(tournament: Tournament, players: list[Player] | None = None) 
             "substitutes_needed": plan.substitutes_needed,
             "substitutes_available": plan.substitutes_available,
             "short_of_substitutes": plan.short_of_substitutes,
+            "substitutes_to_check_in": plan.substitutes_to_check_in,
+            "substitutes_to_register": plan.substitutes_to_register,
             "sitting_out": [p.name for p in sit_out.sitting_out],
             "sit_out_tables": sit_out.tables,
         },
