@@ -646,14 +646,14 @@ def _entry(
             # The log gives the nagashi's payments (its players gain) but not who was tenpai: the riichi
             # declarers were, and the dealer was when the online game kept the deal (the next hand).
             dealer = players[hand.round_index % 4]
-            entry = {
+            nagashi: dict[str, Any] = {
                 "result": "nagashi",
                 "nagashi": [players[seat] for seat in range(4) if hand.changes[seat] > 0],
                 "tenpai": [name for name in players if name in riichi or (dealer_kept and name == dealer)],
                 "riichi": riichi,
             }
             if ruleset.nagashi_mangan:
-                return entry
+                return nagashi
             # The tournament's rules have none (WRCR 2015 §5.7.2: an exhaustive draw pays only the noten
             # payments), but the result played is what happened at the table: the log's four changes are
             # kept, the deal going on as the online game's, and the difference is reported.
@@ -665,7 +665,7 @@ def _entry(
                     "(the log does not say whether the players without riichi were tenpai: check them)"
                 ).format(ruleset=ruleset.name),
             )
-            return {**entry, "played_online": True}
+            return {**nagashi, "played_online": True}
         if hand.draw == ALL_TENPAI:
             return {"result": "draw", "tenpai": list(players), "riichi": riichi}
         if hand.draw == ALL_NOTEN:
