@@ -118,9 +118,9 @@ def test_a_tournament_name_that_would_start_a_formula_is_quoted_in_the_csv_heade
     exporter = get_series_exporter("series_standings_csv")
     assert exporter is not None
     members = zip_members(exporter.render(season).data)
-    header = csv_rows(members["season-series_standings-standings.csv"])[0]
+    header = csv_rows(members["season-series-standings-standings.csv"])[0]
     assert header[5:] == ["'=1+2 Evil Cup", "Autumn Cup"]
-    results = csv_rows(members["season-series_standings-results.csv"])
+    results = csv_rows(members["season-series-standings-results.csv"])
     assert "'=1+2 Evil Cup" in [row[1] for row in results[1:]]
 
 
