@@ -8,6 +8,7 @@ pages go to tests/artifacts/screenshots/ for people to look at.
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Iterator
 from datetime import date
@@ -132,13 +133,26 @@ OTHERS_LOCKS = """
 """
 
 
+def answering_requests() -> list[threading.Thread]:
+    """The live server's threads still answering a request (socketserver names each after its target)."""
+    return [
+        thread
+        for thread in threading.enumerate()
+        if thread.is_alive() and "process_request_thread" in thread.name
+    ]
+
+
 def server_let_go(timeout: float = 10.0) -> None:
-    """Waits until no other connection holds a lock on the test database's tables, so that the flush
-    after the test (TRUNCATE, which takes every table at once) does not deadlock with a request the
-    closed page left in flight."""
+    """Waits until the live server has answered every request the closed pages had sent, and no other
+    connection holds a lock on the test database's tables: a request left in flight would otherwise go on
+    after the test, its work (a rating list computed for a page, a task run in process) committed into
+    the next test's database, and the flush after the test (which takes every table) could deadlock
+    with it."""
+    deadline = time.monotonic() + timeout
+    while answering_requests() and time.monotonic() < deadline:
+        time.sleep(0.02)
     if connection.vendor != "postgresql":
         return
-    deadline = time.monotonic() + timeout
     with connection.cursor() as cursor:
         while True:
             cursor.execute(OTHERS_LOCKS)
