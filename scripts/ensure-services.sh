@@ -68,7 +68,9 @@ if [ "${WITH_BROWSER:-0}" = "1" ]; then
     apt_install zbar-tools
   fi
   if [ ! -x /usr/bin/chromium-headless-shell ]; then
-    packaged() { apt-cache show --no-all-versions "$1" 2>/dev/null | grep -q '^Package:'; }
+    # apt-cache's own status (100 for an unknown package): a pipe into `grep -q` would end early and,
+    # under pipefail, report a packaged shell as missing.
+    packaged() { apt-cache show --no-all-versions "$1" >/dev/null 2>&1; }
     if ! packaged chromium-headless-shell; then $SUDO apt-get update -q >/dev/null || true; fi
     if packaged chromium-headless-shell; then
       apt_install chromium-headless-shell
