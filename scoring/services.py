@@ -37,6 +37,7 @@ from penalties import services as penalties
 from scoring.models import ScoreSheet, SeatResult, SheetConfirmation, SheetVersion, SubmissionKey
 from scoring.rules import tenhou
 from scoring.rules.replay import Error, Verdict, check_final, replay
+from scoring.rules.ruleset import Ruleset
 from tournament import access, live
 from tournament.inputs import RULE_PRINTABLE, json_control_problem, require_printable
 from tournament.live_tables import tables_changed_on_commit
@@ -98,13 +99,18 @@ def check_entry(table: Table, entry: dict[str, Any], seats: Sequence[Seat] | Non
     hand by hand, ``hands``; an invalid one every error. ``Verdict.as_json()`` is what the check
     endpoints answer. ``seats``: the table's seats when the caller has them already.
     """
+    names = [seat.player.name for seat in (seats if seats is not None else seated_players(table))]
+    return check_entry_of(entry, table.round.tournament.ruleset(), names)
+
+
+def check_entry_of(entry: Any, ruleset: Ruleset, names: Sequence[str]) -> Verdict:
+    """``check_entry`` given the tournament's ruleset and the four seated names, East first (an archive's
+    sheets are checked so before anything of them is stored)."""
     if not isinstance(entry, dict):
         return Verdict.refused([Error(None, "format", _("the sheet must be a JSON object"), "entry")])
     unprintable = json_control_problem(entry)
     if unprintable is not None:
         return Verdict.refused([Error(None, RULE_PRINTABLE, f"entry: {unprintable}", "entry")])
-    ruleset = table.round.tournament.ruleset()
-    names = [seat.player.name for seat in (seats if seats is not None else seated_players(table))]
     form = entry.get("form")
     if form not in (ScoreSheet.Form.FINAL, ScoreSheet.Form.HANDS):
         message = _("form must be 'final' (final points only) or 'hands' (hand by hand), not {form}").format(

@@ -25,6 +25,8 @@ from typing import Any
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import models
 
+from scoring.rules.ruleset import Ruleset
+from scoring.services import check_entry_of
 from tournament.inputs import RULE_PRINTABLE, control_problem
 from tournament.models import TOURNAMENT_FIELDS as TOURNAMENT_SETTINGS
 from tournament.models import Tournament
@@ -159,3 +161,54 @@ def check_names(
         why = control_problem(value) if isinstance(value, str) else None
         if why is not None:
             raise field_refusal(f"{path}.{name}", RULE_PRINTABLE, why, line)
+
+
+def seated_names(table: dict[str, Any]) -> list[str]:
+    """The names seated at an archive's table, East first (its seats, already checked)."""
+    return [seat["player"] for seat in sorted(table.get("seats") or [], key=lambda seat: int(seat["wind"]))]
+
+
+def check_sheet(sheet: dict[str, Any], ruleset: Ruleset, names: list[str], path: str) -> None:
+    """An archive's score sheet as the sheet editor takes it: its entry read and replayed by the rules
+    engine under the tournament's rules (every refusal the editor gives, with its hand; a draft, which
+    counts for nothing, is stored as it is), a sheet sent or signed a whole hanchan, and a signed sheet's results the final points its entry makes. (Its uma and
+    scores are not compared: the tournament's uma may have changed after the signing, and the standings
+    keep what was signed, as the product does.)"""
+    if len(names) != 4:
+        raise field_refusal(
+            f"{path}.entry", "four-seats", f"its table has {len(names)} players seated, not 4"
+        )
+    if sheet.get("status") == "draft":
+        return  # a draft counts for nothing and may hold problems, as the editor keeps them
+    verdict = check_entry_of(sheet.get("entry"), ruleset, names)
+    if not verdict.valid:
+        error = verdict.errors[0]
+        field = error.field or ("hands" if error.hand is not None else "entry")
+        where = f"{path}.entry.{field}" if field != "entry" else f"{path}.entry"
+        refusal = field_refusal(where, error.rule, error.message)
+        refusal.problems = (dataclasses.replace(refusal.problems[0], hand=error.hand),)
+        raise refusal
+    entry = sheet["entry"]
+    if (
+        sheet.get("status") != "draft"
+        and verdict.finished is False
+        and entry.get("ended_by_time") is not True
+    ):
+        raise field_refusal(
+            f"{path}.entry.hands",
+            "end-of-game (WRCR 2015 §5.9.1)",
+            "the hanchan is not over and not ended by time",
+        )
+    results = sheet.get("results") or []
+    if not results:
+        return
+    final_points = dict(verdict.final_points or {})
+    for index, result in enumerate(results):
+        name, points = result.get("player"), result.get("points")
+        if name not in final_points or final_points[name] != points:
+            raise field_refusal(
+                f"{path}.results.{index}.points",
+                "results-match-the-entry",
+                f"{name!r} has {points} points in the results, {final_points.get(name)} by the sheet's entry",
+                index + 1,
+            )

@@ -29,9 +29,11 @@ from exports.archive.checks import (
     MAX_ARCHIVE_BYTES,
     MAX_ARCHIVE_DEPTH,
     check_names,
+    check_sheet,
     check_tournament,
     checked_value,
     field_refusal,
+    seated_names,
 )
 from exports.archive.fields import (
     ABSENCE_FIELDS,
@@ -449,6 +451,7 @@ def _import(archive: dict[str, Any], slug: str | None) -> Tournament:
                 for rpk, where, line, _, t in tables
             ],
         )
+        tables_by_pk = {tpk: table for tpk, (_, _, _, _, table) in zip(table_ids, tables, strict=True)}
         seat_rows = [
             {
                 "table_id": tpk,
@@ -494,6 +497,10 @@ def _import(archive: dict[str, Any], slug: str | None) -> Tournament:
                 for index, result in enumerate(rows_of(sheet, "results"))
             ],
         )
+        # Each sheet as the sheet editor takes it, once its every value has passed its field's check.
+        ruleset = tournament.ruleset()
+        for tpk, where, _, sheet in sheets:
+            check_sheet(sheet, ruleset, seated_names(tables_by_pk[tpk]), where)
         insert(
             SheetVersion,
             [

@@ -18,7 +18,8 @@ from scoring.models import ScoreSheet, SeatResult
 from tournament.models import Player, Round, Tournament
 from tournament.refusal import Refusal
 
-RESULT = "rounds.0.tables.0.score_sheet.results.0"
+SHEET = "rounds.0.tables.0.score_sheet"
+RESULT = f"{SHEET}.results.0"
 
 
 def result(archive: dict[str, Any]) -> dict[str, Any]:
@@ -38,6 +39,17 @@ def of_result(name: str, value: Any) -> Callable[[dict[str, Any]], None]:
         result(archive)[name] = value
 
     return change
+
+
+def of_entry(change: Callable[[dict[str, Any]], None]) -> Callable[[dict[str, Any]], None]:
+    def changed(archive: dict[str, Any]) -> None:
+        change(archive["rounds"][0]["tables"][0]["score_sheet"]["entry"])
+
+    return changed
+
+
+def cut_short(entry: dict[str, Any]) -> None:
+    del entry["hands"][3:], entry["final_points"]
 
 
 def of_player(index: int, name: str, value: Any) -> Callable[[dict[str, Any]], None]:
@@ -113,6 +125,33 @@ HOSTILE = {
         lambda archive: archive["rounds"][0]["tables"][0]["seats"][0].update(wind=7),
         "rounds.0.tables.0.seats.0.wind",
         "invalid_choice",
+    ),
+    # A signed sheet as the sheet editor takes it (checks.check_sheet): its entry replayed under the
+    # tournament's rules, a whole hanchan, and its results the points its hands make.
+    "points the hands do not make": (
+        of_result("points", 38_400),
+        f"{RESULT}.points",
+        "results-match-the-entry",
+    ),
+    "an entry not an object": (
+        of_entry(lambda entry: entry.clear() or entry.update(x=1)),
+        f"{SHEET}.entry.form",
+        "format",
+    ),
+    "a hand of no han": (
+        of_entry(lambda entry: entry["hands"][0].update(han=0)),
+        f"{SHEET}.entry.hands",
+        "han-fu (WRCR 2015 §6.1, §6.3)",
+    ),
+    "final points the hands do not make": (
+        of_entry(lambda entry: entry["final_points"].update(Ana=37_500, Ben=26_500)),
+        f"{SHEET}.entry",
+        "final-points (WRCR 2015 §5.9)",
+    ),
+    "a signed hanchan cut short": (
+        of_entry(cut_short),
+        f"{SHEET}.entry.hands",
+        "end-of-game (WRCR 2015 §5.9.1)",
     ),
     "players not a list": (lambda archive: archive.update(players={"a": 1}), "players", "archive-row"),
     "a player not an object": (
