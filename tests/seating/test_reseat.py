@@ -225,3 +225,92 @@ def test_a_seat_changing_hands_moves_nobody_even_when_the_newcomer_met_the_table
     result = reseat(rest, field, played=played, max_excess=0, time_limit=UNTIMED)
     assert sum(map(len, check_moves(rest, result, field))) == 0 and result.optimal
     assert excess_meetings([*played, *result.rounds]) >= 1  # the cap was not met, and nobody moved for it
+
+
+def fair_schedules(
+    ids: list[int], extra: int, hanchan: int, counts: dict[int, int]
+) -> list[list[tuple[int, ...]]]:
+    """Every fair choice of sit-outs, hanchan by hanchan (nobody sits out while another has sat out
+    fewer times), by brute force: what choose_sit_outs must match at its least cost."""
+    if hanchan == 0:
+        return [[]]
+    low = min(counts[p] for p in ids)
+    ranked = sorted(ids, key=lambda p: counts[p])
+    must = [p for p in ranked if counts[p] == low]
+    out = []
+    from itertools import combinations
+
+    if len(must) >= extra:
+        choices = list(combinations(must, extra))
+    else:
+        nxt = [p for p in ranked if counts[p] == low + 1]
+        choices = [tuple(must) + c for c in combinations(nxt, extra - len(must))]
+    for choice in choices:
+        after = {**counts, **{p: counts[p] + 1 for p in choice}}
+        for rest in fair_schedules(ids, extra, hanchan - 1, after):
+            out.append([choice, *rest])
+    return out
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_sit_outs_cost_the_fewest_seats_of_any_fair_rotation_proven_by_brute_force(seed: int) -> None:
+    import random
+
+    from tournament.seating.reseat import choose_sit_outs, seat_map
+
+    chance = random.Random(seed)
+    ids = list(range(1, 11))  # 10 players: 2 tables, 2 sit out each hanchan
+    published_rounds = []
+    for _ in range(4):
+        seated = chance.sample([*ids, 97, 98], 12)  # as published: 12 seats, two of them now gone
+        published_rounds.append([seated[i : i + 4] for i in (0, 4, 8)])
+    sat_out = {p: chance.choice([0, 0, 1]) for p in ids}
+    plan = choose_sit_outs(published_rounds, ids, 2, sat_out)
+    keeps = [{p for p, (t, _w) in seat_map(h).items() if t < 2} for h in published_rounds]
+    best = min(
+        sum(p in keeps[h] for h, choice in enumerate(schedule) for p in choice)
+        for schedule in fair_schedules(ids, 2, 4, {p: sat_out.get(p, 0) for p in ids})
+    )
+    counts = {p: sat_out[p] for p in ids}
+    for choice in plan.chosen:  # fair
+        for p in choice:
+            assert counts[p] <= min(counts[q] for q in ids) + (1 if len(choice) > 1 else 0)
+        low = min(counts.values())
+        assert all(counts[p] in (low, low + 1) for p in choice)
+        for p in choice:
+            counts[p] += 1
+    assert plan.moves == best == plan.bound
+
+
+def test_with_two_sitting_out_the_bound_counts_the_rotation_and_the_moves_meet_it() -> None:
+    schedule = published(20, 5, 5)
+    played, rest = schedule[:1], schedule[1:]
+    field = list(range(1, 23))  # 22 players: 21 and 22 arrive, two sit out each of four hanchan
+    result = reseat(rest, field, played=played, time_limit=UNTIMED)
+    counting = sum(result.lower_bounds)
+    assert counting == 0  # two without a seat could sit out every hanchan, the counting says
+    # But in rotation 21 and 22 sit out once each among the eight sit-outs: six seats are lost.
+    assert result.lower_bound == 6
+    assert result.moves == result.lower_bound and result.optimal
+    check_moves(rest, result, field)
+
+
+def most_meetings(rounds: list[list[list[int]]] | tuple[object, ...]) -> int:
+    met: Counter[frozenset[int]] = Counter()
+    for hanchan in rounds:
+        for table in hanchan:  # type: ignore[attr-defined]
+            met.update(frozenset((a, b)) for i, a in enumerate(table) for b in table[i + 1 :])
+    return max(met.values())
+
+
+@pytest.mark.slow
+def test_a_pair_never_meets_more_often_than_the_most_allowed_and_the_moves_say_what_it_cost() -> None:
+    schedule = published(24, 7, 7)
+    played, rest = schedule[:2], schedule[2:]
+    field = [p for p in range(1, 25) if p not in (1, 4, 7, 13, 16, 21)]  # 18 players: 4 tables, 2 out
+    fewest = reseat(rest, field, played=played, time_limit=UNTIMED)
+    assert most_meetings([*played, *fewest.rounds]) == 3  # the fewest moves make a pair meet three times
+    capped = reseat(rest, field, played=played, time_limit=UNTIMED, max_meetings=2)
+    assert most_meetings([*played, *capped.rounds]) == 2  # as the best schedule: twice at most
+    assert capped.moves > capped.lower_bound == fewest.lower_bound == fewest.moves
+    check_moves(rest, capped, field)

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 from scoring.rules.i18n import _
 
+from .assignment import assign
 from .model import PlayerId, PlayerInfo, Round, RoundInput, SeatingError, SeparationRule
 
 #: Weights of the second objective, in the generator's order of the criteria.
@@ -131,30 +132,79 @@ def _checked(published: Sequence[RoundInput], ids: Sequence[PlayerId]) -> list[l
     return out
 
 
+@dataclass(frozen=True)
+class SitOuts:
+    """Who sits out each remaining hanchan (``chosen``), the published seats that costs (``moves``: a
+    player who sits out where they had a seat at a table that remains), and ``bound``, the fewest seats
+    any fair rotation can cost, proven (see :func:`choose_sit_outs`)."""
+
+    chosen: list[list[PlayerId]]
+    moves: int
+    bound: int
+
+
 def choose_sit_outs(
     published: Sequence[Sequence[Sequence[PlayerId]]],
     ids: Sequence[PlayerId],
     tables: int,
     sat_out: Mapping[PlayerId, int],
-) -> list[list[PlayerId]]:
-    """Who sits out each remaining hanchan when ``len(ids)`` is ``4 * tables`` plus a few.
+) -> SitOuts:
+    """Who sits out each remaining hanchan when ``len(ids)`` is ``4 * tables`` plus a few: fair, and costing
+    the fewest published seats.
 
     Fair: a player sits out only when nobody has sat out fewer times (``sat_out`` counts the hanchan
-    already sat out). Among those equal, a player who would not lose a published seat first (they had
-    none there, or their table is removed), then the later in ``ids`` (the last to check in)."""
+    already sat out). So the sit-outs come in *levels*: level ``L`` is every player who has sat out ``L``
+    times or fewer, once each, and takes the sit-out slots (``extra`` a hanchan, in the order of the
+    hanchan) after level ``L - 1``; the last level may be partial. Within a level any player may take any
+    of its slots, so each level is an assignment of its slots to its players, solved exactly (least cost:
+    a sit-out where the player would keep a published seat costs one move; among equals the later in
+    ``ids``, the last to check in). A hanchan where one level ends and the next begins cannot have a
+    player twice: the next level is solved without the players the one before put in that hanchan.
+    ``bound`` is the same levels solved each on its own, without that rule: a relaxation, so no fair
+    rotation costs fewer seats; where the two agree (nearly always) the sit-outs are proven the fewest."""
     extra = len(ids) - 4 * tables
-    counts = {p: int(sat_out.get(p, 0)) for p in ids}
+    chosen: list[list[PlayerId]] = [[] for _ in published]
+    if extra <= 0 or not published:
+        return SitOuts(chosen, 0, 0)
     order = {p: i for i, p in enumerate(ids)}
-    out: list[list[PlayerId]] = []
-    for hanchan in published:
-        seats = seat_map(hanchan)
-        kept = {p for p, (t, _w) in seats.items() if t < tables}
-        ranked = sorted(ids, key=lambda p: (counts[p], p in kept, -order[p]))
-        chosen = ranked[:extra]
-        for p in chosen:
-            counts[p] += 1
-        out.append(sorted(chosen, key=order.__getitem__))
-    return out
+    counts = {p: int(sat_out.get(p, 0)) for p in ids}
+    keeps = [{p for p, (t, _w) in seat_map(hanchan).items() if t < tables} for hanchan in published]
+    slots = extra * len(published)
+    later = len(ids) * slots + 1  # one move outweighs every tie-break together
+    levels: list[tuple[list[PlayerId], range]] = []
+    start, level = 0, min(counts.values())
+    while start < slots:
+        members = [p for p in ids if counts[p] <= level]
+        taken = min(len(members), slots - start)
+        levels.append((members, range(start, start + taken)))
+        start, level = start + taken, level + 1
+
+    def solve(members: list[PlayerId], positions: range, barred: set[tuple[PlayerId, int]]) -> list[int]:
+        hanchan_of = [position // extra for position in positions]
+        cost = [
+            [
+                None if (p, h) in barred else (later if p in keeps[h] else 0) + (len(ids) - 1 - order[p])
+                for p in members
+            ]
+            for h in hanchan_of
+        ]
+        return assign(cost)
+
+    moves = bound = 0
+    barred: set[tuple[PlayerId, int]] = set()
+    for members, positions in levels:
+        hanchan_of = [position // extra for position in positions]
+        relaxed = solve(members, positions, set())
+        bound += sum(1 for row, col in enumerate(relaxed) if members[col] in keeps[hanchan_of[row]])
+        clash = any((members[col], hanchan_of[row]) in barred for row, col in enumerate(relaxed))
+        picks = solve(members, positions, barred) if clash else relaxed
+        barred = set()
+        for row, col in enumerate(picks):
+            p, h = members[col], hanchan_of[row]
+            chosen[h].append(p)
+            barred.add((p, h))
+            moves += p in keeps[h]
+    return SitOuts([sorted(c, key=order.__getitem__) for c in chosen], moves, bound)
 
 
 class _Search:
@@ -187,6 +237,9 @@ class _Search:
         self.last_table = last_table
         self.rounds = len(tables)
         self.cap: int | None = None
+        # With a most meetings of a pair (``meet_cap``): the meetings beyond it, over every pair.
+        self.meet_cap: int | None = None
+        self.over_meetings = 0
         self.journal: list[tuple[int, tuple[int, int], tuple[int, int]]] | None = None
         table_count = max((len(h) for h in tables), default=0)
         for row in self.visits:
@@ -211,6 +264,14 @@ class _Search:
         after = before + sign
         self.meet[p][q] = self.meet[q][p] = after
         self.excess += max(0, after - 1) - max(0, before - 1)
+        if self.meet_cap is not None:
+            self.over_meetings += max(0, after - self.meet_cap) - max(0, before - self.meet_cap)
+
+    def cap_meetings(self, most: int) -> None:
+        """No pair to meet more than ``most`` times: the meetings beyond it count as repeat meetings over
+        the cap do (see ``key``)."""
+        self.meet_cap = most
+        self.over_meetings = sum(max(0, m - most) for p in range(self.n) for m in self.meet[p][p + 1 :])
 
     @staticmethod
     def _pair(m: int) -> int:
@@ -269,9 +330,7 @@ class _Search:
                 if 0 <= other < self.rounds and self.where[other][p] == t:
                     total += CONSECUTIVE_WEIGHT
         total += MOVE_WEIGHT * self.moves
-        if self.cap is not None:
-            total += OVER_CAP_WEIGHT * max(0, self.excess - self.cap)
-        return total
+        return total + OVER_CAP_WEIGHT * self.over()
 
     def _swap(self, h: int, a: tuple[int, int], b: tuple[int, int]) -> None:
         (ta, wa), (tb, wb) = a, b
@@ -288,10 +347,13 @@ class _Search:
         if self.journal is not None:
             self.journal.append((h, a, b))
 
+    def over(self) -> int:
+        """Repeat meetings above the cap, and meetings of a pair above the most a pair may meet."""
+        return (max(0, self.excess - self.cap) if self.cap is not None else 0) + self.over_meetings
+
     def key(self) -> tuple[int, int, int]:
-        """Repeat meetings above the cap, moves, repeat meetings: what the capped search minimises."""
-        over = max(0, self.excess - self.cap) if self.cap is not None else 0
-        return (over, self.moves, self.excess)
+        """Repeat meetings above the caps, moves, repeat meetings: what the capped search minimises."""
+        return (self.over(), self.moves, self.excess)
 
     def undo(self, mark: int) -> None:
         """Take back the exchanges made since the journal held ``mark`` entries."""
@@ -444,6 +506,20 @@ def _separation_sets(
     return out
 
 
+def _forced_sit_outs(
+    published: Sequence[Sequence[Sequence[PlayerId]]], ids: Sequence[PlayerId], tables: int
+) -> list[int]:
+    """The part of each hanchan's counting bound that sit-outs force (``lower_bound``)."""
+    extra = len(ids) - 4 * tables
+    field = set(ids)
+    out = []
+    for hanchan in published:
+        seats = seat_map(hanchan)
+        keepers = sum(1 for p, (t, _w) in seats.items() if p in field and t < tables)
+        out.append(max(0, extra - (len(field) - keepers)))
+    return out
+
+
 def lower_bound(
     published: Sequence[Sequence[Sequence[PlayerId]]], ids: Sequence[PlayerId], tables: int
 ) -> list[int]:
@@ -470,6 +546,7 @@ def reseat(
     separate: SeparationRule | None = None,
     sat_out: Mapping[PlayerId, int] | None = None,
     max_excess: int | None = None,
+    max_meetings: int | None = None,
     seed: int = 0,
     time_limit: float | None = None,
 ) -> Reseat:
@@ -486,7 +563,9 @@ def reseat(
     bring them down to ``max_excess`` with as few further moves as the search finds, except where seats
     only change hands (the same tables, and nobody has to move), where nobody moves (the service passes
     the repeat meetings of a full re-optimisation, so that the proposal is never worse on them where the
-    search can help it). Deterministic for a seed unless ``time_limit``
+    search can help it). ``max_meetings``, when given, is the most times a pair may meet (the service
+    passes the best schedule's): a pair the fewest moves would make meet more often is traded for
+    moves the same way. Deterministic for a seed unless ``time_limit``
     (seconds) cuts the search of the second objective short; the moves do not depend on it.
     """
     started = time.monotonic()
@@ -497,8 +576,14 @@ def reseat(
     tables = len(ids) // 4
     if not rounds:
         return Reseat((), (), (), (), 0, ())
-    outs = choose_sit_outs(rounds, ids, tables, sat_out or {})
+    sit_outs = choose_sit_outs(rounds, ids, tables, sat_out or {})
+    outs = sit_outs.chosen
     bounds = lower_bound(rounds, ids, tables)
+    # The seats lost to the tables removed, and to the sit-outs of a fair rotation at the fewest.
+    lost = sum(
+        bound - forced for bound, forced in zip(bounds, _forced_sit_outs(rounds, ids, tables), strict=True)
+    )
+    fewest = lost + sit_outs.bound
 
     # Players as indices: the field first, then anyone else seen (only their history matters).
     index: dict[PlayerId, int] = {p: i for i, p in enumerate(ids)}
@@ -571,7 +656,10 @@ def reseat(
     # A seat that only changes hands (as many tables, nobody has to move) moves nobody, whatever the cap:
     # the newcomer's repeat meetings are what the proposal then states.
     changes_hands = sum(bounds) == 0 and all(len(hanchan) == tables for hanchan in rounds)
-    if max_excess is not None and search.excess > max_excess and not changes_hands:
+    if max_meetings is not None:
+        search.cap_meetings(max_meetings)
+    over = (max_excess is not None and search.excess > max_excess) or search.over_meetings > 0
+    if over and not changes_hands:
         search.cap = max_excess
         every = [[(t, w) for t in range(tables) for w in range(4)] for _ in rounds]
         search.iterate(deadline, ITERATION_PATIENCE)
@@ -595,6 +683,6 @@ def reseat(
         moved=tuple(moved),
         joined=tuple(joined),
         sitting_out=tuple(tuple(o) for o in outs),
-        lower_bound=sum(bounds),
+        lower_bound=max(sum(bounds), fewest),
         lower_bounds=tuple(bounds),
     )

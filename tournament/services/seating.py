@@ -376,6 +376,7 @@ def run_seating_job(job_id: int, task_id: str | None = None) -> SeatingJob:
                     separate=rule,
                     sat_out=sat_out,
                     max_excess=cap,
+                    max_meetings=max(best["report"]["max_pair_meetings"], before.get("max_pair_meetings", 0)),
                     seed=job.seed,
                     time_limit=RESEAT_SECONDS,
                 )
