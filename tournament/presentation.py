@@ -212,19 +212,31 @@ def proposal_changes(
     proposal: dict[str, Any], left: list[list[int]], names: dict[int, str], first: int
 ) -> list[str]:
     """One re-seating proposal, hanchan by hanchan from hanchan ``first``, in players' names and the
-    reader's language: who moves (to another table or wind than the published one), who joins without a
-    published seat, who leaves (``left``), who sits out."""
+    reader's language: who moves (to another table or wind than the published one), grouped by the table
+    they go to, who joins without a published seat, who leaves (``left``), who sits out."""
 
     def named(pks: list[int]) -> str:
         return ", ".join(sorted(names.get(pk, str(pk)) for pk in pks))
 
+    rounds = proposal.get("rounds", [])
     lines = []
     for offset, moved in enumerate(proposal.get("moved", [])):
         parts = []
         if moved:
+            tables = rounds[offset] if offset < len(rounds) else []
+            table_of = {pk: number for number, table in enumerate(tables, start=1) for pk in table}
+            by_table: dict[int, list[int]] = {}
+            for pk in moved:
+                by_table.setdefault(table_of.get(pk, 0), []).append(pk)
+            grouped = "; ".join(
+                _("to table {table}: {names}").format(table=number, names=named(pks))
+                if number
+                else named(pks)
+                for number, pks in sorted(by_table.items())
+            )
             parts.append(
                 ngettext("{count} player moves: {names}", "{count} players move: {names}", len(moved)).format(
-                    count=len(moved), names=named(moved)
+                    count=len(moved), names=grouped
                 )
             )
         else:
@@ -242,18 +254,38 @@ def proposal_changes(
     return lines
 
 
-def proposal_summary(proposal: dict[str, Any], lower_bound: int, best_excess: int | None) -> str:
-    """The figures of a re-seating proposal beside what is possible: the players moved in all and the
-    fewest any re-seating can move (proven), and its repeat meetings beside the best schedule's."""
+def proposal_summary(
+    proposal: dict[str, Any], lower_bound: int, best_excess: int | None, *, best: bool = False
+) -> str:
+    """The figures of a re-seating proposal beside what is possible: the players moved in all beside the
+    fewest any re-seating can move (proven), and why a proposal moves more (``best``: it is the best
+    schedule's; else the fewest moves were traded to meet no pair more often than the best schedule
+    does); its repeat meetings beside the best schedule's."""
     moves = proposal.get("moves", 0)
+    if best:
+        reason = _("to seat the best schedule for the hanchan left")
+    else:
+        reason = _("so that no pair meets more often, nor more repeat meetings, than in the best schedule")
     if moves == 0:
         text = _("Nobody moves: every published seat is kept.")
+    elif moves <= lower_bound:
+        text = ngettext(
+            "{moves} player moves in all: the fewest possible (proven).",
+            "{moves} players move in all: the fewest possible (proven).",
+            moves,
+        ).format(moves=moves)
+    elif lower_bound == 0:
+        text = ngettext(
+            "{moves} player moves in all where nobody has to, {reason}.",
+            "{moves} players move in all where nobody has to, {reason}.",
+            moves,
+        ).format(moves=moves, reason=reason)
     else:
         text = ngettext(
-            "{moves} player moved in all; no re-seating can move fewer than {bound}.",
-            "{moves} players moved in all; no re-seating can move fewer than {bound}.",
+            "{moves} player moves in all; the fewest possible is {bound}, {reason}.",
+            "{moves} players move in all; the fewest possible is {bound}, {reason}.",
             moves,
-        ).format(moves=moves, bound=lower_bound)
+        ).format(moves=moves, bound=lower_bound, reason=reason)
     excess = proposal.get("report", {}).get("excess_meetings")
     if best_excess is not None and excess is not None and excess > best_excess:
         more = excess - best_excess

@@ -314,3 +314,13 @@ def test_a_pair_never_meets_more_often_than_the_most_allowed_and_the_moves_say_w
     assert most_meetings([*played, *capped.rounds]) == 2  # as the best schedule: twice at most
     assert capped.moves > capped.lower_bound == fewest.lower_bound == fewest.moves
     check_moves(rest, capped, field)
+
+
+def test_renumbering_keeps_who_meets_whom_and_the_most_published_seats() -> None:
+    from tournament.seating import renumbered
+
+    before = [[[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]]]
+    shuffled = [[[9, 10, 11, 13], [1, 2, 3, 4], [5, 6, 8, 7]]]  # 13 took 12's seat; 7 and 8 swapped winds
+    out = renumbered(shuffled, before)
+    assert out == [[[1, 2, 3, 4], [5, 6, 8, 7], [9, 10, 11, 13]]]
+    assert sorted(map(sorted, out[0])) == sorted(map(sorted, shuffled[0]))

@@ -3,6 +3,7 @@ put in place only when the organiser confirms it; absences that agree with the s
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 import pytest
@@ -159,15 +160,19 @@ def test_a_late_arrival_takes_the_substitutes_seats_and_nobody_else_moves(
     assert "Fewest moves" in page and "Best schedule" in page
     assert "Hanchan 2: nobody moves; joins: Player 016; leaves: Sub 001." in page
     assert "Nobody moves: every published seat is kept." in page
-    best_moves = job.alternatives["best_schedule"]["moves"]
-    assert f"{best_moves} players moved in all" in page
+    best = job.alternatives["best_schedule"]
+    reason = "to seat the best schedule for the hanchan left"
+    assert f"{best['moves']} players move in all where nobody has to, {reason}." in page
     names = dict(tournament.players.values_list("pk", "name"))
-    moved = sorted(names[pk] for pk in job.alternatives["best_schedule"]["moved"][0])
-    if len(moved) > 1:  # the full re-optimisation's moves, by name
-        line = (
-            f"Hanchan 2: {len(moved)} players move: {', '.join(moved)}; joins: Player 016; leaves: Sub 001."
-        )
-        assert line in page
+    table_of = {pk: number for number, table in enumerate(best["rounds"][0], start=1) for pk in table}
+    if len(best["moved"][0]) > 1:  # the full re-optimisation's moves, by name, grouped by table
+        by_table: dict[int, list[str]] = {}
+        for pk in best["moved"][0]:
+            by_table.setdefault(table_of[pk], []).append(names[pk])
+        grouped = "; ".join(f"to table {t}: {', '.join(sorted(n))}" for t, n in sorted(by_table.items()))
+        moved = len(best["moved"][0])
+        line = f"Hanchan 2: {moved} players move: {grouped}; joins: Player 016; leaves: Sub 001."
+        assert html.unescape(line) in html.unescape(page)
     assert seats_of(tournament, 2) == before  # nothing changed yet
     assert client.post(f"/t/{tournament.slug}/manage/seating/jobs/{job.pk}/apply/").status_code == 302
 
@@ -294,3 +299,27 @@ def test_a_re_seating_continues_the_rotation_of_sit_outs_and_names_them(
         out = {a.player_id for a in Absence.objects.filter(round__number=number, reason="sits_out")}
         assert len(seated(tournament, number)) == 16 and not out & seated(tournament, number)
         assert gone.pk not in seated(tournament, number)
+
+
+def proposal(moves: int, most: int, excess: int, tables: int) -> dict[str, Any]:
+    report = {
+        "max_pair_meetings": most,
+        "excess_meetings": excess,
+        "table_repeats": tables,
+        "consecutive_table_repeats": 0,
+    }
+    return {"moves": moves, "report": report}
+
+
+def test_a_proposal_beaten_or_equalled_on_every_figure_is_not_offered() -> None:
+    from tournament.services.seating import offered
+
+    fewest = proposal(0, 1, 0, 54)
+    worse = proposal(230, 2, 6, 76)  # the generated schedule worse on every figure (issue 51)
+    assert offered(fewest, worse) == {"fewest_moves": fewest}
+    better = proposal(12, 1, 0, 40)  # fewer table repeats, at the cost of moves: both offered
+    assert offered(fewest, better) == {"fewest_moves": fewest, "best_schedule": better}
+    same_moves = proposal(0, 1, 0, 40)  # as few moves and a better schedule: the only one, by default
+    assert offered(fewest, same_moves) == {"fewest_moves": same_moves}
+    # The fewest moves as good a schedule as the generated one: it is the best schedule too.
+    assert offered(proposal(3, 2, 5, 60), proposal(40, 2, 5, 60)) == {"fewest_moves": proposal(3, 2, 5, 60)}

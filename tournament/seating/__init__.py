@@ -9,7 +9,7 @@ See docs/seating.md.
 from .generator import generate
 from .model import NEVER, PlayerId, PlayerInfo, Round, Schedule, SeatingError, SeparationRule, Table
 from .report import lower_bounds, quality_report
-from .reseat import Reseat, moved_players, reseat
+from .reseat import Reseat, moved_players, renumbered, reseat
 from .swiss import swiss_round
 
 __all__ = [
@@ -26,6 +26,7 @@ __all__ = [
     "lower_bounds",
     "moved_players",
     "quality_report",
+    "renumbered",
     "reseat",
     "swiss_round",
 ]

@@ -686,3 +686,32 @@ def reseat(
         lower_bound=max(sum(bounds), fewest),
         lower_bounds=tuple(bounds),
     )
+
+
+def renumbered(
+    rounds: Sequence[Sequence[Sequence[PlayerId]]], published: Sequence[Sequence[Sequence[PlayerId]]]
+) -> list[list[list[PlayerId]]]:
+    """``rounds`` with each hanchan's tables renumbered to keep the most published seats: the tables are
+    the same (who meets whom does not change), only their numbers, chosen by an exact assignment of the
+    new tables to the numbers, each worth the players it would keep at their published table and wind
+    (and, below that, at their published table)."""
+    out: list[list[list[PlayerId]]] = []
+    for h, hanchan in enumerate(rounds):
+        before = seat_map(published[h]) if h < len(published) else {}
+        count = len(hanchan)
+        cost = [
+            [
+                -sum(
+                    (4 * count + 1) * (before.get(p) == (number, w)) + (before.get(p, (-1, -1))[0] == number)
+                    for w, p in enumerate(table)
+                )
+                for number in range(count)
+            ]
+            for table in hanchan
+        ]
+        numbers = assign(cost)
+        tables: list[list[PlayerId]] = [[] for _ in range(count)]
+        for table, number in zip(hanchan, numbers, strict=True):
+            tables[number] = list(table)
+        out.append(tables)
+    return out

@@ -237,6 +237,36 @@ def _alternative(
     }
 
 
+def schedule_quality(proposal: dict[str, Any]) -> tuple[int, int, int]:
+    """What makes one schedule better than another, in order: the most meetings of a pair, the repeat
+    meetings, the table repeats (a table again, and again in a row)."""
+    report = proposal["report"]
+    return (
+        report["max_pair_meetings"],
+        report["excess_meetings"],
+        report["table_repeats"] + report["consecutive_table_repeats"],
+    )
+
+
+def offered(fewest: dict[str, Any], generated: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The proposals of a re-seating: the fewest moves, and the best schedule, which is the better of the
+    generated schedule and the fewest moves on the schedule's quality (then on moves). A proposal that the
+    other beats or equals on every figure (moves and quality) is not offered: the one left is then
+    stored as the fewest moves, the default."""
+    best = min((generated, fewest), key=lambda p: (schedule_quality(p), p["moves"]))
+
+    def at_most(a: dict[str, Any], b: dict[str, Any]) -> bool:
+        return a["moves"] <= b["moves"] and all(
+            x <= y for x, y in zip(schedule_quality(a), schedule_quality(b), strict=True)
+        )
+
+    if best is fewest or at_most(fewest, best):
+        return {"fewest_moves": fewest}
+    if at_most(best, fewest):
+        return {"fewest_moves": best}
+    return {"fewest_moves": fewest, "best_schedule": best}
+
+
 @transaction.atomic
 def request_seating(
     tournament: Tournament,
@@ -367,7 +397,10 @@ def run_seating_job(job_id: int, task_id: str | None = None) -> SeatingJob:
                 before = current_report(tournament, names)
                 # A hanchan not seated yet takes the best schedule's tables as its published ones.
                 published = [stored.get(job.from_round + h, hanchan) for h, hanchan in enumerate(later)]
-                best = _alternative(later, published, fixed, ids, out, name_of, field_changes)
+                # The generated schedule with its tables numbered to keep the most published seats.
+                best = _alternative(
+                    seating.renumbered(later, published), published, fixed, ids, out, name_of, field_changes
+                )
                 cap = max(best["report"]["excess_meetings"], before.get("excess_meetings", 0))
                 kept = seating.reseat(
                     published,
@@ -385,8 +418,7 @@ def run_seating_job(job_id: int, task_id: str | None = None) -> SeatingJob:
                 )
                 in_field = set(ids)
                 alternatives = {
-                    "fewest_moves": fewest,
-                    "best_schedule": best,
+                    **offered(fewest, best),
                     "lower_bound": kept.lower_bound,
                     "lower_bounds": list(kept.lower_bounds),
                     "left": [

@@ -111,15 +111,22 @@ def seating_job(request: HttpRequest, slug: str, job_id: int) -> HttpResponse:
     if job.awaiting_confirmation and job.alternatives:
         names = dict(tournament.players.values_list("pk", "name"))
         alternatives = job.alternatives
-        best_excess = alternatives["best_schedule"]["report"].get("excess_meetings")
+        best = alternatives.get("best_schedule", alternatives["fewest_moves"])
+        best_excess = best["report"].get("excess_meetings")
         titles = {"fewest_moves": _("Fewest moves"), "best_schedule": _("Best schedule")}
+        if "best_schedule" not in alternatives:  # the other proposal was no better on any figure
+            titles["fewest_moves"] = _("Fewest moves, and the best schedule")
         for choice in services.SEATING_CHOICES:
+            if choice not in alternatives:
+                continue
             proposal = alternatives[choice]
             proposals.append(
                 {
                     "choice": choice,
                     "title": titles[choice],
-                    "summary": proposal_summary(proposal, alternatives["lower_bound"], best_excess),
+                    "summary": proposal_summary(
+                        proposal, alternatives["lower_bound"], best_excess, best=choice == "best_schedule"
+                    ),
                     "changes": proposal_changes(proposal, alternatives["left"], names, job.from_round),
                     "lines": report_lines(proposal["report"]),
                     "report_summary": report_summary(proposal["report"]),
