@@ -69,7 +69,10 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 # server of their own or a seating search; each group keeps its order.
 LONG_MARKERS = {"browser", "integration"}
 LONG_FOLDERS = {"browser", "live", "seating", "faults"}
-LONGEST = {ROOT / "tests" / "browser" / "test_every_page.py"}
+LONGEST = {
+    ROOT / "tests" / "browser" / "test_every_page.py",
+    ROOT / "tests" / "browser" / "test_lyon_event.py",
+}
 # What runs a server or a worker of its own, marked ``server`` so that ``make test-quick`` (``-m "not
 # browser and not integration and not server"``) leaves it out: the folders of the live tier and of the
 # faults, the fixtures of pytest-django's live server and of the Celery worker, and any module that uses the
