@@ -90,6 +90,10 @@ RULE_LIABILITY = "liability (WRCR 2015 §6.2)"
 RULE_FINAL = "final-points (WRCR 2015 §5.9)"
 RULE_HANCHAN_SCORE = "hanchan-score (WRCR 2015 §5.9.2)"
 RULE_UNFINISHED = "hanchan-not-finished (WRCR 2015 §5.8, §6.1)"
+RULE_EAST_ONLY = "east-only-game (WRCR 2015 §5.8)"
+# Tenhou's ``rule.disp`` names the length of the game: 東 an East-only game (東風戦: "般東喰赤",
+# "特東喰赤速"), 南 a hanchan ("般南喰赤"); a text naming both (東南戦, a hanchan's full name) is a hanchan.
+EAST_WIND, SOUTH_WIND = "東", "南"
 
 _T = TypeVar("_T")
 
@@ -220,6 +224,13 @@ class GameLog:
     final_points: tuple[int, int, int, int] | None  # the log's ``sc``, in full points, when given
     # The placement score of each player in the log's ``sc`` (uma and oka included), when given.
     scores: tuple[Decimal, Decimal, Decimal, Decimal] | None = None
+    # The log's ``rule.disp`` (Tenhou's name of the lobby's rules, "般南喰赤"), "" when it has none.
+    rule: str = ""
+
+    @property
+    def east_only(self) -> bool:
+        """Whether the log's rules say an East-only game (東 without 南)."""
+        return EAST_WIND in self.rule and SOUTH_WIND not in self.rule
 
 
 @dataclass(frozen=True)
@@ -478,7 +489,24 @@ def read_log(raw: bytes | str) -> GameLog:
     for number, raw_hand in enumerate(hands_raw, 1):
         hands.append(_HandReader(number, raw_hand).read(hands[-1] if hands else None))
     sc = data.get("sc")
-    return GameLog(_four(names), tuple(hands), _final_points(sc, hands[-1]), _scores(sc))
+    return GameLog(
+        _four(names), tuple(hands), _final_points(sc, hands[-1]), _scores(sc), _rule(data.get("rule"))
+    )
+
+
+def _rule(rule: object) -> str:
+    """The log's ``rule.disp``, a display text only read for the length of the game ("" when absent)."""
+    if rule is None:
+        return ""
+    disp = rule.get("disp", "") if isinstance(rule, dict) else None
+    if not isinstance(disp, str) or len(disp) > MAX_TEXT:
+        raise _refuse(
+            "rule.disp",
+            _("'rule.disp' is the text naming the game's rules, at most {limit} characters").format(
+                limit=MAX_TEXT
+            ),
+        )
+    return disp
 
 
 def _scores(sc: object) -> tuple[Decimal, Decimal, Decimal, Decimal] | None:
@@ -591,6 +619,18 @@ def log_sheet(log: GameLog, players: Sequence[str], ruleset: Ruleset) -> LogShee
     """The hand-by-hand sheet of the log (``players``: the table's player in each seat of the log) and the
     findings where the log's game differs from the tournament's ``ruleset``."""
     findings: list[Finding] = []
+    if log.east_only and not ruleset.east_only:
+        findings.append(
+            Finding(
+                None,
+                "",
+                RULE_EAST_ONLY,
+                _(
+                    "an East-only game (the log's rules: {rule}); the tournament plays hanchan, the East and "
+                    "the South round"
+                ).format(rule=log.rule),
+            )
+        )
     entries: list[dict[str, Any]] = []
     played: list[LogHand] = []
     for index, hand in enumerate(log.hands):
@@ -858,7 +898,8 @@ def _compare(
                     _payment_finding(kiriage).format(log=_signed(expected), rules=_signed(got)),
                 )
             )
-    if verdict.finished is False:
+    if verdict.finished is False and not (log.east_only and not ruleset.east_only):
+        # (An East-only game under a hanchan's rules ends "too early": its one finding says why, above.)
         findings.append(
             Finding(
                 None,
