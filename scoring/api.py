@@ -30,6 +30,7 @@ from rest_framework.response import Response
 
 from scoring import services
 from scoring.models import ScoreSheet, SheetVersion
+from scoring.rules import tenhou
 from scoring.serializers import (
     AnswerSheetSerializer,
     CorrectSheetSerializer,
@@ -216,8 +217,8 @@ class SheetViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
         return Response(services.check_entry(self.table, serializer.validated_data["entry"]).as_json())
 
     @extend_schema(
-        summary="A draft sheet read from an online game's log (tenhou.net/6 JSON), with findings (referee; "
-        "re-seating the winds as the log sat: head referee)",
+        summary="A draft sheet read from an online game's log (tenhou.net/6 JSON or Tenhou's mjlog XML), "
+        "with findings and the format read (referee; re-seating the winds as the log sat: head referee)",
         request=SheetFromLogSerializer,
         responses={201: SheetSerializer, 200: SheetSerializer, 409: CONFLICT},
     )
@@ -229,15 +230,20 @@ class SheetViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
         if data["reseat_winds"]:
             self.require(Role.HEAD_REFEREE)
         log = data["log"]
+        text = log if isinstance(log, str) else json.dumps(log, ensure_ascii=False)
         _saved, findings = services.sheet_from_log(
             self.table,
-            log if isinstance(log, str) else json.dumps(log, ensure_ascii=False),
+            text,
             request.user,
             mapping=data["mapping"],
             expected_version=data["expected_version"],
             reseat_winds=data["reseat_winds"],
         )
-        body = {"sheet": SheetSerializer(self.sheet()).data, "findings": [f.as_json() for f in findings]}
+        body = {
+            "sheet": SheetSerializer(self.sheet()).data,
+            "findings": [f.as_json() for f in findings],
+            "format": tenhou.log_format(text),  # which of the two formats the log was read as
+        }
         created = data["expected_version"] is None
         return Response(body, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 

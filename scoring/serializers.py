@@ -37,8 +37,9 @@ class SheetUpdateSerializer(SheetEntrySerializer):
 
 class SheetFromLogSerializer(serializers.Serializer[Any]):
     log = serializers.JSONField(
-        help_text="An online game's log in the tenhou.net/6 JSON format: the JSON object, or a text "
-        "holding it (at most 1 MB)."
+        help_text="An online game's log in the tenhou.net/6 JSON format (the JSON object, or a text "
+        "holding it) or Tenhou's own mjlog XML (a text starting with <mjloggm), at most 1 MB; the answer's "
+        "format says which was read."
     )
     mapping = serializers.DictField(
         child=serializers.CharField(max_length=200),

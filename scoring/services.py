@@ -322,7 +322,8 @@ def sheet_from_log(
     expected_version: int | None = None,
     reseat_winds: bool = False,
 ) -> tuple[ScoreSheet, tuple[tenhou.Finding, ...]]:
-    """A draft sheet read from an online game's log (tenhou.net/6 JSON, ``scoring.rules.tenhou``): the
+    """A draft sheet read from an online game's log (tenhou.net/6 JSON or Tenhou's mjlog XML,
+    ``scoring.rules.tenhou.read_game_log``): the
     log's players mapped to the seated four (``mapping``: log name -> player name, where the names
     differ), checked by the rules engine as any sheet and saved as a draft (nothing is signed), with the
     findings where the online game's rules differ from the tournament's, stored with the version.
@@ -333,7 +334,7 @@ def sheet_from_log(
     access.require_role(user, table.round.tournament, Role.HEAD_REFEREE if reseat_winds else Role.REFEREE)
     table = _lock_table(table)
     seats = seated_players(table)
-    read = tenhou.read_log(log)
+    read = tenhou.read_game_log(log)
     seated = [seat.player.name for seat in seats]
     players = tenhou.match_players(read.names, seated, mapping, reseat=reseat_winds)
     if reseat_winds and list(players) != seated:

@@ -22,6 +22,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from scoring import services
 from scoring.forms import AnswerForm, CorrectionForm, GameLogForm, SheetForm, SignForm
 from scoring.models import ScoreSheet
+from scoring.rules import tenhou
 from scoring.rules.legal import most_ron_winners
 from scoring.rules.replay import RESULT_NAMES
 from scoring.rules.ruleset import ABORTIVE_DRAWS, entry_outcomes
@@ -385,6 +386,9 @@ def from_log(request: HttpRequest, slug: str, round_number: int, table_number: i
         "Draft read from the game log (version {version}, {count} findings): check it, submit it.",
         len(findings),
     ).format(version=saved.version, count=len(findings))
+    text = _("{message} Read as {format}.").format(
+        message=text, format=tenhou.log_format(form.cleaned_data["log"])
+    )
     if form.cleaned_data["reseat_winds"]:
         text = _("{message} The table's winds are as in the log.").format(message=text)
     messages.success(request, text)

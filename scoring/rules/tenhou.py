@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, TypeVar
 
+from scoring.rules import mjlog
 from scoring.rules.i18n import _, gettext_noop
 from scoring.rules.legal import stick_taker
 from scoring.rules.replay import replay
@@ -461,9 +462,30 @@ def _is_riichi(move: object) -> bool:
     return isinstance(move, str) and move.startswith("r")
 
 
+FORMAT_JSON = "tenhou.net/6 JSON"
+
+
+def log_format(raw: bytes | str) -> str:
+    """The format ``read_game_log`` reads ``raw`` as: Tenhou's mjlog XML (it starts with "<"), else the
+    tenhou.net/6 JSON."""
+    return mjlog.FORMAT if mjlog.is_mjlog(raw) else FORMAT_JSON
+
+
+def read_game_log(raw: bytes | str) -> GameLog:
+    """A game log in either format (``log_format``), read and checked as ``read_log`` does: the mjlog XML
+    is read into the tenhou.net/6 log of the same game (``scoring.rules.mjlog``), which gives the same
+    sheet, findings and figures as that game's JSON."""
+    if mjlog.is_mjlog(raw):
+        return _read_data(mjlog.to_tenhou6(raw))
+    return read_log(raw)
+
+
 def read_log(raw: bytes | str) -> GameLog:
     """The log read and checked, or a ``Refusal`` naming the field (and the hand) that cannot be read."""
-    data = read_json(raw, max_bytes=MAX_LOG_BYTES, max_depth=MAX_LOG_DEPTH, field="log")
+    return _read_data(read_json(raw, max_bytes=MAX_LOG_BYTES, max_depth=MAX_LOG_DEPTH, field="log"))
+
+
+def _read_data(data: Any) -> GameLog:
     if not isinstance(data, dict):
         raise _refuse("log", _("a game log is a JSON object with 'name' and 'log'"))
     names = data.get("name")
