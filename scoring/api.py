@@ -41,6 +41,7 @@ from scoring.serializers import (
     SheetEntrySerializer,
     SheetFromLogSerializer,
     SheetSerializer,
+    SheetsFromLinksSerializer,
     SheetUpdateSerializer,
     SheetVerdictSerializer,
     SignSheetSerializer,
@@ -229,8 +230,11 @@ class SheetViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
         data = serializer.validated_data
         if data["reseat_winds"]:
             self.require(Role.HEAD_REFEREE)
-        log = data["log"]
-        text = log if isinstance(log, str) else json.dumps(log, ensure_ascii=False)
+        if "link" in data:
+            text: str | bytes = services.fetch_log(data["link"])  # before the transaction: Tenhou is slow
+        else:
+            log = data["log"]
+            text = log if isinstance(log, str) else json.dumps(log, ensure_ascii=False)
         _saved, findings = services.sheet_from_log(
             self.table,
             text,
@@ -310,6 +314,37 @@ class SheetViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
         return self.respond(self.sheet())
 
 
+class RoundLinksView(SheetViewSet):
+    """Several Tenhou games of one hanchan by their replay links (a head referee)."""
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        viewsets.GenericViewSet.initial(self, request, *args, **kwargs)
+        tournament = Tournament.objects.filter(pk=kwargs["tournament_pk"]).first()
+        if tournament is None or not access.can_view(request.user, tournament):
+            raise NotFound(_("no tournament {tournament}").format(tournament=kwargs["tournament_pk"]))
+        round_ = tournament.rounds.filter(number=kwargs["number"]).first()
+        if round_ is None:
+            raise NotFound(_("no hanchan {number}").format(number=kwargs["number"]))
+        self.round = round_
+
+    @extend_schema(
+        summary="Sheets from several Tenhou replay links of one hanchan: each game goes to the table its "
+        "four nicknames are seated at (head referee)",
+        request=SheetsFromLinksSerializer,
+        responses={
+            200: OpenApiResponse(
+                description="placed: [{link, game, table, version, findings}], "
+                "unplaced: [{link, game, reason}]"
+            )
+        },
+    )
+    def from_links(self, request: Request, tournament_pk: int, number: int) -> Response:
+        serializer = SheetsFromLinksSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        answer = services.sheets_from_links(self.round, serializer.validated_data["links"], request.user)
+        return Response(answer)
+
+
 # The routes, mapped by hand: a table has one sheet, so there is no list and no sheet id in the URL.
 sheet_view = SheetViewSet.as_view({"get": "retrieve", "post": "create", "put": "update"})
 check_view = SheetViewSet.as_view({"post": "check"})
@@ -318,3 +353,4 @@ sign_view = SheetViewSet.as_view({"post": "sign"})
 correct_view = SheetViewSet.as_view({"post": "correct"})
 confirm_view = SheetViewSet.as_view({"post": "confirm"})
 dispute_view = SheetViewSet.as_view({"post": "dispute"})
+from_links_view = RoundLinksView.as_view({"post": "from_links"})

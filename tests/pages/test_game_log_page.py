@@ -138,7 +138,7 @@ def test_refusals_are_shown_on_the_page_and_nothing_is_saved(site: Site) -> None
     bad_line = upload(site, mapping="just a name")
     assert bad_line.status_code == 400 and "Line 1" in bad_line.content.decode()
     neither = client_for(site.users["referee"]).post(url(site), {"mapping": MAPPING})
-    assert neither.status_code == 400 and "one of the two" in neither.content.decode()
+    assert neither.status_code == 400 and "one of the three" in neither.content.decode()
     too_big = client_for(site.users["referee"]).post(
         url(site), {"log_file": SimpleUploadedFile("big.json", b" " * 1_100_000), "mapping": MAPPING}
     )
