@@ -256,6 +256,30 @@ def test_an_east_only_log_under_a_hanchan_ruleset_has_one_finding_that_says_so()
     assert refusal(value).problems[0].field == "rule.disp"
 
 
+def test_a_real_mahjong_soul_east_only_game_imports_under_east_only_with_no_finding() -> None:
+    """A real Mahjong Soul game of 14 October 2023 in the bronze room's East-only rules (銅の間東喰赤),
+    converted to tenhou.net/6 (tests/data/README.md names its source): East 4 passes the deal with Ana
+    (TPlayer1) at 43,600, and the game is over. Under MAHJONGSOUL made East-only: no finding, the log's
+    final points and scores (33.6 / 7.8 / -9.4 / -32); under MAHJONGSOUL (hanchan) the one East-only
+    finding."""
+    log = read_log(raw("real-mahjongsoul-2023-east"))
+    assert log.east_only and log.rule == "銅の間東喰赤"
+    players = match_players(log.names, SEATED, dict(zip(log.names, SEATED, strict=True)))
+    rules = Ruleset.custom("MAHJONGSOUL", east_only=True)
+    converted = log_sheet(log, players, rules)
+    assert converted.findings == ()
+    verdict = replay({**converted.entry, "players": SEATED}, rules)
+    assert verdict.valid and verdict.finished is True
+    assert verdict.scores == {
+        "Ana": Decimal("33.6"),
+        "Ben": Decimal("7.8"),
+        "Cho": Decimal("-9.4"),
+        "Dai": Decimal(-32),
+    }
+    hanchan = log_sheet(log, players, get_ruleset("MAHJONGSOUL"))
+    assert [finding.rule for finding in hanchan.findings] == ["east-only-game (WRCR 2015 §5.8)"]
+
+
 def test_a_real_west_round_game_ends_when_the_west_2_dealer_wins_to_30500_in_first_place() -> None:
     """A real Tenhou hanchan of 4 March 2017 (般南喰赤; tests/data/README.md names its source): nobody had
     30,000 after South 4, West 1 passed the deal, and in West 2 the dealer (プレーヤー2) won 2,900 on a ron
