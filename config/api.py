@@ -363,6 +363,11 @@ urlpatterns = [
         phase_seat_by_rank_view,
         name="phase-seat-by-rank",
     ),
+    path(
+        "tournaments/<int:tournament_pk>/rounds/<int:number>/sheets/from-links/",
+        sheets.from_links_view,
+        name="sheets-from-links",
+    ),
     path("tables/<int:table_pk>/sheet/", sheets.sheet_view, name="sheet"),
     path("tables/<int:table_pk>/sheet/check/", sheets.check_view, name="sheet-check"),
     path("tables/<int:table_pk>/sheet/from-log/", sheets.from_log_view, name="sheet-from-log"),

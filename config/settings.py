@@ -194,6 +194,11 @@ PAGE_COPY_SECONDS = int(os.environ.get("PAGE_COPY_SECONDS", str(7 * 24 * 3600)))
 # token in the X-Healthz-Token header (empty: staff only); each process reruns them at most this often.
 HEALTHZ_TOKEN = os.environ.get("HEALTHZ_TOKEN", "")
 HEALTHZ_CACHE_SECONDS = float(os.environ.get("HEALTHZ_CACHE_SECONDS", "5"))
+# Tenhou's games by their replay link (scoring.tenhou_links): the address a game id is appended to for its
+# mjlog XML, how long to wait for it, and how much of it to read.
+TENHOU_LOG_URL = os.environ.get("TENHOU_LOG_URL", "https://tenhou.net/0/log/?")
+TENHOU_LOG_TIMEOUT = float(os.environ.get("TENHOU_LOG_TIMEOUT", "10"))
+TENHOU_LOG_MAX_BYTES = int(os.environ.get("TENHOU_LOG_MAX_BYTES", str(1_048_576)))
 
 # Celery: eager (in process) without a broker, real workers with Redis.
 CELERY_BROKER_URL = REDIS_URL or "memory://"

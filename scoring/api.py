@@ -30,6 +30,7 @@ from rest_framework.response import Response
 
 from scoring import services
 from scoring.models import ScoreSheet, SheetVersion
+from scoring.rules import tenhou
 from scoring.serializers import (
     AnswerSheetSerializer,
     CorrectSheetSerializer,
@@ -40,6 +41,7 @@ from scoring.serializers import (
     SheetEntrySerializer,
     SheetFromLogSerializer,
     SheetSerializer,
+    SheetsFromLinksSerializer,
     SheetUpdateSerializer,
     SheetVerdictSerializer,
     SignSheetSerializer,
@@ -216,8 +218,8 @@ class SheetViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
         return Response(services.check_entry(self.table, serializer.validated_data["entry"]).as_json())
 
     @extend_schema(
-        summary="A draft sheet read from an online game's log (tenhou.net/6 JSON), with findings (referee; "
-        "re-seating the winds as the log sat: head referee)",
+        summary="A draft sheet read from an online game's log (tenhou.net/6 JSON or Tenhou's mjlog XML), "
+        "with findings and the format read (referee; re-seating the winds as the log sat: head referee)",
         request=SheetFromLogSerializer,
         responses={201: SheetSerializer, 200: SheetSerializer, 409: CONFLICT},
     )
@@ -228,16 +230,24 @@ class SheetViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
         data = serializer.validated_data
         if data["reseat_winds"]:
             self.require(Role.HEAD_REFEREE)
-        log = data["log"]
+        if "link" in data:
+            text: str | bytes = services.fetch_log(data["link"])  # before the transaction: Tenhou is slow
+        else:
+            log = data["log"]
+            text = log if isinstance(log, str) else json.dumps(log, ensure_ascii=False)
         _saved, findings = services.sheet_from_log(
             self.table,
-            log if isinstance(log, str) else json.dumps(log, ensure_ascii=False),
+            text,
             request.user,
             mapping=data["mapping"],
             expected_version=data["expected_version"],
             reseat_winds=data["reseat_winds"],
         )
-        body = {"sheet": SheetSerializer(self.sheet()).data, "findings": [f.as_json() for f in findings]}
+        body = {
+            "sheet": SheetSerializer(self.sheet()).data,
+            "findings": [f.as_json() for f in findings],
+            "format": tenhou.log_format(text),  # which of the two formats the log was read as
+        }
         created = data["expected_version"] is None
         return Response(body, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
@@ -304,6 +314,37 @@ class SheetViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
         return self.respond(self.sheet())
 
 
+class RoundLinksView(SheetViewSet):
+    """Several Tenhou games of one hanchan by their replay links (a head referee)."""
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        viewsets.GenericViewSet.initial(self, request, *args, **kwargs)
+        tournament = Tournament.objects.filter(pk=kwargs["tournament_pk"]).first()
+        if tournament is None or not access.can_view(request.user, tournament):
+            raise NotFound(_("no tournament {tournament}").format(tournament=kwargs["tournament_pk"]))
+        round_ = tournament.rounds.filter(number=kwargs["number"]).first()
+        if round_ is None:
+            raise NotFound(_("no hanchan {number}").format(number=kwargs["number"]))
+        self.round = round_
+
+    @extend_schema(
+        summary="Sheets from several Tenhou replay links of one hanchan: each game goes to the table its "
+        "four nicknames are seated at (head referee)",
+        request=SheetsFromLinksSerializer,
+        responses={
+            200: OpenApiResponse(
+                description="placed: [{link, game, table, version, findings}], "
+                "unplaced: [{link, game, reason}]"
+            )
+        },
+    )
+    def from_links(self, request: Request, tournament_pk: int, number: int) -> Response:
+        serializer = SheetsFromLinksSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        answer = services.sheets_from_links(self.round, serializer.validated_data["links"], request.user)
+        return Response(answer)
+
+
 # The routes, mapped by hand: a table has one sheet, so there is no list and no sheet id in the URL.
 sheet_view = SheetViewSet.as_view({"get": "retrieve", "post": "create", "put": "update"})
 check_view = SheetViewSet.as_view({"post": "check"})
@@ -312,3 +353,4 @@ sign_view = SheetViewSet.as_view({"post": "sign"})
 correct_view = SheetViewSet.as_view({"post": "correct"})
 confirm_view = SheetViewSet.as_view({"post": "confirm"})
 dispute_view = SheetViewSet.as_view({"post": "dispute"})
+from_links_view = RoundLinksView.as_view({"post": "from_links"})

@@ -70,6 +70,12 @@ class GameLogForm(forms.Form):
         label=gettext_lazy("or the log pasted"),
         widget=forms.Textarea(attrs={"rows": 3}),
     )
+    log_links = forms.CharField(
+        required=False,
+        max_length=64 * 300,
+        label=gettext_lazy("or Tenhou replay links"),
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
     mapping = forms.CharField(
         required=False,
         max_length=1000,
@@ -99,8 +105,15 @@ class GameLogForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         upload, text = data.get("log_file"), data.get("log_text")
-        if bool(upload) == bool(text):
-            raise forms.ValidationError(_("Give the game log as a file or pasted, one of the two."))
+        links = [line.strip() for line in (data.get("log_links") or "").splitlines() if line.strip()]
+        data["links"] = links
+        if [bool(upload), bool(text), bool(links)].count(True) != 1:
+            raise forms.ValidationError(
+                _("Give the game log as a file, pasted or as Tenhou replay links, one of the three.")
+            )
+        if links:
+            data["log"] = None
+            return data
         if upload:
             if upload.size > MAX_LOG_BYTES:
                 raise forms.ValidationError(

@@ -37,9 +37,23 @@ class SheetUpdateSerializer(SheetEntrySerializer):
 
 class SheetFromLogSerializer(serializers.Serializer[Any]):
     log = serializers.JSONField(
-        help_text="An online game's log in the tenhou.net/6 JSON format: the JSON object, or a text "
-        "holding it (at most 1 MB)."
+        required=False,
+        help_text="An online game's log in the tenhou.net/6 JSON format (the JSON object, or a text "
+        "holding it) or Tenhou's own mjlog XML (a text starting with <mjloggm), at most 1 MB; the answer's "
+        "format says which was read. Or leave it out and give a link.",
     )
+    link = serializers.CharField(
+        required=False,
+        max_length=300,
+        help_text="Instead of the log: a Tenhou replay link (https://tenhou.net/0/?log=..., &tw= allowed) "
+        "or a game id; the game's mjlog XML is fetched from Tenhou (TENHOU_LOG_URL).",
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if ("log" in attrs) == ("link" in attrs):
+            raise serializers.ValidationError({"log": "give the log or a link, one of the two"})
+        return attrs
+
     mapping = serializers.DictField(
         child=serializers.CharField(max_length=200),
         required=False,
@@ -250,3 +264,12 @@ class PlayerSheetSerializer(PublicSheetSerializer):
     def get_confirmations(self, sheet: ScoreSheet) -> list[dict[str, Any]]:
         answers = sheet.confirmations.filter(version=sheet.version).select_related("player")
         return list(ConfirmationSerializer(answers, many=True).data)
+
+
+class SheetsFromLinksSerializer(serializers.Serializer[Any]):
+    links = serializers.ListField(
+        child=serializers.CharField(max_length=300),
+        min_length=1,
+        max_length=64,
+        help_text="Tenhou replay links or game ids of the hanchan's games, one per table.",
+    )

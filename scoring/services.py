@@ -34,6 +34,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from penalties import services as penalties
+from scoring import tenhou_links
 from scoring.models import ScoreSheet, SeatResult, SheetConfirmation, SheetVersion, SubmissionKey
 from scoring.rules import tenhou
 from scoring.rules.replay import Error, Verdict, check_final, replay
@@ -41,7 +42,7 @@ from scoring.rules.ruleset import Ruleset
 from tournament import access, live
 from tournament.inputs import RULE_PRINTABLE, json_control_problem, require_printable
 from tournament.live_tables import tables_changed_on_commit
-from tournament.models import Player, Seat, StaffRole, Table
+from tournament.models import Player, Round, Seat, StaffRole, Table
 from tournament.refusal import CONFLICT, INVALID, Problem, Refusal
 from tournament.services import audit, participation, rounds
 from tournament.standings_db import forget_live, schedule_standings_refresh
@@ -328,7 +329,8 @@ def sheet_from_log(
     expected_version: int | None = None,
     reseat_winds: bool = False,
 ) -> tuple[ScoreSheet, tuple[tenhou.Finding, ...]]:
-    """A draft sheet read from an online game's log (tenhou.net/6 JSON, ``scoring.rules.tenhou``): the
+    """A draft sheet read from an online game's log (tenhou.net/6 JSON or Tenhou's mjlog XML,
+    ``scoring.rules.tenhou.read_game_log``): the
     log's players mapped to the seated four (``mapping``: log name -> player name, where the names
     differ), checked by the rules engine as any sheet and saved as a draft (nothing is signed), with the
     findings where the online game's rules differ from the tournament's, stored with the version.
@@ -339,7 +341,7 @@ def sheet_from_log(
     access.require_role(user, table.round.tournament, Role.HEAD_REFEREE if reseat_winds else Role.REFEREE)
     table = _lock_table(table)
     seats = seated_players(table)
-    read = tenhou.read_log(log)
+    read = tenhou.read_game_log(log)
     seated = [seat.player.name for seat in seats]
     players = tenhou.match_players(read.names, seated, mapping, reseat=reseat_winds)
     if reseat_winds and list(players) != seated:
@@ -357,6 +359,73 @@ def sheet_from_log(
         findings=[finding.as_json() for finding in converted.findings],
     )
     return sheet, converted.findings
+
+
+MAX_LINKS = 64  # the games of one hanchan pasted at once: a table each
+
+
+def fetch_log(link: str, field: str = "link") -> bytes:
+    """The mjlog XML of the Tenhou game of a replay link or id (``scoring.tenhou_links``), fetched before
+    any transaction; a ``Refusal`` naming ``field`` otherwise."""
+    return tenhou_links.fetch(tenhou_links.game_id(link, field), field)
+
+
+def sheets_from_links(round_: Round, links: Sequence[str], user: AbstractBaseUser) -> dict[str, Any]:
+    """Several Tenhou games of one hanchan by their replay links (a head referee): each game is fetched and
+    read, and goes to the table of ``round_`` its four nicknames are seated at (names compared without
+    case and accents), as a draft read from its log with the log's winds (``sheet_from_log`` with
+    ``reseat_winds``, one transaction per table). The answer: ``placed`` (link, game, table, version,
+    findings) and ``unplaced`` (link, game or None, the reason: not a link, Tenhou's answer, a log that
+    cannot be read, nicknames seated at no table, a second game for one table, a refused sheet)."""
+    access.require_role(user, round_.tournament, Role.HEAD_REFEREE)
+    if not isinstance(links, (list, tuple)) or not 0 < len(links) <= MAX_LINKS:
+        raise _refusal(
+            "links", "game-log-link", _("links: 1 to {limit} Tenhou links or ids").format(limit=MAX_LINKS)
+        )
+    tables: dict[frozenset[str], Table] = {}
+    for table in Table.objects.filter(round=round_).prefetch_related("seats__player"):
+        names = frozenset(tenhou.fold(seat.player.name) for seat in table.seats.all())
+        if len(names) == 4:
+            tables[names] = table
+    placed: list[dict[str, Any]] = []
+    unplaced: list[dict[str, Any]] = []
+    taken: set[int] = set()
+    for index, link in enumerate(links):
+        field = f"links[{index}]"
+        game: str | None = None
+        try:
+            game = tenhou_links.game_id(str(link), field)
+            raw = tenhou_links.fetch(game, field)
+            read = tenhou.read_game_log(raw)
+        except Refusal as refused:
+            unplaced.append({"link": str(link)[:200], "game": game, "reason": refused.message})
+            continue
+        table = tables.get(frozenset(tenhou.fold(name) for name in read.names))
+        if table is None or table.pk in taken:
+            reason = (
+                _("its players {names} sit together at no table of hanchan {round}")
+                if table is None
+                else _("a second game of {names} in hanchan {round}; the first was taken")
+            ).format(names=", ".join(read.names), round=round_.number)
+            unplaced.append({"link": str(link)[:200], "game": game, "reason": reason})
+            continue
+        current = ScoreSheet.objects.filter(table=table).values_list("version", flat=True).first()
+        try:
+            sheet, findings = sheet_from_log(table, raw, user, expected_version=current, reseat_winds=True)
+        except Refusal as refused:
+            unplaced.append({"link": str(link)[:200], "game": game, "reason": refused.message})
+            continue
+        taken.add(table.pk)
+        placed.append(
+            {
+                "link": str(link)[:200],
+                "game": game,
+                "table": table.number,
+                "version": sheet.version,
+                "findings": [finding.as_json() for finding in findings],
+            }
+        )
+    return {"placed": placed, "unplaced": unplaced}
 
 
 def _reseat_as_log(

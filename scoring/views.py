@@ -22,6 +22,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from scoring import services
 from scoring.forms import AnswerForm, CorrectionForm, GameLogForm, SheetForm, SignForm
 from scoring.models import ScoreSheet
+from scoring.rules import tenhou
 from scoring.rules.legal import most_ron_winners
 from scoring.rules.replay import RESULT_NAMES
 from scoring.rules.ruleset import ABORTIVE_DRAWS, entry_outcomes
@@ -369,7 +370,12 @@ def from_log(request: HttpRequest, slug: str, round_number: int, table_number: i
     if not form.is_valid():
         errors = [{"hand": None, "message": "; ".join(e)} for e in form.errors.values()]
         return _sheet_page(request, tournament, table, errors=errors, status=400)
+    links = form.cleaned_data["links"]
+    if len(links) > 1:
+        return _from_links(request, tournament, table, links)
     try:
+        if links:  # one link: this table's game, fetched from Tenhou before the transaction
+            form.cleaned_data["log"] = services.fetch_log(links[0], "log_links")
         saved, findings = services.sheet_from_log(
             table,
             form.cleaned_data["log"],
@@ -385,11 +391,36 @@ def from_log(request: HttpRequest, slug: str, round_number: int, table_number: i
         "Draft read from the game log (version {version}, {count} findings): check it, submit it.",
         len(findings),
     ).format(version=saved.version, count=len(findings))
+    text = _("{message} Read as {format}.").format(
+        message=text, format=tenhou.log_format(form.cleaned_data["log"])
+    )
     if form.cleaned_data["reseat_winds"]:
         text = _("{message} The table's winds are as in the log.").format(message=text)
     messages.success(request, text)
     return redirect(
         "scoring:sheet", slug=tournament.slug, round_number=round_number, table_number=table_number
+    )
+
+
+def _from_links(request: HttpRequest, tournament: Any, table: Any, links: list[str]) -> HttpResponse:
+    """Several Tenhou links pasted at once (a head referee): each game goes to the table of this hanchan
+    its nicknames sit at; the message names the tables filled and the games not placed, with why."""
+    try:
+        answer = services.sheets_from_links(table.round, links, request.user)
+    except Refusal as refused:
+        return _sheet_page(request, tournament, table, errors=refused.as_dicts(), status=refused.status)
+    placed = [
+        _("table {table} ({game})").format(table=game["table"], game=game["game"])
+        for game in answer["placed"]
+    ]
+    if placed:
+        messages.success(request, _("Drafts read from Tenhou: {tables}.").format(tables=", ".join(placed)))
+    for game in answer["unplaced"]:
+        messages.warning(
+            request, _("Not placed: {link}: {reason}").format(link=game["link"], reason=game["reason"])
+        )
+    return redirect(
+        "scoring:sheet", slug=tournament.slug, round_number=table.round.number, table_number=table.number
     )
 
 

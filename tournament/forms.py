@@ -161,6 +161,7 @@ RULE_SWITCHES = {
     "rule_chombo_table_payment": "chombo_table_payment",
     "rule_ties_by_seat": "ties_by_seat",
     "rule_round_to_thousand": "round_to_thousand",
+    "rule_east_only": "east_only",
 }
 # The rules organisers seldom change, in the form's order: folded under "More rules" (open when one is set
 # or refused).
@@ -295,6 +296,7 @@ FIELDSETS: list[tuple[str, Any, list[str]]] = [
             "rule_counted_yakuman",
             "rule_agari_yame",
             "rule_west_round_points",
+            "rule_east_only",
             *MORE_RULES,
             "hanchan_minutes",
             "ruleset_overrides",
@@ -460,6 +462,14 @@ class TournamentForm(forms.ModelForm):
         help_text=_(
             "When nobody has this many points after South 4, the West round is played until somebody has "
             "them, West 4 at most; 0: no West round (WRCR 2015 §5.8; Tenhou, Mahjong Soul: 30,000)."
+        ),
+    )
+    rule_east_only = rule_switch(
+        label=_("East-only games"),
+        help_text=_(
+            "A game is the East round only, and with the West round's points its extension is the South "
+            "round (WRCR 2015 §5.8: no, a hanchan of East and South; Tenhou and Mahjong Soul: their "
+            "East-only lobbies)."
         ),
     )
     rule_multiple_ron_honba_each = rule_switch(

@@ -16,7 +16,6 @@ from scoring.rules.legal import HandOutcome, Moment
 from scoring.rules.payments import format_points
 from scoring.rules.ruleset import Ruleset
 from scoring.rules.sheet import (
-    END_ROUND_INDEX,
     OVER,
     RULE_AFTER_END,
     RULE_BUSTING,
@@ -32,7 +31,9 @@ from scoring.rules.sheet import (
     Error,
     HandState,
     Sheet,
+    game_end,
     hand_error,
+    round_name,
 )
 
 
@@ -50,11 +51,13 @@ def after_end_error(sheet: Sheet, number: int, state: HandState) -> Error:
             ).format(players=sheet.names(busted), ruleset=sheet.ruleset.name),
         )
     ruleset, target = sheet.ruleset, format_points(sheet.ruleset.west_round_points)
-    if state.end == OVER and state.round_index < state.last - 1:
+    end = game_end(ruleset)
+    if state.end == OVER and state.round_index >= end:
         leaders = [seat for seat in range(4) if state.points[seat] >= ruleset.west_round_points]
         text = _(
-            "the hanchan ended with the previous hand: the deal passed in the West round with {players} at "
-            "{points} or more, which ends the game under {ruleset}; no hand is played after the end"
+            "the hanchan ended with the previous hand: the extension round is sudden death, and after it "
+            "{players} had {points} or more, which ends the game under {ruleset}; no hand is played after "
+            "the end"
         ).format(players=sheet.names(leaders), points=target, ruleset=ruleset.name)
         return hand_error(number, state, RULE_AFTER_END, text)
     if state.end == OVER:
@@ -64,12 +67,22 @@ def after_end_error(sheet: Sheet, number: int, state: HandState) -> Error:
             "played after the end"
         ).format(dealer=sheet.name(state.dealer), points=target, ruleset=ruleset.name)
         return hand_error(number, state, RULE_AFTER_END, text)
-    if state.last != END_ROUND_INDEX:
+    if state.last != end:
         text = _(
-            "the hanchan ended with the previous hand (West 4 passed the deal from {dealer}); under "
-            "{ruleset} the West round ends with West 4"
-        ).format(dealer=last_dealer, ruleset=ruleset.name)
+            "the hanchan ended with the previous hand ({round} passed the deal from {dealer}); under "
+            "{ruleset} the extension round ends with {round}"
+        ).format(round=round_name(state.last - 1), dealer=last_dealer, ruleset=ruleset.name)
         return hand_error(number, state, RULE_AFTER_END, text)
+    if ruleset.east_only:
+        return hand_error(
+            number,
+            state,
+            RULE_AFTER_END,
+            _(
+                "the game ended with the previous hand (East 4 passed the deal from {dealer}); under "
+                "{ruleset} an East-only game ends after East 4, no hand is played after the end"
+            ).format(dealer=last_dealer, ruleset=ruleset.name),
+        )
     return hand_error(
         number,
         state,

@@ -55,7 +55,6 @@ from scoring.rules.scores import (
     table_scores,
 )
 from scoring.rules.sheet import (
-    END_ROUND_INDEX,
     MAY_END,
     OVER,
     PLAYING,
@@ -74,13 +73,14 @@ from scoring.rules.sheet import (
     RULE_STICKS_LEFT,
     RULE_TILES,
     UNREADABLE,
-    WEST_END_ROUND_INDEX,
     WIND_LETTERS,
     Error,
     HandState,
     Sheet,
     Value,
     as_changes,
+    extension_end,
+    game_end,
     hand_error,
     is_int,
     player_seat,
@@ -272,7 +272,8 @@ def replay(sheet: Mapping[str, Any], ruleset: Ruleset | None = None) -> Verdict:
     if not isinstance(hands, list):
         return Verdict.refused([*errors, sheet_error(RULE_FORMAT, _("the sheet needs a list of hands"))])
     start = parsed.ruleset.starting_points
-    root = _Node(HandState(0, 0, 0, (start, start, start, start)), None, None, None, frozenset(), (), 0)
+    state = HandState(0, 0, 0, (start, start, start, start), last=game_end(parsed.ruleset))
+    root = _Node(state, None, None, None, frozenset(), (), 0)
     paths = [root]
     for number, hand in enumerate(hands, 1):
         paths = _step(parsed, number, hand, paths)
@@ -315,24 +316,29 @@ def _after(ruleset: Ruleset, state: HandState, outcome: HandOutcome, declarers: 
     4, no agari yame, no West round; §4.1: "The game continues when a player's score goes below zero"). The
     online rules: a player below zero ends it (busting); the all-last dealer who keeps the deal, first with
     at least the West round's points, ends it (agari yame, or may end it); and when nobody has those points
-    after South 4, the West round is played until somebody has them, West 4 at most."""
+    after South 4 (East 4 in an East-only game), the extension round is played, sudden death: the first hand
+    after which somebody has them ends the game, West 4 (South 4) at most."""
     after = next_state(state, outcome, declarers)
     target = ruleset.west_round_points
-    if after.finished and target and after.last == END_ROUND_INDEX and max(after.points) < target:
-        after = after._replace(last=WEST_END_ROUND_INDEX)
+    end = game_end(ruleset)
+    if after.finished and target and after.last == end and max(after.points) < target:
+        after = after._replace(last=extension_end(ruleset))
     if after.finished:
         return after
     if ruleset.busting and min(after.points) < 0:
         return after._replace(end=OVER)
-    kept = after.round_index == state.round_index and outcome.kind not in (ABORTIVE, CHOMBO, UNREADABLE)
+    redealt = outcome.kind in (CHOMBO, UNREADABLE)
+    if state.round_index >= end and not redealt and max(after.points) >= target:
+        # The extension round is sudden death: "As soon as someone attains 30,000 points [...] the game
+        # ends" (Tenhou.net rules), whoever deals next; a real Tenhou game ended when the West 2 dealer won
+        # to 30,500 and was first (tests/data/tenhou/real-tenhou-2017-west.json).
+        return after._replace(end=OVER)
+    kept = after.round_index == state.round_index and outcome.kind != ABORTIVE and not redealt
     if ruleset.agari_yame and kept and state.round_index == after.last - 1:
         dealer = state.round_index % 4
         others = [after.points[seat] for seat in range(4) if seat != dealer]
         if after.points[dealer] > max(others) and after.points[dealer] >= target:
             return after._replace(end=OVER if ruleset.agari_yame == AGARI_YAME_ALWAYS else MAY_END)
-    if state.round_index >= END_ROUND_INDEX and not kept and max(after.points) >= target:
-        # The West round ends as soon as the deal passes with a player at the West round's points.
-        return after._replace(end=OVER)
     return after
 
 

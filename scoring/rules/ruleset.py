@@ -117,6 +117,13 @@ class Ruleset:
     # South 4, the West round is played until somebody has them when the deal passes, West 4 at most
     # (sudden death); 0: none.
     west_round_points: int = 0
+    # WRCR 2015 §5.8: a hanchan, the East and the South round. An East-only game (tonpuusen, 東風戦, as the
+    # online lobbies play it: Tenhou's "般東喰赤", Mahjong Soul's East-only rooms) ends after East 4; with
+    # ``west_round_points`` the South round is its extension (sudden death, South 4 at most), as the West
+    # round is a hanchan's: "Sudden Death in East Round only goes until South Round Ends [...] Sudden death
+    # must end at South 4 for tonpuusen" (Tenhou.net rules, Japanese Mahjong Wiki), "Tonpuusen can go into
+    # south round" (mjstars.net); no preset plays it (a custom rule on TENHOU or MAHJONGSOUL).
+    east_only: bool = False
     # WRCR 2015 §5.9.2: players with equal final points share their places and split the uma of those
     # places. Tenhou: "if there is a tie, the tie is broken in favor of the person having the earlier
     # dealership": the earlier starting seat takes the higher place.
@@ -233,6 +240,7 @@ _BOOL_FIELDS = (
     "counted_yakuman",
     "ties_by_seat",
     "round_to_thousand",
+    "east_only",
 )
 
 

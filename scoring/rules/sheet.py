@@ -27,6 +27,8 @@ from scoring.rules.yaku import WinYaku
 ROUND_WINDS = ("East", "South", "West", "North")
 WIND_LETTERS = ("E", "S", "W", "N")
 END_ROUND_INDEX = 8
+# An East-only game (``Ruleset.east_only``) ends after East 4.
+EAST_END_ROUND_INDEX = 4
 UNREADABLE = "unreadable"
 _NOBODY: frozenset[int] = frozenset()
 ROUND_LABELS = tuple(f"{wind} {number}" for wind in ROUND_WINDS for number in range(1, 5))
@@ -83,8 +85,20 @@ class Error:
 # out (busting, agari yame, a player reaching the West round's points); or over if the sheet stops here
 # (an agari yame the dealer may choose).
 PLAYING, OVER, MAY_END = 0, 1, 2
-# The West round of the online rules' extension ends with West 4.
+# The West round of the online rules' extension ends with West 4 (an East-only game's South round with
+# South 4: ``extension_end``).
 WEST_END_ROUND_INDEX = 12
+
+
+def game_end(ruleset: Ruleset) -> int:
+    """The round index after the game's last round: South 4 (a hanchan, WRCR 2015 §5.8) or East 4 (an
+    East-only game)."""
+    return EAST_END_ROUND_INDEX if ruleset.east_only else END_ROUND_INDEX
+
+
+def extension_end(ruleset: Ruleset) -> int:
+    """The round index after the extension round's last (West 4; South 4 in an East-only game)."""
+    return game_end(ruleset) + 4
 
 
 class HandState(NamedTuple):

@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, TypeVar
 
+from scoring.rules import mjlog
 from scoring.rules.i18n import _, gettext_noop
 from scoring.rules.legal import stick_taker
 from scoring.rules.replay import replay
@@ -90,6 +91,10 @@ RULE_LIABILITY = "liability (WRCR 2015 §6.2)"
 RULE_FINAL = "final-points (WRCR 2015 §5.9)"
 RULE_HANCHAN_SCORE = "hanchan-score (WRCR 2015 §5.9.2)"
 RULE_UNFINISHED = "hanchan-not-finished (WRCR 2015 §5.8, §6.1)"
+RULE_EAST_ONLY = "east-only-game (WRCR 2015 §5.8)"
+# Tenhou's ``rule.disp`` names the length of the game: 東 an East-only game (東風戦: "般東喰赤",
+# "特東喰赤速"), 南 a hanchan ("般南喰赤"); a text naming both (東南戦, a hanchan's full name) is a hanchan.
+EAST_WIND, SOUTH_WIND = "東", "南"
 
 _T = TypeVar("_T")
 
@@ -220,6 +225,13 @@ class GameLog:
     final_points: tuple[int, int, int, int] | None  # the log's ``sc``, in full points, when given
     # The placement score of each player in the log's ``sc`` (uma and oka included), when given.
     scores: tuple[Decimal, Decimal, Decimal, Decimal] | None = None
+    # The log's ``rule.disp`` (Tenhou's name of the lobby's rules, "般南喰赤"), "" when it has none.
+    rule: str = ""
+
+    @property
+    def east_only(self) -> bool:
+        """Whether the log's rules say an East-only game (東 without 南)."""
+        return EAST_WIND in self.rule and SOUTH_WIND not in self.rule
 
 
 @dataclass(frozen=True)
@@ -450,9 +462,30 @@ def _is_riichi(move: object) -> bool:
     return isinstance(move, str) and move.startswith("r")
 
 
+FORMAT_JSON = "tenhou.net/6 JSON"
+
+
+def log_format(raw: bytes | str) -> str:
+    """The format ``read_game_log`` reads ``raw`` as: Tenhou's mjlog XML (it starts with "<"), else the
+    tenhou.net/6 JSON."""
+    return mjlog.FORMAT if mjlog.is_mjlog(raw) else FORMAT_JSON
+
+
+def read_game_log(raw: bytes | str) -> GameLog:
+    """A game log in either format (``log_format``), read and checked as ``read_log`` does: the mjlog XML
+    is read into the tenhou.net/6 log of the same game (``scoring.rules.mjlog``), which gives the same
+    sheet, findings and figures as that game's JSON."""
+    if mjlog.is_mjlog(raw):
+        return _read_data(mjlog.to_tenhou6(raw))
+    return read_log(raw)
+
+
 def read_log(raw: bytes | str) -> GameLog:
     """The log read and checked, or a ``Refusal`` naming the field (and the hand) that cannot be read."""
-    data = read_json(raw, max_bytes=MAX_LOG_BYTES, max_depth=MAX_LOG_DEPTH, field="log")
+    return _read_data(read_json(raw, max_bytes=MAX_LOG_BYTES, max_depth=MAX_LOG_DEPTH, field="log"))
+
+
+def _read_data(data: Any) -> GameLog:
     if not isinstance(data, dict):
         raise _refuse("log", _("a game log is a JSON object with 'name' and 'log'"))
     names = data.get("name")
@@ -478,7 +511,24 @@ def read_log(raw: bytes | str) -> GameLog:
     for number, raw_hand in enumerate(hands_raw, 1):
         hands.append(_HandReader(number, raw_hand).read(hands[-1] if hands else None))
     sc = data.get("sc")
-    return GameLog(_four(names), tuple(hands), _final_points(sc, hands[-1]), _scores(sc))
+    return GameLog(
+        _four(names), tuple(hands), _final_points(sc, hands[-1]), _scores(sc), _rule(data.get("rule"))
+    )
+
+
+def _rule(rule: object) -> str:
+    """The log's ``rule.disp``, a display text only read for the length of the game ("" when absent)."""
+    if rule is None:
+        return ""
+    disp = rule.get("disp", "") if isinstance(rule, dict) else None
+    if not isinstance(disp, str) or len(disp) > MAX_TEXT:
+        raise _refuse(
+            "rule.disp",
+            _("'rule.disp' is the text naming the game's rules, at most {limit} characters").format(
+                limit=MAX_TEXT
+            ),
+        )
+    return disp
 
 
 def _scores(sc: object) -> tuple[Decimal, Decimal, Decimal, Decimal] | None:
@@ -591,6 +641,18 @@ def log_sheet(log: GameLog, players: Sequence[str], ruleset: Ruleset) -> LogShee
     """The hand-by-hand sheet of the log (``players``: the table's player in each seat of the log) and the
     findings where the log's game differs from the tournament's ``ruleset``."""
     findings: list[Finding] = []
+    if log.east_only and not ruleset.east_only:
+        findings.append(
+            Finding(
+                None,
+                "",
+                RULE_EAST_ONLY,
+                _(
+                    "an East-only game (the log's rules: {rule}); the tournament plays hanchan, the East and "
+                    "the South round"
+                ).format(rule=log.rule),
+            )
+        )
     entries: list[dict[str, Any]] = []
     played: list[LogHand] = []
     for index, hand in enumerate(log.hands):
@@ -858,7 +920,8 @@ def _compare(
                     _payment_finding(kiriage).format(log=_signed(expected), rules=_signed(got)),
                 )
             )
-    if verdict.finished is False:
+    if verdict.finished is False and not (log.east_only and not ruleset.east_only):
+        # (An East-only game under a hanchan's rules ends "too early": its one finding says why, above.)
         findings.append(
             Finding(
                 None,

@@ -38,6 +38,26 @@ def test_the_api_answers_the_draft_sheet_and_the_findings(world: World) -> None:
 
 
 @pytest.mark.django_db
+def test_a_real_games_mjlog_xml_gives_the_sheet_and_findings_of_its_json_and_says_which_it_read(
+    world: World,
+) -> None:
+    client = world.client("referee")
+    url = f"/api/tables/{world.ids['t3']}/sheet/from-log/"
+    log = json.loads((TENHOU / "real-tenhou-2023.json").read_text(encoding="utf-8"))
+    mapping = dict(zip(log["name"], world.names("t3"), strict=True))
+    from_json = client.post(url, {"log": log, "mapping": mapping}, format="json")
+    assert from_json.status_code == 201, from_json.content
+    assert from_json.json()["format"] == "tenhou.net/6 JSON"
+    xml = (TENHOU / "real-tenhou-2023.xml").read_text(encoding="utf-8")
+    from_xml = client.post(url, {"log": xml, "mapping": mapping, "expected_version": 1}, format="json")
+    assert from_xml.status_code == 200, from_xml.content
+    assert from_xml.json()["format"] == "Tenhou mjlog XML"
+    assert from_xml.json()["findings"] == from_json.json()["findings"] != []
+    first, second = (answer.json()["sheet"] for answer in (from_json, from_xml))
+    assert second["entry"] == first["entry"] and second["replay"] == first["replay"]
+
+
+@pytest.mark.django_db
 def test_a_broken_log_is_refused_with_the_hand_and_the_field(world: World) -> None:
     url = f"/api/tables/{world.ids['t3']}/sheet/from-log/"
     response = world.client("referee").post(url, body(world, "broken-hand"), format="json")

@@ -181,10 +181,14 @@ def test_ruleset_overrides_are_bounded(world: World) -> None:
         {"starting_points": 10**12},
         {"uma": [10**9, 0, 0, -(10**9)]},
         {"kiriage": "yes"},
+        {"east_only": "yes"},
         {"chombo_penalty": 20.5},
     ):
         found = errors(organiser.patch(url, {"ruleset_overrides": overrides}))
         assert found[0]["field"] == "ruleset_overrides", (overrides, found)
+    # East-only games (issue 53) are a ruleset field as every other.
+    answer = organiser.patch(url, {"ruleset_overrides": {"east_only": True}})
+    assert answer.status_code == 200 and answer.json()["ruleset_overrides"] == {"east_only": True}
     found = errors(organiser.patch(url, {"ruleset_overrides": "null"}, format="multipart"))
     assert found[0]["field"] == "ruleset_overrides"
     found = errors(organiser.patch(url, {"ruleset_overrides": None}))

@@ -117,6 +117,19 @@ def test_a_log_seated_otherwise_is_refused_until_a_head_referee_accepts_its_seat
 
 
 @pytest.mark.django_db
+def test_an_uploaded_mjlog_xml_file_is_read_and_the_page_says_so(site: Site) -> None:
+    raw = (TENHOU / "real-tenhou-2023.xml").read_bytes()
+    mapping = "player1 = Eve\nplayer2 = Fay\nplayer3 = Gus\nplayer4 = Hal\n"
+    referee = client_for(site.users["referee"])
+    data = {"log_file": SimpleUploadedFile("game.mjlog", raw, "application/xml"), "mapping": mapping}
+    response = referee.post(url(site), data, follow=True)
+    assert response.status_code == 200
+    assert "Read as Tenhou mjlog XML." in response.content.decode()
+    sheet = ScoreSheet.objects.get(table=site.table_2)
+    assert sheet.replay["valid"] is True and len(sheet.entry["hands"]) == 14
+
+
+@pytest.mark.django_db
 def test_refusals_are_shown_on_the_page_and_nothing_is_saved(site: Site) -> None:
     broken = upload(site, name="broken-hand")
     assert broken.status_code == 400 and "hand 2 (East 1, 1 honba)" in broken.content.decode()
@@ -125,7 +138,7 @@ def test_refusals_are_shown_on_the_page_and_nothing_is_saved(site: Site) -> None
     bad_line = upload(site, mapping="just a name")
     assert bad_line.status_code == 400 and "Line 1" in bad_line.content.decode()
     neither = client_for(site.users["referee"]).post(url(site), {"mapping": MAPPING})
-    assert neither.status_code == 400 and "one of the two" in neither.content.decode()
+    assert neither.status_code == 400 and "one of the three" in neither.content.decode()
     too_big = client_for(site.users["referee"]).post(
         url(site), {"log_file": SimpleUploadedFile("big.json", b" " * 1_100_000), "mapping": MAPPING}
     )

@@ -73,6 +73,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         (
             "penalties.services",
             "scoring.services",
+            "scoring.tenhou_links",
             "tournament.services",
             "exports.services",
             "exports.exporters",

@@ -354,11 +354,12 @@ def test_the_west_round_is_played_when_nobody_has_30000_after_south_4() -> None:
     assert ended.valid and ended.finished is True
     after = play("TENHOU", *passing(8), ben, {"result": "draw", "tenpai": [], "riichi": []})
     assert [error.rule for error in after.errors] == ["hand-after-end (WRCR 2015 §5.8)"]
-    assert "the deal passed in the West round with Ben at 30,000 or more" in after.errors[0].message
+    message = after.errors[0].message
+    assert "the extension round is sudden death, and after it Ben had 30,000 or more" in message
     # Nobody reaches 30,000: the West round ends with West 4.
     assert play("TENHOU", *passing(12)).finished is True
     beyond = play("TENHOU", *passing(13))
-    assert "under TENHOU the West round ends with West 4" in beyond.errors[0].message
+    assert "under TENHOU the extension round ends with West 4" in beyond.errors[0].message
     # WRCR 2015 §5.8: no West round.
     assert play("WRC2015", *passing(8)).finished is True
 
@@ -378,3 +379,67 @@ def test_a_nagashi_written_as_the_four_changes_is_read_as_one_where_the_rules_ha
     assert after.valid and [(r.round, r.honba) for r in after.hands][-1] == ("East 1", 2)
     # WRCR 2015: no nagashi; at 1 honba these changes are no legal outcome.
     assert not play("WRC2015", {"result": "draw", "tenpai": ["Ana"], "riichi": []}, nagashi).valid
+
+
+def test_a_west_round_dealer_who_wins_to_30000_ends_the_game() -> None:
+    """Tenhou's West round is sudden death: "As soon as someone attains 30,000 points [...] the game ends"
+    (Tenhou.net rules), also when the dealer keeps the deal; a real game ended so
+    (tests/rules/test_tenhou.py, real-tenhou-2017-west.json). Before, the dealer played on."""
+    # West 1: Ana deals at 25,000 and wins a mangan from Cho: 37,000, first; the deal stays with her.
+    ana = {"result": "ron", "winner": "Ana", "loser": "Cho", "han": 5, "riichi": []}
+    ended = play("TENHOU", *passing(8), ana)
+    assert ended.valid and ended.finished is True
+    after = play("TENHOU", *passing(8), ana, {"result": "draw", "tenpai": [], "riichi": []})
+    (error,) = after.errors
+    assert error.rule == "hand-after-end (WRCR 2015 §5.8)" and error.hand == 10
+    assert "the extension round is sudden death, and after it Ana had 30,000 or more" in error.message
+    # Below 30,000 the dealer plays on: 25,000 + 1,500.
+    small = {"result": "ron", "winner": "Ana", "loser": "Cho", "han": 1, "fu": 30, "riichi": []}
+    assert play("TENHOU", *passing(8), small).finished is False
+    # A non-dealer over 30,000 while the dealer keeps the deal by a draw: over too (someone has 30,000).
+    ben = {"result": "ron", "winner": "Ben", "loser": "Cho", "han": 5, "riichi": []}
+    assert play("TENHOU", *passing(9), ben).finished is True
+
+
+EAST_ONLY = Ruleset.custom("TENHOU", east_only=True, name="Tenhou East-only")
+
+
+def east(*hands: dict[str, Any], **sheet: Any) -> Any:
+    return replay({"players": P, "hands": list(hands), **sheet}, EAST_ONLY)
+
+
+def test_an_east_only_game_ends_after_east_4_and_goes_into_the_south_round_below_30000() -> None:
+    """East-only (東風戦): the game ends after East 4; when nobody has 30,000 then, the South round is its
+    sudden-death extension, South 4 at most ("Sudden death must end at South 4 for tonpuusen", Tenhou.net
+    rules; "Tonpuusen can go into south round", mjstars.net)."""
+    assert EAST_ONLY.east_only and not TENHOU.east_only and not WRC.east_only
+    # East 1 to 3 pass the deal; in East 4 Ana wins a mangan from Cho: 33,000 as the deal passes: over.
+    ana = {"result": "ron", "winner": "Ana", "loser": "Cho", "han": 5, "riichi": []}
+    three = passing(3)
+    ended = east(*three, ana)
+    assert ended.valid and ended.finished is True and [r.round for r in ended.hands][-1] == "East 4"
+    more = east(*three, ana, {"result": "draw", "tenpai": [], "riichi": []})
+    assert [error.rule for error in more.errors] == ["hand-after-end (WRCR 2015 §5.8)"]
+    assert "the extension round is sudden death" not in more.errors[0].message
+    # The same hands are half a hanchan under TENHOU.
+    assert play("TENHOU", *three, ana).finished is False
+    # Nobody at 30,000 after East 4 (each passing hand moves 1,000): the South round is played, and ends
+    # with South 4.
+    assert east(*passing(8)).finished is True
+    assert east(*passing(4)).finished is False
+    beyond = east(*passing(9))
+    assert "under Tenhou East-only the extension round ends with South 4" in beyond.errors[0].message
+    # In South 1 Ben wins a mangan: 30,000 or more, sudden death.
+    ben = {"result": "ron", "winner": "Ben", "loser": "Cho", "han": 5, "riichi": []}
+    assert east(*passing(4), ben).finished is True
+    # Without the West round's points (WRCR-like rules made East-only), East 4 ends it whatever the points.
+    plain = Ruleset.custom("WRC2015", east_only=True)
+    assert replay({"players": P, "hands": passing(4)}, plain).finished is True
+    after = replay({"players": P, "hands": passing(5)}, plain)
+    assert "an East-only game ends after East 4" in after.errors[0].message
+
+
+def test_east_only_is_a_ruleset_field_like_the_others() -> None:
+    assert Ruleset.from_dict(EAST_ONLY.to_dict()) == EAST_ONLY
+    assert EAST_ONLY.to_dict()["east_only"] is True
+    assert problems_of("TENHOU", east_only="yes") == ["east_only must be true or false"]

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from scoring.rules.replay import replay
-from scoring.rules.ruleset import get_ruleset
+from scoring.rules.ruleset import Ruleset, get_ruleset
 from scoring.rules.tenhou import (
     MAX_HANDS,
     RESEAT_LABEL,
@@ -42,6 +42,7 @@ from tournament.refusal import Refusal
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "tenhou"
 SEATED = ["Ana", "Ben", "Cho", "Dai"]
+TENHOU = get_ruleset("TENHOU")
 MAPPING = {"chochan": "Cho", "dai-chi": "Dai"}
 LOGS = [
     "hanchan",
@@ -202,9 +203,10 @@ def test_a_real_tenhou_game_of_2023_imports_under_its_preset_with_its_scores_to_
 NAMES_2019 = {"TPlayer1": "Ana", "プレーヤー2": "Ben", "プレーヤー3": "Cho", "プレーヤー4": "Dai"}
 
 
-def real_2019(ruleset: str) -> Any:
+def real_2019(ruleset: str, **custom: Any) -> Any:
     log = read_log((DATA / "real-tenhou-2019-nagashi.json").read_bytes())
-    return log_sheet(log, match_players(log.names, SEATED, NAMES_2019), get_ruleset(ruleset))
+    rules = Ruleset.custom(ruleset, **custom) if custom else get_ruleset(ruleset)
+    return log_sheet(log, match_players(log.names, SEATED, NAMES_2019), rules)
 
 
 def test_a_real_tenhou_game_of_2019_with_whole_scores_imports_without_a_finding() -> None:
@@ -215,7 +217,7 @@ def test_a_real_tenhou_game_of_2019_with_whole_scores_imports_without_a_finding(
     with the 37,000 left: 7 + 20 + 20 = 47). Under TENHOU, which scores to the tenth, the log itself says
     how it was scored: no finding. The tournament scores the hanchan by its rules: Ana 0.3 - 10 = -9.7, Cho
     -34.3 - 20 = -54.3."""
-    converted = real_2019("TENHOU")
+    converted = real_2019("TENHOU", east_only=True)
     assert converted.findings == ()
     entry = converted.entry
     assert entry["final_points"] == {"Ana": 30300, "Ben": 37000, "Cho": -4300, "Dai": 37000}
@@ -228,6 +230,78 @@ def test_a_real_tenhou_game_of_2019_with_whole_scores_imports_without_a_finding(
         "Cho": Decimal("-54.3"),
         "Dai": Decimal("17"),
     }
+
+
+def test_an_east_only_log_under_a_hanchan_ruleset_has_one_finding_that_says_so() -> None:
+    """The same real game is East-only (its `rule.disp` 特東喰赤速): under TENHOU, which plays hanchan, one
+    finding says so; under TENHOU made East-only, none (above)."""
+    log = read_log(raw("real-tenhou-2019-nagashi"))
+    assert log.rule == "特東喰赤速" and log.east_only
+    (finding,) = real_2019("TENHOU").findings
+    assert finding.rule == "east-only-game (WRCR 2015 §5.8)" and finding.hand is None
+    assert "an East-only game (the log's rules: 特東喰赤速); the tournament plays hanchan" in finding.message
+    # An East-only game played out to East 4 (no busting) is unfinished as a hanchan: the one finding is
+    # still the East-only one, not "the log ends before the hanchan is over".
+    value = data("real-tenhou-2019-nagashi")
+    value["log"] = value["log"][:1]  # East 1 only: a hanchan and an East-only game unfinished alike
+    value.pop("sc")
+    short = log_sheet(read_log(json.dumps(value)), match_players(value["name"], SEATED, NAMES_2019), TENHOU)
+    assert [f.rule for f in short.findings] == ["east-only-game (WRCR 2015 §5.8)"]
+    # A hanchan's log has no such finding, and a log without `rule` is read as before.
+    assert not read_log(raw("real-tenhou-2023")).east_only
+    value = data("hanchan")
+    value.pop("rule", None)
+    assert read_log(json.dumps(value)).rule == ""
+    value["rule"] = {"disp": 5}
+    assert refusal(value).problems[0].field == "rule.disp"
+
+
+def test_a_real_mahjong_soul_east_only_game_imports_under_east_only_with_no_finding() -> None:
+    """A real Mahjong Soul game of 14 October 2023 in the bronze room's East-only rules (銅の間東喰赤),
+    converted to tenhou.net/6 (tests/data/README.md names its source): East 4 passes the deal with Ana
+    (TPlayer1) at 43,600, and the game is over. Under MAHJONGSOUL made East-only: no finding, the log's
+    final points and scores (33.6 / 7.8 / -9.4 / -32); under MAHJONGSOUL (hanchan) the one East-only
+    finding."""
+    log = read_log(raw("real-mahjongsoul-2023-east"))
+    assert log.east_only and log.rule == "銅の間東喰赤"
+    players = match_players(log.names, SEATED, dict(zip(log.names, SEATED, strict=True)))
+    rules = Ruleset.custom("MAHJONGSOUL", east_only=True)
+    converted = log_sheet(log, players, rules)
+    assert converted.findings == ()
+    verdict = replay({**converted.entry, "players": SEATED}, rules)
+    assert verdict.valid and verdict.finished is True
+    assert verdict.scores == {
+        "Ana": Decimal("33.6"),
+        "Ben": Decimal("7.8"),
+        "Cho": Decimal("-9.4"),
+        "Dai": Decimal(-32),
+    }
+    hanchan = log_sheet(log, players, get_ruleset("MAHJONGSOUL"))
+    assert [finding.rule for finding in hanchan.findings] == ["east-only-game (WRCR 2015 §5.8)"]
+
+
+def test_a_real_west_round_game_ends_when_the_west_2_dealer_wins_to_30500_in_first_place() -> None:
+    """A real Tenhou hanchan of 4 March 2017 (般南喰赤; tests/data/README.md names its source): nobody had
+    30,000 after South 4, West 1 passed the deal, and in West 2 the dealer (プレーヤー2) won 2,900 on a ron
+    to 30,500, first: the game ended there (sudden death). Under TENHOU it imports with the log's final
+    points and scores (whole numbers: 7 / 40 / -17 / -30, the older rounding) and no finding; before, the
+    preset played on while a West-round dealer kept the deal and found the log unfinished."""
+    log = read_log(raw("real-tenhou-2017-west"))
+    names = dict(zip(log.names, SEATED, strict=True))
+    converted = log_sheet(log, match_players(log.names, SEATED, names), TENHOU)
+    assert converted.findings == ()
+    assert [hand.label for hand in log.hands][-2:] == ["West 1, 0 honba", "West 2, 0 honba"]
+    entry = converted.entry
+    assert entry["final_points"] == {"Ana": 27200, "Ben": 30500, "Cho": 22500, "Dai": 19800}
+    verdict = replay({**entry, "players": SEATED}, TENHOU)
+    assert verdict.valid and verdict.finished is True
+    assert verdict.ranks == {"Ana": 2, "Ben": 1, "Cho": 3, "Dai": 4}
+    # A hand after West 2 is after the end.
+    more = {**entry, "hands": [*entry["hands"], {"result": "draw", "tenpai": [], "riichi": []}]}
+    more.pop("final_points")
+    assert [e.rule for e in replay({**more, "players": SEATED}, TENHOU).errors][:1] == [
+        "hand-after-end (WRCR 2015 §5.8)"
+    ]
 
 
 def test_a_real_nagashi_mangan_under_wrcr_is_kept_as_the_table_played_it() -> None:

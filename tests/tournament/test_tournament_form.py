@@ -307,6 +307,17 @@ def test_tenhous_ties_by_seat_and_rounding_are_fields_and_score_the_tournament(c
 
 
 @pytest.mark.django_db
+def test_east_only_games_are_a_field_of_the_rules(client: Client) -> None:
+    body = BASE | {"ruleset_preset": "TENHOU", "rule_east_only": "yes"}
+    assert client.post("/tournaments/new/", body).status_code == 302
+    spring = Tournament.objects.get(slug="spring-open")
+    assert spring.ruleset_overrides == {"east_only": True}
+    assert spring.ruleset().east_only and spring.ruleset().west_round_points == 30000
+    form = client.get("/t/spring-open/manage/edit/").context["form"]
+    assert form["rule_east_only"].value() == "yes"
+
+
+@pytest.mark.django_db
 def test_an_impossible_combination_is_refused_naming_the_field_and_the_rule(client: Client) -> None:
     body = BASE | {
         "rule_abortive": "these",
