@@ -129,7 +129,10 @@ def test_forty_names_through_the_preview_the_confirmation_and_the_ema_file(
     client.force_login(organiser)
     text = _csv(
         [["name", "native name", "country", "EMA id"]]
-        + [[name, native, country, f"{10000001 + i}"] for i, (name, native, country, *_rest) in enumerate(NAMES)]
+        + [
+            [name, native, country, f"{10000001 + i}"]
+            for i, (name, native, country, *_rest) in enumerate(NAMES)
+        ]
     )
     preview = client.post(f"/t/{tournament.slug}/manage/players/import/", {"file": _upload(text)})
     assert preview.status_code == 200
@@ -175,4 +178,6 @@ def test_forty_names_through_the_preview_the_confirmation_and_the_ema_file(
     for i, (_name, _native, _country, first, last, _certain) in enumerate(NAMES):
         expected = ("", "") if i + 2 == 23 else (last, first)
         assert by_id[f"{10000001 + i}"] == expected, NAMES[i]
-    assert not any("\u3040" <= c <= "\u9fff" or "\u0400" <= c <= "\u04ff" for row in table for c in "".join(row))
+    assert not any(
+        "\u3040" <= c <= "\u9fff" or "\u0400" <= c <= "\u04ff" for row in table for c in "".join(row)
+    )
