@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from exports import services as export_services
+from exports.exporters.ema import missing_latin_names
 from exports.exporters.printable import score_sheets_pdf, seating_cards_pdf
 from exports.models import ExportJob
 from tournament import access
@@ -72,8 +73,14 @@ def index(request: HttpRequest, slug: str) -> HttpResponse:
             )
         except (Refusal, PermissionDenied):
             focus = None
+    # The EMA results file needs every ranked player's Latin last and first names: those without them are
+    # listed before the file is made.
+    missing_names = (
+        missing_latin_names(tournament) if any(i.startswith("ema_results") for i in identifiers) else []
+    )
     context = {
         "exporters": exporters,
+        "missing_names": missing_names,
         "jobs": jobs,
         "focus": focus,
         "expiry_hours": export_services.expiry_hours(),

@@ -10,6 +10,7 @@ from decimal import Decimal
 from django.conf import settings
 from django.core.validators import MinValueValidator
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tournament.models import Player, Round, Tournament
@@ -69,6 +70,27 @@ class Penalty(models.Model):
     @property
     def is_active(self) -> bool:
         return self.revoked_at is None
+
+    @property
+    def shown_reason(self) -> str:
+        """The reason in the reader's language: a chombo a score sheet gave is described anew from its
+        sheet, hand and hanchan (``reason`` keeps the record's words, in the tournament's language); any
+        other reason is the words of the referee who gave it."""
+        if self.kind == self.Kind.CHOMBO and self.sheet_id is not None and self.round_id is not None:
+            return chombo_reason(self.hand, self.sheet.table.number, self.round.number)
+        return self.reason
+
+
+def chombo_reason(hand: int | None, table: int, hanchan: int) -> str:
+    """The reason of a chombo recorded on a score sheet, in the active language (hand None: a final-points
+    sheet, which numbers no hand)."""
+    if hand:
+        return gettext("chombo on hand {hand} of table {table}, hanchan {hanchan}").format(
+            hand=hand, table=table, hanchan=hanchan
+        )
+    return gettext("chombo on the sheet of table {table}, hanchan {hanchan}").format(
+        table=table, hanchan=hanchan
+    )
 
 
 class Disqualification(models.Model):

@@ -18,7 +18,7 @@ from django.db import transaction
 from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
 
-from penalties.models import Disqualification, Penalty
+from penalties.models import Disqualification, Penalty, chombo_reason
 from scoring.rules.citations import cite
 from tournament import access
 from tournament.inputs import require_printable
@@ -206,10 +206,7 @@ def sync_sheet_chombo(
     missing = sorted(wanted_keys - set(active), key=lambda item: (item[1] or 0, players[item[0]].name))
     for player_pk, hand in missing:
         with translation.override(language):
-            if hand:
-                reason = _("chombo on hand {hand} of table {table}, hanchan {hanchan}")
-            else:
-                reason = _("chombo on the sheet of table {table}, hanchan {hanchan}")
+            reason = chombo_reason(hand, table.number, table.round.number)
         Penalty.objects.create(
             tournament=tournament,
             player=players[player_pk],
@@ -219,7 +216,7 @@ def sync_sheet_chombo(
             sheet=sheet,
             hand=hand,
             given_by=user,
-            reason=reason.format(hand=hand, table=table.number, hanchan=table.round.number),
+            reason=reason,
         )
 
 

@@ -143,6 +143,10 @@ class Tournament(models.Model):
         default=WithdrawnRanking.RANKED,
     )
     is_public = models.BooleanField(_("public"), default=True)
+    # The demonstration tournament of ``load_demo``: shown like any other, but counted in no list across
+    # tournaments (the site's and a series' ratings and standings), where its made-up players would
+    # stand beside real ones of the same names.
+    is_demo = models.BooleanField(_("demonstration"), default=False, editable=False)
     # What the public standings show (staff always see them live and whole): see standings_db.public_cutoff.
     standings_publication = models.CharField(
         _("standings shown to the public"),

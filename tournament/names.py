@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import ClassVar
 
 # The scripts a language reads (by the product's language codes, settings.LANGUAGES).
 HAN = "han"
@@ -112,3 +114,144 @@ def has_long_word(names: Iterable[str]) -> bool:
     """Whether one of ``names`` has a word of more than ``LONG_WORD`` characters (a Cyrillic surname of 19
     letters), by which a table of names and figures gives each name a line of its own on a phone."""
     return any(len(word) > LONG_WORD for name in names for word in name.replace("-", " ").split())
+
+
+# ---------------------------------------------------------------------------------------------------
+# Splitting a name given in one column into the Latin first and last names the EMA results file needs.
+
+#: Words that begin a family name and stay with it ("Daan de Vries": last name "de Vries"; "Seán Ó Briain":
+#: "Ó Briain"), compared folded ("Van" and "van" alike).
+PARTICLES = frozenset(
+    {
+        # Dutch, Flemish, German, Scandinavian
+        "van",
+        "von",
+        "der",
+        "den",
+        "de",
+        "het",
+        "ter",
+        "ten",
+        "te",
+        "zu",
+        "zur",
+        "vom",
+        "af",
+        "av",
+        "van't",
+        # French, Italian, Spanish, Portuguese
+        "du",
+        "des",
+        "la",
+        "le",
+        "d'",
+        "di",
+        "da",
+        "del",
+        "della",
+        "dello",
+        "dos",
+        "das",
+        "do",
+        # Irish and Scottish Gaelic
+        "o",
+        "o'",
+        "ni",
+        "nic",
+        "ui",
+        "mhic",
+        "mac",
+        "mc",
+        # Arabic
+        "al",
+        "el",
+        "abu",
+        "bou",
+    }
+)
+#: Particles that begin a family name only when written in lower case: capitalised, "Van" is as often a
+#: Vietnamese middle name ("Nguyen Van An") as a Flemish family name ("Van Damme").
+LOWER_CASE_ONLY = frozenset(
+    {"van", "von", "der", "den", "het", "ter", "ten", "te", "zu", "zur", "vom", "af", "av"}
+)
+#: Malay and Arabic patronymics ("Nur Aisyah binti Hassan"): the name has no family name, so the split is
+#: only a guess for the organiser to confirm.
+PATRONYMICS = frozenset({"bin", "binti", "bt", "bte", "ibn", "a/l", "a/p"})
+#: Scripts whose names are written family name first (山田 太郎, 王小明, 김민준).
+FAMILY_FIRST = frozenset({HAN, KANA, HANGUL})
+
+
+def is_native_script(text: str) -> bool:
+    """Whether ``text`` is written in a script other than Latin (CJK, Hangul, Cyrillic): a name in its own
+    script, never the Latin first and last names."""
+    return bool(scripts_of(text) - {LATIN})
+
+
+def _is_capitalised_family(word: str) -> bool:
+    """A word written in capitals ("YAMADA", "WANG"): the way many players mark their family name."""
+    letters = [c for c in word if c.isalpha()]
+    return len(letters) > 1 and all(c.isupper() for c in letters)
+
+
+@dataclass(frozen=True)
+class NameSplit:
+    """A one-column name as first and last names: ``certain`` when the split is sure; otherwise the
+    split is a guess (possibly empty) that the organiser confirms or corrects, ``reason`` saying why."""
+
+    first: str
+    last: str
+    native: str = ""  # the name itself, when it is written in its own script
+    reason: str = ""
+
+    #: The reasons a split is not certain (the preview words them).
+    NATIVE_SCRIPT: ClassVar[str] = "native-script"  # no Latin name at all: 山田 太郎, Алексей Жуков
+    ONE_WORD: ClassVar[str] = "one-word"
+    ORDER_UNKNOWN: ClassVar[str] = "order-unknown"  # romanised beside a family-first native name: Yamada Taro
+    PATRONYMIC: ClassVar[str] = "patronymic"  # binti, bin: no family name
+    MANY_WORDS: ClassVar[str] = "many-words"  # José García López, Nguyen Van An
+
+    @property
+    def certain(self) -> bool:
+        return not self.reason
+
+
+def split_name(name: str, native_name: str = "") -> NameSplit:
+    """Split a name given in one column.
+
+    * In a script other than Latin it is the native name (family name first in CJK scripts), and the
+      Latin names are unknown.
+    * Two Latin words are the first and last name ("Ana Alves"), unless one is in capitals ("YAMADA Taro":
+      that one is the family name) or the native name is family-first (the romanised order is not known).
+    * A family name that begins with a particle keeps it ("Daan de Vries" -> "de Vries", "Pieter van der
+      Heijden-de Vries" -> "van der Heijden-de Vries", "Seán Ó Briain" -> "Ó Briain"); the words before it
+      are the first names.
+    * Anything else is a guess (the last word as the last name) for the organiser to confirm.
+    """
+    words = name.split()
+    if not words:
+        return NameSplit("", "", reason=NameSplit.ONE_WORD)
+    if is_native_script(name):
+        return NameSplit("", "", native=" ".join(words), reason=NameSplit.NATIVE_SCRIPT)
+    capitals = [i for i, word in enumerate(words) if _is_capitalised_family(word)]
+    if len(capitals) == 1 and len(words) >= 2:
+        i = capitals[0]
+        return NameSplit(" ".join(words[:i] + words[i + 1 :]), words[i])
+    if len(words) == 1:
+        return NameSplit("", words[0], reason=NameSplit.ONE_WORD)
+    folded = [fold(word).replace("’", "'") for word in words]  # noqa: RUF001 (the typographic apostrophe)
+    for i in range(1, len(words) - 1):
+        if folded[i] in PATRONYMICS:
+            return NameSplit(" ".join(words[:i]), " ".join(words[i:]), reason=NameSplit.PATRONYMIC)
+    for i in range(1, len(words) - 1):
+        if folded[i] in PARTICLES and (folded[i] not in LOWER_CASE_ONLY or words[i].islower()):
+            # The first particle after a given name begins the family name, which must end in a word that
+            # is not a particle.
+            if folded[-1] not in PARTICLES:
+                return NameSplit(" ".join(words[:i]), " ".join(words[i:]))
+            break
+    first, last = " ".join(words[:-1]), words[-1]
+    if len(words) > 2:
+        return NameSplit(first, last, reason=NameSplit.MANY_WORDS)
+    if native_name and scripts_of(native_name) & FAMILY_FIRST:
+        return NameSplit(first, last, reason=NameSplit.ORDER_UNKNOWN)
+    return NameSplit(first, last)

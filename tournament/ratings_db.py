@@ -445,18 +445,40 @@ def entrant_names(keys: Collection[str], event_ids: Collection[int]) -> dict[str
     return found
 
 
+def entrant_details(keys: Collection[str], event_ids: Collection[int]) -> dict[str, tuple[str, str]]:
+    """Each entrant's country (ISO code) and club, as their latest counted registration that gives one
+    writes it: shown beside the name, so that two players of one name tell apart."""
+    persons = [person for person in map(entrant_person, keys) if person is not None]
+    players = [int(key.partition(":")[2]) for key in keys if key.startswith("player:")]
+    found: dict[str, tuple[str, str]] = {}
+    for person, player, country, club in (
+        Player.objects.filter(
+            Q(person__in=persons) | Q(pk__in=players, person=None), tournament__in=event_ids
+        )
+        .order_by("tournament__starts_on", "tournament_id")
+        .values_list("person_id", "pk", "country", "club")
+    ):
+        key = entrant(person, player)
+        before = found.get(key, ("", ""))
+        found[key] = (country or before[0], club or before[1])
+    return found
+
+
 def list_rows(
     ratings: RatingList, which: str, entries: Sequence[Any], first_place: int
 ) -> list[dict[str, Any]]:
     """A page of a rating list as JSON-ready rows (decimals as exact strings): the skill list's
     (``which`` "skill": rating, mu, sigma to two decimals and hanchan) or the MERS ranking's (ranking,
     results); each with its place, person (null for a registration counting alone) and name."""
-    names = entrant_names([entry[0] for entry in entries], [event["id"] for event in ratings.events])
+    keys, event_ids = [entry[0] for entry in entries], [event["id"] for event in ratings.events]
+    names = entrant_names(keys, event_ids)
+    details = entrant_details(keys, event_ids)
     rows = []
     for place, entry in enumerate(entries, start=first_place):
         name, native = names.get(entry[0], ("", ""))
         row: dict[str, Any] = {"place": place, "person": entrant_person(entry[0]), "name": name}
         row["native_name"] = native
+        row["country"], row["club"] = details.get(entry[0], ("", ""))
         if which == "mers":
             row.update(ranking=str(entry[1]), results=entry[2])
         else:

@@ -6,12 +6,18 @@ layer stores the players only when there is none. Recognised columns (case and s
 | column | aliases | required |
 |---|---|---|
 | name | player, full name | yes (or first name + last name) |
-| first name / last name | given name / surname, family name | instead of name |
+| first name / last name | given name / surname, family name | instead of name, or beside it |
+| native name | name in native script, original name | no: the name in its own script (山田 太郎) |
 | country | nation, country code | no: an ISO 3166 code (JP) or an English name (Japan) |
 | club | | no |
 | ema id | ema, ema number, ema no | no: 8 digits |
 | team | | no |
 | substitute | sub | no: yes/no, 1/0, x |
+
+Each column also has its usual spellings in the product's other six languages (``COLUMN_ALIASES``: "nom",
+"prénom", "Nachname", "姓", "фамилия"...). A name given in one column is split into the Latin first and
+last names only where that is certain (``tournament.names.split_name``); the preview lists the others
+(``ImportPreview.unsplit``) for the organiser to confirm or correct.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from dataclasses import dataclass, field
 from xml.etree.ElementTree import Element, ParseError, XMLPullParser
 
 from scoring.rules.i18n import _, gettext_noop
+from tournament.names import FAMILY_FIRST, NameSplit, is_native_script, scripts_of, split_name
 from tournament.refusal import Problem, Refusal
 
 MAX_NAME_LENGTH = 120
@@ -48,29 +55,128 @@ MAX_XLSX_ROW_CELLS = 1_000  # cells stored in one row of the sheet, read or not
 MAX_XLSX_ROW_ELEMENTS = 5_000  # XML elements in one cell or shared string (rich-text runs)
 MAX_SHARED_STRINGS = (MAX_PLAYERS + 1) * MAX_COLUMNS
 
+# Header spellings in the product's seven languages (compared lower-cased, spaces, dots, dashes and
+# underscores as one space). "nom" is the French family name ("nom complet" the whole name); a header
+# the import does not know is listed in the preview as ignored.
 COLUMN_ALIASES = {
-    "name": "name",
-    "player": "name",
-    "full name": "name",
-    "native name": "native_name",
-    "name in native script": "native_name",
-    "native": "native_name",
-    "first name": "first_name",
-    "given name": "first_name",
-    "last name": "last_name",
-    "surname": "last_name",
-    "family name": "last_name",
-    "country": "country",
-    "nation": "country",
-    "country code": "country",
-    "club": "club",
-    "ema id": "ema_id",
-    "ema": "ema_id",
-    "ema number": "ema_id",
-    "ema no": "ema_id",
-    "team": "team",
-    "substitute": "substitute",
-    "sub": "substitute",
+    **dict.fromkeys(
+        [
+            "name",
+            "player",
+            "full name",
+            "nom complet",
+            "joueur",
+            "joueuse",
+            "spieler",
+            "spielerin",
+            "vollständiger name",
+            "氏名",
+            "名前",
+            "選手",
+            "姓名",
+            "选手",
+            "성명",
+            "선수",
+            "фио",
+            "игрок",
+            "полное имя",
+        ],
+        "name",
+    ),
+    **dict.fromkeys(
+        [
+            "native name",
+            "name in native script",
+            "native",
+            "native script",
+            "original name",
+            "nom natif",
+            "nom d'origine",
+            "nom en écriture originale",
+            "name in originalschrift",
+            "originalname",
+            "原語表記",
+            "現地表記",
+            "漢字",
+            "原名",
+            "母语姓名",
+            "본명",
+            "원어 이름",
+            "имя на родном языке",
+            "имя в оригинале",
+        ],
+        "native_name",
+    ),
+    **dict.fromkeys(
+        [
+            "first name",
+            "given name",
+            "given names",
+            "first names",
+            "forename",
+            "prénom",
+            "prénoms",
+            "vorname",
+            "vornamen",
+            "名",
+            "이름",
+            "имя",
+        ],
+        "first_name",
+    ),
+    **dict.fromkeys(
+        [
+            "last name",
+            "surname",
+            "family name",
+            "nom",
+            "nom de famille",
+            "nachname",
+            "familienname",
+            "姓",
+            "姓氏",
+            "성",
+            "фамилия",
+        ],
+        "last_name",
+    ),
+    **dict.fromkeys(
+        [
+            "country",
+            "nation",
+            "country code",
+            "pays",
+            "land",
+            "staat",
+            "国",
+            "国籍",
+            "国家",
+            "나라",
+            "국가",
+            "국적",
+            "страна",
+        ],
+        "country",
+    ),
+    **dict.fromkeys(["club", "verein", "クラブ", "俱乐部", "클럽", "клуб"], "club"),
+    **dict.fromkeys(["ema id", "ema", "ema number", "ema no", "numéro ema", "ema nummer"], "ema_id"),
+    **dict.fromkeys(["team", "équipe", "mannschaft", "チーム", "队伍", "팀", "команда"], "team"),
+    **dict.fromkeys(
+        [
+            "substitute",
+            "sub",
+            "remplaçant",
+            "remplaçante",
+            "ersatz",
+            "ersatzspieler",
+            "補欠",
+            "替补",
+            "교체",
+            "замена",
+            "запасной",
+        ],
+        "substitute",
+    ),
 }
 # The fields of a row, in words (the file's column names): translated when shown.
 FIELD_LABELS = {
@@ -150,6 +256,31 @@ def control_character_errors(row: Mapping[str, str | int]) -> list[RowError]:
     return errors
 
 
+@dataclass(frozen=True)
+class UnsplitName:
+    line: int
+    name: str
+    first_name: str
+    last_name: str
+    reason: str  # one of the NameSplit reasons
+
+    @property
+    def reason_text(self) -> str:
+        """Why the name needs the organiser's eye, in the reader's language."""
+        return _(UNSPLIT_REASONS.get(self.reason, self.reason))
+
+
+UNSPLIT_REASONS = {
+    NameSplit.NATIVE_SCRIPT: gettext_noop("written in its own script: give the Latin first and last name"),
+    NameSplit.ONE_WORD: gettext_noop("one word: is it the first or the last name?"),
+    NameSplit.ORDER_UNKNOWN: gettext_noop(
+        "romanised beside a family-name-first native name: which is the family name?"
+    ),
+    NameSplit.PATRONYMIC: gettext_noop("a patronymic (bin, binti) and no family name: check the split"),
+    NameSplit.MANY_WORDS: gettext_noop("more than two words: which are the last name?"),
+}
+
+
 @dataclass
 class ImportPreview:
     rows: list[PlayerRow] = field(default_factory=list)
@@ -159,6 +290,9 @@ class ImportPreview:
     # not know is never dropped without a word.
     columns_read: list[str] = field(default_factory=list)
     columns_ignored: list[str] = field(default_factory=list)
+    # The names given in one column that could not be split for certain into Latin first and last names,
+    # with the split the import will store unless the organiser corrects it (confirmed on import).
+    unsplit: list[UnsplitName] = field(default_factory=list)
 
     @property
     def column_labels_read(self) -> list[str]:
@@ -577,11 +711,17 @@ def validate_rows(
     countries: Mapping[str, str],
     existing_ema_ids: Mapping[str, str] | None = None,
     existing_names: Iterable[str] = (),
+    confirmed_names: Mapping[int, tuple[str, str]] | None = None,
+    guesses: bool = True,
 ) -> ImportPreview:
     """Check every row; ``countries`` maps upper-cased codes and names to ISO 3166 alpha-2 codes.
 
-    ``existing_ema_ids`` maps EMA ids already registered in the tournament to their players' names.
+    ``existing_ema_ids`` maps EMA ids already registered in the tournament to their players' names;
+    ``confirmed_names`` the (first, last) names the organiser gave in the preview, by line. Without
+    ``guesses`` (a player registered by hand, whom no preview shows) a name that cannot be split for
+    certain keeps empty first and last names.
     """
+    confirmed = confirmed_names or {}
     preview = ImportPreview()
     registered = dict(existing_ema_ids or {})
     seen_ema: dict[str, int] = {}
@@ -589,11 +729,14 @@ def validate_rows(
     seen_names: dict[str, int] = {}
     for row in rows:
         line = int(row["line"])
+        if line in confirmed:
+            row = {**row, "first_name": confirmed[line][0], "last_name": confirmed[line][1]}
         errors: list[RowError] = control_character_errors(row)
         if errors:
             preview.errors.extend(errors)
             continue
-        name = _name_of(row)
+        parts = _parts_of(row, confirmed=line in confirmed)
+        name = parts.name
         if not name:
             errors.append(RowError(line, "name", _("missing name")))
         elif len(name) > MAX_NAME_LENGTH:
@@ -627,8 +770,15 @@ def validate_rows(
                 ema_id=ema_id, line=seen_ema[ema_id]
             )
             errors.append(RowError(line, "ema_id", message))
-        first_name, last_name = names_of(row, name)
-        for column in ("club", "team", "native_name"):
+        first_name, last_name, native_name = parts.first, parts.last, parts.native
+        for column, value in (
+            ("first_name", first_name),
+            ("last_name", last_name),
+            ("native_name", native_name),
+        ):
+            if len(value) > MAX_NAME_LENGTH:
+                errors.append(RowError(line, column, too_long(column)))
+        for column in ("club", "team"):
             if len(str(row.get(column, "")).strip()) > MAX_NAME_LENGTH:
                 errors.append(RowError(line, column, too_long(column)))
         substitute_text = str(row.get("substitute", "")).strip().lower()
@@ -642,6 +792,10 @@ def validate_rows(
         if errors:
             preview.errors.extend(errors)
             continue
+        if parts.reason:
+            preview.unsplit.append(UnsplitName(line, name, first_name, last_name, parts.reason))
+            if not guesses:
+                first_name = last_name = ""
         preview.rows.append(
             PlayerRow(
                 line=line,
@@ -653,7 +807,7 @@ def validate_rows(
                 is_substitute=substitute_text in TRUE_WORDS,
                 first_name=first_name,
                 last_name=last_name,
-                native_name=re.sub(r"\s+", " ", str(row.get("native_name", "")).strip()),
+                native_name=native_name,
             )
         )
     return preview
@@ -663,24 +817,47 @@ def too_long(key: str) -> str:
     return _("{field} longer than {limit} characters").format(field=field_label(key), limit=MAX_NAME_LENGTH)
 
 
-def names_of(row: Mapping[str, str | int], name: str) -> tuple[str, str]:
-    """(first name, last name): as given in their columns; else from a one-column name only when it
-    has exactly two words (a longer name, "Dunlaith O Briain", "Nguyen Van An", cannot be split safely:
-    the organiser gives the two columns)."""
-    first = re.sub(r"\s+", " ", str(row.get("first_name", "")).strip())
-    last = re.sub(r"\s+", " ", str(row.get("last_name", "")).strip())
-    if first or last:
-        return first, last
-    words = name.split(" ")
-    return (words[0], words[1]) if len(words) == 2 else ("", "")
+def _cell(row: Mapping[str, str | int], key: str) -> str:
+    return re.sub(r"\s+", " ", str(row.get(key, "")).strip())
 
 
-def _name_of(row: Mapping[str, str | int]) -> str:
-    name = str(row.get("name", "")).strip()
-    if name:
-        return re.sub(r"\s+", " ", name)
-    parts = (str(row.get("first_name", "")).strip(), str(row.get("last_name", "")).strip())
-    return " ".join(part for part in parts if part)
+@dataclass(frozen=True)
+class NameParts:
+    name: str  # as shown everywhere
+    first: str  # the Latin first and last names ("" when not known)
+    last: str
+    native: str  # the name in its own script
+    reason: str = ""  # why the first and last names are a guess ("" when certain: docs/tournament.md)
+
+
+def _parts_of(row: Mapping[str, str | int], *, confirmed: bool = False) -> NameParts:
+    """A row's names. First and last names given in their columns (or confirmed by the organiser) are
+    taken as they are; when they are in a script other than Latin they make the native name (family name
+    first for CJK scripts), and the Latin names are still wanted. A name given in one column is split by
+    ``tournament.names.split_name``, which says when it is not certain. A name in its own script becomes
+    the native name; the shown name is the Latin one when known."""
+    name, native = _cell(row, "name"), _cell(row, "native_name")
+    first, last = _cell(row, "first_name"), _cell(row, "last_name")
+    reason = ""
+    if first or last or confirmed:
+        if is_native_script(first + last):
+            if not native:
+                order = (last, first) if scripts_of(first + last) & FAMILY_FIRST else (first, last)
+                native = " ".join(part for part in order if part)
+            first = last = ""
+            reason = NameSplit.NATIVE_SCRIPT if not confirmed else ""
+        elif not confirmed and not (first and last):
+            reason = NameSplit.ONE_WORD
+    elif name:
+        split = split_name(name, native)
+        first, last, reason = split.first, split.last, split.reason
+        native = native or split.native
+    if name and is_native_script(name) and not native:
+        native = name
+    latin = " ".join(part for part in (first, last) if part)
+    if not name or (is_native_script(name) and first and last):
+        name = latin or native
+    return NameParts(name, first, last, native, reason)
 
 
 def substitutes_needed(checked_in: int) -> int:

@@ -39,8 +39,8 @@ def series_rule(series: Series) -> SeriesRule:
 
 def public_only(tournaments: QuerySet[Tournament]) -> QuerySet[Tournament]:
     """The tournaments of ``tournaments`` that count for every reader: the public ones (a private
-    tournament counts for nothing, its staff included)."""
-    return tournaments.filter(is_public=True)
+    tournament counts for nothing, its staff included), the demonstration tournament left out."""
+    return tournaments.filter(is_public=True, is_demo=False)
 
 
 def public_events(series: Series) -> list[Tournament]:
@@ -108,7 +108,7 @@ def _table_key(series: Series) -> tuple[str, list[Tournament], dict[int, int | N
     events = public_events(series)
     cutoffs = {event.pk: public_cutoff(event) for event in events}
     rule = (series.pk, series.rule, series.best_n, series.min_events, list(series.points))
-    return f"series-table:v2:{series.pk}:{data_digest(events, cutoffs, rule)}", events, cutoffs
+    return f"series-table:v3:{series.pk}:{data_digest(events, cutoffs, rule)}", events, cutoffs
 
 
 def _store(key: str, table: dict[str, Any]) -> dict[str, Any]:
@@ -118,21 +118,25 @@ def _store(key: str, table: dict[str, Any]) -> dict[str, Any]:
 
 def _series_table(series: Series, events: list[Tournament], cutoffs: dict[int, int | None]) -> dict[str, Any]:
     players = {
-        pk: (person, native)
-        for pk, person, native in Player.objects.filter(tournament__in=events).values_list(
-            "pk", "person_id", "native_name"
+        pk: (person, native, country, club)
+        for pk, person, native, country, club in Player.objects.filter(tournament__in=events).values_list(
+            "pk", "person_id", "native_name", "country", "club"
         )
     }
     results = []
     natives: dict[str, str] = {}
+    # Country and club beside the name (two players of one name tell apart): the latest that gives one.
+    details: dict[str, tuple[str, str]] = {}
     for event in events:
         summary = cached_summary(event, cutoffs[event.pk])
         for row in summary["rows"]:
             if not row["ranked"] or row["rank"] is None:
                 continue
-            person, native = players.get(row["player"], (None, ""))
+            person, native, country, club = players.get(row["player"], (None, "", "", ""))
             entrant = f"person:{person}" if person is not None else f"player:{row['player']}"
             natives[entrant] = native
+            before = details.get(entrant, ("", ""))
+            details[entrant] = (country or before[0], club or before[1])
             results.append(EventResult(entrant, row["name"], event.pk, row["rank"], Decimal(row["total"])))
     rows = series_standings(results, series_rule(series))
     return {
@@ -147,6 +151,8 @@ def _series_table(series: Series, events: list[Tournament], cutoffs: dict[int, i
                 "person": _person_id(row.entrant),
                 "name": row.name,  # as their latest event the public sees wrote it
                 "native_name": natives.get(row.entrant, ""),
+                "country": details.get(row.entrant, ("", ""))[0],
+                "club": details.get(row.entrant, ("", ""))[1],
                 "score": format_score(row.score),
                 "events": row.events,
                 "results": [

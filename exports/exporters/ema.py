@@ -4,9 +4,11 @@ One row per ranked player, in ranking order (the tie-breaks in the tournament's 
 number, last name, first name, country, tournament points and table points. Choices this file makes,
 documented in docs/exports.md:
 
-* names: the player's registered first and last names; a player registered with one ``name`` only has it
-  split when it is two words ("Ana Alves"); a longer one cannot be split safely ("Pieter de Vries",
-  "Nguyen Van An"), so all of it is the last name (``split_name``).
+* names: the player's registered Latin first and last names (the import splits a one-column name only
+  where it is certain and has the organiser confirm the others). A player registered before with a name
+  only has it split here where that is certain ("Daan de Vries": "de Vries", "Daan"); never a name in
+  another script (山田 太郎 is the native name): those cells stay empty, and the exports page lists
+  every such player before the file is made (``missing_latin_names``).
 * teams: the file has no column for them; team results go in the standings export's Teams sheet.
 * country: the ISO 3166-1 alpha-3 code (DEU, NLD, GBR); empty when the player has no country.
 * tournament points: the overall score of the standings (hanchan scores less penalties), exact.
@@ -35,18 +37,25 @@ from exports.exporters.base import (
     register,
 )
 from tournament.models import Player, StaffRole, Tournament
+from tournament.names import is_native_script, split_name
 from tournament.standings_db import load_standings
 
 
-def split_name(name: str, first_name: str = "", last_name: str = "") -> tuple[str, str]:
-    """(first name, last name): the ones registered; else a two-word name split in two; a longer one
-    cannot be split safely ("Dunlaith O Briain", "Nguyen Van An"), so all of it is the last name."""
+def latin_names(name: str, first_name: str = "", last_name: str = "") -> tuple[str, str]:
+    """(first name, last name) in Latin script: the ones registered; else the name split where that is
+    certain (``tournament.names.split_name``); else empty."""
     if first_name or last_name:
-        return first_name, last_name
-    words = name.split()
-    if len(words) == 2:
-        return words[0], words[1]
-    return "", " ".join(words)
+        return ("", "") if is_native_script(first_name + last_name) else (first_name, last_name)
+    split = split_name(name)
+    if split.reason == split.ONE_WORD:
+        return "", split.last  # a single word is the last name (the first stays empty, and is listed)
+    return (split.first, split.last) if split.certain else ("", "")
+
+
+def missing_latin_names(tournament: Tournament) -> list[Player]:
+    """The ranked players whose Latin last or first name the EMA results file would leave empty."""
+    players = Player.objects.filter(tournament=tournament, is_substitute=False, disqualified=False)
+    return [p for p in players.order_by("name") if not all(latin_names(p.name, p.first_name, p.last_name))]
 
 
 @register
@@ -75,7 +84,7 @@ class EMAResultsExporter(ListExporter):
                 if row.rank is None:
                     continue
                 ema_id, country, first_name, last_name = details.get(row.player, ("", "", "", ""))
-                first, last = split_name(row.name, first_name, last_name)
+                first, last = latin_names(row.name, first_name, last_name)
                 table_points = sum(result.points for result in row.by_round.values())
                 yield [row.rank, ema_id, last, first, country, row.total, table_points]
 

@@ -11,7 +11,7 @@ from django.test import Client
 
 from exports.exporters import ListExporter, all_exporters, get_exporter
 from exports.exporters.base import PDF, XLSX, ZIP_TIME
-from exports.exporters.ema import split_name
+from exports.exporters.ema import latin_names
 from exports.exporters.printable import (
     CARD_PADDING,
     CARD_QR_SIZE,
@@ -155,14 +155,18 @@ def test_score_sheets_workbook_has_a_worksheet_per_hanchan_hand_by_hand(played: 
     assert any(row and isinstance(row[5], str) and "(version 2)" in row[5] for row in second)
 
 
-def test_names_split_into_first_and_last_at_the_last_space() -> None:
-    # A longer name is never split at a guess (the "Briain / Dunlaith O"): the registered parts,
-    # else all of it as the last name.
-    assert split_name("Pieter de Vries") == ("", "Pieter de Vries")
-    assert split_name("Pieter de Vries", "Pieter", "de Vries") == ("Pieter", "de Vries")
-    assert split_name("Dunlaith O Briain", "Dunlaith", "O Briain") == ("Dunlaith", "O Briain")
-    assert split_name("Ana") == ("", "Ana")
-    assert split_name(" Chloé  Martin ") == ("Chloé", "Martin")
+def test_ema_names_are_the_registered_latin_ones_or_a_certain_split() -> None:
+    # Never a guess (the "Briain / Dunlaith O"), never a name in another script (山田 太郎 came out
+    # as last name 太郎): the registered parts, else a certain split, else empty (listed on the exports page).
+    assert latin_names("Pieter de Vries") == ("Pieter", "de Vries")
+    assert latin_names("Seán Ó Briain") == ("Seán", "Ó Briain")
+    assert latin_names("Pieter de Vries", "Pieter", "de Vries") == ("Pieter", "de Vries")
+    assert latin_names("Dunlaith O Briain", "Dunlaith", "O Briain") == ("Dunlaith", "O Briain")
+    assert latin_names("Ana") == ("", "Ana")
+    assert latin_names("José García López") == ("", "")
+    assert latin_names("山田 太郎") == ("", "")
+    assert latin_names("山田 太郎", "太郎", "山田") == ("", "")
+    assert latin_names(" Chloé  Martin ") == ("Chloé", "Martin")
 
 
 @pytest.mark.django_db

@@ -224,7 +224,9 @@ def test_first_last_and_native_names_are_kept_apart(tournament: Tournament, orga
         "Tarō Yamada": ("Tarō", "Yamada", "山田 太郎"),
     }
     single = services.register_player(tournament, organiser, name="Maria de la Cruz")
-    assert (single.first_name, single.last_name) == ("", "")  # never split at a guess
+    assert (single.first_name, single.last_name) == ("Maria", "de la Cruz")  # particle: last name
+    guessed = services.register_player(tournament, organiser, name="José García López")
+    assert (guessed.first_name, guessed.last_name) == ("", "")  # never split at a guess
 
 
 @pytest.mark.django_db

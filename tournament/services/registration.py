@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -37,7 +38,12 @@ def country_lookup() -> dict[str, str]:
 
 
 def _validate(
-    tournament: Tournament, rows: list[dict[str, str | int]], *, besides: Player | None = None
+    tournament: Tournament,
+    rows: list[dict[str, str | int]],
+    *,
+    besides: Player | None = None,
+    confirmed_names: Mapping[int, tuple[str, str]] | None = None,
+    guesses: bool = True,
 ) -> registration.ImportPreview:
     existing = list(tournament.players.exclude(pk=besides.pk if besides else None))
     return registration.validate_rows(
@@ -45,16 +51,24 @@ def _validate(
         countries=country_lookup(),
         existing_ema_ids={p.ema_id: p.name for p in existing if p.ema_id},
         existing_names=[p.name for p in existing],
+        confirmed_names=confirmed_names,
+        guesses=guesses,
     )
 
 
 def preview_player_file(
-    tournament: Tournament, data: bytes, filename: str, *, user: AbstractBaseUser
+    tournament: Tournament,
+    data: bytes,
+    filename: str,
+    *,
+    user: AbstractBaseUser,
+    confirmed_names: Mapping[int, tuple[str, str]] | None = None,
 ) -> registration.ImportPreview:
-    """Read and check a player list without storing anything (organisers only)."""
+    """Read and check a player list without storing anything (organisers only). ``confirmed_names``: the
+    (first, last) names the organiser confirmed or corrected in the preview, by line of the file."""
     access.require_role(user, tournament, StaffRole.Role.ORGANISER)
     table = registration.read_table(data, filename)
-    preview = _validate(tournament, registration.parse_rows(table))
+    preview = _validate(tournament, registration.parse_rows(table), confirmed_names=confirmed_names)
     preview.columns_read, preview.columns_ignored = registration.header_columns(table[0])
     return preview
 
@@ -76,11 +90,17 @@ def _new_player(tournament: Tournament, row: registration.PlayerRow) -> Player:
 
 @transaction.atomic
 def import_players(
-    tournament: Tournament, data: bytes, filename: str, *, user: AbstractBaseUser
+    tournament: Tournament,
+    data: bytes,
+    filename: str,
+    *,
+    user: AbstractBaseUser,
+    confirmed_names: Mapping[int, tuple[str, str]] | None = None,
 ) -> registration.ImportPreview:
-    """Store every player of the file, or none: a file with one bad row imports nothing."""
+    """Store every player of the file, or none: a file with one bad row imports nothing. The names the
+    preview could not split are stored as ``confirmed_names`` gives them, else as the preview showed."""
     Tournament.objects.select_for_update().get(pk=tournament.pk)  # one import at a time per tournament
-    preview = preview_player_file(tournament, data, filename, user=user)
+    preview = preview_player_file(tournament, data, filename, user=user, confirmed_names=confirmed_names)
     if preview.ok:
         created = Player.objects.bulk_create(_new_player(tournament, row) for row in preview.rows)
         persons.link_by_ema(created)
@@ -94,7 +114,7 @@ def register_player(tournament: Tournament, user: AbstractBaseUser, **fields: An
     access.require_role(user, tournament, StaffRole.Role.ORGANISER)
     row: dict[str, str | int] = {"line": 1, **{k: str(v) for k, v in fields.items() if k != "is_substitute"}}
     row["substitute"] = "yes" if fields.get("is_substitute") else "no"
-    preview = _validate(tournament, [row])
+    preview = _validate(tournament, [row], guesses=False)
     if not preview.ok:
         error = preview.errors[0]
         raise Refusal(error.field, error.rule, error.message)
@@ -149,7 +169,7 @@ def update_player(player: Player, user: AbstractBaseUser, **fields: Any) -> Play
     wanted = {**current, **{k: str(v) for k, v in fields.items() if k != "is_substitute"}}
     is_substitute = bool(fields.get("is_substitute", player.is_substitute))
     row: dict[str, str | int] = {"line": 1, **wanted, "substitute": "yes" if is_substitute else "no"}
-    preview = _validate(tournament, [row], besides=player)
+    preview = _validate(tournament, [row], besides=player, guesses=False)
     if not preview.ok:
         error = preview.errors[0]
         raise Refusal(error.field, "registration", error.message)

@@ -188,6 +188,17 @@ def import_preview(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
+def _confirmed_names(request: HttpRequest) -> dict[int, tuple[str, str]]:
+    """The first and last names the organiser confirmed in the preview (fields ``first-<line>`` and
+    ``last-<line>``, the line of the file), by line."""
+    confirmed: dict[int, tuple[str, str]] = {}
+    for key in request.POST:
+        kind, _dash, line = key.partition("-")
+        if kind == "first" and line.isdigit() and f"last-{line}" in request.POST:
+            confirmed[int(line)] = (request.POST[key], request.POST[f"last-{line}"])
+    return confirmed
+
+
 @login_required
 @require_POST
 def import_confirm(request: HttpRequest, slug: str) -> HttpResponse:
@@ -201,7 +212,13 @@ def import_confirm(request: HttpRequest, slug: str) -> HttpResponse:
         messages.error(request, _("That upload has expired or was already imported; upload the file again."))
         return redirect("tournament:registration", slug=tournament.slug)
     try:
-        preview = services.import_players(tournament, stored["data"], stored["name"], user=request.user)
+        preview = services.import_players(
+            tournament,
+            stored["data"],
+            stored["name"],
+            user=request.user,
+            confirmed_names=_confirmed_names(request),
+        )
     except Refusal as error:
         messages.error(request, error.message)
         return redirect("tournament:registration", slug=tournament.slug)

@@ -140,8 +140,12 @@ class Command(BaseCommand):
                 "venue": "Community Hall",
                 "hanchan_count": 5,
                 "created_by": users["admin"],
+                "is_demo": True,
             },
         )
+        if not tournament.is_demo:  # loaded before the flag existed
+            tournament.is_demo = True
+            tournament.save(update_fields=["is_demo"])
         for username, role in DEMO_USERS.items():
             if role is not None:
                 StaffRole.objects.get_or_create(
