@@ -1321,3 +1321,19 @@ class ClubTableForm(forms.Form):
 
     def seats(self) -> list[int | None]:
         return [self.cleaned_data.get(name) for name in WINDS]
+
+
+def rule_label(field: str) -> str:
+    """The words the tournament form uses for ruleset field ``field`` (``uma``: "Uma"), in the reader's
+    language; the field's name where the form has none."""
+    if field == "uma":
+        return gettext("Uma")
+    names = {
+        rule: name
+        for mapping in (RULE_NUMBERS, RULE_SWITCHES, RULE_CHOICES)
+        for name, rule in mapping.items()
+    }
+    form_field = TournamentForm.base_fields.get(names.get(field, ""))
+    if form_field is None or not form_field.label:
+        return field.replace("_", " ")
+    return str(form_field.label)

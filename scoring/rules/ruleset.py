@@ -478,3 +478,14 @@ def get_ruleset(name: str = DEFAULT_RULESET) -> Ruleset:
     raise ValueError(
         _("unknown ruleset {name}; presets: {presets}").format(name=repr(name), presets=", ".join(PRESETS))
     )
+
+
+def differences(ruleset: Ruleset, preset: Ruleset) -> list[tuple[str, Any, Any]]:
+    """The fields whose value ``ruleset`` changes from ``preset`` (its name aside), in the fields' order:
+    (field, the preset's value, this ruleset's). Empty where custom rules restate the preset's values."""
+    ours, theirs = ruleset.to_dict(), preset.to_dict()
+    return [
+        (field.name, theirs[field.name], ours[field.name])
+        for field in dataclasses.fields(Ruleset)
+        if field.name != "name" and ours[field.name] != theirs[field.name]
+    ]

@@ -156,11 +156,16 @@
 
   let audio = null;
 
+  /* The gong sounds where the room hears it: on by default on a projector screen (a toggle marked
+     data-sound-default="on"), off on the pages people hold in their hands, where forty phones would
+     gong at once; a visitor's own choice, once made, is kept. */
   function soundWanted() {
+    const byDefault = document.querySelector("[data-sound-toggle][data-sound-default='on']") !== null;
     try {
-      return localStorage.getItem("riichi.sound") !== "off";
+      const chosen = localStorage.getItem("riichi.sound");
+      return chosen === null ? byDefault : chosen === "on";
     } catch (e) {
-      return true;
+      return byDefault;
     }
   }
 
@@ -225,7 +230,7 @@
       const show = () => {
         const on = soundWanted();
         button.setAttribute("aria-pressed", on ? "true" : "false");
-        button.textContent = on ? gettext("Gong on") : gettext("Gong off");
+        button.textContent = on ? gettext("Sound: on") : gettext("Sound: off");
       };
       show();
       button.addEventListener("click", () => {
@@ -237,7 +242,7 @@
         }
         for (const other of document.querySelectorAll("[data-sound-toggle]")) {
           other.setAttribute("aria-pressed", on ? "true" : "false");
-          other.textContent = on ? gettext("Gong on") : gettext("Gong off");
+          other.textContent = on ? gettext("Sound: on") : gettext("Sound: off");
         }
         if (on) Riichi.gong(1);
       });

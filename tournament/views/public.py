@@ -14,9 +14,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils import translation
 from django.utils.formats import number_format
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from scoring.models import ScoreSheet
+from scoring.rules.ruleset import differences, get_ruleset
 from tournament import access, services
 from tournament.live_standings import playing_rounds, standings_payload
 from tournament.models import Absence, Player, Round, Seat, StaffRole, Tournament
@@ -86,10 +88,36 @@ def home(request: HttpRequest, slug: str) -> HttpResponse:
             "rounds": rounds,
             "player_count": tournament.players.filter(is_substitute=False).count(),
             "ruleset_label": Tournament.Preset(tournament.ruleset_preset).label,
+            "rule_changes": rule_changes(tournament),
             "next_seats": next_seats,
             "open_tables": [{"hanchan": number, "players": names} for number, names in open_tables.items()],
         },
     )
+
+
+def rule_changes(tournament: Tournament) -> list[dict[str, str]]:
+    """The tournament's rules that differ from its preset, in words: each with the form's label, its value
+    and the preset's. None where custom rules only restate the preset."""
+    from tournament.forms import rule_label  # the form's own words for each rule
+
+    preset = get_ruleset(tournament.ruleset_preset)
+    return [
+        {"label": rule_label(field), "value": rule_value(value), "preset": rule_value(before)}
+        for field, before, value in differences(tournament.ruleset(), preset)
+    ]
+
+
+def rule_value(value: Any) -> str:
+    """A rule's value as the page shows it: yes or no, the uma's four numbers, a list, a number."""
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    if isinstance(value, list | tuple):
+        return " / ".join(f"{item:g}" if isinstance(item, float) else str(item) for item in value) or _(
+            "none"
+        )
+    if value in ("", None):
+        return _("none")
+    return f"{value:g}" if isinstance(value, float) else str(value)
 
 
 def standings_cutoff(request: HttpRequest, tournament: Tournament) -> int | None:
