@@ -4,10 +4,9 @@ for the last place give it once."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import threading
 import time
+from datetime import timedelta
 
 import psycopg
 import pytest
