@@ -63,6 +63,7 @@ tournament_patterns = [
     path("manage/statistics/", organiser.statistics, name="statistics"),
     path("manage/awards/", awards.awards_manage, name="awards_manage"),
     path("manage/players/", organiser.registration, name="registration"),
+    path("manage/signups/", signup.staff_signups, name="signup_staff"),
     path("manage/players/<int:player_id>/", organiser.player_edit, name="player_edit"),
     path(
         "manage/players/<int:player_id>/credentials/",

@@ -348,6 +348,7 @@ STAFF = [
     Page("statistics", "t/<slug:slug>/manage/statistics/", lambda h: f"{T}/manage/statistics/"),
     Page("awards-manage", "t/<slug:slug>/manage/awards/", lambda h: f"{T}/manage/awards/"),
     Page("registration", "t/<slug:slug>/manage/players/", lambda h: f"{T}/manage/players/"),
+    Page("signups-staff", "t/<slug:slug>/manage/signups/", lambda h: f"{T}/manage/signups/"),
     Page(
         "import-preview",
         "t/<slug:slug>/manage/players/import/",

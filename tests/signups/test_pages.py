@@ -66,3 +66,41 @@ def test_without_registration_settings_the_page_says_it_is_not_open(
         {"last_name": "Alves", "first_name": "Ana", "email": "ana@example.org", "consent": "on"},
     )
     assert refused.status_code == 400 and not SignUp.objects.exists()
+
+
+def test_the_organisers_page_counts_approves_marks_paid_and_makes_players(
+    tournament: Tournament, client: Client
+) -> None:
+    from tests.conftest import make_user
+
+    organiser = make_user("organiser", tournament, "organiser")
+    make_user("referee", tournament, "referee")
+    RegistrationSettings.objects.create(
+        tournament=tournament, opens_at=timezone.now() - timedelta(hours=1), capacity=10, needs_approval=True
+    )
+    client.post(
+        "/t/test-open/signup/",
+        {
+            "last_name": "Alves",
+            "first_name": "Ana",
+            "email": "ana@example.org",
+            "country": "PT",
+            "consent": "on",
+        },
+    )
+    client.post(link("confirm"))
+    signup = SignUp.objects.get()
+    client.login(username="referee", password="pw-for-tests-only")
+    assert client.get("/t/test-open/manage/signups/").status_code == 403
+    client.force_login(organiser)
+    page = client.get("/t/test-open/manage/signups/")
+    assert page.status_code == 200 and "Portugal: 1" in page.text and "ana@example.org" in page.text
+    client.post("/t/test-open/manage/signups/", {"action": "approve", "signup": signup.pk})
+    client.post("/t/test-open/manage/signups/", {"action": "paid", "signup": signup.pk})
+    signup.refresh_from_db()
+    assert (signup.state, signup.paid) == ("registered", True)
+    made = client.post("/t/test-open/manage/signups/", {"action": "players"})
+    assert 'data-players-made="1"' in made.text
+    assert tournament.players.get().name == "Ana Alves"
+    again = client.post("/t/test-open/manage/signups/", {"action": "approve", "signup": signup.pk})
+    assert again.status_code == 409

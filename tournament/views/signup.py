@@ -3,14 +3,17 @@ links, and the public list of the registered (``tournament.services.signups`` do
 
 from __future__ import annotations
 
+from collections import Counter
+
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET, require_http_methods
 
 from tournament import access
 from tournament.forms import SignUpForm
-from tournament.models import RegistrationSettings, SignUp
+from tournament.models import RegistrationSettings, SignUp, StaffRole
 from tournament.refusal import Refusal
 from tournament.services import signups
 from tournament.signups import LIVE
@@ -108,3 +111,52 @@ def registered_list(request: HttpRequest, slug: str) -> HttpResponse:
     )
     context = {"registered": registered, **_context(tournament)}
     return render_page(request, "tournament/signup_list.html", tournament, context)
+
+
+STAFF_ACTIONS = ("approve", "reject", "cancel", "paid", "unpaid", "registered", "waiting_list", "players")
+
+
+@require_http_methods(["GET", "POST"])
+def staff_signups(request: HttpRequest, slug: str) -> HttpResponse:
+    """The organiser's registration page: the sign-ups with their counts by state and by country, and
+    the staff's actions (one service each)."""
+    tournament = access_tournament(request, slug, StaffRole.Role.ORGANISER)
+    refusal = None
+    done = ""
+    if request.method == "POST":
+        action = request.POST.get("action", "")
+        base = _base_url(request)
+        try:
+            if action == "players":
+                done = str(len(signups.turn_into_players(tournament, request.user)))  # type: ignore[arg-type]
+            elif action in STAFF_ACTIONS:
+                signup = get_object_or_404(SignUp, tournament=tournament, pk=request.POST.get("signup") or 0)
+                user = request.user
+                if action == "approve":
+                    signups.approve(signup, user, base_url=base)  # type: ignore[arg-type]
+                elif action == "reject":
+                    signups.reject(signup, user, base_url=base)  # type: ignore[arg-type]
+                elif action == "cancel":
+                    signups.cancel_by_staff(signup, user, base_url=base)  # type: ignore[arg-type]
+                elif action in ("paid", "unpaid"):
+                    signups.mark_paid(signup, user, action == "paid")  # type: ignore[arg-type]
+                else:
+                    signups.move(signup, action, user, base_url=base)  # type: ignore[arg-type]
+        except Refusal as error:
+            refusal = error
+    rows = list(SignUp.objects.filter(tournament=tournament).order_by("state", "confirmed_at", "pk"))
+    by_country = Counter(str(row.country.name) if row.country else "" for row in rows if row.state in LIVE)
+    context = {
+        "rows": rows,
+        "by_country": sorted(by_country.items()),
+        "refusal": refusal,
+        "done": done,
+        **_context(tournament),
+    }
+    return render_page(
+        request,
+        "tournament/signup_staff.html",
+        tournament,
+        context,
+        status=refusal.status if refusal else 200,
+    )
