@@ -54,6 +54,20 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 # with no request to read the address from. Unset: those PDFs carry no QR code.
 SITE_URL = os.environ.get("SITE_URL", "").strip().rstrip("/")
 
+# Email (the players' sign-up messages): SMTP when EMAIL_HOST is set, else printed to the console.
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "").strip()
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587" if EMAIL_HOST else "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", bool(EMAIL_HOST_USER))
+EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "10"))
+EMAIL_BACKEND = (
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"
+)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "tournament@localhost")
+
 INSTALLED_APPS = [
     "config.apps.AdminConfig",  # django.contrib.admin, its login limited (config.auth)
     "django.contrib.auth",

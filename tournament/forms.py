@@ -14,6 +14,7 @@ from django.utils.formats import number_format
 from django.utils.translation import get_language, gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 from django_countries import countries
+from django_countries.fields import CountryField
 
 from scoring.rules.ruleset import (
     ABORTIVE_DRAWS,
@@ -1337,3 +1338,19 @@ def rule_label(field: str) -> str:
     if form_field is None or not form_field.label:
         return field.replace("_", " ")
     return str(form_field.label)
+
+
+class SignUpForm(forms.Form):
+    """A player's own sign-up (``tournament.services.signups`` checks it, naming each field)."""
+
+    last_name = forms.CharField(label=_("Last name (Latin letters)"), max_length=60)
+    first_name = forms.CharField(label=_("First name (Latin letters)"), max_length=60)
+    native_name = forms.CharField(label=_("Name in its own script"), max_length=60, required=False)
+    country = CountryField(blank=True).formfield(label=_("Country"), required=False)
+    club = forms.CharField(label=_("Club"), max_length=120, required=False)
+    ema_id = forms.CharField(label=_("EMA number"), max_length=8, required=False)
+    email = forms.CharField(label=_("Email"), max_length=254)
+    nicknames = forms.CharField(label=_("Online nicknames"), max_length=120, required=False)
+    note = forms.CharField(label=_("Note"), required=False, widget=forms.Textarea(attrs={"rows": 3}))
+    consent = forms.BooleanField(label=_("I agree"), required=False)
+    website = forms.CharField(label=_("Leave this empty"), required=False)  # the honeypot

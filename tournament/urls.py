@@ -20,6 +20,7 @@ from tournament.views import (
     ratings,
     seating,
     series,
+    signup,
     tables,
 )
 
@@ -33,6 +34,10 @@ tournament_patterns = [
     path("seating/", public.seating, name="seating"),
     path("seating/<int:number>/", public.seating, name="seating_round"),
     path("players/", public.players, name="players"),
+    path("signup/", signup.signup_page, name="signup"),
+    path("signup/registered/", signup.registered_list, name="signup_list"),
+    path("signup/confirm/<str:token>/", signup.confirm, name="signup_confirm"),
+    path("signup/me/<str:token>/", signup.manage, name="signup_manage"),
     path("players/<int:player_id>/", public.player, name="player"),
     path("projector/", public.projector, name="projector"),
     path("projector/seating.json", public.projector_seating, name="projector_seating"),
@@ -58,6 +63,7 @@ tournament_patterns = [
     path("manage/statistics/", organiser.statistics, name="statistics"),
     path("manage/awards/", awards.awards_manage, name="awards_manage"),
     path("manage/players/", organiser.registration, name="registration"),
+    path("manage/signups/", signup.staff_signups, name="signup_staff"),
     path("manage/players/<int:player_id>/", organiser.player_edit, name="player_edit"),
     path(
         "manage/players/<int:player_id>/credentials/",

@@ -280,6 +280,8 @@ ANONYMOUS = [
     Page("seating", "t/<slug:slug>/seating/", lambda h: f"{T}/seating/"),
     Page("seating-1", "t/<slug:slug>/seating/<int:number>/", lambda h: f"{T}/seating/1/"),
     Page("players", "t/<slug:slug>/players/", lambda h: f"{T}/players/"),
+    Page("signup", "t/<slug:slug>/signup/", lambda h: f"{T}/signup/"),
+    Page("signup-list", "t/<slug:slug>/signup/registered/", lambda h: f"{T}/signup/registered/"),
     Page("player", "t/<slug:slug>/players/<int:player_id>/", lambda h: f"{T}/players/{h.player.pk}/"),
     Page("projector", "t/<slug:slug>/projector/", lambda h: f"{T}/projector/", "/standings.json", None, True),
     Page("awards", "t/<slug:slug>/awards/", lambda h: f"{T}/awards/"),
@@ -346,6 +348,7 @@ STAFF = [
     Page("statistics", "t/<slug:slug>/manage/statistics/", lambda h: f"{T}/manage/statistics/"),
     Page("awards-manage", "t/<slug:slug>/manage/awards/", lambda h: f"{T}/manage/awards/"),
     Page("registration", "t/<slug:slug>/manage/players/", lambda h: f"{T}/manage/players/"),
+    Page("signups-staff", "t/<slug:slug>/manage/signups/", lambda h: f"{T}/manage/signups/"),
     Page(
         "import-preview",
         "t/<slug:slug>/manage/players/import/",
@@ -404,6 +407,8 @@ PAGES = ANONYMOUS + PLAYER + STAFF
 
 # The routes that are not pages, each with why.
 NOT_PAGES = {
+    "t/<slug:slug>/signup/confirm/<str:token>/": "a one-time link read off an email (tests/signups/)",
+    "t/<slug:slug>/signup/me/<str:token>/": "a player's own sign-up by its emailed token (tests/signups/)",
     "healthz": "the health check (text)",
     "healthz/ready": "the readiness check (text)",
     "sw.js": "the service worker (a script)",

@@ -46,6 +46,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "tournament.series",
             "tournament.club",
             "tournament.table_progress",
+            "tournament.signups",
             "exports.progress",
         ),
     ),

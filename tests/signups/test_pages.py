@@ -1,0 +1,106 @@
+"""The players' sign-up pages through Django's test client: the form with its consent text, errors
+naming the field, the confirmation and the player's own page by the emailed links, the public list."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.core import mail
+from django.test import Client
+from django.utils import timezone
+
+from tournament.models import RegistrationSettings, SignUp, Tournament
+
+pytestmark = pytest.mark.django_db(transaction=True)  # the messages leave once the change commits
+
+
+def link(kind: str) -> str:
+    found = re.search(rf"(/t/test-open/signup/{kind}/[0-9a-f]+/)", mail.outbox[-1].body)
+    assert found, mail.outbox[-1].body
+    return found.group(1)
+
+
+def test_sign_up_confirm_see_the_list_and_cancel(tournament: Tournament, client: Client) -> None:
+    RegistrationSettings.objects.create(
+        tournament=tournament,
+        opens_at=timezone.now() - timedelta(hours=1),
+        capacity=10,
+        consent_text="My name is published on the standings.",
+        entry_fee="30 EUR at the door",
+    )
+    page = client.get("/t/test-open/signup/")
+    assert page.status_code == 200
+    assert "My name is published on the standings." in page.text and "30 EUR at the door" in page.text
+    data = {"last_name": "Alves", "first_name": "Ana", "email": "ana@", "country": "PT"}
+    refused = client.post("/t/test-open/signup/", data)
+    assert refused.status_code == 400
+    assert "Email: ana@ is not an email address" in refused.text
+    assert "Consent: required" in refused.text
+    sent = client.post("/t/test-open/signup/", {**data, "email": "ana@example.org", "consent": "on"})
+    assert sent.status_code == 200 and "data-signup-sent" in sent.text
+    assert SignUp.objects.get().state == "unconfirmed"
+    confirm = link("confirm")
+    assert "data-signup-state" not in client.get(confirm).text  # a GET (a mail scanner) confirms nothing
+    assert SignUp.objects.get().state == "unconfirmed"
+    done = client.post(confirm)
+    assert 'data-signup-state="registered"' in done.text
+    listed = client.get("/t/test-open/signup/registered/")
+    assert "Ana Alves" in listed.text and "Registered: 1" in listed.text and "Places left: 9" in listed.text
+    own = link("me")
+    assert "Cancel my sign-up" in client.get(own).text
+    cancelled = client.post(own)
+    assert 'data-signup-state="cancelled"' in cancelled.text
+    assert "Ana Alves" not in client.get("/t/test-open/signup/registered/").text
+    assert client.post(confirm).status_code == 404
+
+
+def test_without_registration_settings_the_page_says_it_is_not_open(
+    tournament: Tournament, client: Client
+) -> None:
+    page = client.get("/t/test-open/signup/")
+    assert page.status_code == 200 and "not open" in page.text
+    refused = client.post(
+        "/t/test-open/signup/",
+        {"last_name": "Alves", "first_name": "Ana", "email": "ana@example.org", "consent": "on"},
+    )
+    assert refused.status_code == 400 and not SignUp.objects.exists()
+
+
+def test_the_organisers_page_counts_approves_marks_paid_and_makes_players(
+    tournament: Tournament, client: Client
+) -> None:
+    from tests.conftest import make_user
+
+    organiser = make_user("organiser", tournament, "organiser")
+    make_user("referee", tournament, "referee")
+    RegistrationSettings.objects.create(
+        tournament=tournament, opens_at=timezone.now() - timedelta(hours=1), capacity=10, needs_approval=True
+    )
+    client.post(
+        "/t/test-open/signup/",
+        {
+            "last_name": "Alves",
+            "first_name": "Ana",
+            "email": "ana@example.org",
+            "country": "PT",
+            "consent": "on",
+        },
+    )
+    client.post(link("confirm"))
+    signup = SignUp.objects.get()
+    client.login(username="referee", password="pw-for-tests-only")
+    assert client.get("/t/test-open/manage/signups/").status_code == 403
+    client.force_login(organiser)
+    page = client.get("/t/test-open/manage/signups/")
+    assert page.status_code == 200 and "Portugal: 1" in page.text and "ana@example.org" in page.text
+    client.post("/t/test-open/manage/signups/", {"action": "approve", "signup": signup.pk})
+    client.post("/t/test-open/manage/signups/", {"action": "paid", "signup": signup.pk})
+    signup.refresh_from_db()
+    assert (signup.state, signup.paid) == ("registered", True)
+    made = client.post("/t/test-open/manage/signups/", {"action": "players"})
+    assert 'data-players-made="1"' in made.text
+    assert tournament.players.get().name == "Ana Alves"
+    again = client.post("/t/test-open/manage/signups/", {"action": "approve", "signup": signup.pk})
+    assert again.status_code == 409

@@ -1,0 +1,387 @@
+"""Players signing up themselves: sign up, confirm by the emailed link, cancel, and the organiser's
+approval, rejection, payment, moves and "turn the registered into players" (``tournament.signups`` has
+the rules). One transaction each; every change of state is audited; the messages go by email in the
+background once the change commits (``tournament.services.signup_mail``).
+
+Places are counted with the tournament's row locked (``select_for_update``), so two confirmations or
+two cancellations at once are served one after the other: two cancellations promote two people, never
+the same place twice, and the last place is given once.
+
+Tokens: each sign-up has a random seed; its confirmation token and its player's own token are HMACs of
+the seed under the site's ``SECRET_KEY`` (``salted_hmac``), and only their SHA-256 is stored, so the
+database alone opens no sign-up, while a later message (a promotion) can carry the player's link again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Mapping
+from datetime import datetime, time, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.cache import cache
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournament import access, signups
+from tournament.models import Player, RegistrationSettings, SignUp, StaffRole, Tournament
+from tournament.refusal import CONFLICT, GONE, NOT_FOUND, Problem, Refusal
+from tournament.services import audit, signup_mail
+from tournament.services.registration import country_lookup, register_player
+
+Role = StaffRole.Role
+CONFIRM_HOURS = 48
+# Sign-ups one client address, and one email, may send per hour (each attempt counted before it is
+# checked, so a refused attempt counts too).
+LIMIT_PER_ADDRESS = 20
+LIMIT_PER_EMAIL = 3
+LIMIT_SECONDS = 3600
+RULE_RATE = "signup-rate-limit"
+RULE_TOKEN = "signup-link"
+RULE_STATE = "signup-state"
+HONEYPOT = "website"  # a field the page hides: people leave it empty, form-filling robots do not
+
+
+def settings_of(tournament: Tournament) -> signups.Settings:
+    row = RegistrationSettings.objects.filter(tournament=tournament).first()
+    if row is None:
+        return signups.Settings(None, None, None, needs_approval=False, waiting_list=False)
+    return signups.Settings(row.opens_at, row.closes_at, row.capacity, row.needs_approval, row.waiting_list)
+
+
+def confirm_token(signup: SignUp) -> str:
+    return signup_mail.token(signup, "confirm")
+
+
+def manage_token(signup: SignUp) -> str:
+    return signup_mail.token(signup, "manage")
+
+
+def _hash(token: str) -> str:
+    return signup_mail.token_hash(token)
+
+
+def _queued(tournament: Tournament) -> list[signups.Queued]:
+    rows = SignUp.objects.filter(tournament=tournament, state__in=signups.LIVE).values_list(
+        "pk", "state", "confirmed_at"
+    )
+    return [signups.Queued(pk, state, confirmed_at) for pk, state, confirmed_at in rows]
+
+
+def waiting_position(signup: SignUp) -> int | None:
+    return signups.waiting_position(_queued(signup.tournament), signup.pk)
+
+
+def counts(tournament: Tournament) -> dict[str, int | None]:
+    """Registered, awaiting approval, on the waiting list and places left (None: no limit)."""
+    by_state = dict.fromkeys(signups.STATES, 0)
+    for state in SignUp.objects.filter(tournament=tournament).values_list("state", flat=True):
+        by_state[state] += 1
+    holding = sum(by_state[state] for state in signups.HOLDING)
+    return {**by_state, "places_left": signups.places_left(settings_of(tournament), holding)}
+
+
+def _lock(tournament: Tournament) -> Tournament:
+    return Tournament.objects.select_for_update().get(pk=tournament.pk)
+
+
+def _counted(key: str, limit: int) -> bool:
+    """Count one attempt under ``key`` and answer whether it is within the limit."""
+    cache.add(key, 0, LIMIT_SECONDS)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # expired between add and incr
+        cache.set(key, 1, LIMIT_SECONDS)
+        count = 1
+    return count <= limit
+
+
+def _rate_limit(tournament: Tournament, address: str, email: str) -> None:
+    email_key = hashlib.sha256(email.encode()).hexdigest()[:32]
+    by_address = _counted(f"signup:address:{address}", LIMIT_PER_ADDRESS)
+    by_email = _counted(f"signup:email:{tournament.pk}:{email_key}", LIMIT_PER_EMAIL)
+    if not (by_address and by_email):
+        message = _("Too many sign-ups from here or for this email: try again in an hour.")
+        raise Refusal(None, RULE_RATE, message, status=429)
+
+
+def _manage_expiry(tournament: Tournament) -> datetime:
+    """The player's own link works until the day after the tournament ends (the venue's midnight)."""
+    end = datetime.combine(tournament.ends_on + timedelta(days=2), time(0), tzinfo=tournament.zone())
+    return max(end, timezone.now() + timedelta(days=1))
+
+
+def _notify(signup: SignUp, kind: str, base_url: str) -> None:
+    pk = signup.pk
+    transaction.on_commit(lambda: signup_mail.send_signup_message.delay(pk, kind, base_url))
+
+
+def sign_up(
+    tournament: Tournament,
+    data: Mapping[str, Any],
+    *,
+    address: str,
+    language: str,
+    base_url: str = "",
+) -> SignUp | None:
+    """A player's sign-up from the public page, unconfirmed until its emailed link is followed.
+
+    Refused, naming the field, when a field is wrong, and when registration is not open. Whether the
+    email already has a sign-up for this tournament, the answer is the same (None, or the new row, which
+    the page does not show): the address known receives a reminder with its own link instead. A filled
+    honeypot is answered as a success and stores nothing."""
+    base_url = base_url or settings.SITE_URL
+    fields = signups.clean(dict(data))
+    _rate_limit(tournament, address, fields.email or "-")
+    if str(data.get(HONEYPOT) or "").strip():
+        return None
+    problems = signups.validate(fields, countries=country_lookup().values())
+    if problems:
+        raise Refusal.of(problems)
+    now = timezone.now()
+    closed = signups.opening_refusal(settings_of(tournament), now)
+    if closed is not None:
+        raise Refusal.of([closed], status=CONFLICT)
+    known = SignUp.objects.filter(tournament=tournament, email=fields.email, state__in=signups.LIVE).first()
+    if known is not None:
+        _notify(known, signup_mail.KNOWN, base_url)
+        return None
+    try:
+        with transaction.atomic():
+            signup = _create(tournament, fields, language, now)
+    except IntegrityError:  # the same email at the same moment: the one stored gets the reminder
+        known = SignUp.objects.filter(
+            tournament=tournament, email=fields.email, state__in=signups.LIVE
+        ).first()
+        if known is not None:
+            _notify(known, signup_mail.KNOWN, base_url)
+        return None
+    _notify(signup, signup_mail.CONFIRM, base_url)
+    return signup
+
+
+@transaction.atomic
+def _create(tournament: Tournament, fields: signups.Fields, language: str, now: datetime) -> SignUp:
+    signup = SignUp.objects.create(
+        tournament=tournament,
+        last_name=fields.last_name,
+        first_name=fields.first_name,
+        native_name=fields.native_name,
+        country=fields.country,
+        club=fields.club,
+        ema_id=fields.ema_id,
+        email=fields.email,
+        nicknames=fields.nicknames,
+        note=fields.note,
+        language=language if language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE,
+        consent_at=now,
+        token_seed=secrets.token_hex(16),
+        manage_token_hash=secrets.token_hex(32),  # replaced below, once the row has its id
+        manage_expires_at=_manage_expiry(tournament),
+        confirm_expires_at=now + timedelta(hours=CONFIRM_HOURS),
+    )
+    signup.confirm_token_hash = _hash(confirm_token(signup))
+    signup.manage_token_hash = _hash(manage_token(signup))
+    signup.save(update_fields=["confirm_token_hash", "manage_token_hash"])
+    audit.record(tournament, None, "signup.create", f"sign-up {signup.name}", {"email": signup.email})
+    return signup
+
+
+def _by_token(tournament: Tournament, token: str, purpose: str) -> SignUp:
+    column = "confirm_token_hash" if purpose == "confirm" else "manage_token_hash"
+    signup = (
+        SignUp.objects.select_for_update()
+        .filter(tournament=tournament, **{column: _hash(token or "-")})
+        .first()
+    )
+    if signup is None:
+        raise Refusal(
+            "token", RULE_TOKEN, _("This link is not valid (or was already used)."), status=NOT_FOUND
+        )
+    expires = signup.confirm_expires_at if purpose == "confirm" else signup.manage_expires_at
+    if expires is not None and expires <= timezone.now():
+        raise Refusal("token", RULE_TOKEN, _("This link has expired."), status=GONE)
+    return signup
+
+
+def find_by_manage_token(tournament: Tournament, token: str) -> SignUp:
+    with transaction.atomic():
+        return _by_token(tournament, token, "manage")
+
+
+def _move(signup: SignUp, state: str, user: AbstractBaseUser | None, action: str) -> None:
+    before = signup.state
+    signup.state = state
+    signup.save(update_fields=["state"])
+    audit.record(signup.tournament, user, action, f"sign-up {signup.name}", {"state": [before, state]})
+
+
+@transaction.atomic
+def confirm(tournament: Tournament, token: str, *, base_url: str = "") -> SignUp:
+    """Follow the one-time link: the sign-up counts from now, registered (or awaiting approval) while
+    places are left, else on the waiting list; refused when closed, or full without a waiting list."""
+    base_url = base_url or settings.SITE_URL
+    tournament = _lock(tournament)
+    signup = _by_token(tournament, token, "confirm")
+    now = timezone.now()
+    holding = SignUp.objects.filter(tournament=tournament, state__in=signups.HOLDING).count()
+    outcome = signups.on_confirmation(settings_of(tournament), holding, now)
+    if isinstance(outcome, Problem):
+        raise Refusal.of([outcome], status=CONFLICT)
+    signup.confirmed_at = now
+    signup.confirm_token_hash = None
+    signup.confirm_expires_at = None
+    signup.save(update_fields=["confirmed_at", "confirm_token_hash", "confirm_expires_at"])
+    _move(signup, outcome, None, "signup.confirm")
+    _notify(signup, outcome, base_url)
+    return signup
+
+
+def _promote(tournament: Tournament, base_url: str, user: AbstractBaseUser | None) -> list[SignUp]:
+    """The first on the waiting list take the places left (the tournament's row is locked by the
+    caller); nobody after the closing moment."""
+    settings_ = settings_of(tournament)
+    chosen = signups.to_promote(settings_, _queued(tournament), timezone.now())
+    promoted = []
+    for queued in chosen:
+        signup = SignUp.objects.select_for_update().get(pk=queued.id)
+        _move(signup, signups.promoted_state(settings_), user, "signup.promote")
+        _notify(signup, signup_mail.PROMOTED, base_url)
+        promoted.append(signup)
+    if promoted:  # the others' positions moved
+        for queued in signups.waiting_order(_queued(tournament)):
+            _notify(SignUp(pk=queued.id), signup_mail.WAITING_LIST, base_url)
+    return promoted
+
+
+def _cancel(signup: SignUp, user: AbstractBaseUser | None, state: str, base_url: str) -> SignUp:
+    if signup.state not in signups.LIVE:
+        message = _("This sign-up is already {state}.").format(state=signup.get_state_display())
+        raise Refusal("state", RULE_STATE, message, status=CONFLICT)
+    _move(signup, state, user, "signup.cancel" if state == signups.CANCELLED else "signup.reject")
+    _notify(signup, signup_mail.CANCELLED if state == signups.CANCELLED else signup_mail.REJECTED, base_url)
+    _promote(signup.tournament, base_url, user)
+    return signup
+
+
+@transaction.atomic
+def cancel_by_player(tournament: Tournament, token: str, *, base_url: str = "") -> SignUp:
+    """The player cancels from their own link: the first on the waiting list takes the place at once
+    (unless after the closing moment)."""
+    tournament = _lock(tournament)
+    signup = _by_token(tournament, token, "manage")
+    return _cancel(signup, None, signups.CANCELLED, base_url or settings.SITE_URL)
+
+
+def _staff_row(signup: SignUp, user: AbstractBaseUser) -> SignUp:
+    access.require_role(user, signup.tournament, Role.ORGANISER)
+    _lock(signup.tournament)
+    return SignUp.objects.select_for_update().select_related("tournament").get(pk=signup.pk)
+
+
+@transaction.atomic
+def cancel_by_staff(signup: SignUp, user: AbstractBaseUser, *, base_url: str = "") -> SignUp:
+    return _cancel(_staff_row(signup, user), user, signups.CANCELLED, base_url or settings.SITE_URL)
+
+
+@transaction.atomic
+def reject(signup: SignUp, user: AbstractBaseUser, *, base_url: str = "") -> SignUp:
+    return _cancel(_staff_row(signup, user), user, signups.REJECTED, base_url or settings.SITE_URL)
+
+
+@transaction.atomic
+def approve(signup: SignUp, user: AbstractBaseUser, *, base_url: str = "") -> SignUp:
+    signup = _staff_row(signup, user)
+    if signup.state != signups.AWAITING_APPROVAL:
+        message = _("Only a sign-up awaiting approval is approved; this one is {state}.").format(
+            state=signup.get_state_display()
+        )
+        raise Refusal("state", RULE_STATE, message, status=CONFLICT)
+    _move(signup, signups.REGISTERED, user, "signup.approve")
+    _notify(signup, signup_mail.REGISTERED, base_url or settings.SITE_URL)
+    return signup
+
+
+MOVES = (signups.REGISTERED, signups.AWAITING_APPROVAL, signups.WAITING_LIST)
+
+
+@transaction.atomic
+def move(signup: SignUp, state: str, user: AbstractBaseUser, *, base_url: str = "") -> SignUp:
+    """The organiser moves a confirmed sign-up between registered, awaiting approval and the waiting
+    list (after the closing moment, the organiser's way to give a freed place). A move that takes a place
+    is refused when none is left."""
+    signup = _staff_row(signup, user)
+    if state not in MOVES:
+        raise Refusal("state", RULE_STATE, _("state: not a state a sign-up is moved to"))
+    if signup.state not in MOVES:
+        message = _("Only a confirmed sign-up is moved; this one is {state}.").format(
+            state=signup.get_state_display()
+        )
+        raise Refusal("state", RULE_STATE, message, status=CONFLICT)
+    if state == signup.state:
+        return signup
+    if state in signups.HOLDING and signup.state not in signups.HOLDING:
+        holding = SignUp.objects.filter(tournament=signup.tournament, state__in=signups.HOLDING).count()
+        if signups.places_left(settings_of(signup.tournament), holding) == 0:
+            raise Refusal("state", signups.RULE_FULL, _("No place is left."), status=CONFLICT)
+    if state == signups.WAITING_LIST and signup.confirmed_at is None:
+        signup.confirmed_at = timezone.now()
+        signup.save(update_fields=["confirmed_at"])
+    _move(signup, state, user, "signup.move")
+    _notify(signup, state, base_url or settings.SITE_URL)
+    if state not in signups.HOLDING:
+        _promote(signup.tournament, base_url or settings.SITE_URL, user)
+    return signup
+
+
+@transaction.atomic
+def mark_paid(signup: SignUp, user: AbstractBaseUser, paid: bool = True) -> SignUp:
+    signup = _staff_row(signup, user)
+    if signup.paid != paid:
+        signup.paid = paid
+        signup.save(update_fields=["paid"])
+        audit.record(
+            signup.tournament, user, "signup.paid", f"sign-up {signup.name}", {"paid": [not paid, paid]}
+        )
+    return signup
+
+
+@transaction.atomic
+def turn_into_players(tournament: Tournament, user: AbstractBaseUser) -> list[Player]:
+    """Every registered sign-up not yet a player becomes one (the registration the check-in and the
+    seating use), with the same checks as a registration by hand and its EMA id matched to the site's
+    person; all or none (the refusal names the sign-up)."""
+    access.require_role(user, tournament, Role.ORGANISER)
+    tournament = _lock(tournament)
+    rows = SignUp.objects.select_for_update().filter(
+        tournament=tournament, state=signups.REGISTERED, player__isnull=True
+    )
+    created = []
+    for signup in rows.order_by("confirmed_at", "pk"):
+        try:
+            player = register_player(
+                tournament,
+                user,
+                name=signup.name,
+                first_name=signup.first_name,
+                last_name=signup.last_name,
+                native_name=signup.native_name,
+                country=signup.country.code or "",
+                club=signup.club,
+                ema_id=signup.ema_id,
+            )
+        except Refusal as refusal:
+            problems = [
+                Problem(p.field, p.rule, f"{signup.name}: {p.message}", extra={"signup": signup.pk})
+                for p in refusal.problems
+            ]
+            raise Refusal.of(problems, status=refusal.status) from refusal
+        signup.player = player
+        signup.save(update_fields=["player"])
+        audit.record(tournament, user, "signup.player", f"sign-up {signup.name}", {"player": player.pk})
+        created.append(player)
+    return created

@@ -1,0 +1,162 @@
+"""The players' own sign-up pages: the form, the confirmation and the player's own page by the emailed
+links, and the public list of the registered (``tournament.services.signups`` does every change)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+from django.utils.translation import get_language
+from django.views.decorators.http import require_GET, require_http_methods
+
+from tournament import access
+from tournament.forms import SignUpForm
+from tournament.models import RegistrationSettings, SignUp, StaffRole
+from tournament.refusal import Refusal
+from tournament.services import signups
+from tournament.signups import LIVE
+from tournament.views.base import access_tournament, add_refusal, render_page
+
+
+def _base_url(request: HttpRequest) -> str:
+    return request.build_absolute_uri("/").rstrip("/")
+
+
+def _context(tournament: object) -> dict[str, object]:
+    row = RegistrationSettings.objects.filter(tournament=tournament).first()
+    now = timezone.now()
+    rules = signups.settings_of(tournament)  # type: ignore[arg-type]
+    return {
+        "registration": row,
+        "is_open": rules.is_open(now),
+        "is_closed": rules.is_closed(now),
+        "counts": signups.counts(tournament),  # type: ignore[arg-type]
+    }
+
+
+@require_http_methods(["GET", "POST"])
+def signup_page(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = access_tournament(request, slug)
+    form = SignUpForm(request.POST or None)
+    sent = False
+    if request.method == "POST" and form.is_valid():
+        try:
+            signups.sign_up(
+                tournament,
+                form.cleaned_data,
+                address=access.client_address(request),
+                language=get_language() or "en",
+                base_url=_base_url(request),
+            )
+            sent = True
+        except Refusal as refusal:
+            add_refusal(form, refusal)
+    context = {"form": form, "sent": sent, **_context(tournament)}
+    return render_page(
+        request, "tournament/signup.html", tournament, context, status=400 if form.errors else 200
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def confirm(request: HttpRequest, slug: str, token: str) -> HttpResponse:
+    """The link of the confirmation message shows a button; the confirmation is its POST (a mail
+    scanner that fetches the link confirms nothing)."""
+    tournament = access_tournament(request, slug)
+    signup = None
+    refusal = None
+    if request.method == "POST":
+        try:
+            signup = signups.confirm(tournament, token, base_url=_base_url(request))
+        except Refusal as error:
+            refusal = error
+    context = {"signup": signup, "refusal": refusal, "token": token}
+    return render_page(
+        request,
+        "tournament/signup_confirm.html",
+        tournament,
+        context,
+        status=refusal.status if refusal else 200,
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def manage(request: HttpRequest, slug: str, token: str) -> HttpResponse:
+    tournament = access_tournament(request, slug)
+    try:
+        if request.method == "POST":
+            signup = signups.cancel_by_player(tournament, token, base_url=_base_url(request))
+        else:
+            signup = signups.find_by_manage_token(tournament, token)
+    except Refusal as refusal:
+        context = {"refusal": refusal}
+        return render_page(
+            request, "tournament/signup_manage.html", tournament, context, status=refusal.status
+        )
+    context = {
+        "signup": signup,
+        "position": signups.waiting_position(signup),
+        "can_cancel": signup.state in LIVE,
+    }
+    return render_page(request, "tournament/signup_manage.html", tournament, context)
+
+
+@require_GET
+def registered_list(request: HttpRequest, slug: str) -> HttpResponse:
+    """The registered players (every sign-up consented to its name being published), and the counts."""
+    tournament = access_tournament(request, slug)
+    registered = SignUp.objects.filter(tournament=tournament, state=SignUp.State.REGISTERED).order_by(
+        "last_name", "first_name"
+    )
+    context = {"registered": registered, **_context(tournament)}
+    return render_page(request, "tournament/signup_list.html", tournament, context)
+
+
+STAFF_ACTIONS = ("approve", "reject", "cancel", "paid", "unpaid", "registered", "waiting_list", "players")
+
+
+@require_http_methods(["GET", "POST"])
+def staff_signups(request: HttpRequest, slug: str) -> HttpResponse:
+    """The organiser's registration page: the sign-ups with their counts by state and by country, and
+    the staff's actions (one service each)."""
+    tournament = access_tournament(request, slug, StaffRole.Role.ORGANISER)
+    refusal = None
+    done = ""
+    if request.method == "POST":
+        action = request.POST.get("action", "")
+        base = _base_url(request)
+        try:
+            if action == "players":
+                done = str(len(signups.turn_into_players(tournament, request.user)))  # type: ignore[arg-type]
+            elif action in STAFF_ACTIONS:
+                signup = get_object_or_404(SignUp, tournament=tournament, pk=request.POST.get("signup") or 0)
+                user = request.user
+                if action == "approve":
+                    signups.approve(signup, user, base_url=base)  # type: ignore[arg-type]
+                elif action == "reject":
+                    signups.reject(signup, user, base_url=base)  # type: ignore[arg-type]
+                elif action == "cancel":
+                    signups.cancel_by_staff(signup, user, base_url=base)  # type: ignore[arg-type]
+                elif action in ("paid", "unpaid"):
+                    signups.mark_paid(signup, user, action == "paid")  # type: ignore[arg-type]
+                else:
+                    signups.move(signup, action, user, base_url=base)  # type: ignore[arg-type]
+        except Refusal as error:
+            refusal = error
+    rows = list(SignUp.objects.filter(tournament=tournament).order_by("state", "confirmed_at", "pk"))
+    by_country = Counter(str(row.country.name) if row.country else "" for row in rows if row.state in LIVE)
+    context = {
+        "rows": rows,
+        "by_country": sorted(by_country.items()),
+        "refusal": refusal,
+        "done": done,
+        **_context(tournament),
+    }
+    return render_page(
+        request,
+        "tournament/signup_staff.html",
+        tournament,
+        context,
+        status=refusal.status if refusal else 200,
+    )
