@@ -287,3 +287,29 @@ def test_120_long_names_fill_the_screen_in_rows_readable_from_the_back(
         seen += len(rows["heights"])
         page.clock.run_for(12_000)
     assert seen == 120
+
+
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_120_long_names_on_one_page_in_four_languages(
+    new_context: Any, live_server: Any, transactional_db: None
+) -> None:
+    """The same field at 1920 x 1080 in English, German, Russian and Japanese: one page, rows of 36 px
+    and more, nothing cut; a picture of each (tests/artifacts/projector-120-<language>.png)."""
+    tournament = crowded(120)
+    ARTIFACTS.mkdir(exist_ok=True)
+    for locale in ("en-GB", "de-DE", "ru-RU", "ja-JP"):
+        page = new_context(viewport=FULL_HD, locale=locale).new_page()
+        page.clock.install()
+        page.goto(f"{live_server.url}/t/{tournament.slug}/projector/")
+        wait_until(page, "document.querySelectorAll('[data-columns] tr[data-name]').length > 1", 10)
+        settled(page)
+        rows = page.evaluate(ROWS)
+        assert len(rows["heights"]) == 120 and rows["outside"] == 0, locale
+        assert min(rows["heights"]) >= 35.5, locale
+        assert page.evaluate(CUT_CELLS) == [], locale
+        page.screenshot(path=str(ARTIFACTS / f"projector-120-{locale[:2]}.png"))
+        page.close()
