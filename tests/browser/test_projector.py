@@ -86,13 +86,18 @@ def test_120_players_fit_and_the_seating_shows_once_published(
 
     # A smaller screen: rows as tall against its height (a thirtieth), each page whole on the screen.
     page.set_viewport_size({"width": 1024, "height": 600})
-    wait_until(page, "document.querySelector('[data-columns] td.name').getBoundingClientRect().height < 30", 10)
+    wait_until(
+        page, "document.querySelector('[data-columns] td.name').getBoundingClientRect().height < 30", 10
+    )
     assert page.evaluate("document.scrollingElement.scrollHeight <= innerHeight")
     first_page = page.evaluate(ON_SCREEN, "[data-columns] tr[data-name]")
     label = page.locator("[data-page-label]").inner_text()
     assert len(first_page) == page.locator("[data-columns] tr[data-name]").count()
     assert (label == "" and len(first_page) == 120) or re.fullmatch(r"Standings 1/[2-9]", label)
-    heights = page.evaluate("[...document.querySelectorAll('[data-columns] tr[data-name]')].map((r) => r.getBoundingClientRect().height)")
+    heights = page.evaluate(
+        "[...document.querySelectorAll('[data-columns] tr[data-name]')]"
+        ".map((r) => r.getBoundingClientRect().height)"
+    )
     assert min(heights) >= 20 - 0.5
     page.set_viewport_size(FULL_HD)
     expect(page.locator("[data-page-label]")).to_have_text("")
@@ -239,11 +244,14 @@ def test_a_big_field_shows_whole_names_ranks_and_totals_on_every_page(
 # height), the columns filling the screen's height, every row of a page inside the screen.
 ROWS = """() => {
   const board = document.querySelector("[data-board]").getBoundingClientRect();
-  const rows = [...document.querySelectorAll("[data-columns] tr[data-name]")].map((row) => row.getBoundingClientRect());
-  const columns = [...document.querySelectorAll("[data-columns] table")].map((table) => table.getBoundingClientRect());
+  const box = (node) => node.getBoundingClientRect();
+  const rows = [...document.querySelectorAll("[data-columns] tr[data-name]")].map(box);
+  const columns = [...document.querySelectorAll("[data-columns] table")].map(box);
   return {
     heights: rows.map((box) => box.height),
-    outside: rows.filter((box) => box.top < 0 || box.left < 0 || box.bottom > innerHeight || box.right > innerWidth).length,
+    outside: rows.filter(
+      (box) => box.top < 0 || box.left < 0 || box.bottom > innerHeight || box.right > innerWidth
+    ).length,
     lowest: Math.max(...columns.map((box) => box.bottom)),
     boardBottom: board.bottom,
     boardTop: board.top,
