@@ -244,7 +244,6 @@
      hanchan's seating is published, its tables take turns with the standings. */
   const PAGE_MS = 12000;
   const MAX_COLUMNS = 8;
-  const FONT_SCALES = [1, 0.9, 0.8];
 
   function chunk(items, size) {
     const pages = [];
@@ -270,6 +269,8 @@
     let seating = { round: null, tables: [] };
     let screens = [];
     let index = 0;
+    // The number of hanchan played, dropped from the standings when it would cost them a page.
+    let showPlayed = true;
 
     function fontSize() {
       return parseFloat(getComputedStyle(board).fontSize) || 16;
@@ -284,9 +285,10 @@
 
     /* A ranked table of players (``data-name``) or of teams (``data-team``): rank, name, total, played;
        ``widths`` (from ``columnWidths``) size the columns of rank, total and played. */
-    function rankedTable(rows, heading, key, widths) {
+    function rankedTable(rows, heading, key, widths, played) {
+      const withPlayed = played !== false;
       return R.el("table", { className: "projector-standings" }, [
-        R.el("colgroup", {}, [col(widths && widths.rank), col(0), col(widths && widths.total), col(widths && widths.played)]),
+        R.el("colgroup", {}, [col(widths && widths.rank), col(0), col(widths && widths.total), withPlayed ? col(widths && widths.played) : null]),
         R.el(
           "thead",
           {},
@@ -294,7 +296,7 @@
             R.el("th", { className: "num rank", text: "#" }),
             R.el("th", { text: heading }),
             R.el("th", { className: "num total", text: gettext("Total") }),
-            R.el("th", { className: "num played", text: gettext("Played") }),
+            withPlayed ? R.el("th", { className: "num played", text: gettext("Played") }) : null,
           ]),
         ),
         R.el(
@@ -308,14 +310,14 @@
                 row.phase_name ? R.el("span", { className: "phase-tag", text: row.phase_name }) : null,
               ]),
               R.el("td", { className: "num total" + (isNegative(row.total) ? " negative" : ""), text: row.total }),
-              R.el("td", { className: "num played", text: row.played }),
+              withPlayed ? R.el("td", { className: "num played", text: row.played }) : null,
             ]),
           ),
         ),
       ]);
     }
 
-    const standingsTable = (rows, widths) => rankedTable(rows, gettext("Player"), "data-name", widths);
+    const standingsTable = (rows, widths) => rankedTable(rows, gettext("Player"), "data-name", widths, showPlayed);
     const teamTable = (rows, widths) => rankedTable(rows, gettext("Team"), "data-team", widths);
 
     /* Text widths in the page's own fonts, measured without laying anything out. */
@@ -365,7 +367,7 @@
         rank: figure(0, "rank"),
         name: Math.ceil(Math.max(heading(1), names + room(cells[1]))),
         total: figure(2, "total"),
-        played: figure(3, "played"),
+        played: cells[3] ? figure(3, "played") : 0,
       };
       widths.table = widths.rank + widths.name + widths.total + widths.played;
       return widths;
@@ -402,7 +404,7 @@
       const room = board.clientHeight - (box.getBoundingClientRect().top - board.getBoundingClientRect().top);
       const perColumn = Math.max(1, itemHeight(probe, room));
       view.hidden = hidden;
-      return { columns, perColumn, widths: extra.widths };
+      return { columns, perColumn, widths: extra.widths, room };
     }
 
     /* The width a ranked table of ``rows`` needs, for ``fit``: the widest of its rows and headings. */
@@ -413,24 +415,61 @@
       };
     }
 
+    /* The standings' letters and rows sized from the field and the screen. A row is at least MIN_ROW
+       of the screen's height (36 px at 1080 px, readable from the back of a hall) and the letters at
+       least MIN_FONT of it; the pages needed at the smallest size are kept, and the letters grow as
+       large as those pages still hold (binary search: a larger font holds fewer rows), the rows then
+       stretched to fill the columns' height. */
+    const MIN_ROW = 36 / 1080;
+    const MIN_FONT = 14 / 1080;
+    const MAX_FONT = 48 / 1080;
+
+    function standingsAt(size, probeRow, sample, minRow) {
+      board.style.fontSize = size + "px";
+      board.style.setProperty("--projector-row", minRow + "px");
+      return fit(standingsView, columnsBox, standingsTable([probeRow]), rowsThatFit, rankedWidth(sample));
+    }
+
+    function standingsLayout(sample, probeRow) {
+      const screenHeight = window.innerHeight;
+      const minRow = Math.round(screenHeight * MIN_ROW);
+      const capacity = (rows) => rows.columns * rows.perColumn;
+      let low = Math.max(10, screenHeight * MIN_FONT);
+      const pagesAt = () => Math.max(1, Math.ceil(ranked.length / capacity(standingsAt(low, probeRow, sample, minRow))));
+      showPlayed = false;
+      const without = pagesAt();
+      showPlayed = true;
+      let pages = pagesAt();
+      if (pages > without) {
+        showPlayed = false;
+        pages = without;
+      }
+      let rows;
+      const perPage = Math.ceil(ranked.length / pages);
+      let high = Math.max(low, screenHeight * MAX_FONT);
+      while (high - low > 0.25) {
+        const middle = (low + high) / 2;
+        if (capacity(standingsAt(middle, probeRow, sample, minRow)) >= perPage) low = middle;
+        else high = middle;
+      }
+      rows = standingsAt(low, probeRow, sample, minRow);
+      // Rows as tall as the columns allow (never more than twice the letters' line).
+      const columnsUsed = Math.max(1, Math.min(rows.columns, Math.ceil(perPage / rows.perColumn)));
+      const perColumn = Math.max(1, Math.ceil(perPage / columnsUsed));
+      const probe = columnsBox.querySelector("table");
+      const rowBox = probe.tBodies[0].rows[0].getBoundingClientRect().height;
+      const spare = (rows.room - probe.tHead.getBoundingClientRect().height - 2) / perColumn;
+      const rowHeight = Math.max(minRow, Math.min(Math.floor(spare), Math.round(low * 2.4), Math.floor(rowBox * 2)));
+      board.style.setProperty("--projector-row", rowHeight + "px");
+      return { columns: columnsUsed, perColumn, widths: rows.widths };
+    }
+
     function layout() {
       screens = [];
       const sample = ranked.length ? ranked : [{ rank: 1, name: "M", total: "0", played: 0 }];
       // The probe row carries a phase tag when any row does, so that the tag's font can be measured.
       const probeRow = sample.find((row) => row.phase_name) || sample[0];
-      // The largest letters that show everyone on one screen, down to four fifths of the room's size
-      // (20 px on 1920 x 1080: 16 px still reads from the back of a hall); a bigger field turns pages
-      // at the full size.
-      let rows = null;
-      for (const scale of FONT_SCALES) {
-        board.style.fontSize = scale === 1 ? "" : scale + "em";
-        rows = fit(standingsView, columnsBox, standingsTable([probeRow]), rowsThatFit, rankedWidth(sample));
-        if (rows.columns * rows.perColumn >= ranked.length) break;
-      }
-      if (rows.columns * rows.perColumn < ranked.length) {
-        board.style.fontSize = "";
-        rows = fit(standingsView, columnsBox, standingsTable([probeRow]), rowsThatFit, rankedWidth(sample));
-      }
+      const rows = standingsLayout(sample, probeRow);
       const standingsPages = chunk(ranked, rows.columns * rows.perColumn);
       standingsPages.forEach((page, i) =>
         screens.push({ kind: "standings", page, layout: rows, label: interpolate(gettext("Standings %(page)s/%(pages)s"), { page: i + 1, pages: standingsPages.length }, true) }),

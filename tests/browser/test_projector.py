@@ -84,15 +84,21 @@ def test_120_players_fit_and_the_seating_shows_once_published(
     assert code and read_codes(tmp_path / "qr.png") == [f"{live_server.url}/t/{big_room.slug}/standings/"]
     screenshot(page, "projector-120", full_page=False)
 
-    # A smaller screen holds fewer: the standings turn pages, each one whole on the screen.
+    # A smaller screen: rows as tall against its height (a thirtieth), each page whole on the screen.
     page.set_viewport_size({"width": 1024, "height": 600})
-    expect(page.locator("[data-page-label]")).to_have_text(re.compile(r"^Standings 1/[2-9]$"))
+    wait_until(
+        page, "document.querySelector('[data-columns] td.name').getBoundingClientRect().height < 30", 10
+    )
     assert page.evaluate("document.scrollingElement.scrollHeight <= innerHeight")
     first_page = page.evaluate(ON_SCREEN, "[data-columns] tr[data-name]")
-    assert (
-        40 <= len(first_page) < 120
-        and len(first_page) == page.locator("[data-columns] tr[data-name]").count()
+    label = page.locator("[data-page-label]").inner_text()
+    assert len(first_page) == page.locator("[data-columns] tr[data-name]").count()
+    assert (label == "" and len(first_page) == 120) or re.fullmatch(r"Standings 1/[2-9]", label)
+    heights = page.evaluate(
+        "[...document.querySelectorAll('[data-columns] tr[data-name]')]"
+        ".map((r) => r.getBoundingClientRect().height)"
     )
+    assert min(heights) >= 20 - 0.5
     page.set_viewport_size(FULL_HD)
     expect(page.locator("[data-page-label]")).to_have_text("")
 
@@ -231,4 +237,87 @@ def test_a_big_field_shows_whole_names_ranks_and_totals_on_every_page(
             page.clock.run_for(12_000)
         assert seen == everyone, (count, size, len(seen))
         assert violations == []
+        page.close()
+
+
+# The standings sized to the screen: rows of at least 36 px at 1080 px (a thirtieth of the screen's
+# height), the columns filling the screen's height, every row of a page inside the screen.
+ROWS = """() => {
+  const board = document.querySelector("[data-board]").getBoundingClientRect();
+  const box = (node) => node.getBoundingClientRect();
+  const rows = [...document.querySelectorAll("[data-columns] tr[data-name]")].map(box);
+  const columns = [...document.querySelectorAll("[data-columns] table")].map(box);
+  return {
+    heights: rows.map((box) => box.height),
+    outside: rows.filter(
+      (box) => box.top < 0 || box.left < 0 || box.bottom > innerHeight || box.right > innerWidth
+    ).length,
+    lowest: Math.max(...columns.map((box) => box.bottom)),
+    boardBottom: board.bottom,
+    boardTop: board.top,
+    font: parseFloat(getComputedStyle(document.querySelector("[data-columns] td.name")).fontSize),
+  };
+}"""
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    "size", [FULL_HD, HD, {"width": 3840, "height": 2160}], ids=["1080p", "720p", "2160p"]
+)
+def test_120_long_names_fill_the_screen_in_rows_readable_from_the_back(
+    new_context: Any, live_server: Any, transactional_db: None, size: dict[str, int], screenshot: Any
+) -> None:
+    tournament = crowded(120)
+    page = new_context(viewport=size).new_page()
+    page.clock.install()
+    page.goto(f"{live_server.url}/t/{tournament.slug}/projector/")
+    wait_until(page, "document.querySelectorAll('[data-columns] tr[data-name]').length > 1", 10)
+    settled(page)
+    least = 36 * size["height"] / 1080
+    label = page.locator("[data-page-label]").inner_text()
+    pages = int(label.rsplit("/", 1)[1]) if label else 1
+    if size == FULL_HD:
+        screenshot(page, "projector-120-long-names-1080p", full_page=False)
+    if size["height"] >= 1080:
+        assert pages == 1, label  # up to 120 players on one page at 1080 px and more
+    else:
+        expect(page.locator("[data-page-label]")).to_be_visible()
+    seen = 0
+    for _ in range(pages):
+        rows = page.evaluate(ROWS)
+        assert min(rows["heights"]) >= least - 0.5, (size, min(rows["heights"]))
+        assert rows["outside"] == 0
+        # The columns fill the board's height: less than two rows left under the longest column.
+        assert rows["boardBottom"] - rows["lowest"] < 2 * min(rows["heights"]), rows
+        assert rows["font"] >= 14 * size["height"] / 1080
+        assert page.evaluate(CUT_CELLS) == []
+        seen += len(rows["heights"])
+        page.clock.run_for(12_000)
+    assert seen == 120
+
+
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_120_long_names_on_one_page_in_four_languages(
+    new_context: Any, live_server: Any, transactional_db: None
+) -> None:
+    """The same field at 1920 x 1080 in English, German, Russian and Japanese: one page, rows of 36 px
+    and more, nothing cut; a picture of each (tests/artifacts/projector-120-<language>.png)."""
+    tournament = crowded(120)
+    ARTIFACTS.mkdir(exist_ok=True)
+    for locale in ("en-GB", "de-DE", "ru-RU", "ja-JP"):
+        page = new_context(viewport=FULL_HD, locale=locale).new_page()
+        page.clock.install()
+        page.goto(f"{live_server.url}/t/{tournament.slug}/projector/")
+        wait_until(page, "document.querySelectorAll('[data-columns] tr[data-name]').length > 1", 10)
+        settled(page)
+        rows = page.evaluate(ROWS)
+        assert len(rows["heights"]) == 120 and rows["outside"] == 0, locale
+        assert min(rows["heights"]) >= 35.5, locale
+        assert page.evaluate(CUT_CELLS) == [], locale
+        page.screenshot(path=str(ARTIFACTS / f"projector-120-{locale[:2]}.png"))
         page.close()
