@@ -195,6 +195,9 @@ CASES: list[Case] = [
     Case((401, 403, 200, 200, 200, 200, 403), "POST",   "/api/tables/{t2}/sheet/check/", check_t2),
     Case((401, 403, 201, 201, 201, 201, 403), "POST",   "/api/tables/{t3}/sheet/from-log/", log_t3),
     Case((401, 403, 403, 201, 201, 201, 403), "POST",   "/api/tables/{t3}/sheet/from-log/", log_t3_reseated),
+    # Several replay links for a hanchan (head referee); a text that is no link is listed, never fetched.
+    Case((401, 403, 403, 200, 200, 200, 403), "POST",   T + "/rounds/1/sheets/from-links/",
+         {"links": ["not a replay link"]}),
     Case((401, 403, 200, 200, 200, 200, 403), "POST",   "/api/tables/{t2}/sheet/sign/", {}),
     Case((401, 403, 403, 200, 200, 200, 403), "POST",   "/api/tables/{t1}/sheet/correct/", correct_t1),
     # Penalties and disqualifications.

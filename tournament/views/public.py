@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET
 from scoring.models import ScoreSheet
 from scoring.rules.ruleset import differences, get_ruleset
 from tournament import access, services
+from tournament.forms import rule_label
 from tournament.live_standings import playing_rounds, standings_payload
 from tournament.models import Absence, Player, Round, Seat, StaffRole, Tournament
 from tournament.phases_db import phase_names
@@ -98,8 +99,6 @@ def home(request: HttpRequest, slug: str) -> HttpResponse:
 def rule_changes(tournament: Tournament) -> list[dict[str, str]]:
     """The tournament's rules that differ from its preset, in words: each with the form's label, its value
     and the preset's. None where custom rules only restate the preset."""
-    from tournament.forms import rule_label  # the form's own words for each rule
-
     preset = get_ruleset(tournament.ruleset_preset)
     return [
         {"label": rule_label(field), "value": rule_value(value), "preset": rule_value(before)}
