@@ -171,9 +171,10 @@ def seated_names(table: dict[str, Any]) -> list[str]:
 def check_sheet(sheet: dict[str, Any], ruleset: Ruleset, names: list[str], path: str) -> None:
     """An archive's score sheet as the sheet editor takes it: its entry read and replayed by the rules
     engine under the tournament's rules (every refusal the editor gives, with its hand; a draft, which
-    counts for nothing, is stored as it is), a sheet sent or signed a whole hanchan, and a signed sheet's results the final points its entry makes. (Its uma and
-    scores are not compared: the tournament's uma may have changed after the signing, and the standings
-    keep what was signed, as the product does.)"""
+    counts for nothing, is stored as it is), a sheet sent or signed a whole hanchan, and a signed
+    sheet's results the final points its entry makes. (Its uma and scores are not compared: the
+    tournament's uma may have changed after the signing, and the standings keep what was signed, as the
+    product does.)"""
     if len(names) != 4:
         raise field_refusal(
             f"{path}.entry", "four-seats", f"its table has {len(names)} players seated, not 4"
