@@ -52,6 +52,7 @@ AT_ONCE_SECONDS = 0.2
 # test holds them to half the pool's timeout, which no answer that waited on the pool can meet.
 NOT_WAITED_SECONDS = 2.5
 SETTLE_SECONDS = 1.0
+LATE_ANSWERS_WAIT_SECONDS = 60.0
 PAGES = ("", "standings/", "standings.json")
 SHEETS_OF_TABLE = "SELECT count(*) FROM scoring_scoresheet WHERE table_id = %s"
 
@@ -115,6 +116,11 @@ def readers(server: Server, base: str) -> Iterator[list[Answer]]:
             thread.join(timeout=60)
 
 
+def late_count(answers: list[Answer], since: float) -> int:
+    """How many of the answers so far started at ``since`` or after."""
+    return sum(1 for a in list(answers) if a.started >= since)
+
+
 def p95(seconds: list[float]) -> float:
     return statistics.quantiles(seconds, n=20)[-1]
 
@@ -153,7 +159,13 @@ def test_a_killed_database_is_not_waited_on_and_the_site_is_back_within_seconds(
                 restart_at = time.monotonic()
                 database.start()
                 restarted_at = time.monotonic()
-                time.sleep(RECOVERY_SECONDS + 3)
+                time.sleep(RECOVERY_SECONDS)
+                # As many answers after the recovery as there are readers, however slow the machine
+                # (beside the rest of the suite a page has taken 2 s): a count, not a fixed time.
+                deadline = time.monotonic() + LATE_ANSWERS_WAIT_SECONDS
+                recovered_at = restarted_at + RECOVERY_SECONDS
+                while time.monotonic() < deadline and late_count(answers, recovered_at) < READERS:
+                    time.sleep(0.2)
             stored_in_the_outage = sheets_of(database, seated_table)
             after = request(server, "POST", sheet, submission, token)
             signed = request(server, "POST", f"{sheet}sign/", {}, token)
@@ -183,7 +195,7 @@ def test_a_killed_database_is_not_waited_on_and_the_site_is_back_within_seconds(
     back_after = min(a.started + a.seconds for a in fresh) - restarted_at
     print(f"first fresh answer {back_after:.2f} s after the restart")
     late = [a for a in answers if a.started >= restarted_at + RECOVERY_SECONDS]
-    assert len(late) > READERS
+    assert len(late) >= READERS
     assert all(a.status == 200 and not a.stale for a in late), {(a.status, a.stale) for a in late}
     assert not [a for a in answers if a.status >= 500 or a.status == 0]
 
