@@ -2,7 +2,8 @@
 its headless shell (``chromium-headless-shell``, installed by ``make test`` through
 scripts/ensure-services.sh; no browser is downloaded), the same engine as the desktop browser without the
 browser around it, or Debian's ``chromium`` where the shell is not installed. Screenshots of the main
-pages go to tests/artifacts/screenshots/ for people to look at.
+pages go to tests/artifacts/screenshots/ for people to look at when the run asks for them (``SCREENSHOTS=en``
+or ``1``: ``shots_wanted``); the everyday run takes none.
 """
 
 from __future__ import annotations
@@ -161,23 +162,42 @@ def server_let_go(timeout: float = 10.0) -> None:
             time.sleep(0.02)
 
 
+def shots_wanted(language: str = "en") -> bool:
+    """Whether this run takes screenshots in ``language``: ``SCREENSHOTS=1`` in every language,
+    ``SCREENSHOTS=en`` (or ``en,ja``) in those (``make handbook`` takes English); the everyday run takes
+    none, as a picture is for a person to open and asserts nothing (docs/testing.md)."""
+    wanted = os.environ.get("SCREENSHOTS", "")
+    return wanted == "1" or language in wanted.split(",")
+
+
+def shoot(page: Any, path: Path, *, language: str = "en", **options: Any) -> None:
+    """``page.screenshot(path=path, **options)`` (a page or a locator) when the run takes screenshots in
+    ``language`` (``shots_wanted``)."""
+    if shots_wanted(language):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(path), **options)
+
+
 @pytest.fixture
 def screenshot() -> Any:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    """``screenshot(page, name)``: the page (whole, unless ``full_page=False``) in
+    tests/artifacts/screenshots/, when the run takes English screenshots (``shots_wanted``)."""
 
-    def take(page: Any, name: str, *, full_page: bool = True) -> Path:
+    def take(page: Any, name: str, *, full_page: bool = True) -> None:
+        if not shots_wanted():
+            return
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         path = SCREENSHOTS / f"{name}.png"
         page.evaluate("window.scrollTo(0, 0)")
         if not full_page:
             page.screenshot(path=str(path))
-            return path
+            return
         # The whole page on a screen as tall as the page: sticky bars sit where they belong.
         size = page.viewport_size
         height = page.evaluate("document.documentElement.scrollHeight")
         page.set_viewport_size({"width": size["width"], "height": max(height, size["height"])})
         page.screenshot(path=str(path))
         page.set_viewport_size(size)
-        return path
 
     return take
 

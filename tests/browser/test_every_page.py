@@ -56,7 +56,7 @@ from django.utils.http import urlsafe_base64_encode
 
 from penalties import services as penalties
 from scoring import services as sheets
-from tests.browser.conftest import log_in, unstuck_layout_problems
+from tests.browser.conftest import log_in, shots_wanted, unstuck_layout_problems
 from tests.conftest import make_user, seat_table
 from tournament import services
 from tournament.awards import AWARDS
@@ -521,14 +521,7 @@ def axe_findings(page: Any, *, every_rule: bool) -> list[str]:
     ]
 
 
-def shots(language: str) -> bool:
-    """Whether to take screenshots in ``language``: ``SCREENSHOTS=1`` in every language, ``SCREENSHOTS=en``
-    (or ``en,ja``) in those (the handbooks take English)."""
-    wanted = os.environ.get("SCREENSHOTS", "")
-    return wanted == "1" or language in wanted.split(",")
-
-
-def shoot(page: Any, language: str, width: int, name: str, *, whole: bool) -> None:
+def shoot_page(page: Any, language: str, width: int, name: str, *, whole: bool) -> None:
     path = SHOTS / language / str(width) / f"{name}.png"
     path.parent.mkdir(parents=True, exist_ok=True)
     page.evaluate("window.scrollTo(0, 0)")
@@ -571,8 +564,8 @@ def visit(page: Any, base: str, item: Page, harbour: Harbour, findings: Findings
         findings.add(f"{item.name} at {width} px", unstuck_layout_problems(page))
         if width in axe_at:
             findings.add(f"{item.name} at {width} px: axe", axe_findings(page, every_rule=language == "en"))
-        if shots(language):
-            shoot(page, language, width, item.name, whole=not item.projector)
+        if shots_wanted(language):
+            shoot_page(page, language, width, item.name, whole=not item.projector)
 
 
 def in_language(context: Any, live_server: Any, language: str) -> Any:

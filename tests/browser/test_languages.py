@@ -14,7 +14,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from scoring import services as sheets
-from tests.browser.conftest import DESKTOP, PHONE, drawn_after, log_in
+from tests.browser.conftest import DESKTOP, PHONE, drawn_after, log_in, shoot
 from tests.browser.test_content_security import watch
 from tests.conftest import make_user, seat_table
 from tournament import services
@@ -182,7 +182,7 @@ def test_the_main_pages_in_each_language(
             assert SATO.get(language, "Taro Sato") in text, (language, name)
         if name in {"standings", "seating"}:
             assert KIM.get(language, "Kim Minjun") in text, (language, name)
-        page.screenshot(path=str(SHOTS / f"{language}-{name}.png"), full_page=name != "projector")
+        shoot(page, SHOTS / f"{language}-{name}.png", language=language, full_page=name != "projector")
         assert violations == [], (language, name, violations)
 
 
@@ -251,5 +251,5 @@ def test_the_staff_pages_in_each_language(
         assert wanted.lower() in text.lower(), (language, name, wanted)
         if wanted != heading:
             assert heading not in text, (language, name)
-        page.screenshot(path=str(SHOTS / f"{language}-{name}.png"), full_page=True)
+        shoot(page, SHOTS / f"{language}-{name}.png", language=language, full_page=True)
     assert violations == [], (language, violations)

@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 
 from penalties.models import Penalty
 from scoring import services as sheets
-from tests.browser.conftest import wait_until
+from tests.browser.conftest import shoot, wait_until
 from tests.browser.test_content_security import watch
 from tests.conftest import make_players, make_user, seat_table
 from tests.qr_reader import read_codes
@@ -319,5 +319,5 @@ def test_120_long_names_on_one_page_in_four_languages(
         assert len(rows["heights"]) == 120 and rows["outside"] == 0, locale
         assert min(rows["heights"]) >= 35.5, locale
         assert page.evaluate(CUT_CELLS) == [], locale
-        page.screenshot(path=str(ARTIFACTS / f"projector-120-{locale[:2]}.png"))
+        shoot(page, ARTIFACTS / f"projector-120-{locale[:2]}.png", language=locale[:2])
         page.close()

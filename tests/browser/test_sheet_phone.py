@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring import services as sheets
-from tests.browser.conftest import layout_problems, log_in, wait_until
+from tests.browser.conftest import layout_problems, log_in, shoot, wait_until
 from tests.conftest import make_user, seat_table
 from tournament.models import Player, Round, Table, Tournament
 from tournament.services import player_login
@@ -84,7 +84,7 @@ def look(page: Any, name: str, found: dict[str, list[str]]) -> None:
     size = page.viewport_size
     height = page.evaluate("document.documentElement.scrollHeight")
     page.set_viewport_size({"width": size["width"], "height": max(height, size["height"])})
-    page.screenshot(path=str(SHOTS / f"{name}.png"))
+    shoot(page, SHOTS / f"{name}.png")
     if problems := layout_problems(page):
         found[name] = problems
     page.set_viewport_size(size)
@@ -160,7 +160,7 @@ def test_the_sheet_fits_phones_for_the_referee_and_the_confirming_player(
         wait_until(referee, "document.querySelector('[data-hand=\"1\"] [data-hand-errors] li')")
         referee.wait_for_timeout(100)
         assert in_sight(referee, '[data-hand="1"] [data-hand-errors] li')
-        referee.screenshot(path=str(SHOTS / f"sheet-referee-error-{width}.png"))
+        shoot(referee, SHOTS / f"sheet-referee-error-{width}.png")
         hand.locator('[data-han] input[value="2"]').click()  # as it was: the phone keeps nothing
         hand.locator('[data-fu] input[value="30"]').click()
         expect(hand.locator("[data-hand-errors] li")).to_have_count(0)

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
-from tests.browser.conftest import layout_problems, log_in
+from tests.browser.conftest import layout_problems, log_in, shoot
 from tournament import services
 
 SHOTS = Path(__file__).resolve().parents[1] / "artifacts" / "tournament-form"
@@ -35,7 +35,7 @@ def test_the_address_follows_the_name_and_the_time_zone_is_the_browsers(
     page.type("#id_name", "Café de Paris Open")
     assert page.input_value("#id_slug") == "cafe-de-paris-open"
     if width == 1366:  # the organiser's handbook shows the form as it starts
-        page.screenshot(path=str(SHOTS / "named-1366.png"), full_page=True)
+        shoot(page, SHOTS / "named-1366.png", full_page=True)
     page.fill("#id_slug", "paris")
     page.press("#id_name", "End")
     page.keyboard.type(" 2027")
@@ -45,7 +45,7 @@ def test_the_address_follows_the_name_and_the_time_zone_is_the_browsers(
     page.select_option("#id_separate_teams_rule", "from")
     assert not page.is_disabled("#id_separate_teams")
     page.select_option("#id_ruleset_preset", "EMA2016")
-    page.screenshot(path=str(SHOTS / f"new-{width}.png"), full_page=True)
+    shoot(page, SHOTS / f"new-{width}.png", full_page=True)
     assert layout_problems(page) == []
     assert errors == []
 
@@ -61,5 +61,5 @@ def test_the_invitation_and_its_link_fit_the_narrowest_phone(new_context: Any, l
     page.click("button[type=submit].primary")
     link = page.text_content("[data-invitation-link]") or ""
     assert "/accounts/set-password/" in link
-    page.screenshot(path=str(SHOTS / "invite-360.png"), full_page=True)
+    shoot(page, SHOTS / "invite-360.png", full_page=True)
     assert layout_problems(page) == []

@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from scoring import services as sheets
 from scoring.models import ScoreSheet
-from tests.browser.conftest import layout_problems, unstuck_layout_problems
+from tests.browser.conftest import layout_problems, shoot, unstuck_layout_problems
 from tests.browser.test_offline_entry import Taps, open_sheet
 from tests.browser.test_sheet_phone import SHOTS
 from tournament.models import Table
@@ -146,7 +146,7 @@ def test_a_typical_hanchan_with_yaku_takes_at_most_60_taps(
     )
     problems = layout_problems(page)
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / "sheet-yaku-390.png"))
+    shoot(page, SHOTS / "sheet-yaku-390.png")
     page.set_viewport_size(size)
     tap(page.get_by_role("button", name="Submit", exact=True))
     expect(page.locator(".messages")).to_contain_text("Submitted (version 1)")
@@ -273,7 +273,7 @@ def test_a_double_and_a_triple_ron_are_entered_with_each_winners_yaku(
     )
     problems = layout_problems(page)
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / "sheet-triple-ron-390.png"))
+    shoot(page, SHOTS / "sheet-triple-ron-390.png")
     page.set_viewport_size(size)
     assert problems == [], problems
     expect(first.locator("[data-hand-summary]")).to_have_text(
@@ -333,7 +333,7 @@ def test_the_yaku_form_fits_a_360_px_phone_in_every_language(
         size = page.viewport_size
         height = page.evaluate("document.documentElement.scrollHeight")
         page.set_viewport_size({"width": size["width"], "height": height})
-        page.screenshot(path=str(SHOTS / f"sheet-yaku-360-{language}.png"))
+        shoot(page, SHOTS / f"sheet-yaku-360-{language}.png", language=language)
         page.set_viewport_size(size)
     assert found == {}, "\n".join(f"{name}: {problems}" for name, problems in found.items())
 

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring import services as sheets
-from tests.browser.conftest import layout_problems, log_in
+from tests.browser.conftest import layout_problems, log_in, shoot
 from tests.browser.test_sheet_phone import SHOTS
 from tests.conftest import make_user, seat_table
 from tests.rules.test_yaku_statistics import HANDS
@@ -63,7 +63,7 @@ def test_the_yaku_tables_fit_a_phone_in_every_language(
             expect(page.locator("[data-yaku-table] tbody tr")).to_have_count(rows)
             height = page.evaluate("document.documentElement.scrollHeight")
             page.set_viewport_size({"width": PHONE["width"], "height": height})
-            page.screenshot(path=str(SHOTS / f"yaku-{name}-360-{language}.png"))
+            shoot(page, SHOTS / f"yaku-{name}-360-{language}.png", language=language)
             if problems := layout_problems(page):
                 found[f"{name} {language}"] = problems
     assert found == {}, "\n".join(f"{name}: {problems}" for name, problems in found.items())
