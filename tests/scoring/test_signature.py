@@ -5,6 +5,7 @@ the migration mends the sheets a correction left naming the first signer."""
 from __future__ import annotations
 
 import importlib
+import json
 from datetime import timedelta
 from typing import Any
 
@@ -14,6 +15,7 @@ from django.utils import formats, timezone
 from django.utils.dateparse import parse_datetime
 
 from exports.archive.dump import build_archive
+from exports.archive.load import import_archive
 from exports.exporters.sheets import ScoreSheetsExporter
 from scoring import services
 from scoring.models import ScoreSheet, SheetVersion
@@ -141,3 +143,21 @@ def test_the_migration_mends_a_sheet_whose_own_fields_still_name_the_first_signe
     untouched = ScoreSheet.objects.get(pk=other.pk)
     assert (untouched.signed_by, untouched.updated_at) == (referee, before)
     assert ScoreSheet.objects.get(pk=draft.pk).signed_by is None
+
+
+@pytest.mark.django_db
+def test_an_archive_naming_the_first_signer_loads_with_the_histories_signer(
+    tournament: Any, seated_table: Any, referee: Any, head_referee: Any
+) -> None:
+    """An archive written before a correction signed its version holds the first signer in the sheet's
+    own fields: the loaded sheet takes its history's."""
+    signed_then_corrected(seated_table, referee, head_referee)
+    first = SheetVersion.objects.get(sheet__table=seated_table, action=SheetVersion.Action.SIGNED)
+    correction = SheetVersion.objects.get(sheet__table=seated_table, action=SheetVersion.Action.CORRECTED)
+    archive = json.loads(json.dumps(build_archive(tournament), default=str))
+    (archived,) = [table["score_sheet"] for r in archive["rounds"] for table in r["tables"]]
+    archived["signed_by"], archived["signed_at"] = "referee", first.at.isoformat()
+
+    copy = import_archive(archive, slug="copy")
+    loaded = ScoreSheet.objects.get(table__round__tournament=copy)
+    assert (loaded.signed_by, loaded.signed_at) == (head_referee, correction.at)
