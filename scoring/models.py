@@ -290,3 +290,15 @@ def prefetch_signatures(sheets: Iterable[ScoreSheet]) -> None:
     signatures = current_signatures(sheets)
     for sheet in sheets:
         sheet.signature = signatures.get(sheet.pk)
+
+
+def open_disputes(sheets: Iterable[ScoreSheet | None]) -> dict[int, SheetVersion]:
+    """The dispute of each disputed sheet (the latest "disputed" entry of its history: the player and
+    their reason), by sheet id, in one query."""
+    disputed = [
+        sheet.pk for sheet in sheets if sheet is not None and sheet.status == ScoreSheet.Status.DISPUTED
+    ]
+    if not disputed:
+        return {}
+    rows = SheetVersion.objects.filter(sheet_id__in=disputed, action=SheetVersion.Action.DISPUTED)
+    return {row.sheet_id: row for row in rows.select_related("player").order_by("at", "pk")}

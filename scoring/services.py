@@ -149,11 +149,11 @@ def _record(
     *,
     player: Player | None = None,
     findings: list[dict[str, Any]] | None = None,
-) -> None:
+) -> SheetVersion:
     """The sheet's state as one more entry of its history: by a user (staff), or by a seated ``player``
     (``user`` None), or by the table as a whole (both None); ``findings``, a new version's game-log
     findings."""
-    SheetVersion.objects.create(
+    return SheetVersion.objects.create(
         sheet=sheet,
         version=sheet.version,
         action=action,
@@ -166,6 +166,19 @@ def _record(
         reason=reason,
         findings=findings,
     )
+
+
+def _sign(
+    sheet: ScoreSheet, action: str, user: AbstractBaseUser | None, seats: Sequence[Seat], reason: str = ""
+) -> None:
+    """Signs the sheet's current version (a referee's signature, a correction, the table's agreement):
+    its history entry is written first and the sheet's own ``signed_by`` and ``signed_at`` are that
+    entry's author and time, so that the sheet and its history never tell two stories."""
+    sheet.status = ScoreSheet.Status.SIGNED
+    sheet.content_hash = content_hash(sheet.table, sheet.entry, seats)
+    signed = _record(sheet, action, user, seats, reason)
+    sheet.signed_by, sheet.signed_at = user, signed.at
+    sheet.save()
 
 
 def log_findings(sheet: ScoreSheet) -> list[dict[str, Any]] | None:
@@ -587,7 +600,10 @@ def sign_sheet(
     _lock_table(sheet.table)
     sheet = ScoreSheet.objects.select_related("table__round__tournament").get(pk=sheet.pk)
     if sheet.is_signed:
-        message = _("already signed by {user}").format(user=sheet.signed_by)
+        if sheet.signed_by_table:
+            message = _("already signed: the four players agreed")
+        else:
+            message = _("already signed by {user}").format(user=sheet.signed_by)
         raise _refusal("status", "already-signed", message, status=CONFLICT)
     if expected_version is not None and sheet.version != expected_version:
         raise _stale(
@@ -600,13 +616,9 @@ def sign_sheet(
     seats = seated_players(sheet.table)
     # The rules may not have changed, but a signature checks anyway; the results come from this check.
     verdict = _checked(sheet.table, sheet.entry, seats)
-    sheet.status = ScoreSheet.Status.SIGNED
-    sheet.signed_by, sheet.signed_at = user, timezone.now()
-    sheet.content_hash = content_hash(sheet.table, sheet.entry, seats)
-    sheet.save()
+    _sign(sheet, SheetVersion.Action.SIGNED, user, seats)
     _write_results(sheet, verdict, seats)
     _sync_chombo_penalties(sheet, verdict, seats, user)
-    _record(sheet, SheetVersion.Action.SIGNED, user, seats)
     rounds.follow_play(sheet.table.round, signed=True)  # the last table signed finishes the hanchan
     participation.book_missed(sheet.table.round, user)  # and books its missed-hanchan penalties
     schedule_standings_refresh(sheet.table.round.tournament_id)
@@ -639,13 +651,10 @@ def correct_sheet(
     sheet.entry, sheet.replay, sheet.form = entry, verdict.as_json(), entry["form"]
     sheet.version += 1
     # The correction's author signs the new version: the sheet's signer and time are this version's,
-    # as its history says (``ScoreSheet.signature``), never those of the version it replaces.
-    sheet.signed_by, sheet.signed_at = user, timezone.now()
-    sheet.content_hash = content_hash(sheet.table, entry, seats)
-    sheet.save()
+    # never those of the version it replaces.
+    _sign(sheet, SheetVersion.Action.CORRECTED, user, seats, reason.strip())
     _write_results(sheet, verdict, seats)
     _sync_chombo_penalties(sheet, verdict, seats, user)
-    _record(sheet, SheetVersion.Action.CORRECTED, user, seats, reason.strip())
     schedule_standings_refresh(sheet.table.round.tournament_id)
     tables_changed_on_commit(sheet.table.round.tournament_id)
     return sheet
@@ -788,20 +797,16 @@ def _sign_by_table(sheet: ScoreSheet, seats: Sequence[Seat]) -> None:
     """The four players agreed: the same effects as a referee's signature (``sign_sheet``), signed by
     nobody, the history naming the four."""
     verdict = _checked(sheet.table, sheet.entry, seats)
-    sheet.status = ScoreSheet.Status.SIGNED
-    sheet.signed_by, sheet.signed_at = None, timezone.now()
-    sheet.content_hash = content_hash(sheet.table, sheet.entry, seats)
-    sheet.save()
-    _write_results(sheet, verdict, seats)
-    players = {seat.player.name: seat.player for seat in seats}
-    penalties.sync_sheet_chombo(sheet, [(players[c.player], c.hand) for c in verdict.chombo or ()], None)
     # Written in the tournament's language, as every text the product writes into the record.
     east, south, west, north = (seat.player.name for seat in seats)
     with translation.override(sheet.table.round.tournament.record_language()):
         agreed = _("agreed by {east}, {south}, {west} and {north}").format(
             east=east, south=south, west=west, north=north
         )
-    _record(sheet, SheetVersion.Action.CONFIRMED, None, seats, agreed)
+    _sign(sheet, SheetVersion.Action.CONFIRMED, None, seats, agreed)
+    _write_results(sheet, verdict, seats)
+    players = {seat.player.name: seat.player for seat in seats}
+    penalties.sync_sheet_chombo(sheet, [(players[c.player], c.hand) for c in verdict.chombo or ()], None)
     rounds.follow_play(sheet.table.round, signed=True)  # the last table signed finishes the hanchan
     participation.book_missed(sheet.table.round, None)  # and books its missed-hanchan penalties
     schedule_standings_refresh(sheet.table.round.tournament_id)

@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from scoring import services
 from scoring.forms import AnswerForm, CorrectionForm, GameLogForm, SheetForm, SignForm
-from scoring.models import ScoreSheet
+from scoring.models import ScoreSheet, open_disputes
 from scoring.rules import tenhou
 from scoring.rules.legal import most_ron_winners
 from scoring.rules.replay import RESULT_NAMES
@@ -291,14 +291,17 @@ def _confirmation(
 @require_GET
 def my_tables(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = access_tournament(request, slug, Role.REFEREE)
-    tables = tournament_services.tables_of_referee(request.user, tournament)
+    tables = tournament_services.tables_of_referee(request.user, tournament)  # disputed sheets first
+    disputes = open_disputes(getattr(table, "sheet", None) for table in tables)
     rows = []
     for table in tables:
         seats = sorted(table.seats.all(), key=lambda seat: seat.wind)
+        sheet = getattr(table, "sheet", None)
         rows.append(
             {
                 "table": table,
-                "sheet": getattr(table, "sheet", None),
+                "sheet": sheet,
+                "dispute": disputes.get(sheet.pk) if sheet is not None else None,
                 "players": [(WIND_NAMES[seat.wind], seat.player.name) for seat in seats],
             }
         )

@@ -23,15 +23,18 @@ Slow tables (``slow_tables``), for the head referee: a table still playing is fl
 
 A hand of a 90-minute hanchan takes six to eight minutes, so 15 minutes without an entry is two hands
 not entered, and three hands behind the median is a table about twenty minutes late.
+
+A referee's tables (``disputed_first``): the tables whose sheet the players disputed come first, as only
+a referee can settle them; the others keep their order.
 """
 
 from __future__ import annotations
 
 import statistics
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from scoring.rules.legal import ABORTIVE, CHOMBO, DRAW, MULTIPLE_RON, NAGASHI, RON, TSUMO
 from scoring.rules.sheet import ROUND_LABELS, UNREADABLE
@@ -48,6 +51,16 @@ FINISHED_STATUSES = ("submitted", "signed", "disputed")
 
 RULE_BEHIND = "hands-behind"
 RULE_IDLE = "no-entry"
+
+DISPUTED = "disputed"
+
+T = TypeVar("T")
+
+
+def disputed_first(tables: Iterable[T], status: Callable[[T], str | None]) -> list[T]:
+    """The tables in a referee's order: those whose sheet's ``status`` is disputed first, then the rest,
+    each group in the order given (table order; a club session's hanchan order)."""
+    return sorted(tables, key=lambda table: status(table) != DISPUTED)
 
 
 @dataclass(frozen=True, slots=True)

@@ -61,7 +61,7 @@ from exports.archive.fields import (
     VERSION_FIELDS,
 )
 from penalties.models import Disqualification, Penalty
-from scoring.models import ScoreSheet, SeatResult, SheetConfirmation, SheetVersion
+from scoring.models import ScoreSheet, SeatResult, SheetConfirmation, SheetVersion, current_signatures
 from tournament.inputs import RULE_SYNTAX, read_json, require_plain_json
 from tournament.models import (
     Absence,
@@ -532,6 +532,7 @@ def _import(archive: dict[str, Any], slug: str | None) -> Tournament:
                 for index, answer in enumerate(rows_of(sheet, "confirmations", default=[]))
             ],
         )
+        mend_signers(sheet_ids)
         sheet_id = {key: spk for spk, (_, _, key, _) in zip(sheet_ids, sheets, strict=True)}
         insert(
             Absence,
@@ -627,3 +628,18 @@ def _import(archive: dict[str, Any], slug: str | None) -> Tournament:
             ],
         )
     return tournament
+
+
+def mend_signers(sheet_ids: list[int]) -> None:
+    """A loaded signed sheet's own ``signed_by`` and ``signed_at`` are its history's signer and time (an
+    archive written before a correction signed its version names the first signer there)."""
+    signed = list(ScoreSheet.objects.filter(pk__in=sheet_ids, status=ScoreSheet.Status.SIGNED))
+    signatures = current_signatures(signed)  # one query
+    mended = []
+    for sheet in signed:
+        signature = signatures[sheet.pk]
+        author_id = signature.author.pk if signature.author is not None else None
+        if (sheet.signed_by_id, sheet.signed_at) != (author_id, signature.at):
+            sheet.signed_by_id, sheet.signed_at = author_id, signature.at
+            mended.append(sheet)
+    ScoreSheet.objects.bulk_update(mended, ["signed_by", "signed_at"], batch_size=1000)

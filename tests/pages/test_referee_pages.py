@@ -8,9 +8,11 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from scoring import services as sheets
 from scoring.models import ScoreSheet
 from tests.pages.conftest import Site, client_for
 from tests.scoring import hanchan
+from tournament.models import Tournament
 
 
 def check(client: Client, site: Site, entry: Any, table: int = 2) -> Any:
@@ -192,6 +194,28 @@ def test_my_tables_lists_the_current_hanchan_with_each_sheet_status(site: Site) 
     assert "My tables: hanchan 1" in page
     assert "Table 1" in page and "Signed" in page and "View the sheet" in page
     assert "Table 2" in page and "Enter the sheet" in page
+
+
+@pytest.mark.django_db
+def test_my_tables_lists_a_disputed_sheet_first_marked_in_words_with_the_players_reason(site: Site) -> None:
+    """Table 2's players disputed their sheet: its card comes before table 1's, with a mark, the word and
+    who disputed what, not only a colour."""
+    site.tournament.entry_mode = Tournament.EntryMode.PLAYERS
+    site.tournament.save()
+    players = {seat.player.name: seat.player for seat in site.table_2.seats.select_related("player")}
+    entry = {"form": "final", "final_points": {"Eve": 41000, "Fay": 31000, "Gus": 26000, "Hal": 22000}}
+    sheets.player_save_sheet(site.table_2, {**entry, "riichi_sticks_left": 0}, players["Eve"], submit=True)
+    sheets.dispute_sheet(site.table_2, players["Fay"], version=1, reason="Gus paid my ron, not Hal")
+
+    page = client_for(site.users["referee"]).get(f"/t/{site.tournament.slug}/referee/").content.decode()
+    cards = page.split('<section class="table-card')[1:]
+    assert [card.split("<h2>", 1)[1].split("\n", 1)[0] for card in cards] == ["Table 2", "Table 1"]
+    disputed = cards[0]
+    assert disputed.startswith(' disputed" data-disputed>')
+    assert '<span class="badge disputed"><span aria-hidden="true">⚠ </span>Disputed</span>' in disputed
+    assert "Disputed by Fay: <q>Gus paid my ron, not Hal</q>" in disputed
+    assert "Settle the dispute" in disputed
+    assert "data-disputed" not in cards[1] and "Signed" in cards[1]
 
 
 @pytest.mark.django_db

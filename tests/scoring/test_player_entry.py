@@ -65,9 +65,20 @@ def test_three_agree_after_the_submission_and_the_table_signs_it(table: Any) -> 
     last = sheet.versions.order_by("pk").last()
     assert last is not None and last.action == SheetVersion.Action.CONFIRMED
     assert last.reason == "agreed by Ana, Ben, Cho and Dai"
+    assert sheet.signed_at == last.at  # the sheet's own time is its history's
     rows = {row.name: row for row in load_standings(table.round.tournament_id).rows}
     assert rows["Ana"].total == Decimal("26") and rows["Dai"].total == Decimal("-23")
     assert rows["Ana"].played == 1
+
+
+@pytest.mark.django_db
+def test_a_referee_signing_a_sheet_the_table_agreed_is_told_who_signed_it(table: Any, referee: Any) -> None:
+    p = seated(table)
+    sheet = services.player_save_sheet(table, FINAL, p["Ana"], submit=True)
+    for name in ("Ben", "Cho", "Dai"):
+        services.confirm_sheet(table, p[name], version=1)
+    late = refused(lambda: services.sign_sheet(sheet, referee))
+    assert (late.rule, late.message) == ("already-signed", "already signed: the four players agreed")
 
 
 @pytest.mark.django_db

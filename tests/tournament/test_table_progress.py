@@ -23,6 +23,7 @@ from tournament.table_progress import (
     SeatEntry,
     TableEntry,
     TableState,
+    disputed_first,
     next_hand,
     slow_tables,
     table_state,
@@ -205,3 +206,9 @@ def test_with_an_even_count_the_lower_median_counts_and_an_empty_hanchan_flags_n
     behind = slow_tables(tables, now, hands_behind=3, idle_minutes=999)
     assert behind == {1: (Flag(RULE_BEHIND, hands=3, median=5),)}  # the lower median of 2 5 6 9: 5
     assert slow_tables([playing(1, 0, None), playing(2, 0, None)], now) == {}
+
+
+def test_a_referees_tables_put_the_disputed_sheets_first_and_keep_the_others_order() -> None:
+    tables = [(1, "signed"), (2, None), (3, "disputed"), (4, "submitted"), (5, "disputed"), (6, "draft")]
+    ordered = disputed_first(tables, lambda table: table[1])
+    assert [number for number, _ in ordered] == [3, 5, 1, 2, 4, 6]

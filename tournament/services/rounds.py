@@ -16,6 +16,7 @@ from tournament.refusal import Refusal
 from tournament.services import audit, club, participation
 from tournament.services.ratings import ratings_changed_on_commit
 from tournament.standings_db import forget_live
+from tournament.table_progress import disputed_first
 
 MAX_CLOCK_MINUTES = 24 * 60
 MAX_TABLE_EXTRA_MINUTES = 120
@@ -43,18 +44,30 @@ def follow_play(round_: Round, *, submitted: bool = False, signed: bool = False)
     return round_
 
 
+def sheet_status(table: Table) -> str | None:
+    """The status of the table's score sheet, None before it has one."""
+    sheet = getattr(table, "sheet", None)  # a table without a sheet raises an AttributeError's kin
+    return sheet.status if sheet is not None else None
+
+
 def tables_of_referee(user: AbstractBaseUser, tournament: Tournament) -> list[Table]:
     """The tables of the current hanchan for a referee's "my tables"; in a club session, every open
-    table (each is a hanchan of its own)."""
+    table (each is a hanchan of its own). Disputed sheets first (only a referee settles them), then the
+    others in table order (a club session's: hanchan order)."""
     access.require_role(user, tournament, StaffRole.Role.REFEREE)
     if tournament.is_club_session:
-        return club.open_tables(tournament)
-    current = current_round(tournament)
-    if current is None:
-        return []
-    return list(
-        Table.objects.filter(round=current).select_related("round", "sheet").prefetch_related("seats__player")
-    )
+        tables = club.open_tables(tournament)
+    else:
+        current = current_round(tournament)
+        if current is None:
+            return []
+        tables = list(
+            Table.objects.filter(round=current)
+            .select_related("round", "sheet")
+            .prefetch_related("seats__player")
+            .order_by("number")
+        )
+    return disputed_first(tables, sheet_status)
 
 
 @transaction.atomic
