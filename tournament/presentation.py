@@ -64,6 +64,41 @@ def report_summary(report: dict[str, Any]) -> str:
     )
 
 
+def table_repeats_text(report: dict[str, Any]) -> str:
+    """The returns to a table in whole sentences: none, or how many beside the fewest possible (a bound of
+    none said as such, not "at least 0"), then the times a player stays at a table two hanchan in a row."""
+    repeats, bound = report["table_repeats"], report["table_repeats_lower_bound"]
+    consecutive = report["consecutive_table_repeats"]
+    tables = ngettext("{count} table", "{count} tables", report["tables"]).format(count=report["tables"])
+    if repeats == 0:
+        return _("No player comes back to a table they already sat at.")
+    if bound == 0:
+        first = ngettext(
+            "Players come back to a table they already sat at {repeats} time; with {tables} a schedule "
+            "can have none.",
+            "Players come back to a table they already sat at {repeats} times; with {tables} a schedule "
+            "can have none.",
+            repeats,
+        ).format(repeats=repeats, tables=tables)
+    else:
+        first = ngettext(
+            "Players come back to a table they already sat at {repeats} time; with {tables} no schedule "
+            "can have fewer than {bound}.",
+            "Players come back to a table they already sat at {repeats} times; with {tables} no schedule "
+            "can have fewer than {bound}.",
+            repeats,
+        ).format(repeats=repeats, tables=tables, bound=bound)
+    if consecutive == 0:
+        second = _("Nobody sits at the same table two hanchan in a row.")
+    else:
+        second = ngettext(
+            "{count} time a player sits at the same table two hanchan in a row.",
+            "{count} times a player sits at the same table two hanchan in a row.",
+            consecutive,
+        ).format(count=consecutive)
+    return f"{first} {second}"
+
+
 def report_lines(report: dict[str, Any]) -> list[dict[str, Any]]:
     """The seating quality report in plain words, in the reader's language: each figure beside the
     best any schedule can do. Each sentence is one message, so that a translation may reorder it."""
@@ -106,27 +141,7 @@ def report_lines(report: dict[str, Any]) -> list[dict[str, Any]]:
             bound=bound,
         )
     line(_("Opponents"), excess == bound, text)
-    consecutive = report["consecutive_table_repeats"]
-    if consecutive == 0:
-        text = _(
-            "Players come back to a table they already sat at {repeats} times (at least {bound} with "
-            "{tables} tables); never at the same table two hanchan in a row."
-        )
-    else:
-        text = ngettext(
-            "Players come back to a table they already sat at {repeats} times (at least {bound} with "
-            "{tables} tables); {consecutive} time at the same table two hanchan in a row.",
-            "Players come back to a table they already sat at {repeats} times (at least {bound} with "
-            "{tables} tables); {consecutive} times at the same table two hanchan in a row.",
-            consecutive,
-        )
-    text = text.format(
-        repeats=report["table_repeats"],
-        bound=report["table_repeats_lower_bound"],
-        tables=report["tables"],
-        consecutive=consecutive,
-    )
-    line(_("Tables"), report["optimal"]["tables"], text)
+    line(_("Tables"), report["optimal"]["tables"], table_repeats_text(report))
     low, high = report["wind_allowed_range"]
     warnings = report["wind_warnings"]
     if warnings == 0 and low == high:

@@ -91,3 +91,44 @@ def test_french_names_a_draw_nul_never_egalite(path: Path) -> None:
         assert not any("galit" in text for text in texts), entry.msgid
         if "exhaustive draw" in entry.msgid.lower():
             assert all("par épuisement du mur" in text for text in texts if text), (entry.msgid, texts)
+
+
+def tables_line(repeats: int, bound: int, consecutive: int, tables: int = 4) -> str:
+    report = {
+        "players": 4 * tables,
+        "rounds": 6,
+        "tables": tables,
+        "valid": True,
+        "repeat_pairs": 0,
+        "excess_meetings": 0,
+        "excess_meetings_lower_bound": 0,
+        "max_pair_meetings": 1,
+        "table_repeats": repeats,
+        "table_repeats_lower_bound": bound,
+        "consecutive_table_repeats": consecutive,
+        "wind_allowed_range": [1, 2],
+        "wind_warnings": 0,
+        "wind_imbalance": 1,
+        "wind_imbalance_lower_bound": 1,
+        "non_meeting_pairs": 0,
+        "optimal": {"opponents": True, "tables": repeats == bound, "winds": True, "indirect": True},
+    }
+    topic = translation.gettext("Tables")
+    return next(line["text"] for line in report_lines(report) if line["topic"] == topic)
+
+
+def test_the_table_repeats_read_as_sentences_without_a_bound_of_nothing_or_one_tables() -> None:
+    assert tables_line(0, 0, 0) == "No player comes back to a table they already sat at."
+    assert tables_line(3, 0, 1, tables=1) == (
+        "Players come back to a table they already sat at 3 times; with 1 table a schedule can have none. "
+        "1 time a player sits at the same table two hanchan in a row."
+    )
+    assert tables_line(34, 34, 0) == (
+        "Players come back to a table they already sat at 34 times; with 4 tables no schedule can have "
+        "fewer than 34. Nobody sits at the same table two hanchan in a row."
+    )
+    for language in ("fr", "de", "ru", "ja"):
+        with translation.override(language):
+            for text in (tables_line(3, 0, 1, tables=1), tables_line(34, 34, 2)):
+                assert "0" not in text.replace("34", ""), (language, text)
+                assert "1 tables" not in text and "{" not in text, (language, text)
