@@ -1379,6 +1379,17 @@
         return interpolate(gettext("Saved (version %(version)s)"), { version }, true);
       }
 
+      /* The page's badge and version line say what the server now holds: a first draft saved is no
+         longer "no sheet yet", at once, without a reload. */
+      function showBadge() {
+        const badge = document.querySelector("[data-sheet-badge]");
+        if (badge && status) {
+          badge.textContent = (config.status_labels || {})[status] || status;
+          badge.className = "badge " + status;
+        }
+        for (const line of document.querySelectorAll("[data-sheet-version-line]")) line.hidden = false;
+      }
+
       function showClean() {
         show(version ? savedText() : gettext("Nothing entered yet"), "ok");
       }
@@ -1462,6 +1473,7 @@
           saved = sent.entry;
           if (versionInput) versionInput.value = String(version);
           for (const node of document.querySelectorAll("[data-sheet-version]")) node.textContent = String(version);
+          showBadge();
           if (record === sent) {
             record = null;
             await local.remove(id);
