@@ -104,24 +104,33 @@ def check_entry(table: Table, entry: dict[str, Any], seats: Sequence[Seat] | Non
     return check_entry_of(entry, table.round.tournament.ruleset(), names)
 
 
-def check_entry_of(entry: Any, ruleset: Ruleset, names: Sequence[str]) -> Verdict:
-    """``check_entry`` given the tournament's ruleset and the four seated names, East first (an archive's
-    sheets are checked so before anything of them is stored)."""
+def _not_a_sheet(entry: Any) -> Error | None:
+    """What makes an entry no score sheet at all (not a JSON object, a control character in it, no known
+    form), or None: such an entry is refused even as a draft; any other problem is a draft's to keep."""
     if not isinstance(entry, dict):
-        return Verdict.refused([Error(None, "format", _("the sheet must be a JSON object"), "entry")])
+        return Error(None, "format", _("the sheet must be a JSON object"), "entry")
     unprintable = json_control_problem(entry)
     if unprintable is not None:
-        return Verdict.refused([Error(None, RULE_PRINTABLE, f"entry: {unprintable}", "entry")])
+        return Error(None, RULE_PRINTABLE, f"entry: {unprintable}", "entry")
     form = entry.get("form")
     if form not in (ScoreSheet.Form.FINAL, ScoreSheet.Form.HANDS):
         message = _("form must be 'final' (final points only) or 'hands' (hand by hand), not {form}").format(
             form=repr(form)
         )
-        return Verdict.refused([Error(None, "format", message, "form")])
+        return Error(None, "format", message, "form")
+    return None
+
+
+def check_entry_of(entry: Any, ruleset: Ruleset, names: Sequence[str]) -> Verdict:
+    """``check_entry`` given the tournament's ruleset and the four seated names, East first (an archive's
+    sheets are checked so before anything of them is stored)."""
+    not_a_sheet = _not_a_sheet(entry)
+    if not_a_sheet is not None:
+        return Verdict.refused([not_a_sheet])
     sheet = {key: value for key, value in entry.items() if key != "form"}
     sheet["players"] = names
     sheet.pop("ruleset", None)
-    if form == ScoreSheet.Form.FINAL:
+    if entry["form"] == ScoreSheet.Form.FINAL:
         return check_final(sheet, ruleset)
     return replay(sheet, ruleset)
 
@@ -138,6 +147,19 @@ def _checked(table: Table, entry: dict[str, Any], seats: Sequence[Seat], *, comp
             _("the hanchan is not over: more hands, or mark it ended by time"),
         )
     return verdict
+
+
+def _entered(table: Table, entry: dict[str, Any], seats: Sequence[Seat], *, submit: bool) -> Verdict:
+    """The verdict on an entry a referee or a seated player saves. Submitted, it must be valid and a whole
+    hanchan (``_checked``). A draft is stored with its problems, which its stored verdict (``replay``:
+    ``valid`` false, ``errors``) and the sheet editor name, and submitting it is refused until they are
+    fixed; only an entry that is no sheet at all (``_not_a_sheet``) is refused as a draft."""
+    if submit:
+        return _checked(table, entry, seats)
+    not_a_sheet = _not_a_sheet(entry)
+    if not_a_sheet is not None:
+        raise Refusal.of([_problem(not_a_sheet)])
+    return check_entry(table, entry, seats)
 
 
 def _record(
@@ -230,7 +252,8 @@ def save_sheet(
     submit: bool = False,
     expected_version: int | None = None,
 ) -> ScoreSheet:
-    """Create the table's sheet (``expected_version`` None) or update the draft/submitted one.
+    """Create the table's sheet (``expected_version`` None) or update the draft/submitted one. A draft is
+    stored with the problems the rules engine finds in it; submitting refuses them (``_entered``).
 
     Creating a sheet for a table that has one, or updating a version other than the latest, is a
     refusal with status 409: of two simultaneous submissions, exactly one is stored.
@@ -238,7 +261,7 @@ def save_sheet(
     access.require_role(user, table.round.tournament, Role.REFEREE)
     table = _lock_table(table)  # one save of the table at a time, and never of a table taken back
     seats = seated_players(table)
-    replayed = _checked(table, entry, seats, complete=submit).as_json()
+    replayed = _entered(table, entry, seats, submit=submit).as_json()
     return _write_entry(
         table, entry, replayed, seats, submit=submit, expected_version=expected_version, user=user
     )
@@ -740,7 +763,7 @@ def player_save_sheet(
     """A seated player creates (``expected_version`` None) or changes the table's sheet, as a draft or
     submitted; a submission is the player's agreement with that version."""
     table, seats = _player_table(table, player)
-    replayed = _checked(table, entry, seats, complete=submit).as_json()
+    replayed = _entered(table, entry, seats, submit=submit).as_json()
     sheet = _write_entry(
         table, entry, replayed, seats, submit=submit, expected_version=expected_version, player=player
     )

@@ -116,6 +116,8 @@ def _sheet_page(
                 "editable": editable,
                 "version": sheet.version if sheet else None,  # what a phone's unsent entry is compared with
                 "status": sheet.status if sheet else None,  # what the save status says of that version
+                # the badge's words for the status a save answers (a first draft: "no sheet yet" no more)
+                "status_labels": dict(ScoreSheet.Status.choices),
                 # whose entries this phone keeps: the signed-in referee, or the seated player
                 "user": f"player-{player.pk}" if player else request.user.get_username(),
                 # the outcomes the tournament's rules allow beyond ron, tsumo, draw and chombo

@@ -461,10 +461,11 @@
       return el("div", { className: "pick wide inline" }, [el("span", { className: "field-label", "aria-hidden": "true", text: label }), control]);
     }
 
+    /* Toggle chips, one per player; ``label`` names their group (null: a fieldset's legend names it). */
     function chips(set, label, onchange) {
       return el(
         "div",
-        { className: "chips", role: "group", "aria-label": label },
+        { className: "chips", role: label === null ? null : "group", "aria-label": label },
         players.map((name) =>
           el("button", {
             type: "button",
@@ -642,12 +643,13 @@
       } else if (h.kind === "draw") {
         fields.push(group(gettext("Tenpai"), chips(h.tenpai, gettext("Tenpai"), touch)));
       } else if (h.kind === "chombo") {
-        fields.push(
-          radios(gettext("Offender"), "offender-" + id, players.map((name) => [name, name, null, { "aria-label": interpolate(gettext("%(name)s (offender)"), { name }, true) }]), h.offender, (v) => {
-            h.offender = v;
-            touch();
-          }, { "data-offender": "" }),
-        );
+        /* Two rows of the same four names: each says what it asks, on a line of its own above its chips. */
+        const offender = radios(gettext("Who made the chombo"), "offender-" + id, players.map((name) => [name, name, null, { "aria-label": interpolate(gettext("%(name)s (offender)"), { name }, true) }]), h.offender, (v) => {
+          h.offender = v;
+          touch();
+        }, { "data-offender": "" });
+        offender.classList.remove("inline");
+        fields.push(offender);
       } else if (h.kind === "abortive") {
         fields.push(
           radios(gettext("Kind of abortive draw"), "abortive-" + id, abortiveKinds.map(([v, text]) => [v, text]), h.abortive, (v) => {
@@ -680,7 +682,15 @@
       } else if (h.kind === "raw") {
         fields.push(el("div", { className: "wide raw-hand", text: JSON.stringify(h.raw) }));
       }
-      if (h.kind !== "raw") {
+      if (h.kind === "chombo") {
+        /* The riichi declared before the chombo (their sticks go back), told apart from the offender's row. */
+        fields.push(
+          el("fieldset", { className: "pick wide", "data-riichi": "" }, [
+            el("legend", { className: "field-label", text: gettext("Riichi declared this hand") }),
+            chips(h.riichi, null, touch),
+          ]),
+        );
+      } else if (h.kind !== "raw") {
         const riichi = group(gettext("Riichi"), chips(h.riichi, gettext("Riichi"), touch));
         riichi.dataset.riichi = "";
         fields.push(riichi);
@@ -1379,6 +1389,17 @@
         return interpolate(gettext("Saved (version %(version)s)"), { version }, true);
       }
 
+      /* The page's badge and version line say what the server now holds: a first draft saved is no
+         longer "no sheet yet", at once, without a reload. */
+      function showBadge() {
+        const badge = document.querySelector("[data-sheet-badge]");
+        if (badge && status) {
+          badge.textContent = (config.status_labels || {})[status] || status;
+          badge.className = "badge " + status;
+        }
+        for (const line of document.querySelectorAll("[data-sheet-version-line]")) line.hidden = false;
+      }
+
       function showClean() {
         show(version ? savedText() : gettext("Nothing entered yet"), "ok");
       }
@@ -1462,6 +1483,7 @@
           saved = sent.entry;
           if (versionInput) versionInput.value = String(version);
           for (const node of document.querySelectorAll("[data-sheet-version]")) node.textContent = String(version);
+          showBadge();
           if (record === sent) {
             record = null;
             await local.remove(id);

@@ -67,18 +67,26 @@ def test_model_and_service_refusals_take_the_same_shape(world: World) -> None:
 
 
 @pytest.mark.django_db
-def test_a_sheet_error_names_the_hand_and_the_rule_and_nothing_is_saved(world: World) -> None:
+def test_a_sheet_error_names_the_hand_and_the_rule_and_nothing_is_submitted(world: World) -> None:
     names = world.names("t3")
     entry = {
         "form": "hands",
         "hands": [{"result": "ron", "winner": names[1], "loser": names[2], "han": 1, "fu": 20, "riichi": []}],
     }
-    found = errors(
-        world.client("referee").post(f"/api/tables/{world.ids['t3']}/sheet/", {"entry": entry}), 400
-    )
-    assert found[0]["hand"] == 1 and found[0]["field"] == "hands" and found[0]["rule"]
+    url = f"/api/tables/{world.ids['t3']}/sheet/"
+    found = errors(world.client("referee").post(url, {"entry": entry, "submit": True}), 400)
+    assert found[0]["hand"] == 1 and found[0]["field"] == "hands"
+    assert found[0]["rule"] == "han-fu (WRCR 2015 §6.1, §6.3)"
     assert "20 fu" in found[0]["message"]
-    assert world.client("referee").get(f"/api/tables/{world.ids['t3']}/sheet/").status_code == 404
+    assert world.client("referee").get(url).status_code == 404
+    # As a draft it is kept with its problems, named as the refusal names them; submitting stays refused.
+    draft = world.client("referee").post(url, {"entry": entry})
+    assert draft.status_code == 201 and draft.json()["status"] == "draft"
+    assert draft.json()["replay"]["valid"] is False
+    assert [(e["hand"], e["rule"]) for e in draft.json()["replay"]["errors"]] == [(1, found[0]["rule"])]
+    update = {"entry": entry, "submit": True, "expected_version": draft.json()["version"]}
+    assert errors(world.client("referee").put(url, update), 400)[0]["rule"] == found[0]["rule"]
+    assert world.client("referee").get(url).json()["status"] == "draft"
     # The check endpoint gives the same verdict without refusing: 200 with valid false.
     verdict = world.client("referee").post(f"/api/tables/{world.ids['t3']}/sheet/check/", {"entry": entry})
     assert verdict.status_code == 200

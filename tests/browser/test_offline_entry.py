@@ -449,3 +449,70 @@ def test_no_page_of_a_session_outlives_it_on_a_shared_phone(
         page.get_by_role("button", name="Log out").click()
     expect(page.get_by_role("link", name="Staff sign in")).to_be_visible()  # signed out
     forgotten(page, MY_TABLES)
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_draft_with_a_refused_hand_is_saved_and_the_badge_says_so_without_a_reload(
+    new_context: Any, live_server: Any, open_table: Table
+) -> None:
+    """A draft is a draft: one the rules engine refuses is kept on the server with its problems (not on
+    this phone only), the page's badge and version say so at once; only submitting it is refused."""
+    _, page = open_sheet(new_context, live_server)
+    badge = page.locator("[data-sheet-badge]")
+    expect(badge).to_have_text("no sheet yet")
+    expect(page.locator("[data-sheet-version-line]")).to_be_hidden()
+    page.evaluate("window.notReloaded = true")
+    hand = page.locator('[data-hand="1"]')
+    enter(Taps(page), hand, {"result": "ron", "winner": "Ben", "loser": "Cho", "han": 1, "fu": 20})
+    expect(hand).to_contain_text("20 fu")  # the problem, under its hand
+    with page.expect_response(lambda response: response.url.endswith("/save.json")) as answer:
+        page.get_by_role("button", name="Save draft").click()
+    assert answer.value.ok
+    status = page.locator("[data-save-status]")
+    expect(status).to_have_text("Saved (version 1)")
+    expect(badge).to_have_text("Draft")
+    expect(badge).to_have_class("badge draft")
+    expect(page.locator("[data-sheet-version-line]")).to_be_visible()
+    expect(page.locator("[data-sheet-version]")).to_have_text("1")
+    assert page.evaluate("window.notReloaded") is True
+    sheet = ScoreSheet.objects.get(table=open_table)
+    assert (sheet.status, sheet.version, sheet.replay["valid"]) == ("draft", 1, False)
+    assert sheet.entry["hands"][0]["fu"] == 20
+    page.get_by_role("button", name="Submit", exact=True).click()
+    expect(status).to_contain_text("Not sent:")
+    expect(status).to_contain_text("20 fu")
+    expect(badge).to_have_text("Draft")
+    sheet.refresh_from_db()
+    assert (sheet.status, sheet.version) == ("draft", 1)
+    page.reload()  # the problems are the server's now, shown again from its draft
+    expect(page.locator('[data-hand="1"]')).to_contain_text("20 fu")
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_chombo_asks_who_made_it_and_who_had_declared_riichi_in_two_named_groups(
+    new_context: Any, live_server: Any, open_table: Table
+) -> None:
+    """The chombo hand's two rows of the same four names are two fieldsets whose legends say what each
+    asks, read by a screen reader as the groups' names and shown above their chips."""
+    _, page = open_sheet(new_context, live_server)
+    hand = page.locator('[data-hand="1"]')
+    hand.get_by_label("Chombo", exact=True).click()
+    offender = hand.get_by_role("group", name="Who made the chombo", exact=True)
+    riichi = hand.get_by_role("group", name="Riichi declared this hand", exact=True)
+    for group in (offender, riichi):
+        expect(group).to_be_visible()
+        expect(group.locator("legend")).to_be_visible()
+    expect(offender.get_by_role("radio")).to_have_count(4)
+    expect(riichi.get_by_role("button")).to_have_count(4)
+    assert riichi.get_by_role("group").count() == 0  # one name for the group, not a second inside it
+    # Each legend on a line of its own, above its chips.
+    for group in (offender, riichi):
+        legend, chips = group.locator("legend").bounding_box(), group.locator(".chips").bounding_box()
+        assert legend["y"] + legend["height"] <= chips["y"] + 1, (legend, chips)
+    offender.get_by_label("Cho (offender)").click()
+    riichi.get_by_role("button", name="Ana", exact=True).click()
+    expect(page.locator("[data-verdict]")).not_to_have_class(re.compile(r"\bwait\b"))
+    entry = page.locator("[data-entry]").input_value()
+    assert '"offender":"Cho"' in entry and '"riichi":["Ana"]' in entry, entry

@@ -83,8 +83,11 @@ def test_a_player_given_as_a_list_is_an_error_not_a_crash(site: Site) -> None:
     verdict = check(client, site, entry).json()
     assert verdict["valid"] is False
     assert "the winner ['Fay'] is not a player of this table" in verdict["errors"][0]["message"]
-    saved = save(client, site, entry, "draft")
-    assert saved.status_code == 400 and not ScoreSheet.objects.filter(table=site.table_2).exists()
+    submitted = save(client, site, entry, "submit")
+    assert submitted.status_code == 400 and not ScoreSheet.objects.filter(table=site.table_2).exists()
+    saved = save(client, site, entry, "draft")  # a draft is kept with its problem
+    assert saved.status_code == 302
+    assert ScoreSheet.objects.get(table=site.table_2).replay["valid"] is False
 
 
 @pytest.mark.django_db

@@ -87,11 +87,34 @@ def test_a_new_key_for_the_next_version_saves_again(seated_table: Any, client_of
 @pytest.mark.django_db
 def test_a_refusal_is_the_stored_answer_too(seated_table: Any, client_of: Client) -> None:
     bad = {"form": "final", "final_points": {"Ana": 1000, "Ben": 2000, "Cho": 3000, "Dai": 4000}}
-    body = {"entry": bad, "action": "draft", "expected_version": None}
+    body = {"entry": bad, "action": "submit", "expected_version": None}
     first = post(client_of, seated_table, body)
     assert first.status_code == 400
     assert post(client_of, seated_table, body).json() == first.json()
     assert not ScoreSheet.objects.filter(table=seated_table).exists()
+
+
+@pytest.mark.django_db
+def test_a_draft_with_a_refused_hand_is_saved_and_its_submission_refused_naming_the_rule(
+    seated_table: Any, client_of: Client
+) -> None:
+    """What the sheet page posts: a draft the rules engine refuses is kept on the server with its
+    problems (not on one phone only); submitting it is refused with the rule, and nothing changes."""
+    entry = {"form": "hands", "hands": [dict(hanchan.OUTCOMES[0], fu=20, han=1)]}
+    saved = post(client_of, seated_table, {"entry": entry, "action": "draft", "expected_version": None})
+    assert saved.status_code == 200 and saved.json() == {"version": 1, "status": "draft"}
+    sheet = ScoreSheet.objects.get(table=seated_table)
+    assert sheet.entry == entry and sheet.replay["valid"] is False
+    [problem] = sheet.replay["errors"]
+    assert problem["hand"] == 1 and "20 fu" in problem["message"]
+    submit = {"entry": entry, "action": "submit", "expected_version": 1}
+    refused = post(client_of, seated_table, submit, key="s" * 16)
+    assert refused.status_code == 400
+    [error] = refused.json()["errors"]
+    assert (error["hand"], error["field"], error["rule"]) == (1, "hands", problem["rule"])
+    assert error["rule"] == "han-fu (WRCR 2015 §6.1, §6.3)"
+    sheet.refresh_from_db()
+    assert (sheet.status, sheet.version) == ("draft", 1)
 
 
 @pytest.mark.django_db

@@ -56,7 +56,7 @@ def test_sum_must_allow_for_riichi_sticks_left(seated_table: Any, referee: Any) 
         "riichi_sticks_left": 0,
     }
     with pytest.raises(Refusal, match="add up to 119,000, not 120,000"):
-        services.save_sheet(seated_table, entry, referee)
+        services.save_sheet(seated_table, entry, referee, submit=True)
     entry["riichi_sticks_left"] = 1
     assert services.save_sheet(seated_table, entry, referee).replay["scores"]["Ana"] == "25"
 
@@ -66,7 +66,7 @@ def test_a_player_not_at_this_table_is_named(seated_table: Any, referee: Any) ->
     entry = hanchan.entry("outcomes")
     entry["hands"][0] = {"result": "ron", "winner": "Eve", "loser": "Cho", "han": 2, "fu": 30, "riichi": []}
     with pytest.raises(Refusal) as caught:
-        services.save_sheet(seated_table, entry, referee)
+        services.save_sheet(seated_table, entry, referee, submit=True)
     assert any(e["hand"] == 1 and "Eve" in e["message"] for e in caught.value.as_dicts())
 
 
@@ -85,7 +85,7 @@ def test_illegal_payments_are_refused_naming_the_hand(
     entry["hands"][index] = hand
     entry.pop("final_points")
     with pytest.raises(Refusal) as caught:
-        services.save_sheet(seated_table, entry, referee)
+        services.save_sheet(seated_table, entry, referee, submit=True)
     first = caught.value.as_dicts()[0]
     assert first["hand"] == index + 1 and words in first["message"], caught.value.as_dicts()
 
@@ -98,8 +98,46 @@ def test_hands_after_the_end_are_refused(seated_table: Any, referee: Any) -> Non
     )
     entry.pop("final_points")
     with pytest.raises(Refusal) as caught:
-        services.save_sheet(seated_table, entry, referee)
+        services.save_sheet(seated_table, entry, referee, submit=True)
     assert [e["hand"] for e in caught.value.as_dicts()] == [12]
+
+
+@pytest.mark.django_db
+def test_a_draft_is_stored_with_its_problems_and_submitting_it_is_refused_naming_the_rule(
+    seated_table: Any, referee: Any
+) -> None:
+    entry = hanchan.entry("outcomes")
+    entry["hands"][0] = {"result": "ron", "winner": "Ben", "loser": "Cho", "han": 1, "fu": 20, "riichi": []}
+    entry.pop("final_points")
+    draft = services.save_sheet(seated_table, entry, referee)
+    stored = ScoreSheet.objects.get(table=seated_table)
+    assert (stored.status, stored.version, stored.entry) == ("draft", 1, entry)
+    assert stored.replay["valid"] is False
+    [problem] = stored.replay["errors"]
+    assert problem["hand"] == 1 and "20 fu" in problem["message"]
+    assert SheetVersion.objects.filter(sheet=stored, version=1, status="draft").count() == 1
+    with pytest.raises(Refusal) as caught:
+        services.save_sheet(seated_table, entry, referee, submit=True, expected_version=draft.version)
+    [refused] = caught.value.as_dicts()
+    assert (refused["hand"], refused["rule"]) == (1, problem["rule"])
+    assert ScoreSheet.objects.get(table=seated_table).status == "draft"
+    entry["hands"][0] = hanchan.OUTCOMES[0]  # fixed: submitted
+    submitted = services.save_sheet(seated_table, entry, referee, submit=True, expected_version=draft.version)
+    assert (submitted.status, submitted.replay["valid"]) == ("submitted", True)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("entry", "field"),
+    [({"form": "final", "note": "bell\x07"}, "entry"), ({"form": "yaku"}, "form")],
+)
+def test_an_entry_that_is_no_sheet_at_all_is_refused_even_as_a_draft(
+    seated_table: Any, referee: Any, entry: dict[str, Any], field: str
+) -> None:
+    with pytest.raises(Refusal) as caught:
+        services.save_sheet(seated_table, entry, referee)
+    assert caught.value.problems[0].field == field
+    assert not ScoreSheet.objects.exists()
 
 
 @pytest.mark.django_db

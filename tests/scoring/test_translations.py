@@ -117,7 +117,7 @@ def test_a_service_refusal_comes_in_the_active_language(seated_table: Any, refer
     translation.override here, by the request's locale on the site)."""
     entry = {"form": "final", "final_points": {"Ana": 40000, "Ben": 30000, "Cho": 25000, "Dai": 24000}}
     with translation.override("ja"), pytest.raises(Refusal) as caught:
-        services.save_sheet(seated_table, entry, referee)
+        services.save_sheet(seated_table, entry, referee, submit=True)
     (problem,) = caught.value.problems
     assert problem.rule == "points-total (WRCR 2015 §5.7.4, §5.9)"
     assert problem.message == "最終持ち点の合計は 119,000 で、120,000 ではありません"
@@ -161,7 +161,7 @@ def test_the_api_answers_a_refusal_in_the_language_of_accept_language(
     entry = {"form": "final", "final_points": {"Ana": 40000, "Ben": 30000, "Cho": 25000, "Dai": 24000}}
     response = client.post(
         f"/api/tables/{seated_table.pk}/sheet/",
-        {"entry": entry},
+        {"entry": entry, "submit": True},
         content_type="application/json",
         HTTP_ACCEPT_LANGUAGE=accept,
     )
