@@ -56,7 +56,9 @@ class PenaltyViewSet(TournamentScopedViewSet):
     def get_queryset(self) -> QuerySet[Penalty]:
         if self.schema_only():
             return Penalty.objects.none()
-        penalties = self.tournament.penalties.select_related("player", "round", "given_by", "revoked_by")
+        penalties = self.tournament.penalties.select_related(
+            "player", "round", "given_by", "revoked_by", "sheet__table"
+        )
         if not self.staff:
             penalties = penalties.filter(revoked_at=None)  # a revoked penalty is history, for the staff
             # Only those of the hanchan whose results this reader sees (a hidden hanchan's are not).

@@ -30,6 +30,12 @@ class PublicPenaltySerializer(serializers.ModelSerializer[Penalty]):
 
 class PenaltySerializer(PublicPenaltySerializer):
     given_by = serializers.SerializerMethodField()
+    reason = serializers.CharField(
+        source="shown_reason",
+        read_only=True,
+        help_text="Why it was given: a score sheet's chombo described in the reader's language, any other "
+        "reason in the words of the referee who gave it.",
+    )
     revoked_by = serializers.SerializerMethodField()
 
     class Meta(PublicPenaltySerializer.Meta):
