@@ -943,7 +943,7 @@ def _chombo(sheet: Sheet, number: int, names: object, state: HandState, errors: 
     offenders, more = seat_set(sheet, number, state, [names] if isinstance(names, str) else names, "offender")
     errors.extend(more)
     if not offenders and not more:
-        errors.append(hand_error(number, state, RULE_CHOMBO, "a chombo names its offender"))
+        errors.append(hand_error(number, state, RULE_CHOMBO, _("a chombo names its offender")))
     changes = [0, 0, 0, 0]
     for offender in sorted(offenders):
         for seat, amount in enumerate(legal.chombo_payments(offender, state.dealer, sheet.ruleset)):

@@ -79,6 +79,13 @@ def test_an_explanation_of_the_replay_comes_in_the_active_language(language: str
     )
 
 
+def test_a_chombo_without_its_offender_is_refused_in_the_active_language() -> None:
+    chombo = {"players": ["Ana", "Ben", "Cho", "Dai"], "hands": [{"result": "chombo", "offender": []}]}
+    with translation.override("fr"):
+        messages = [error["message"] for error in replay(chombo).as_json()["errors"]]
+    assert any(message.endswith("un chombo nomme son auteur") for message in messages), messages
+
+
 def test_without_an_active_translation_the_messages_are_the_english_ones() -> None:
     with translation.override("en"):
         (problem,) = check_final_points(POINTS, 3, get_ruleset())
