@@ -156,3 +156,16 @@ def test_a_corrected_ema_id_moves_the_registration_to_the_person_of_the_new_id()
     services.update_player(wrong, autumn_organiser, ema_id="10990001")
     assert Player.objects.get(pk=wrong.pk).person == Player.objects.get(pk=right.pk).person
     assert not Person.objects.filter(pk=mistaken.pk).exists()  # it had no other registration
+
+
+@pytest.mark.django_db
+def test_the_demos_made_up_players_are_not_suggested_for_a_real_registration() -> None:
+    demo, demo_organiser = cup("demo")
+    Tournament.objects.filter(pk=demo.pk).update(is_demo=True)
+    spring, spring_organiser = cup("spring")
+    autumn, organiser = cup("autumn")
+    made_up = persons.new_person(Player.objects.create(tournament=demo, name="Ana Alves"), demo_organiser)
+    real = persons.new_person(Player.objects.create(tournament=spring, name="Ana Alves"), spring_organiser)
+    ana = Player.objects.create(tournament=autumn, name="Ana Alves")
+    offered = [s.person.key for s in dict(match_candidates(autumn, organiser))[ana]]
+    assert offered == [real.pk] and made_up.pk not in offered
