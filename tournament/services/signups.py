@@ -5,7 +5,9 @@ background once the change commits (``tournament.services.signup_mail``).
 
 Places are counted with the tournament's row locked (``select_for_update``), so two confirmations or
 two cancellations at once are served one after the other: two cancellations promote two people, never
-the same place twice, and the last place is given once.
+the same place twice, and the last place is given once. A sign-up's own row is locked alone
+(``of=("self",)``): a lock taken through a join would lock the tournament's row too, a second guard by
+accident that hid whether the first one held (tests/signups/test_races.py fails without ``_lock``).
 
 Tokens: each sign-up has a random seed; its confirmation token and its player's own token are HMACs of
 the seed under the site's ``SECRET_KEY`` (``salted_hmac``), and only their SHA-256 is stored, so the
@@ -194,7 +196,7 @@ def _create(tournament: Tournament, fields: signups.Fields, language: str, now: 
 def _by_token(tournament: Tournament, token: str, purpose: str) -> SignUp:
     column = "confirm_token_hash" if purpose == "confirm" else "manage_token_hash"
     signup = (
-        SignUp.objects.select_for_update()
+        SignUp.objects.select_for_update(of=("self",))
         .filter(tournament=tournament, **{column: _hash(token or "-")})
         .first()
     )
@@ -248,7 +250,7 @@ def _promote(tournament: Tournament, base_url: str, user: AbstractBaseUser | Non
     chosen = signups.to_promote(settings_, _queued(tournament), timezone.now())
     promoted = []
     for queued in chosen:
-        signup = SignUp.objects.select_for_update().get(pk=queued.id)
+        signup = SignUp.objects.select_for_update(of=("self",)).get(pk=queued.id)
         _move(signup, signups.promoted_state(settings_), user, "signup.promote")
         _notify(signup, signup_mail.PROMOTED, base_url)
         promoted.append(signup)
@@ -280,7 +282,7 @@ def cancel_by_player(tournament: Tournament, token: str, *, base_url: str = "") 
 def _staff_row(signup: SignUp, user: AbstractBaseUser) -> SignUp:
     access.require_role(user, signup.tournament, Role.ORGANISER)
     _lock(signup.tournament)
-    return SignUp.objects.select_for_update().select_related("tournament").get(pk=signup.pk)
+    return SignUp.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=signup.pk)
 
 
 @transaction.atomic
@@ -357,7 +359,7 @@ def turn_into_players(tournament: Tournament, user: AbstractBaseUser) -> list[Pl
     person; all or none (the refusal names the sign-up)."""
     access.require_role(user, tournament, Role.ORGANISER)
     tournament = _lock(tournament)
-    rows = SignUp.objects.select_for_update().filter(
+    rows = SignUp.objects.select_for_update(of=("self",)).filter(
         tournament=tournament, state=signups.REGISTERED, player__isnull=True
     )
     created = []
