@@ -1184,3 +1184,23 @@ class SignUp(models.Model):
     @property
     def name(self) -> str:
         return f"{self.first_name} {self.last_name}"
+
+
+class SignUpMessage(models.Model):
+    """One message a sign-up's change causes (``tournament.services.signup_mail``), written in that
+    change's own transaction, so it exists exactly when the change does; ``sent_at`` once the mail
+    server accepted it. A task delivered twice (a worker lost after sending, before its
+    acknowledgement) finds the message sent and sends nothing; two workers sending it at once are
+    served one after the other, the row locked while the first sends."""
+
+    signup = models.ForeignKey(SignUp, on_delete=models.CASCADE, related_name="messages")
+    kind = models.CharField(max_length=20)
+    base_url = models.CharField(max_length=200, blank=True)
+    queued_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["queued_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} to sign-up {self.signup_id}"

@@ -13,9 +13,18 @@ from django.utils import timezone
 
 from tests.conftest import make_user
 from tests.signups.smtp import Inbox, smtp_server
-from tournament.models import AuditEntry, Person, Player, RegistrationSettings, SignUp, Tournament
+from tests.tournament.test_club_sessions import race
+from tournament.models import (
+    AuditEntry,
+    Person,
+    Player,
+    RegistrationSettings,
+    SignUp,
+    SignUpMessage,
+    Tournament,
+)
 from tournament.refusal import Refusal
-from tournament.services import signups
+from tournament.services import signup_mail, signups
 
 pytestmark = pytest.mark.django_db(transaction=True)
 BASE = "http://testserver"
@@ -246,3 +255,23 @@ def test_the_registered_become_players_matched_to_the_sites_person(
     assert ana.person_id == known.pk and ana.signup.email == "ana@example.org"
     assert signups.turn_into_players(tournament, organiser) == []  # once
     assert tournament.players.count() == 3
+
+
+def test_a_message_delivered_twice_or_twice_at_once_is_sent_once(
+    tournament: Tournament, inbox: Inbox
+) -> None:
+    open_registration(tournament)
+    signup = signups.sign_up(
+        tournament, form("ana@example.org"), address="10.0.0.1", language="en", base_url=BASE
+    )
+    assert signup is not None and len(inbox.to("ana@example.org")) == 1
+    (logged,) = SignUpMessage.objects.filter(signup=signup)
+    assert logged.kind == "confirm" and logged.sent_at is not None
+    assert signup_mail.send_signup_message(logged.pk) is False  # the task delivered again: sent already
+    assert len(inbox.to("ana@example.org")) == 1
+    # A message not yet sent, delivered to two workers at once: one sends it, the other waits and finds
+    # it sent.
+    SignUpMessage.objects.filter(pk=logged.pk).update(sent_at=None)
+    outcomes = race([lambda: signup_mail.send_signup_message(logged.pk) for _ in range(2)])
+    assert sorted(outcomes) == [False, True], outcomes  # type: ignore[type-var]
+    assert len(inbox.to("ana@example.org")) == 2

@@ -2,8 +2,12 @@
 no broker is configured) once the change that causes them commits: the confirmation link, the reminder
 to an email already signed up, registered, awaiting approval, the waiting-list position, promoted,
 cancelled, rejected. Each in the player's language, plain text plus HTML, with the player's own link
-(see and cancel). The task receives the sign-up's id and the message's kind; the links are made again
-from the sign-up's token seed (``tournament.services.signups``)."""
+(see and cancel). Each message is logged (``SignUpMessage``) in the transaction of the change that
+causes it and sent once: the task receives the log's id, and a second delivery of it (a worker lost
+after sending) finds the message sent. The links are made again from the sign-up's token seed
+(``tournament.services.signups``). A worker lost after the mail server accepted a message and before
+the log says so sends it again on redelivery: at least once, as no mail server takes a message twice
+as one."""
 
 from __future__ import annotations
 
@@ -13,14 +17,15 @@ from typing import Any
 from celery import shared_task
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
+from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 
 from tournament import signups
-from tournament.models import SignUp
+from tournament.models import SignUp, SignUpMessage
 
 CONFIRM = "confirm"
 KNOWN = "known"
@@ -90,18 +95,32 @@ def message(signup: SignUp, kind: str, base_url: str) -> EmailMultiAlternatives:
     return mail
 
 
-def send(signup_id: int, kind: str, base_url: str) -> bool:
-    signup = SignUp.objects.select_related("tournament").filter(pk=signup_id).first()
-    if signup is None or kind not in KINDS:
-        return False
-    if kind == CONFIRM and signup.confirm_token_hash is None:  # confirmed meanwhile: nothing to confirm
-        return False
-    if kind == WAITING_LIST and signup.state != signups.WAITING_LIST:  # promoted or cancelled meanwhile
-        return False
-    message(signup, kind, base_url).send()
-    return True
+def send(message_id: int) -> bool:
+    """Send the logged message once: its row is locked while it is sent and marked sent after, so a
+    second delivery of the task sends nothing. Whether it was sent now."""
+    with transaction.atomic():
+        row = (
+            SignUpMessage.objects.select_for_update(of=("self",))
+            .select_related("signup__tournament")
+            .filter(pk=message_id, sent_at=None)
+            .first()
+        )
+        if row is None:  # sent already, or its sign-up removed
+            return False
+        signup, kind = row.signup, row.kind
+        if kind not in KINDS:
+            return False
+        # Said no longer: confirmed meanwhile (nothing to confirm), promoted or cancelled meanwhile.
+        stale = (kind == CONFIRM and signup.confirm_token_hash is None) or (
+            kind == WAITING_LIST and signup.state != signups.WAITING_LIST
+        )
+        if not stale:
+            message(signup, kind, row.base_url).send()
+        row.sent_at = timezone.now()
+        row.save(update_fields=["sent_at"])
+        return not stale
 
 
 @shared_task(name="tournament.send_signup_message", acks_late=True, ignore_result=True)
-def send_signup_message(signup_id: int, kind: str, base_url: str) -> bool:
-    return send(signup_id, kind, base_url)
+def send_signup_message(message_id: int) -> bool:
+    return send(message_id)

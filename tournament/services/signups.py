@@ -30,7 +30,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament import access, signups
-from tournament.models import Player, RegistrationSettings, SignUp, StaffRole, Tournament
+from tournament.models import Player, RegistrationSettings, SignUp, SignUpMessage, StaffRole, Tournament
 from tournament.refusal import CONFLICT, GONE, NOT_FOUND, Problem, Refusal
 from tournament.services import audit, signup_mail
 from tournament.services.registration import country_lookup, register_player
@@ -118,8 +118,9 @@ def _manage_expiry(tournament: Tournament) -> datetime:
 
 
 def _notify(signup: SignUp, kind: str, base_url: str) -> None:
-    pk = signup.pk
-    transaction.on_commit(lambda: signup_mail.send_signup_message.delay(pk, kind, base_url))
+    """The message, logged in this change's transaction and sent once it commits (``SignUpMessage``)."""
+    pk = SignUpMessage.objects.create(signup_id=signup.pk, kind=kind, base_url=base_url[:200]).pk
+    transaction.on_commit(lambda: signup_mail.send_signup_message.delay(pk))
 
 
 def sign_up(
