@@ -42,6 +42,12 @@ def asked_language(request: HttpRequest) -> str:
     return translation.get_language() if reader_chose_language(request) else ""
 
 
+def asked_address(request: HttpRequest) -> str:
+    """The site's address as this request reached it (scheme and host, ``https://club.example``): an
+    export asked for here makes its absolute addresses on it when SITE_URL is not set."""
+    return request.build_absolute_uri("/").rstrip("/")
+
+
 def _tournament(request: HttpRequest, slug: str) -> Tournament:
     tournament = get_object_or_404(Tournament, slug=slug)
     if not access.can_view(request.user, tournament):
@@ -142,7 +148,9 @@ def request_export(request: HttpRequest, slug: str, identifier: str) -> HttpResp
     tournament = _tournament(request, slug)
     return _queued(
         request,
-        lambda: export_services.request_export(tournament, request.user, identifier, asked_language(request)),
+        lambda: export_services.request_export(
+            tournament, request.user, identifier, asked_language(request), asked_address(request)
+        ),
         lambda job: export_services.job_status(job, tournament),
         reverse("exports:index", kwargs={"slug": slug}),
     )

@@ -25,7 +25,6 @@ from functools import cache
 from operator import itemgetter
 from pathlib import Path
 
-from django.conf import settings
 from django.urls import reverse
 from django.utils import formats
 from django.utils.translation import gettext as _
@@ -36,7 +35,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
-from exports.exporters.base import PDF, Exporter, ExportFile, Progress, no_progress, register
+from exports.exporters.base import PDF, Exporter, ExportFile, Progress, no_progress, register, site_address
 from tournament import access, qr
 from tournament.collation import by_name
 from tournament.models import Player, Round, Seat, StaffRole, Tournament
@@ -400,7 +399,7 @@ class ScoreSheetsPDFExporter(Exporter):
     permission = StaffRole.Role.REFEREE
 
     def render(self, tournament: Tournament, progress: Progress = no_progress) -> ExportFile:
-        return score_sheets_pdf(tournament, progress=progress, base_url=settings.SITE_URL or None)
+        return score_sheets_pdf(tournament, progress=progress, base_url=site_address() or None)
 
 
 def score_sheets_pdf(
@@ -512,7 +511,7 @@ class SeatingCardsPDFExporter(Exporter):
     permission = StaffRole.Role.REFEREE
 
     def render(self, tournament: Tournament, progress: Progress = no_progress) -> ExportFile:
-        return seating_cards_pdf(tournament, progress=progress, base_url=settings.SITE_URL)
+        return seating_cards_pdf(tournament, progress=progress, base_url=site_address())
 
 
 CARD_QR_SIZE = 118.0  # points: about 4 cm, quiet zone included

@@ -10,8 +10,10 @@ import pypdfium2
 import pytest
 from django.test import Client
 
+from exports import services as export_services
 from exports.exporters import get_exporter
 from exports.exporters.printable import score_sheets_pdf
+from exports.models import ExportJob
 from tests.qr_reader import read_codes
 from tournament.models import Tournament
 
@@ -53,7 +55,7 @@ def test_each_printed_sheet_carries_its_tables_entry_address(
 
 @pytest.mark.django_db
 def test_without_the_sites_address_no_code(played: Tournament, tmp_path: Path) -> None:
-    # The background export has no request to take the address from: its sheets carry no code.
+    # Drawn without the site's address (no SITE_URL, no asking request): the sheets carry no code.
     assert page_codes(score_sheets_pdf(played, hanchan=1).data, tmp_path) == [[], []]
 
 
@@ -73,3 +75,36 @@ def test_the_background_exports_take_the_sites_address_from_site_url(
         for pk in played.players.values_list("pk", flat=True)
     }
     assert {code for page in cards for code in page} == players
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_background_export_makes_its_addresses_on_the_host_that_asked(
+    played: Tournament, organiser: Any, tmp_path: Path, settings: Any
+) -> None:
+    settings.SITE_URL = ""
+    settings.ALLOWED_HOSTS = ["testserver", "club.example"]
+    client = Client()
+    client.force_login(organiser)
+    asked = client.post(
+        f"/t/{played.slug}/exports/seating_cards_pdf/",
+        HTTP_HOST="club.example",
+        HTTP_ACCEPT="application/json",
+    )
+    assert asked.status_code == 202
+    job = ExportJob.objects.get(pk=asked.json()["id"])
+    assert job.site_address == "http://club.example" and job.state == ExportJob.State.DONE
+    cards = page_codes(job.file.read(), tmp_path)
+    players = {
+        f"http://club.example/t/{played.slug}/players/{pk}/"
+        for pk in played.players.values_list("pk", flat=True)
+    }
+    assert {code for page in cards for code in page} == players
+
+    # SITE_URL, when set, wins over the asking request's address.
+    settings.SITE_URL = "https://mahjong.example.org"
+    again = export_services.request_export(
+        played, organiser, "score_sheets_pdf", site_address="http://club.example"
+    )
+    again.refresh_from_db()
+    sheets = page_codes(again.file.read(), tmp_path)
+    assert sheets[0] == [f"https://mahjong.example.org/t/{played.slug}/sheet/1/1/"]
