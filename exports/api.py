@@ -23,7 +23,7 @@ from rest_framework.response import Response
 from exports import services
 from exports.models import ExportJob
 from exports.serializers import ExporterSerializer, ExportJobSerializer, ExportRequestSerializer
-from exports.views import asked_language
+from exports.views import asked_address, asked_language
 from tournament.api import TournamentScopedViewSet
 
 
@@ -74,7 +74,11 @@ class ExportJobViewSet(TournamentScopedViewSet):
         serializer = ExportRequestSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         job = services.request_export(
-            self.tournament, request.user, serializer.validated_data["exporter"], asked_language(request)
+            self.tournament,
+            request.user,
+            serializer.validated_data["exporter"],
+            asked_language(request),
+            asked_address(request),
         )
         return Response(ExportJobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
 

@@ -40,6 +40,9 @@ class ExportJob(models.Model):
     # The language the file is written in: the asker's own choice (the switcher's cookie or the browser's),
     # blank when they made none; the task then writes the tournament's default language, else the site's.
     language = models.CharField(max_length=16, blank=True, default="", db_default="")
+    # The scheme and host of the request that asked for the file (``https://club.example``): the absolute
+    # addresses in it (QR codes) are made on it when the site's SITE_URL is not set.
+    site_address = models.CharField(max_length=300, blank=True, default="", db_default="")
     # Background-job bookkeeping (tournament.services.jobs): the last sign of life (when the task was sent,
     # then with each progress update), how many deliveries have started it, and the latest one's task id
     # (with database defaults, so that rows loaded from an archive need not name them).

@@ -36,6 +36,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from exports.exporters import PUBLIC, Exporter, ExportFile, all_exporters, get_exporter
+from exports.exporters.base import asked_from
 from exports.exporters.series import SeriesExporter, get_series_exporter, series_exporters
 from exports.models import ExportJob
 from tournament import access
@@ -107,22 +108,29 @@ def export_language(job: ExportJob) -> str:
 
 
 def request_export(
-    tournament: Tournament, user: AnyUser | None, exporter_id: str, language: str = ""
+    tournament: Tournament,
+    user: AnyUser | None,
+    exporter_id: str,
+    language: str = "",
+    site_address: str = "",
 ) -> ExportJob:
     """Queue an export of ``tournament`` by ``user``, written in ``language`` (the asker's choice; blank:
-    the tournament's default); the same export still under way is handed back, in the language it was
-    asked in."""
+    the tournament's default), its absolute addresses on ``site_address`` (the scheme and host of the
+    asking request) unless SITE_URL is set; the same export still under way is handed back, in the
+    language it was asked in."""
     exporter = exporter_of(exporter_id)
     if not is_allowed(user, tournament, exporter):
         if not access.can_view(user, tournament):
             raise tournament_not_found()
         raise not_open_to_you(tournament, exporter)
     delete_expired_exports()  # files are not transactional: before, not inside, the transaction below
-    return _queue(tournament, requester(user), exporter, language_of(language))
+    return _queue(tournament, requester(user), exporter, language_of(language), site_address)
 
 
 @transaction.atomic
-def _queue(tournament: Tournament, asked_by: Any, exporter: Exporter, language: str = "") -> ExportJob:
+def _queue(
+    tournament: Tournament, asked_by: Any, exporter: Exporter, language: str = "", site_address: str = ""
+) -> ExportJob:
     same = ExportJob.objects.filter(
         tournament=tournament, exporter=exporter.identifier, requested_by=asked_by
     )
@@ -135,6 +143,7 @@ def _queue(tournament: Tournament, asked_by: Any, exporter: Exporter, language: 
         requested_by=asked_by,
         heartbeat_at=timezone.now(),
         language=language,
+        site_address=site_address.rstrip("/")[: ExportJob._meta.get_field("site_address").max_length],
     )
     jobs.give_up_stalled(same.exclude(pk=job.pk), superseded_by=job.pk)  # a dead one is never handed back
     jobs.send_on_commit(run_export, job.pk)
@@ -179,8 +188,13 @@ def run_export_job(job_id: int, task_id: str | None = None) -> ExportJob:
     job = ExportJob.objects.select_related("tournament", "requested_by").get(pk=job_id)
     if attempt is None:
         return job
-    # Every word in the file, and the job's error, in the asker's language; every time, the venue's.
-    with translation.override(export_language(job)), timezone.override(job.tournament.zone()):
+    # Every word in the file, and the job's error, in the asker's language; every time, the venue's; every
+    # address on the site the asker used, unless SITE_URL names it.
+    with (
+        translation.override(export_language(job)),
+        timezone.override(job.tournament.zone()),
+        asked_from(job.site_address),
+    ):
         return _produce(job, attempt)
 
 

@@ -42,6 +42,12 @@ def asked_language(request: HttpRequest) -> str:
     return translation.get_language() if reader_chose_language(request) else ""
 
 
+def asked_address(request: HttpRequest) -> str:
+    """The site's address as this request reached it (scheme and host, ``https://club.example``): an
+    export asked for here makes its absolute addresses on it when SITE_URL is not set."""
+    return request.build_absolute_uri("/").rstrip("/")
+
+
 def _tournament(request: HttpRequest, slug: str) -> Tournament:
     tournament = get_object_or_404(Tournament, slug=slug)
     if not access.can_view(request.user, tournament):
@@ -142,7 +148,9 @@ def request_export(request: HttpRequest, slug: str, identifier: str) -> HttpResp
     tournament = _tournament(request, slug)
     return _queued(
         request,
-        lambda: export_services.request_export(tournament, request.user, identifier, asked_language(request)),
+        lambda: export_services.request_export(
+            tournament, request.user, identifier, asked_language(request), asked_address(request)
+        ),
         lambda job: export_services.job_status(job, tournament),
         reverse("exports:index", kwargs={"slug": slug}),
     )
@@ -173,10 +181,11 @@ def print_hanchan(request: HttpRequest, slug: str, kind: str, number: int) -> Ht
     a hanchan's PDF takes a fraction of a second. For the tournament's referees.
 
     Reading the PDF (GET) changes nothing, however often a browser or its PDF viewer fetches it again.
-    Seating cards with new sign-in codes (a PIN and a one-time link for each player, when the players enter
-    the results) are a POST, CSRF-protected, from the page that says what they void (``new_codes``,
-    its ``confirmed`` field): a link on another site cannot make every player's card void, and nobody
-    voids them without having read so."""
+    Seating cards with new sign-in codes (a PIN and a one-time link for each player, in either entry mode:
+    the link signs the player in on their own page, where they follow their results and next seats, and
+    enter their table's sheet when the players enter the results) are a POST, CSRF-protected, from the
+    page that says what they void (``new_codes``, its ``confirmed`` field): a link on another site cannot
+    make every player's card void, and nobody voids them without having read so."""
     tournament = _tournament(request, slug)
     if kind not in PRINTS:
         raise Http404(_("Print score-sheets or seating-cards."))
@@ -186,15 +195,10 @@ def print_hanchan(request: HttpRequest, slug: str, kind: str, number: int) -> Ht
         )
     if not tournament.rounds.filter(number=number).exists():
         raise Http404(_("Hanchan {number} is not seated.").format(number=number))
-    if request.method == "POST" and (
-        kind != "seating-cards" or tournament.entry_mode != Tournament.EntryMode.PLAYERS
-    ):
+    if request.method == "POST" and kind != "seating-cards":
         return HttpResponse(
             # The rule's identifier, then why, in the reader's language.
-            "issue-sign-in-codes: "
-            + _(
-                "New sign-in codes are printed on seating cards, and only when the players enter the results."
-            ),
+            "issue-sign-in-codes: " + _("New sign-in codes are printed on seating cards."),
             status=405,
             headers={"Allow": "GET"},
             content_type="text/plain; charset=utf-8",
@@ -216,8 +220,8 @@ def print_hanchan(request: HttpRequest, slug: str, kind: str, number: int) -> Ht
         base_url = request.build_absolute_uri("/")  # each sheet's QR code: its table's entry page
         result = score_sheets_pdf(tournament, hanchan=number, table=table, base_url=base_url)
     else:
-        # With new sign-in codes, each card carries its player's fresh PIN and one-time link (the old ones
-        # stop working); otherwise the card's code is the player's public page.
+        # With new sign-in codes (in either entry mode), each card carries its player's fresh PIN and
+        # one-time link (the old ones stop working); otherwise the card's code is the player's public page.
         issued = (
             player_login.issue_for_hanchan(tournament, number, request.user)
             if request.method == "POST"
@@ -242,7 +246,7 @@ def new_codes(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             _("Printing is for the referees of {tournament}.").format(tournament=tournament.name)
         )
     round_ = tournament.rounds.filter(number=number).first()
-    if round_ is None or tournament.entry_mode != Tournament.EntryMode.PLAYERS:
+    if round_ is None:
         raise Http404(_("Hanchan {number} is not seated.").format(number=number))
     return render_page(
         request,

@@ -13,6 +13,10 @@ Every file is written in the language active when it renders (the task activates
 names stay English. A file another program reads in a fixed format (the EMA results, the archive) keeps
 its English headers whatever the language.
 
+A file with addresses in it (the QR codes of the printable sheets and cards) writes them absolute on
+``site_address()``: the site's ``SITE_URL`` when set, else the address (scheme and host) of the request
+that asked for the file, which the task makes current with ``asked_from`` (``ExportJob.site_address``).
+
 Every file is deterministic: the same data, in the same language, gives the same bytes (fixed workbook
 and zip timestamps, no "generated at" stamps), so running an export twice gives the same file.
 
@@ -32,12 +36,15 @@ import re
 import zipfile
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from copy import copy
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Any, ClassVar
 
+from django.conf import settings
 from django.utils import timezone
 from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
@@ -58,6 +65,28 @@ XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 CSV = "text/csv; charset=utf-8"
 ZIP = "application/zip"
 PDF = "application/pdf"
+
+_asked_from: ContextVar[str] = ContextVar("asked_from", default="")
+
+
+def site_address() -> str:
+    """The site's address for the absolute URLs of a file (``https://mahjong.example.org``, no slash at
+    the end): ``SITE_URL`` when set, else the address of the request that asked for it (``asked_from``),
+    else blank (a file without addresses: no QR codes)."""
+    return (settings.SITE_URL or _asked_from.get()).rstrip("/")
+
+
+@contextmanager
+def asked_from(address: str) -> Iterator[None]:
+    """While the file of a job renders: ``address`` (the scheme and host of the request that asked for
+    it) is the site's address when ``SITE_URL`` is not set."""
+    token = _asked_from.set(address)
+    try:
+        yield
+    finally:
+        _asked_from.reset(token)
+
+
 JSON = "application/json"
 
 # Number formats of the cells (Excel codes): scores keep one decimal at least, two when they have them.

@@ -25,7 +25,6 @@ from functools import cache
 from operator import itemgetter
 from pathlib import Path
 
-from django.conf import settings
 from django.urls import reverse
 from django.utils import formats
 from django.utils.translation import gettext as _
@@ -36,7 +35,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
-from exports.exporters.base import PDF, Exporter, ExportFile, Progress, no_progress, register
+from exports.exporters.base import PDF, Exporter, ExportFile, Progress, no_progress, register, site_address
 from tournament import access, qr
 from tournament.collation import by_name
 from tournament.models import Player, Round, Seat, StaffRole, Tournament
@@ -400,7 +399,7 @@ class ScoreSheetsPDFExporter(Exporter):
     permission = StaffRole.Role.REFEREE
 
     def render(self, tournament: Tournament, progress: Progress = no_progress) -> ExportFile:
-        return score_sheets_pdf(tournament, progress=progress, base_url=settings.SITE_URL or None)
+        return score_sheets_pdf(tournament, progress=progress, base_url=site_address() or None)
 
 
 def score_sheets_pdf(
@@ -512,42 +511,94 @@ class SeatingCardsPDFExporter(Exporter):
     permission = StaffRole.Role.REFEREE
 
     def render(self, tournament: Tournament, progress: Progress = no_progress) -> ExportFile:
-        return seating_cards_pdf(tournament, progress=progress, base_url=settings.SITE_URL)
+        return seating_cards_pdf(tournament, progress=progress, base_url=site_address())
 
 
 CARD_QR_SIZE = 118.0  # points: about 4 cm, quiet zone included
 
 
+ADDRESS_SIZES = (8.0, 7.5, 7.0)  # points: the sign-in address prints at 8, shrinks to 7 at the least
+
+
+def address_breaks(address: str) -> list[str]:
+    """``address`` in the pieces a printed line may break between, as the Chicago Manual of Style breaks
+    a URL: before a slash, a dot or a hyphen (which then starts the next line and cannot be read as the
+    sentence's punctuation or a hyphenation), never inside "://" nor before the closing slash."""
+    pieces = [""]
+    for index, character in enumerate(address):
+        before = address[index - 1] if index else ""
+        last = index == len(address) - 1
+        if pieces[-1] and character in "/.-" and before not in "/:" and not last:
+            pieces.append("")
+        pieces[-1] += character
+    return pieces
+
+
+def wrap_address(address: str, width: float, fits: int) -> tuple[float, list[str]]:
+    """The font size and lines that print ``address`` within ``width`` points: the largest of
+    ADDRESS_SIZES that needs no more than ``fits`` lines, else the smallest in as many lines as it takes;
+    lines break where ``address_breaks`` allows, a piece too long for a line by itself between characters.
+    Never wider than ``width``: the address is typed from the card, so it wraps rather than shrinks away."""
+    font = font_for(address)
+    lines: list[str] = []
+    for size in ADDRESS_SIZES:
+        lines = [""]
+        for piece in address_breaks(address):
+            for character in piece if pdfmetrics.stringWidth(piece, font, size) > width else [piece]:
+                if lines[-1] and pdfmetrics.stringWidth(lines[-1] + character, font, size) > width:
+                    lines.append("")
+                lines[-1] += character
+        if len(lines) <= fits:
+            return size, lines
+    return ADDRESS_SIZES[-1], lines
+
+
 def draw_card_sign_in(
     canvas: Canvas, tournament: Tournament, player: int, base_url: str, issued: Credentials | None
 ) -> None:
-    """The bottom of a card: a QR code of the one-time sign-in link and the PIN (players enter the
-    results), or of the player's public page."""
+    """The bottom of a card: a QR code of the player's one-time sign-in link and their PIN, when new
+    sign-in codes are printed (in either entry mode: the link lands the player on their own page,
+    signed in; when the players enter the results the card says so), else a QR code of the player's
+    public page."""
+    x = CARD_WIDTH - CARD_PADDING - CARD_QR_SIZE
+    width = x - 2 * CARD_PADDING + 10
+    top = CARD_PADDING + CARD_QR_SIZE - 20
     if issued is not None:
         path = reverse("player_link", kwargs={"slug": tournament.slug, "token": issued.token})
+        players_enter = tournament.entry_mode == Tournament.EntryMode.PLAYERS
         # One sentence in three printed lines: each line is a message, so that a translation can break
         # where its language reads best (a line may be left empty).
-        lines = [
-            (_("Enter and confirm your table's results:"), False),
-            (_("scan the code (works once,"), False),
-            (
-                ngettext(
-                    "for {hours} hour), or sign in at", "for {hours} hours), or sign in at", LINK_HOURS
-                ).format(hours=LINK_HOURS),
-                False,
-            ),
-            (base_url + reverse("player_login", kwargs={"slug": tournament.slug}), False),
-            (_("PIN {pin}").format(pin=issued.pin), True),
+        text_lines = [
+            _("Enter and confirm your table's results:")
+            if players_enter
+            else _("Your results and next seats:"),
+            _("scan the code (works once,"),
+            ngettext(
+                "for {hours} hour), or sign in at", "for {hours} hours), or sign in at", LINK_HOURS
+            ).format(hours=LINK_HOURS),
         ]
+        for line, text in enumerate(text_lines):
+            draw(canvas, CARD_PADDING, top - line * 14, text, 8, max_width=width)
+        # The address to type: at 8 points, wrapped (7 points at the least) down to the PIN's line.
+        address = base_url + reverse("player_login", kwargs={"slug": tournament.slug})
+        size, lines = wrap_address(address, width, fits=3)
+        y = top - len(text_lines) * 14
+        for line in lines:
+            draw(canvas, CARD_PADDING, y, line, size)
+            y -= size + 2
+        draw(
+            canvas,
+            CARD_PADDING,
+            max(y - 8, CARD_PADDING),
+            _("PIN {pin}").format(pin=issued.pin),
+            13,
+            bold=True,
+        )
     else:
         path = reverse("tournament:player", kwargs={"slug": tournament.slug, "player_id": player})
-        lines = [(_("Your results and next seats:"), False), (_("scan the code."), False)]
-    x = CARD_WIDTH - CARD_PADDING - CARD_QR_SIZE
+        for line, text in enumerate((_("Your results and next seats:"), _("scan the code."))):
+            draw(canvas, CARD_PADDING, top - line * 14, text, 8, max_width=width)
     draw_qr(canvas, x, CARD_PADDING, CARD_QR_SIZE, base_url + path)
-    width = x - 2 * CARD_PADDING + 10
-    for line, (text, bold) in enumerate(lines):
-        y = CARD_PADDING + CARD_QR_SIZE - 20 - line * 14
-        draw(canvas, CARD_PADDING, y, text, 13 if bold else 8, bold=bold, max_width=width)
 
 
 def seating_cards_pdf(

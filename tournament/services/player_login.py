@@ -70,7 +70,8 @@ def _issue(player: Player, now: datetime) -> Credentials:
 @transaction.atomic
 def issue_for_hanchan(tournament: Tournament, number: int, user: AbstractBaseUser) -> dict[int, Credentials]:
     """A fresh PIN and link for every player seated in hanchan ``number`` (printing its seating cards), by
-    player pk. A referee prints the cards; the tournament's players must enter the results."""
+    player pk. A referee prints the cards, in either entry mode: the link signs the player in on their own
+    page (their results and next seats; their table's sheet when the players enter the results)."""
     access.require_role(user, tournament, Role.REFEREE)
     round_ = Round.objects.filter(tournament=tournament, number=number).first()
     if round_ is None:
