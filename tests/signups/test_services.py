@@ -275,3 +275,26 @@ def test_a_message_delivered_twice_or_twice_at_once_is_sent_once(
     outcomes = race([lambda: signup_mail.send_signup_message(logged.pk) for _ in range(2)])
     assert sorted(outcomes) == [False, True], outcomes  # type: ignore[type-var]
     assert len(inbox.to("ana@example.org")) == 2
+
+
+def test_when_the_list_moves_only_the_new_first_in_line_is_told(tournament: Tournament, inbox: Inbox) -> None:
+    open_registration(tournament, capacity=1)
+    ana = signed_up(tournament, inbox, "ana@example.org")
+    waiting = [signed_up(tournament, inbox, f"{n}@example.org") for n in ("ben", "cho", "dai", "eve")]
+    assert [s.state for s in waiting] == [SignUp.State.WAITING_LIST] * 4
+    before = {s.email: len(inbox.to(s.email)) for s in waiting}
+    signups.cancel_by_player(tournament, link(inbox, "ana@example.org", "me"), base_url=BASE)
+    after = {s.email: len(inbox.to(s.email)) for s in waiting}
+    assert inbox.to("ben@example.org")[-1]["Subject"] == "A place is yours at Test Open"
+    assert "number 1 on the waiting list" in Inbox.text(inbox.to("cho@example.org")[-1])
+    assert {email: after[email] - before[email] for email in after} == {
+        "ben@example.org": 1,  # promoted
+        "cho@example.org": 1,  # first in line now
+        "dai@example.org": 0,
+        "eve@example.org": 0,
+    }
+    # One waiting ahead of the others cancels: the new first is told, nobody else.
+    signups.cancel_by_player(tournament, link(inbox, "cho@example.org", "me"), base_url=BASE)
+    assert "number 1 on the waiting list" in Inbox.text(inbox.to("dai@example.org")[-1])
+    assert len(inbox.to("eve@example.org")) == after["eve@example.org"]
+    assert SignUp.objects.get(pk=ana.pk).state == SignUp.State.CANCELLED

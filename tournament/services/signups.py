@@ -244,9 +244,18 @@ def confirm(tournament: Tournament, token: str, *, base_url: str = "") -> SignUp
     return signup
 
 
-def _promote(tournament: Tournament, base_url: str, user: AbstractBaseUser | None) -> list[SignUp]:
+def _first_waiting(tournament: Tournament) -> int | None:
+    order = signups.waiting_order(_queued(tournament))
+    return order[0].id if order else None
+
+
+def _promote(
+    tournament: Tournament, base_url: str, user: AbstractBaseUser | None, first_before: int | None
+) -> list[SignUp]:
     """The first on the waiting list take the places left (the tournament's row is locked by the
-    caller); nobody after the closing moment."""
+    caller); nobody after the closing moment. Whoever is first in line now, and was not before the
+    change (``first_before``), is told so; the others' places are on their own page. Telling each
+    one waiting their new place would send a list of 700 a message for each of 100 cancellations."""
     settings_ = settings_of(tournament)
     chosen = signups.to_promote(settings_, _queued(tournament), timezone.now())
     promoted = []
@@ -255,9 +264,9 @@ def _promote(tournament: Tournament, base_url: str, user: AbstractBaseUser | Non
         _move(signup, signups.promoted_state(settings_), user, "signup.promote")
         _notify(signup, signup_mail.PROMOTED, base_url)
         promoted.append(signup)
-    if promoted:  # the others' positions moved
-        for queued in signups.waiting_order(_queued(tournament)):
-            _notify(SignUp(pk=queued.id), signup_mail.WAITING_LIST, base_url)
+    first = _first_waiting(tournament)
+    if first is not None and first != first_before:
+        _notify(SignUp(pk=first), signup_mail.WAITING_LIST, base_url)
     return promoted
 
 
@@ -265,9 +274,10 @@ def _cancel(signup: SignUp, user: AbstractBaseUser | None, state: str, base_url:
     if signup.state not in signups.LIVE:
         message = _("This sign-up is already {state}.").format(state=signup.get_state_display())
         raise Refusal("state", RULE_STATE, message, status=CONFLICT)
+    first_before = _first_waiting(signup.tournament)
     _move(signup, state, user, "signup.cancel" if state == signups.CANCELLED else "signup.reject")
     _notify(signup, signup_mail.CANCELLED if state == signups.CANCELLED else signup_mail.REJECTED, base_url)
-    _promote(signup.tournament, base_url, user)
+    _promote(signup.tournament, base_url, user, first_before)
     return signup
 
 
@@ -334,10 +344,11 @@ def move(signup: SignUp, state: str, user: AbstractBaseUser, *, base_url: str = 
     if state == signups.WAITING_LIST and signup.confirmed_at is None:
         signup.confirmed_at = timezone.now()
         signup.save(update_fields=["confirmed_at"])
+    first_before = _first_waiting(signup.tournament)
     _move(signup, state, user, "signup.move")
     _notify(signup, state, base_url or settings.SITE_URL)
     if state not in signups.HOLDING:
-        _promote(signup.tournament, base_url or settings.SITE_URL, user)
+        _promote(signup.tournament, base_url or settings.SITE_URL, user, first_before)
     return signup
 
 
