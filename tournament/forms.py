@@ -47,6 +47,7 @@ from tournament.names import shown_name
 from tournament.refusal import Refusal
 from tournament.registration import MAX_FILE_BYTES
 from tournament.standings import MAX_TIE_BREAKS
+from tournament.widgets import QuickSelect
 
 
 def country_choices() -> list[tuple[str, str]]:
@@ -687,6 +688,7 @@ class TournamentForm(forms.ModelForm):
     time_zone = forms.ChoiceField(
         label=_("Venue time zone"),
         choices=lambda: [(name, name) for name in sorted(available_timezones())],
+        widget=QuickSelect,
         help_text=_("Every time on the pages, the clock, the PDFs and the exports is the venue's."),
     )
 
@@ -950,7 +952,9 @@ class PlayerForm(forms.Form):
         required=False,
         help_text=_("Optional, e.g. 山田 太郎."),
     )
-    country = forms.ChoiceField(label=_("Country"), choices=country_choices, required=False)
+    country = forms.ChoiceField(
+        label=_("Country"), choices=country_choices, required=False, widget=QuickSelect
+    )
     club = forms.CharField(label=_("Club"), max_length=120, required=False)
     ema_id = forms.CharField(label=_("EMA id"), max_length=8, required=False, help_text=_("8 digits"))
     team = forms.CharField(label=_("Team"), max_length=120, required=False)
@@ -1346,7 +1350,7 @@ class SignUpForm(forms.Form):
     last_name = forms.CharField(label=_("Last name (Latin letters)"), max_length=60)
     first_name = forms.CharField(label=_("First name (Latin letters)"), max_length=60)
     native_name = forms.CharField(label=_("Name in its own script"), max_length=60, required=False)
-    country = CountryField(blank=True).formfield(label=_("Country"), required=False)
+    country = CountryField(blank=True).formfield(label=_("Country"), required=False, widget=QuickSelect)
     club = forms.CharField(label=_("Club"), max_length=120, required=False)
     ema_id = forms.CharField(label=_("EMA number"), max_length=8, required=False)
     email = forms.CharField(label=_("Email"), max_length=254)
