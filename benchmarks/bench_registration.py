@@ -6,8 +6,9 @@ DEBUG off and one trusted proxy (each phone its own address in ``X-Forwarded-For
 site's proxy), a Celery worker (the messages), PostgreSQL and Redis; the mail server is a real SMTP
 server in this process (aiosmtpd), which keeps what it receives. Each of the 1,000 players, at a moment
 of their own within the first minute, loads the sign-up page, sends the form, waits for the
-confirmation message, follows its link and confirms on its button; 100 of them, chosen at random,
-cancel from their own link (in the message that answered their confirmation) a few seconds later.
+confirmation message, follows its link 5 to 30 s later (reading it) and confirms on its button; 100 of
+them, chosen at random, cancel from their own link (in the message that answered their confirmation) a
+few seconds later.
 Meanwhile 20 more phones load the sign-up page and the public list of the registered (a new connection
 each, every 0.5 to 1.5 s).
 
@@ -71,6 +72,8 @@ os.environ.update(
     CELERY_TASK_ALWAYS_EAGER="0",
     DATABASE_POOL="1",  # as the Procfile serves
 )
+# From the confirmation message received to its link followed: a person reading their mail.
+READING_SECONDS = (5.0, 30.0)
 CSRF = re.compile(rb'name="csrfmiddlewaretoken" value="([^"]+)"')
 CONFIRM_LINK = re.compile(r"/t/[\w-]+/signup/confirm/([0-9a-f]+)/")
 MANAGE_LINK = re.compile(r"/t/[\w-]+/signup/me/([0-9a-f]+)/")
@@ -253,6 +256,7 @@ async def player(
         link = CONFIRM_LINK.search(first[1])
         if link is None:
             return "no confirmation link"
+        await asyncio.sleep(random.uniform(*READING_SECONDS))  # the player opens the message
         path = f"/t/{SLUG}/signup/confirm/{link.group(1)}/"
         cookie, token = await form_of(port, path, address)
         status, _, _, seconds = await http(
