@@ -36,7 +36,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from benchmarks.served import database_url, free_port, get, new_tournament, psql, wait_for  # noqa: E402
+from benchmarks.served import database_url, free_port, get, new_tournament, psql, serve, wait_for  # noqa: E402
 
 DB_NAME = "bench_live"
 DATABASE_URL = database_url(DB_NAME)
@@ -256,18 +256,6 @@ async def run(
     }
 
 
-def serve(port: int, workers: int, prefix: list[str] | None = None) -> subprocess.Popen[bytes]:
-    """uvicorn serving ``config.asgi`` on ``port`` with ``workers`` processes, as the Procfile does."""
-    command = [*(prefix or []), sys.executable, "-m", "uvicorn", "config.asgi:application"]
-    command += ["--host", "127.0.0.1", "--port", str(port), "--workers", str(workers), "--no-access-log"]
-    return subprocess.Popen(
-        [*command, "--timeout-graceful-shutdown", "2"],
-        cwd=ROOT,
-        env={**os.environ, **SERVER_ENV},
-        start_new_session=True,
-    )
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -298,11 +286,19 @@ def main() -> None:
         [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"], cwd=ROOT, check=True
     )
     port = free_port()
-    servers = [serve(port, args.workers)]
+    servers = [serve(ROOT, port, args.workers, env=SERVER_ENV)]
     stream_port = port
     if args.live_workers:
         stream_port = free_port()
-        servers.append(serve(stream_port, args.live_workers, ["nice", "-n", str(args.live_nice)]))
+        servers.append(
+            serve(
+                ROOT,
+                stream_port,
+                args.live_workers,
+                env=SERVER_ENV,
+                prefix=["nice", "-n", str(args.live_nice)],
+            )
+        )
         wait_for(f"http://127.0.0.1:{stream_port}/healthz")
     try:
         for path in (f"/t/{slug}/standings/", f"/t/{slug}/standings.json", f"/t/{slug}/") * 10:

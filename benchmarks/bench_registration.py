@@ -47,7 +47,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from benchmarks.served import database_url, free_port, psql, wait_for  # noqa: E402
+from benchmarks.served import database_url, free_port, psql, serve, wait_for  # noqa: E402
 
 DB_NAME = "bench_registration"
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13")
@@ -142,14 +142,6 @@ def prepare(places: int) -> None:
         closes_at=timezone.now() + timedelta(days=30),
         capacity=places,
         waiting_list=True,
-    )
-
-
-def serve(port: int, workers: int) -> subprocess.Popen[bytes]:
-    command = [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1"]
-    command += ["--port", str(port), "--workers", str(workers), "--no-access-log"]
-    return subprocess.Popen(
-        [*command, "--timeout-graceful-shutdown", "2"], cwd=ROOT, env=dict(os.environ), start_new_session=True
     )
 
 
@@ -378,7 +370,7 @@ def main() -> None:
     smtp = Controller(inbox, hostname="127.0.0.1", port=SMTP_PORT)
     smtp.start()
     port = free_port()
-    server, worker = serve(port, args.workers), work()
+    server, worker = serve(ROOT, port, args.workers), work()
     try:
         wait_for(f"http://127.0.0.1:{port}/t/{SLUG}/signup/", 60)
         result = asyncio.run(run(args, port, inbox))

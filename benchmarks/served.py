@@ -12,6 +12,7 @@ import os
 import random
 import socket
 import subprocess
+import sys
 import time
 import urllib.request
 from dataclasses import dataclass, field
@@ -62,6 +63,21 @@ async def get(port: int, path: str, timeout: float = 5) -> tuple[str, float]:
     except (OSError, TimeoutError) as exc:
         return type(exc).__name__, time.perf_counter() - started
     return response[9:12].decode(), time.perf_counter() - started
+
+
+def serve(
+    root: Any, port: int, workers: int, *, env: dict[str, str] | None = None, prefix: list[str] | None = None
+) -> subprocess.Popen[bytes]:
+    """uvicorn serving ``config.asgi`` from ``root`` on ``port`` with ``workers`` processes, as the
+    Procfile does, in a session of its own (stopped with its process group)."""
+    command = [*(prefix or []), sys.executable, "-m", "uvicorn", "config.asgi:application"]
+    command += ["--host", "127.0.0.1", "--port", str(port), "--workers", str(workers), "--no-access-log"]
+    return subprocess.Popen(
+        [*command, "--timeout-graceful-shutdown", "2"],
+        cwd=root,
+        env={**os.environ, **(env or {})},
+        start_new_session=True,
+    )
 
 
 def final_entry(table: Any, rng: random.Random) -> dict[str, object]:
