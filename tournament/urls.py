@@ -34,6 +34,7 @@ tournament_patterns = [
     path("seating/", public.seating, name="seating"),
     path("seating/<int:number>/", public.seating, name="seating_round"),
     path("players/", public.players, name="players"),
+    path("calendar.ics", public.tournament_calendar_feed, name="calendar_feed"),
     path("signup/", signup.signup_page, name="signup"),
     path("signup/registered/", signup.registered_list, name="signup_list"),
     path("signup/confirm/<str:token>/", signup.confirm, name="signup_confirm"),
@@ -89,6 +90,7 @@ tournament_patterns = [
 
 urlpatterns = [
     path("", public.index, name="index"),
+    path("calendar.ics", public.calendar_feed, name="site_calendar_feed"),
     path("tournaments/new/", organiser.create, name="create"),
     path("organisers/invite/", accounts.invite_organiser, name="invite_organiser"),
     path("persons/<int:person_id>/", persons.person, name="person"),

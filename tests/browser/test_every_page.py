@@ -42,7 +42,7 @@ import os
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -51,6 +51,7 @@ import pytest
 from axe_playwright_python.base import AXE_SCRIPT
 from django.contrib.auth.tokens import default_token_generator
 from django.urls import URLPattern, URLResolver, get_resolver
+from django.utils import timezone
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
@@ -60,7 +61,7 @@ from tests.browser.conftest import log_in, shots_wanted, unstuck_layout_problems
 from tests.conftest import make_user, seat_table
 from tournament import services
 from tournament.awards import AWARDS
-from tournament.models import Person, Player, Round, SeatingJob, Series, Tournament
+from tournament.models import Person, Player, RegistrationSettings, Round, SeatingJob, Series, Tournament
 from tournament.services import player_login
 
 LANGUAGES = ["en", "ja", "ru", "fr", "de", "zh-hans", "ko"]
@@ -208,9 +209,28 @@ def harbour(transactional_db: None) -> Harbour:
     )
     person = Person.objects.get(registrations=seated)
     club = harbour_club(organiser)
+    harbour_spring()
     series.tournaments.set([tournament, club])
     return Harbour(
         tournament, seated, organiser, f"/accounts/set-password/{uid}/{token}/", job, person, series, club
+    )
+
+
+def harbour_spring() -> None:
+    """A coming event whose registration is open, for the home page's calendar: 30 characters of venue."""
+    today = timezone.localdate()
+    spring = Tournament.objects.create(
+        name="Grand Harbour Spring Riichi Championship 2027",
+        slug=f"{SLUG}-spring",
+        starts_on=today + timedelta(days=40),
+        ends_on=today + timedelta(days=41),
+        venue="Salão Nobre do Clube Naval de Lisboa",
+        time_zone="Europe/Lisbon",
+        hanchan_count=6,
+    )
+    now = timezone.now()
+    RegistrationSettings.objects.create(
+        tournament=spring, opens_at=now - timedelta(days=1), closes_at=now + timedelta(days=30), capacity=64
     )
 
 
@@ -409,6 +429,8 @@ PAGES = ANONYMOUS + PLAYER + STAFF
 NOT_PAGES = {
     "t/<slug:slug>/signup/confirm/<str:token>/": "a one-time link read off an email (tests/signups/)",
     "t/<slug:slug>/signup/me/<str:token>/": "a player's own sign-up by its emailed token (tests/signups/)",
+    "calendar.ics": "the coming events' iCalendar feed (tests/pages/test_calendar.py)",
+    "t/<slug:slug>/calendar.ics": "one tournament's iCalendar feed (tests/pages/test_calendar.py)",
     "healthz": "the health check (text)",
     "healthz/ready": "the readiness check (text)",
     "sw.js": "the service worker (a script)",

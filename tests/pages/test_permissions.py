@@ -4,9 +4,11 @@ anonymous, 403 for a signed-in user without the role (a referee of another tourn
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.utils import timezone
 
 from tests.pages.conftest import Site, client_for
 from tournament.models import Person, Player, Series, Tournament
@@ -22,6 +24,9 @@ PUBLIC = [
     "/t/{slug}/seating/1/",
     "/t/{slug}/players/",
     "/t/{slug}/players/{ana}/",
+    "/t/{slug}/calendar.ics",
+    "/t/{slug}/signup/",
+    "/t/{slug}/signup/registered/",
     "/t/{slug}/projector/",
     "/t/{slug}/awards/",
     "/t/{slug}/projector/awards/",
@@ -175,6 +180,22 @@ def test_index_lists_public_tournaments_and_the_private_ones_of_the_staff(site: 
     assert b"Test Open" not in client_for(site.users["other_referee"]).get("/").content
     assert b"Test Open" in client_for(site.users["referee"]).get("/").content
     assert b"Elsewhere Cup" in client_for(None).get("/").content
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("user", USERS)
+def test_a_private_tournament_never_appears_in_the_calendar_feed(site: Site, user: str) -> None:
+    """The site's feed is the public's, whoever fetches it: a private tournament's coming event is left
+    out even for its staff; its own feed follows its pages (404 without a role)."""
+    today = timezone.localdate()
+    Tournament.objects.filter(pk=site.tournament.pk).update(
+        is_public=False, starts_on=today + timedelta(days=7), ends_on=today + timedelta(days=8)
+    )
+    client = client_for(site.users[user])
+    feed = client.get("/calendar.ics")
+    assert feed.status_code == 200 and b"Test Open" not in feed.content
+    own = client.get(f"/t/{site.tournament.slug}/calendar.ics")
+    assert own.status_code == (200 if user in RANK else 404)
 
 
 @pytest.mark.django_db

@@ -12,14 +12,14 @@ from django.conf import settings
 from django.db.models import Count, Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from scoring.models import ScoreSheet
 from scoring.rules.ruleset import differences, get_ruleset
-from tournament import access, services
+from tournament import access, event_calendar, event_calendar_db, services
 from tournament.forms import rule_label
 from tournament.live_standings import playing_rounds, standings_payload
 from tournament.models import Absence, Player, Round, Seat, StaffRole, Tournament
@@ -50,16 +50,56 @@ IMPORT_SECONDS = 30 * 60
 
 @require_GET
 def index(request: HttpRequest) -> HttpResponse:
+    coming = event_calendar_db.coming_events(_base_url(request))
+    months = [
+        (month, [{"event": e, "state": event_calendar_db.describe(e)} for e in events])
+        for month, events in event_calendar.by_month(coming)
+    ]
     return render_page(
         request,
         "tournament/index.html",
         None,
         {
+            "months": months,
             "tournaments": access.visible_tournaments(request.user),
             "can_create": access.can_create_tournament(request.user),
             "can_invite": access.can_invite_organisers(request.user),
         },
     )
+
+
+def _base_url(request: HttpRequest) -> str:
+    return request.build_absolute_uri("/").rstrip("/")
+
+
+def _ics(request: HttpRequest, events: list[event_calendar.Event], title: str, name: str) -> HttpResponse:
+    base = _base_url(request)
+    body = event_calendar.feed(
+        events,
+        title=title,
+        host=event_calendar_db.feed_host(base),
+        now=timezone.now(),
+        description=event_calendar_db.describe,
+    )
+    response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = f'inline; filename="{name}.ics"'
+    return response
+
+
+@require_GET
+def calendar_feed(request: HttpRequest) -> HttpResponse:
+    """The coming events of the site's home page as an iCalendar feed (never a private one)."""
+    return _ics(
+        request, event_calendar_db.coming_events(_base_url(request)), _("Riichi tournaments"), "calendar"
+    )
+
+
+@require_GET
+def tournament_calendar_feed(request: HttpRequest, slug: str) -> HttpResponse:
+    """One tournament's event as an iCalendar feed, for whoever sees the tournament's pages."""
+    tournament = access_tournament(request, slug)
+    events = event_calendar_db.events([tournament], _base_url(request), timezone.now())
+    return _ics(request, events, tournament.name, tournament.slug)
 
 
 @require_GET
@@ -81,6 +121,7 @@ def home(request: HttpRequest, slug: str) -> HttpResponse:
             hanchan = number_of[seat.round_id]
             next_seats[seat.player_id]["hanchan"] = hanchan
             open_tables[hanchan].append(seat.player.name)
+    (event,) = event_calendar_db.events([tournament], _base_url(request), timezone.now())
     return render_page(
         request,
         "tournament/home.html",
@@ -92,6 +133,8 @@ def home(request: HttpRequest, slug: str) -> HttpResponse:
             "rule_changes": rule_changes(tournament),
             "next_seats": next_seats,
             "open_tables": [{"hanchan": number, "players": names} for number, names in open_tables.items()],
+            # Players signing up themselves: the registration's state, a link to the registered.
+            "registration_state": event_calendar_db.describe(event),
         },
     )
 
