@@ -42,7 +42,8 @@ def test_each_language_writes_a_day_a_moment_and_a_time_one_way(language: str) -
         assert formats.time_format(MOMENT, "TIME_FORMAT") == "13:11"
 
 
-NAMED = {"DATE_FORMAT", "DATETIME_FORMAT", "TIME_FORMAT", "T"}  # "T": the time zone's abbreviation
+# "T": the time zone's abbreviation; YEAR_MONTH_FORMAT: a month's heading (the calendar of coming events).
+NAMED = {"DATE_FORMAT", "DATETIME_FORMAT", "TIME_FORMAT", "T", "YEAR_MONTH_FORMAT"}
 FILTER = re.compile(r"\|(?:date|time):(\S+?)(?:\s|}|\|)")
 
 
