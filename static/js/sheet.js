@@ -1260,7 +1260,7 @@
                     el("td", { text: name }),
                     el("td", { className: "num", text: R.points(verdict.final_points[name]) }),
                     el("td", { className: "num", text: verdict.ranks ? verdict.ranks[name] : "" }),
-                    el("td", { className: "num", text: verdict.scores ? verdict.scores[name] : "" }),
+                    el("td", { className: "num", text: verdict.scores ? R.score(verdict.scores[name]) : "" }),
                   ]),
                 ),
               ),
