@@ -25,7 +25,7 @@
       tr.append(
         cell("num rank", String(row.rank)),
         cell("name", (row.shown && row.shown[lang]) || row.name),
-        cell("num score" + negative, String(row.score)),
+        cell("num score" + negative, window.Riichi.score(row.score)),
         cell("num played", String(row.events)),
       );
       fresh.append(tr);

@@ -978,7 +978,6 @@
           type: "button",
           className: "hand-summary",
           "data-hand-summary": "",
-          "aria-label": interpolate(gettext("Open hand %(number)s"), { number: index + 1 }, true),
           onclick: () => {
             current = index;
             openedByHand = true;
@@ -1037,6 +1036,8 @@
           const info = handInfo[i];
           const round = info ? roundName(info.round, true) + (info.honba ? "-" + info.honba : "") + " · " : "";
           button.textContent = i + 1 + ". " + round + summary(h);
+          /* Its name starts with the text it shows (WCAG 2.5.3, label in name), then says what it does. */
+          button.setAttribute("aria-label", button.textContent + " · " + interpolate(gettext("Open hand %(number)s"), { number: i + 1 }, true));
           if (focused) button.focus(); /* a keyboard user stays on the hand that folded */
         }
         card.hidden = blankAtEnd && finished && i > 0;
@@ -1259,7 +1260,7 @@
                     el("td", { text: name }),
                     el("td", { className: "num", text: R.points(verdict.final_points[name]) }),
                     el("td", { className: "num", text: verdict.ranks ? verdict.ranks[name] : "" }),
-                    el("td", { className: "num", text: verdict.scores ? verdict.scores[name] : "" }),
+                    el("td", { className: "num", text: verdict.scores ? R.score(verdict.scores[name]) : "" }),
                   ]),
                 ),
               ),

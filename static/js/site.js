@@ -33,6 +33,16 @@
     return Number(value).toLocaleString(language);
   };
 
+  /* A score as a column shows it (the server's ``score`` filter, tournament/templatetags/scores.py): one
+     decimal in the reader's language ("78.0", "-12.0", in German "78,0"), more only when the exact string
+     of the API has them. */
+  Riichi.score = function (value) {
+    if (value === null || value === undefined || value === "") return "";
+    const text = String(value);
+    const places = Math.max(1, (text.split(".")[1] || "").length);
+    return Number(text).toLocaleString(language, { minimumFractionDigits: places, maximumFractionDigits: places, useGrouping: false });
+  };
+
   Riichi.signed = function (value) {
     const n = Number(value);
     return (n > 0 ? "+" : "") + n.toLocaleString(language);

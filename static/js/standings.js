@@ -105,13 +105,13 @@
               text:
                 interpolate(gettext("%(played)s played"), { played: row.played }, true) +
                 (row.penalties !== "0"
-                  ? " · " + interpolate(gettext("penalties −%(points)s"), { points: row.penalties }, true)
+                  ? " · " + interpolate(gettext("penalties −%(points)s"), { points: R.score(row.penalties) }, true)
                   : ""),
             }),
           ]),
-          R.el("td", { className: "num total" + (isNegative(row.total) ? " negative" : ""), text: row.total }),
+          R.el("td", { className: "num total" + (isNegative(row.total) ? " negative" : ""), text: R.score(row.total) }),
           R.el("td", { className: "num wide-only", text: row.played }),
-          R.el("td", { className: "num wide-only", text: row.penalties !== "0" ? "−" + row.penalties : "" }),
+          R.el("td", { className: "num wide-only", text: row.penalties !== "0" ? "−" + R.score(row.penalties) : "" }),
           R.el(
             "td",
             {},
@@ -131,7 +131,7 @@
       return R.el("tr", { "data-player": row.player, "data-name": row.name, "data-names": row.name + " " + R.shownName(row) }, [
         R.el("td", {}, R.el("a", { href: base + row.player + "/", text: R.shownName(row) })),
         R.el("td", { text: UNRANKED_NOTES.includes(row.note) ? gettext(row.note) : row.note || "" }),
-        R.el("td", { className: "num", text: row.total }),
+        R.el("td", { className: "num", text: R.score(row.total) }),
         R.el("td", { className: "num", text: row.played }),
       ]);
     }
@@ -140,12 +140,12 @@
       const members = [];
       team.members.forEach((m, i) => {
         if (i) members.push(", ");
-        members.push(R.el("span", { className: m.counted ? "counted" : "muted", text: m.name + " " + m.contribution }));
+        members.push(R.el("span", { className: m.counted ? "counted" : "muted", text: m.name + " " + R.score(m.contribution) }));
       });
       return R.el("tr", { "data-team": team.name }, [
         R.el("td", { className: "num rank", text: team.rank }),
         R.el("td", {}, [team.name, R.el("span", { className: "narrow-only", text: interpolate(gettext("%(played)s played"), { played: team.played }, true) })]),
-        R.el("td", { className: "num total" + (isNegative(team.total) ? " negative" : ""), text: team.total }),
+        R.el("td", { className: "num total" + (isNegative(team.total) ? " negative" : ""), text: R.score(team.total) }),
         R.el("td", { className: "num wide-only", text: team.played }),
         R.el("td", { className: "small" }, members),
       ]);
@@ -203,9 +203,9 @@
       const ranked = [];
       const unranked = [];
       for (const row of data.rows) {
-        next.set(String(row.player), row.total);
+        next.set(String(row.player), R.score(row.total));
         const before = totals.get(String(row.player));
-        const changed = before !== undefined && before !== row.total;
+        const changed = before !== undefined && before !== R.score(row.total);
         if (row.ranked) ranked.push(rankedRow(row, data.player_url, changed));
         else unranked.push(unrankedRow(row, data.player_url));
       }
@@ -309,7 +309,7 @@
                 R.shownName(row),
                 row.phase_name ? R.el("span", { className: "phase-tag", text: row.phase_name }) : null,
               ]),
-              R.el("td", { className: "num total" + (isNegative(row.total) ? " negative" : ""), text: row.total }),
+              R.el("td", { className: "num total" + (isNegative(row.total) ? " negative" : ""), text: R.score(row.total) }),
               withPlayed ? R.el("td", { className: "num played", text: row.played }) : null,
             ]),
           ),
@@ -349,7 +349,7 @@
         return texts.reduce((most, text) => Math.max(most, textWidth(String(text), font)), 0);
       };
       const heading = (i) => widest([head[i].textContent.toLocaleUpperCase()], head[i]) + room(head[i]);
-      const figure = (i, key) => Math.ceil(Math.max(heading(i), widest(rows.map((row) => row[key]), cells[i]) + room(cells[i])));
+      const figure = (i, key) => Math.ceil(Math.max(heading(i), widest(rows.map((row) => (key === "total" ? R.score(row.total) : row[key])), cells[i]) + room(cells[i])));
       const tag = probe.querySelector(".phase-tag");
       let tagRoom = 0;
       let tagFont = "";

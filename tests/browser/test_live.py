@@ -32,7 +32,7 @@ def test_the_standings_are_pushed_to_the_page(new_context: Any, live_cup: dict[s
         page = new_context(viewport=DESKTOP).new_page()
         violations = watch(page)
         page.goto(f"{server.url}/t/live-cup/standings/")
-        expect(page.locator('tr[data-name="Ana"] .total')).to_have_text("0")
+        expect(page.locator('tr[data-name="Ana"] .total')).to_have_text("0.0")
         wait_until(page, "window.Riichi.live && window.Riichi.live.connected")
         # With the stream open the next poll is 30 s away: any request from now on is a poll it caused.
         polls: list[str] = []
@@ -40,7 +40,7 @@ def test_the_standings_are_pushed_to_the_page(new_context: Any, live_cup: dict[s
 
         sign(live_cup)
 
-        expect(page.locator('tr[data-name="Ana"] .total')).to_have_text("26", timeout=3000)
+        expect(page.locator('tr[data-name="Ana"] .total')).to_have_text("26.0", timeout=3000)
         expect(page.locator("[data-summary]")).to_have_text("After hanchan 1")  # its last table: it is over
         assert polls == []  # pushed, not fetched
         assert page.evaluate("window.Riichi.live.connected") is True
@@ -56,13 +56,13 @@ def test_with_redis_unreachable_the_page_polls(new_context: Any, live_cup: dict[
         violations = watch(page)
         with page.expect_response(lambda r: r.url.endswith("/live")) as stream:
             page.goto(f"{server.url}/t/live-cup/standings/")
-        expect(page.locator('tr[data-name="Ana"] .total')).to_have_text("0")
+        expect(page.locator('tr[data-name="Ana"] .total')).to_have_text("0.0")
         assert stream.value.status == 503  # the stream said no, clearly
         assert page.evaluate("window.Riichi.live.connected") is False
 
         sign(live_cup)
 
-        expect(page.locator('tr[data-name="Ana"] .total')).to_have_text("26", timeout=6000)  # the poll
+        expect(page.locator('tr[data-name="Ana"] .total')).to_have_text("26.0", timeout=6000)  # the poll
         assert violations == [], "\n".join(violations)
 
 
@@ -77,7 +77,7 @@ def test_the_series_projector_is_pushed_its_standings(new_context: Any, live_cup
         page = new_context(viewport=DESKTOP).new_page()
         violations = watch(page)
         page.goto(f"{server.url}/series/live-season/projector/")
-        expect(page.locator('tr[data-name="Ana"] .score')).to_have_text("0")  # nothing signed yet
+        expect(page.locator('tr[data-name="Ana"] .score')).to_have_text("0.0")  # nothing signed yet
         wait_until(page, "window.Riichi.live && window.Riichi.live.connected")
         page.evaluate("window.notReloaded = true")
 
@@ -85,13 +85,13 @@ def test_the_series_projector_is_pushed_its_standings(new_context: Any, live_cup
 
         # Ana 41,000: +11 and the 1st place's uma 15 = 26; Ben 31,000: +1 + 5 = 6; Cho -4 - 5 = -9;
         # Dai -8 - 15 = -23.
-        expect(page.locator('tr[data-name="Ana"] .score')).to_have_text("26", timeout=3000)
+        expect(page.locator('tr[data-name="Ana"] .score')).to_have_text("26.0", timeout=3000)
         expect(page.locator("[data-series-projector] tbody tr")).to_have_count(4)
         assert page.locator("[data-series-projector] tbody tr td.score").all_text_contents() == [
-            "26",
-            "6",
-            "-9",
-            "-23",
+            "26.0",
+            "6.0",
+            "-9.0",
+            "-23.0",
         ]
         assert page.locator('tr[data-name="Dai"] .score.negative').count() == 1
         assert page.evaluate("window.notReloaded") is True  # painted, not reloaded

@@ -96,7 +96,7 @@ def test_the_table_enters_and_confirms_on_four_phones(
         assert sheet.results.count() == 4
         standings = phones["Ben"][0]
         standings.goto(f"{live_server.url}/t/lighthouse-open/standings/")
-        expect(standings.locator('tr[data-name="Ana"] .total')).to_have_text("26")
+        expect(standings.locator('tr[data-name="Ana"] .total')).to_have_text("26.0")
         screenshot(dai, "player-sheet-confirmed")
 
     for _, seen in phones.values():

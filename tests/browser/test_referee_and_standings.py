@@ -17,6 +17,7 @@ from scoring.rules.scores import format_score, table_scores
 from tests.browser.conftest import DESKTOP, PHONE, log_in
 from tests.conftest import make_user, seat_table
 from tournament.models import Player, Round, Tournament
+from tournament.templatetags.scores import score
 
 PASSWORD = "pw-for-tests-only"
 # Hand 1: Ben rons Cho for 2 han 30 fu; hand 2: Cho declares riichi and wins by tsumo, 1 han 30 fu.
@@ -53,7 +54,7 @@ def test_referee_enters_fixes_submits_and_signs_while_standings_update_live(
 ) -> None:
     base = f"{live_server.url}/t/harbour-open"
     expected = table_scores(AFTER_TWO_HANDS, get_ruleset("WRC2015"))[2]
-    ben_total = format_score(expected["Ben"])
+    ben_total = score(format_score(expected["Ben"]))  # as a column shows it, one decimal: "-15.0"
 
     # A player follows the standings on a big screen: no result for table 1 yet.
     public = new_context(viewport=DESKTOP)
@@ -63,7 +64,7 @@ def test_referee_enters_fixes_submits_and_signs_while_standings_update_live(
     # Hanchan 1 is being played (a table has signed) without anyone starting its clock: no time shown.
     expect(standings.locator(".clock-bar [data-clock-state]")).to_have_text("in play, no clock")
     expect(standings.locator(".clock-bar [data-clock-time]")).to_have_text("")
-    expect(standings.locator('tr[data-name="Ben"] .total')).to_have_text("0")
+    expect(standings.locator('tr[data-name="Ben"] .total')).to_have_text("0.0")
     standings.evaluate("window.notReloaded = true")
 
     # The referee, on a phone.

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from axe_playwright_python.base import AXE_SCRIPT
 from playwright.sync_api import expect
 
 from scoring import services as sheets
@@ -165,3 +166,27 @@ def test_the_sheet_fits_phones_for_the_referee_and_the_confirming_player(
         hand.locator('[data-fu] input[value="30"]').click()
         expect(hand.locator("[data-hand-errors] li")).to_have_count(0)
     assert found == {}, "\n".join(f"{name}: {problems}" for name, problems in found.items())
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_folded_hands_are_named_by_the_text_they_show(
+    new_context: Any, live_server: Any, submitted: dict[str, Any]
+) -> None:
+    """Each folded hand's button ("1. East 1 · Ron …") has a name that starts with what it shows (WCAG 2.5.3):
+    axe finds no ``label-content-name-mismatch`` on the sheet."""
+    context = new_context(viewport=SIZES[0][0], has_touch=True)
+    context.add_init_script(AXE_SCRIPT)
+    referee = context.new_page()
+    log_in(referee, live_server, "referee", "pw-for-tests-only", SHEET)
+    wait_until(referee, CHECKED)  # the hands' rounds drawn into their buttons
+    summaries = referee.locator("[data-hand-summary]:visible")
+    expect(summaries.first).to_be_visible()
+    for index in range(summaries.count()):
+        button = summaries.nth(index)
+        assert (button.get_attribute("aria-label") or "").startswith(button.inner_text().strip())
+    result = referee.evaluate(
+        "() => axe.run(document, {runOnly: {type: 'rule', values: ['label-content-name-mismatch']}})"
+    )
+    assert result["passes"], "axe looked at the hands' buttons"
+    assert [node["target"] for rule in result["violations"] for node in rule["nodes"]] == []

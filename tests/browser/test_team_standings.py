@@ -54,8 +54,8 @@ def test_the_teams_show_beside_the_standings_and_on_the_projector(
     kyoto = page.locator('[data-team-rows] tr[data-team="Kyoto"]')
     expect(kyoto).to_contain_text("Aki 30")
     drawn_after(page, "/standings.json", page.clock.run_for, POLL_MS)  # the next poll, drawn
-    expect(kyoto.locator(".total")).to_have_text("20")
-    expect(page.locator('[data-team-rows] tr[data-team="Osaka"] .total')).to_have_text("-20")
+    expect(kyoto.locator(".total")).to_have_text("20.0")
+    expect(page.locator('[data-team-rows] tr[data-team="Osaka"] .total')).to_have_text("-20.0")
     screenshot(page, "standings-teams")
 
     projector = new_context(viewport=FULL_HD).new_page()
@@ -69,7 +69,7 @@ def test_the_teams_show_beside_the_standings_and_on_the_projector(
     expect(projector.locator('[data-view="standings"]')).to_be_hidden()
     rows = projector.locator("[data-team-columns] tr[data-team]")
     expect(rows).to_have_count(2)
-    expect(rows.first.locator(".total")).to_have_text("20")
+    expect(rows.first.locator(".total")).to_have_text("20.0")
     expect(rows.first.locator(".played")).to_have_text("1")
     screenshot(projector, "projector-teams", full_page=False)
     assert violations == [] and projector_violations == []
