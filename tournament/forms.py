@@ -268,6 +268,9 @@ def _field_of(problem: str, given: dict[str, tuple[str, Any]]) -> str:
     return given[min(named)[2]][0] if named else ""
 
 
+# A new tournament's form shows these first, the only fields without a default (the address follows
+# the name); the other parts come folded after them.
+NEEDED_FIRST = ("name", "slug", "starts_on", "ends_on", "hanchan_count")
 # The form's parts, in order (the template shows each as a fieldset); the tie-break selects go where
 # "tie_breaks" stands. A field named in none goes to the last part.
 FIELDSETS: list[tuple[str, Any, list[str]]] = [
@@ -785,14 +788,22 @@ class TournamentForm(forms.ModelForm):
         ]
         placed = {name for _key, _legend, names in parts for name in names}
         parts[-1][2].extend(name for name in self.fields if name not in placed)
+        if self.instance._state.adding:  # a new tournament: what it needs first, the rest after
+            needed = [name for name in NEEDED_FIRST if name in self.fields]
+            parts = [(key, legend, [n for n in names if n not in needed]) for key, legend, names in parts]
+            parts.insert(0, ("needed", _("What the tournament needs"), needed))
         return parts
 
     def fieldsets(self) -> list[dict[str, Any]]:
-        """The form's parts for the template: each with its legend and bound fields."""
-        return [
-            {"key": key, "legend": legend, "fields": [self[name] for name in names if name in self.fields]}
-            for key, legend, names in self._parts()
-        ]
+        """The form's parts for the template: each with its legend, bound fields and whether one of them
+        is in error (a folded part opens then)."""
+        parts = []
+        for key, legend, names in self._parts():
+            fields = [self[name] for name in names if name in self.fields]
+            parts.append(
+                {"key": key, "legend": legend, "fields": fields, "errors": any(f.errors for f in fields)}
+            )
+        return parts
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()

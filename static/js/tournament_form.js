@@ -2,7 +2,8 @@
    the name as it is typed, until the organiser edits the address; the venue time zone is the browser's,
    unless the organiser has chosen one. Editing changes neither (an existing address never changes
    unasked). On both: "Not before hanchan n" enables its n, and the rule fields show the chosen preset's
-   values as their placeholders. */
+   values as their placeholders. After an invalid submit the summary of the fields in error takes the
+   focus, and each of its links opens the folded part holding its field and moves the focus there. */
 (function () {
   "use strict";
 
@@ -10,6 +11,22 @@
   if (!form) return;
 
   const SLUG_LENGTH = 80;
+
+  const summary = form.querySelector("[data-error-summary]");
+  if (summary) {
+    summary.focus();
+    summary.addEventListener("click", function (event) {
+      const link = event.target.closest("a[href^='#']");
+      if (!link) return;
+      const field = document.getElementById(decodeURIComponent(link.hash.slice(1)));
+      if (!field) return;
+      event.preventDefault();
+      const part = field.closest("details");
+      if (part) part.open = true;
+      field.focus();
+      field.scrollIntoView({ block: "center" });
+    });
+  }
 
   /* As django.utils.text.slugify: accents dropped, lower case, anything else a hyphen. */
   function slugify(text) {
