@@ -1250,16 +1250,16 @@
           // wraps between its words.
           el("div", { className: "table-wrap sheet-summary" }, [
             el("table", { className: "data" + (players.some(hasLongWord) ? " stacked" : "") }, [
-              el("thead", {}, el("tr", {}, [el("th", { text: gettext("Player") }), el("th", { className: "num", text: gettext("Points") }), el("th", { className: "num", text: gettext("Place") }), el("th", { className: "num", text: gettext("Score") })])),
+              el("thead", {}, el("tr", {}, [el("th", { "data-key": "name", text: gettext("Player") }), el("th", { className: "num", "data-key": "points", text: gettext("Points") }), el("th", { className: "num", "data-key": "place", text: gettext("Place") }), el("th", { className: "num", "data-key": "score", text: gettext("Score") })])),
               el(
                 "tbody",
                 {},
                 players.map((name) =>
                   el("tr", {}, [
-                    el("td", { text: name }),
-                    el("td", { className: "num", text: R.points(verdict.final_points[name]) }),
-                    el("td", { className: "num", text: verdict.ranks ? verdict.ranks[name] : "" }),
-                    el("td", { className: "num", text: verdict.scores ? verdict.scores[name] : "" }),
+                    el("td", { "data-key": "name", text: name }),
+                    el("td", { className: "num", "data-key": "points", text: R.points(verdict.final_points[name]) }),
+                    el("td", { className: "num", "data-key": "place", text: verdict.ranks ? verdict.ranks[name] : "" }),
+                    el("td", { className: "num", "data-key": "score", text: verdict.scores ? verdict.scores[name] : "" }),
                   ]),
                 ),
               ),
