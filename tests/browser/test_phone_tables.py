@@ -104,7 +104,10 @@ def field(transactional_db: None) -> dict[str, Any]:
         for number in (1, 2)
     ]
     for round_ in rounds:
-        order = players if round_.number == 1 else players[2:] + players[:2]
+        # Hanchan 2's table 1 seats four names of short words (none over 12 letters), which once kept one
+        # line each beside the figures and pushed the score out of sight in Russian.
+        short = [p for p in players if max(map(len, p.name.replace("-", " ").split())) <= 12][:4]
+        order = players if round_.number == 1 else short + [p for p in players if p not in short]
         tables = Table.objects.bulk_create(Table(round=round_, number=n + 1) for n in range(30))
         Seat.objects.bulk_create(
             Seat(table=table, round=round_, wind=wind, player=order[4 * index + wind])
