@@ -64,8 +64,8 @@ LAST = [
     "Brzęczyszczykiewicz",
     "Montgomery",
 ]
-# Each table's final points, East to North: scores of 140.3, -0.1, -55.0 and -85.2; penalties take a few
-# players further down (-123.4).
+# Each table's final points, East to North: scores of 140.3, -0.1, -55.0 and -85.2 (the first two moved
+# table by table); penalties take a few players further down (-123.4).
 FINAL = (155300, 24900, -20000, -40200)
 
 
@@ -118,7 +118,9 @@ def field(transactional_db: None) -> dict[str, Any]:
         if round_.number == 2:
             break
         for table in tables:
-            final = {order[4 * (table.number - 1) + w].name: FINAL[w] for w in range(4)}
+            # 700 points more from the top to the second at each next table: totals from 140.3 down.
+            moved = (-700 * table.number, 700 * table.number, 0, 0)
+            final = {order[4 * (table.number - 1) + w].name: FINAL[w] + moved[w] for w in range(4)}
             entry = {"form": "final", "final_points": final, "riichi_sticks_left": 0}
             sheets.sign_sheet(sheets.save_sheet(table, entry, organiser, submit=True), organiser)
     first, second = rounds
