@@ -33,7 +33,6 @@ from tournament import access
 from tournament import services as tournament_services
 from tournament.inputs import read_json
 from tournament.models import Player, Seat, StaffRole, Table, Tournament
-from tournament.names import has_long_word
 from tournament.refusal import CONFLICT, Refusal
 from tournament.views.base import access_tournament, refusal_response, render_page
 
@@ -133,10 +132,6 @@ def _sheet_page(
             "versions": sheet.versions.select_related("author").order_by("-at", "-pk") if sheet else [],
             "hands": _hands(sheet, seats) if sheet and (confirming or not editable) else [],
             "results": _results(sheet, seats) if sheet and sheet.replay.get("final_points") else [],
-            # A long word in a name: each name on a line of its own above its figures on a phone (site.css).
-            "results_stacked": has_long_word(
-                name for seat in seats for name in (seat.player.name, seat.player.native_name)
-            ),
             "penalties": _penalties(sheet, seats) if sheet else [],
             **_confirmation(tournament, sheet, seats, player),
         },

@@ -105,17 +105,6 @@ def matches(query: str, names: Iterable[str]) -> bool:
     return all(any(word in name for name in folded) for word in words)
 
 
-#: A name with a word longer than this (letters between spaces and hyphens) does not fit a phone's column
-#: beside three figures (the score sheet's results at 360 px); shorter ones do.
-LONG_WORD = 12
-
-
-def has_long_word(names: Iterable[str]) -> bool:
-    """Whether one of ``names`` has a word of more than ``LONG_WORD`` characters (a Cyrillic surname of 19
-    letters), by which a table of names and figures gives each name a line of its own on a phone."""
-    return any(len(word) > LONG_WORD for name in names for word in name.replace("-", " ").split())
-
-
 # ---------------------------------------------------------------------------------------------------
 # Splitting a name given in one column into the Latin first and last names the EMA results file needs.
 

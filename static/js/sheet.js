@@ -84,12 +84,6 @@
     deltas: ["deltas", "riichi"],
   };
 
-  /* A name with a word longer than 12 letters (tournament/names.py, LONG_WORD) does not fit a phone's column
-     beside three figures: the results then give each name a line of its own. */
-  const LONG_WORD = 12;
-  function hasLongWord(name) {
-    return String(name).replace(/-/g, " ").split(/\s+/).some((word) => Array.from(word).length > LONG_WORD);
-  }
 
   function int(text) {
     const cleaned = String(text === undefined || text === null ? "" : text).replace(/[\s,.']/g, "");
@@ -1246,21 +1240,21 @@
       summaryBox.replaceChildren();
       if (verdict.valid && verdict.final_points) {
         summaryBox.append(
-          // The engine's results while the sheet is entered: on a phone, when a name has a long word, each
-          // player on two lines, the name on its own above the points, place and score (site.css), so that it
-          // wraps between its words.
+          // The engine's results while the sheet is entered: on a phone each player on two lines, the name
+          // on its own above the points, place and score (site.css), so that it wraps between its words and
+          // the figures keep the screen's width.
           el("div", { className: "table-wrap sheet-summary" }, [
-            el("table", { className: "data" + (players.some(hasLongWord) ? " stacked" : "") }, [
-              el("thead", {}, el("tr", {}, [el("th", { text: gettext("Player") }), el("th", { className: "num", text: gettext("Points") }), el("th", { className: "num", text: gettext("Place") }), el("th", { className: "num", text: gettext("Score") })])),
+            el("table", { className: "data" }, [
+              el("thead", {}, el("tr", {}, [el("th", { "data-key": "name", text: gettext("Player") }), el("th", { className: "num", "data-key": "points", text: gettext("Points") }), el("th", { className: "num", "data-key": "place", text: gettext("Place") }), el("th", { className: "num", "data-key": "score", text: gettext("Score") })])),
               el(
                 "tbody",
                 {},
                 players.map((name) =>
                   el("tr", {}, [
-                    el("td", { text: name }),
-                    el("td", { className: "num", text: R.points(verdict.final_points[name]) }),
-                    el("td", { className: "num", text: verdict.ranks ? verdict.ranks[name] : "" }),
-                    el("td", { className: "num", text: verdict.scores ? R.score(verdict.scores[name]) : "" }),
+                    el("td", { "data-key": "name", text: name }),
+                    el("td", { className: "num", "data-key": "points", text: R.points(verdict.final_points[name]) }),
+                    el("td", { className: "num", "data-key": "place", text: verdict.ranks ? verdict.ranks[name] : "" }),
+                    el("td", { className: "num", "data-key": "score", text: verdict.scores ? R.score(verdict.scores[name]) : "" }),
                   ]),
                 ),
               ),

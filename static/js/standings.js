@@ -94,8 +94,8 @@
           className: (mine ? "me" : "") + (changed ? " changed" : ""),
         },
         [
-          R.el("td", { className: "num rank", text: row.rank }),
-          R.el("td", {}, [
+          R.el("td", { className: "num rank", "data-key": "rank", text: row.rank }),
+          R.el("td", { "data-key": "name" }, [
             R.el("a", { href: base + row.player + "/", text: R.shownName(row) }),
             row.phase_name ? R.el("span", { className: "phase-tag", text: row.phase_name }) : null,
             // A ranked player who withdrew is marked as such (tournament.participation.unranked_reason).
@@ -109,7 +109,7 @@
                   : ""),
             }),
           ]),
-          R.el("td", { className: "num total" + (isNegative(row.total) ? " negative" : ""), text: R.score(row.total) }),
+          R.el("td", { className: "num total" + (isNegative(row.total) ? " negative" : ""), "data-key": "total", text: R.score(row.total) }),
           R.el("td", { className: "num wide-only", text: row.played }),
           R.el("td", { className: "num wide-only", text: row.penalties !== "0" ? "−" + R.score(row.penalties) : "" }),
           R.el(

@@ -203,7 +203,7 @@ def test_the_scripts_catalogue_has_the_unranked_notes() -> None:
 def test_the_player_page_groups_points_as_the_language_does(qualified: Tournament) -> None:
     ann = qualified.players.get(name="Ann")
     page = f"/t/{qualified.slug}/players/{ann.pk}/"
-    cell = '<td class="num">{points}<span class="narrow-only">'
+    cell = '<td class="num" data-key="points">{points}<span class="narrow-only">'
     assert cell.format(points="45,000") in Client().get(page).content.decode()
     german = Client(headers={"Accept-Language": "de"}).get(page).content.decode()
     assert cell.format(points="45.000") in german

@@ -52,7 +52,7 @@ def test_a_signed_sheet_in_german_names_rounds_and_results_in_german(
     signed_hands_sheet(seated_table, referee)
     page = client_for(referee, "de").get(f"/t/{tournament.slug}/sheet/1/1/").content.decode()
     assert "Hanchan 1, Tisch 1" in page and "Unterschrieben" in page
-    assert "<h2>Ergebnisse</h2>" in page and "<th>Spieler</th>" in page
+    assert "<h2>Ergebnisse</h2>" in page and '<th data-key="name">Spieler</th>' in page
     assert "Verlauf (2 Versionen)" in page  # submitted, then signed
     assert "Ost 1 ron" not in page and "East 1" not in page  # the replay's data, shown in German
     assert "Süd 1-1 Chombo" in page

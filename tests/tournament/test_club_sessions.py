@@ -316,7 +316,7 @@ def test_the_tournament_pages_serve_a_session_without_its_schedule(session: Sess
     assert client.get(f"/t/{slug}/manage/edit/").status_code == 200
     # A player's page lists the hanchan they sat at, whatever their numbers: Eve's is hanchan 2.
     eve = client.get(f"/t/{slug}/players/{session.players['Eve'].pk}/").content.decode()
-    assert '<td class="num">2</td>' in eve
+    assert '<td class="num" data-key="hanchan">2</td>' in eve
 
 
 def test_a_session_is_created_from_the_form_without_a_number_of_hanchan(session: Session) -> None:

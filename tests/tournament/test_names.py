@@ -9,7 +9,7 @@ from django.test import Client
 
 from tournament.collation import by_name, language_collation_available
 from tournament.models import Player, Tournament
-from tournament.names import fold, has_long_word, matches, readable_in, shown_name
+from tournament.names import fold, matches, readable_in, shown_name
 
 SATO = ("Taro Sato", "佐藤 太郎")
 WANG = ("Wang Xiaoming", "王小明")
@@ -113,13 +113,3 @@ def test_the_pages_show_the_name_that_suits_the_reader(tournament: Tournament) -
     assert '"shown-names"' in standings and "佐藤 太郎" in standings
     english = Client().get(f"/t/{tournament.slug}/standings/").content.decode()
     assert "佐藤 太郎" not in english.split('id="shown-names"')[0]
-
-
-def test_a_word_longer_than_a_phone_column_is_told_apart_from_short_names() -> None:
-    """The score sheet's results give each name a line of its own on a phone only for a word of more than
-    12 letters (between spaces and hyphens): Ana's table keeps one line a player."""
-    assert not has_long_word(["Ana", "Ben", "Cho", "Dai"])
-    assert not has_long_word(["Anne-Charlotte Dubois-Lefèvre", "Bartholomew van der Westhuizen"])
-    assert has_long_word(["Ana", "Александра Константинопольская"])  # 19 letters
-    assert has_long_word(["Jean-Baptiste Kowalczykowski"])  # 14 letters
-    assert not has_long_word(["長谷川 麻衣子", "Κωνσταντίνος"])  # 12 letters: fits

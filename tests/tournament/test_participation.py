@@ -176,7 +176,9 @@ def test_a_withdrawal_books_nothing_in_advance_and_each_hanchan_as_it_is_played(
     client.force_login(organiser)
     page = client.get(f"/t/{tournament.slug}/standings/").content.decode()
     ranked_row = page.split(f'<tr data-player="{gone.pk}"', 1)[1].split("</tr>", 1)[0]
-    assert '<td class="num rank">' in ranked_row and "data-note>Withdrawn</span>" in ranked_row
+    assert (
+        '<td class="num rank" data-key="rank">' in ranked_row and "data-note>Withdrawn</span>" in ranked_row
+    )
     rows = client.get(f"/t/{tournament.slug}/standings.json").json()["rows"]
     assert [r["note"] for r in rows if r["player"] == gone.pk] == ["Withdrawn"]
     Tournament.objects.filter(pk=tournament.pk).update(withdrawn_ranking="unranked")
