@@ -972,6 +972,8 @@
           type: "button",
           className: "hand-summary",
           "data-hand-summary": "",
+          /* Named before its text is drawn; once drawn (fold), its name starts with that text. */
+          "aria-label": interpolate(gettext("Open hand %(number)s"), { number: index + 1 }, true),
           onclick: () => {
             current = index;
             openedByHand = true;
@@ -1240,11 +1242,12 @@
       summaryBox.replaceChildren();
       if (verdict.valid && verdict.final_points) {
         summaryBox.append(
-          // The engine's results while the sheet is entered: on a phone each player on two lines, the name
-          // on its own above the points, place and score (site.css), so that it wraps between its words and
-          // the figures keep the screen's width.
+          // The engine's results while the sheet is entered: on a phone where the four columns do not fit
+          // on one line, each player on two lines, the name on its own above the points, place and score
+          // (site.css, Riichi.fitTable), so that it wraps between its words and the figures keep the
+          // screen's width.
           el("div", { className: "table-wrap sheet-summary" }, [
-            el("table", { className: "data" }, [
+            el("table", { className: "data stacked", "data-fit": "" }, [
               el("thead", {}, el("tr", {}, [el("th", { "data-key": "name", text: gettext("Player") }), el("th", { className: "num", "data-key": "points", text: gettext("Points") }), el("th", { className: "num", "data-key": "place", text: gettext("Place") }), el("th", { className: "num", "data-key": "score", text: gettext("Score") })])),
               el(
                 "tbody",
@@ -1262,6 +1265,7 @@
           ]),
         );
       }
+      summaryBox.querySelectorAll("table[data-fit]").forEach(R.fitTable);
       if (verdict.valid && verdict.chombo && verdict.chombo.length) {
         summaryBox.append(
           el("div", { className: "sheet-penalties", "data-penalties": "", role: "group", "aria-label": gettext("Penalties this sheet gives") }, [

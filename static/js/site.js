@@ -22,6 +22,25 @@
   }
   const language = document.documentElement.lang || "en";
 
+  /* A table "stacked" on a phone (each row on two lines: site.css) goes back to one line a row where its
+     columns fit its box; measured again when the screen turns or the window changes. */
+  const fitted = new Set();
+  Riichi.fitTable = function (table) {
+    table.classList.remove("stacked");
+    const box = table.parentElement || table;
+    if (table.scrollWidth > box.clientWidth + 1) table.classList.add("stacked");
+    fitted.add(table);
+  };
+  window.addEventListener("resize", function () {
+    fitted.forEach(function (table) {
+      if (table.isConnected) Riichi.fitTable(table);
+      else fitted.delete(table);
+    });
+  });
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("table[data-fit]").forEach(Riichi.fitTable);
+  });
+
   Riichi.csrfToken = function () {
     const input = document.querySelector("input[name=csrfmiddlewaretoken]");
     if (input) return input.value;

@@ -155,9 +155,9 @@ def test_hidden_hanchan_never_count_for_the_public_teams(team_event: Tournament,
     assert ranking(data) == [(1, "Kyoto", "32", 3, 1), (2, "Osaka", "0", 2, 1), (3, "Nagoya", "-10", 1, 1)]
     assert ranking(api_teams(staff, team_event))[0] == (1, "Kyoto", "17", 3, 2)
     page = public.get(f"/t/{team_event.slug}/standings/").content.decode()
-    assert 'data-team="Kyoto"' in page and ">32<" in page and ">17<" not in page
+    assert 'data-team="Kyoto"' in page and ">32.0<" in page and ">17.0<" not in page
     projector = staff.get(f"/t/{team_event.slug}/projector/").content.decode()
-    assert 'data-view="teams"' in projector and ">32<" in projector and ">17<" not in projector
+    assert 'data-view="teams"' in projector and ">32.0<" in projector and ">17.0<" not in projector
     payload = public.get(f"/t/{team_event.slug}/standings.json").json()
     assert [(t["name"], t["total"]) for t in payload["teams"]] == [
         ("Kyoto", "32"),

@@ -45,7 +45,10 @@ def test_the_form_has_five_parts_and_every_field_says_what_it_is_for(client: Cli
     page = client.get("/tournaments/new/")
     form = page.context["form"]
     parts = form.fieldsets()
+    # A new tournament's form opens on what it needs; the five parts follow, folded.
+    assert [f.name for f in parts[0]["fields"]] == ["name", "slug", "starts_on", "ends_on", "hanchan_count"]
     assert [(p["key"], str(p["legend"])) for p in parts] == [
+        ("needed", "What the tournament needs"),
         ("event", "Event"),
         ("rules", "Rules"),
         ("format", "Format"),
@@ -58,7 +61,8 @@ def test_the_form_has_five_parts_and_every_field_says_what_it_is_for(client: Cli
         grouped_help, key=list(form.fields).index
     )
     html = page.content.decode()
-    assert html.count("<fieldset") >= 5 and 'id="uma_helptext"' in html
+    assert html.count("<fieldset") >= 6 and 'id="uma_helptext"' in html
+    assert html.count("<details class=\"form-part\" data-part-fold>") == 5
     assert re.search(r'<details class="advanced">\s*<summary>Advanced: other custom rules</summary>', html)
     assert '<script src="/static/js/tournament_form.js" defer></script>' in html
     assert "data-creating data-browser-time-zone" in html
