@@ -143,22 +143,33 @@ def answering_requests() -> list[threading.Thread]:
     ]
 
 
-def server_let_go(timeout: float = 10.0) -> None:
+def server_let_go(timeout: float = 60.0) -> None:
     """Waits until the live server has answered every request the closed pages had sent, and no other
     connection holds a lock on the test database's tables: a request left in flight would otherwise go on
-    after the test, its work (a rating list computed for a page, a task run in process) committed into
-    the next test's database, and the flush after the test (which takes every table) could deadlock
-    with it."""
+    after the test, its work (a rating list computed for a page and remembered in the cache, a task run in
+    process) committed into the next test's database or cache, and the flush after the test (which takes
+    every table) could deadlock with it. A request still answering after ``timeout`` fails the test that
+    sent it, rather than a later test that reads what it leaves."""
     deadline = time.monotonic() + timeout
-    while answering_requests() and time.monotonic() < deadline:
+    while answering_requests():
+        if time.monotonic() > deadline:
+            pytest.fail(
+                f"the live server still answers {len(answering_requests())} request(s) {timeout:.0f} s "
+                "after the test's pages were closed"
+            )
         time.sleep(0.02)
     if connection.vendor != "postgresql":
         return
     with connection.cursor() as cursor:
         while True:
             cursor.execute(OTHERS_LOCKS)
-            if cursor.fetchone()[0] == 0 or time.monotonic() > deadline:
+            if cursor.fetchone()[0] == 0:
                 return
+            if time.monotonic() > deadline:
+                pytest.fail(
+                    f"another connection still holds a lock on the test database {timeout:.0f} s after "
+                    "the test's pages were closed"
+                )
             time.sleep(0.02)
 
 
