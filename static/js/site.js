@@ -448,6 +448,25 @@
     }
   }
 
+  /* The header's menu on a phone (the CSS folds it there only): the button opens and folds it; Escape
+     folds it and gives the focus back to the button. */
+  function setupMenu() {
+    const toggle = document.querySelector("[data-menu-toggle]");
+    const menu = toggle && document.getElementById(toggle.getAttribute("aria-controls"));
+    if (!menu) return;
+    const open = (wanted) => {
+      toggle.setAttribute("aria-expanded", String(wanted));
+      menu.classList.toggle("open", wanted);
+    };
+    toggle.addEventListener("click", () => open(toggle.getAttribute("aria-expanded") !== "true"));
+    document.addEventListener("keydown", (event) => {
+      if (event.key !== "Escape" || toggle.getAttribute("aria-expanded") !== "true") return;
+      if (document.activeElement !== toggle && !menu.contains(document.activeElement)) return;
+      open(false);
+      toggle.focus();
+    });
+  }
+
   /* A table wider than the screen scrolls sideways in its frame (.table-wrap): while it does, the frame
      takes the keyboard's focus, so that the arrow keys scroll it, and is a region named after its table's
      caption or the heading before it (WCAG 2.1.1). Checked again when the screen's size changes and when
@@ -496,6 +515,7 @@
 
   document.addEventListener("DOMContentLoaded", () => {
     setupScrollingFrames();
+    setupMenu();
     setupLanguageSwitcher();
     setupSoundToggles();
     setupClock();

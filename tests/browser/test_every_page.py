@@ -543,8 +543,8 @@ def axe_findings(page: Any, *, every_rule: bool) -> list[str]:
     ]
 
 
-def shoot_page(page: Any, language: str, width: int, name: str, *, whole: bool) -> None:
-    path = SHOTS / language / str(width) / f"{name}.png"
+def shoot_page(page: Any, language: str, width: int, name: str, *, whole: bool, folder: Path = SHOTS) -> None:
+    path = folder / language / str(width) / f"{name}.png"
     path.parent.mkdir(parents=True, exist_ok=True)
     page.evaluate("window.scrollTo(0, 0)")
     size = page.viewport_size

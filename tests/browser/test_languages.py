@@ -197,6 +197,7 @@ def test_the_switcher_changes_the_language_and_keeps_it(
     page.goto(f"{live_server.url}/t/spring-open/standings/")
     assert page.locator("h1").inner_text() == "Standings"
     assert not page.locator("[data-language-submit]").is_visible()  # with JavaScript, choosing is enough
+    page.get_by_role("button", name="Menu").click()  # a phone: the switcher is in the header's menu
     with page.expect_navigation():
         page.select_option("[data-language-select]", "ja")
     assert page.url.endswith("/t/spring-open/standings/")

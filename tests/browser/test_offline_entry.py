@@ -251,6 +251,7 @@ def test_an_entry_survives_the_network_going_away_and_is_sent_once(
     assert violations == [], "\n".join(violations)
 
     # Signing out forgets every page kept on the phone: the next user cannot open them offline.
+    page.get_by_role("button", name="Menu").click()  # a phone: the account is in the header's menu
     page.get_by_role("button", name="Sign out").click()
     page.wait_for_url(live_server.url + "/")
     kept = "async () => (await (await caches.open('riichi-pages-v2')).keys()).map(r => r.url)"
@@ -448,6 +449,7 @@ def test_no_page_of_a_session_outlives_it_on_a_shared_phone(
     page.goto(live_server.url + "/admin/")
     with page.expect_navigation():
         page.get_by_role("button", name="Log out").click()
+    page.get_by_role("button", name="Menu").click()  # a phone: the account is in the header's menu
     expect(page.get_by_role("link", name="Staff sign in")).to_be_visible()  # signed out
     forgotten(page, MY_TABLES)
 
