@@ -52,6 +52,7 @@ LOGS = [
     "mahjongsoul-bust",
     "tenhou-agari-yame",
     "tenhou-west-round",
+    "mahjongsoul-tie",
 ]
 
 
@@ -133,6 +134,7 @@ def test_a_double_ron_is_played_under_multiple_ron_rules_and_head_bumped_under_w
         ("mahjongsoul-bust", "MAHJONGSOUL"),
         ("tenhou-agari-yame", "TENHOU"),
         ("tenhou-west-round", "TENHOU"),
+        ("mahjongsoul-tie", "MAHJONGSOUL"),
     ],
 )
 def test_a_log_played_under_an_online_preset_imports_without_findings(name: str, preset: str) -> None:
@@ -278,6 +280,36 @@ def test_a_real_mahjong_soul_east_only_game_imports_under_east_only_with_no_find
     }
     hanchan = log_sheet(log, players, get_ruleset("MAHJONGSOUL"))
     assert [finding.rule for finding in hanchan.findings] == ["east-only-game (WRCR 2015 §5.8)"]
+
+
+def test_mahjong_souls_tie_is_placed_by_seat_and_shared_places_are_a_finding() -> None:
+    """A log written for the tests (no real Mahjong Soul game with a tie was found): Dai's self-draw (300 /
+    500) leaves Ben and Cho at 24,700, then Dai's sanbaiman on Ana's riichi discard leaves Ana at -500 and
+    ends the game (busting). Mahjong Soul places equal points by seat ("Seat wind tie-breaker: Applied",
+    docs/rules-engine.md): Ben (South) second, (24,700 - 25,000) / 1,000 + 5 = 4.7, Cho (West) third,
+    -0.3 - 5 = -5.3; Dai (51,100 - 25,000) / 1,000 + 15 = 41.1, Ana -25.5 - 15 = -40.5, the log's `sc`.
+    Under MAHJONGSOUL: no finding. With shared places (ties_by_seat off) Ben and Cho split +5 and -5, -0.3
+    each, which is not what the game wrote: the hanchan-score finding."""
+    log = read_log(raw("mahjongsoul-tie"))
+    players = match_players(log.names, SEATED, MAPPING)
+    rules = get_ruleset("MAHJONGSOUL")
+    assert rules.ties_by_seat
+    converted = log_sheet(log, players, rules)
+    assert converted.findings == ()
+    assert converted.entry["final_points"] == {"Ana": -500, "Ben": 24700, "Cho": 24700, "Dai": 51100}
+    verdict = replay({**converted.entry, "players": SEATED}, rules)
+    assert verdict.valid and verdict.finished is True
+    assert verdict.ranks == {"Ana": 4, "Ben": 2, "Cho": 3, "Dai": 1}
+    assert verdict.scores == {
+        "Ana": Decimal("-40.5"),
+        "Ben": Decimal("4.7"),
+        "Cho": Decimal("-5.3"),
+        "Dai": Decimal("41.1"),
+    }
+    shared = log_sheet(log, players, Ruleset.custom("MAHJONGSOUL", ties_by_seat=False))
+    (finding,) = shared.findings
+    assert (finding.hand, finding.rule) == (None, RULE_HANCHAN_SCORE)
+    assert "Ben 4.7, Cho -5.3" in finding.message and "Ben -0.3, Cho -0.3" in finding.message
 
 
 def test_a_real_west_round_game_ends_when_the_west_2_dealer_wins_to_30500_in_first_place() -> None:
