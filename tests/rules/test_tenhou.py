@@ -328,6 +328,18 @@ def test_a_real_west_round_game_ends_when_the_west_2_dealer_wins_to_30500_in_fir
     verdict = replay({**entry, "players": SEATED}, TENHOU)
     assert verdict.valid and verdict.finished is True
     assert verdict.ranks == {"Ana": 2, "Ben": 1, "Cho": 3, "Dai": 4}
+    # The log's scores are Tenhou's older rounding to thousands of these points (27,000: -3 + 10; 23,000:
+    # -7 - 10; 20,000: -10 - 20; first the 30,000 left: 0 + 20 + 20); the tournament scores to the tenth.
+    older = replay({**entry, "players": SEATED}, Ruleset.custom("TENHOU", round_to_thousand=True))
+    assert (
+        list((older.scores or {}).values()) == data("real-tenhou-2017-west")["sc"][1::2] == [7, 40, -17, -30]
+    )
+    assert verdict.scores == {
+        "Ana": Decimal("7.2"),
+        "Ben": Decimal("40.5"),
+        "Cho": Decimal("-17.5"),
+        "Dai": Decimal("-30.2"),
+    }
     # A hand after West 2 is after the end.
     more = {**entry, "hands": [*entry["hands"], {"result": "draw", "tenpai": [], "riichi": []}]}
     more.pop("final_points")
