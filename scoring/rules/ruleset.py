@@ -446,9 +446,14 @@ MAHJONGSOUL = dataclasses.replace(
     agari_yame=AGARI_YAME_OPTIONAL,
     # Three players calling ron on one discard all win: "Triple Ron: No" among the abortive draws.
     abortive_draws=frozenset({NINE_TERMINALS, FOUR_WINDS, FOUR_RIICHI, FOUR_KONGS}),
-    # Scores to the tenth, as the game shows them (no rounding to thousands); how it places equal points
-    # is not in the sources read, so tied players share their places as under WRCR 2015 §5.9.2.
-    ties_by_seat=False,
+    # Equal final points placed by starting seat, the earlier first, each with the uma of their place:
+    # "Seat wind tie-breaker: Applied" (the rules table of the Japanese Mahjong Wiki's Mahjong Soul page,
+    # https://riichi.wiki/Special:MobileDiff/19575 and, as of 8 December 2024, /26496), whose tie-breaker
+    # is "The player closest to the dealer position takes the higher position" (its "Oka and uma" page).
+    # No real Mahjong Soul game with a tie was found to confirm it: the test log with one
+    # (tests/data/tenhou/mahjongsoul-tie.json) is written for the tests.
+    ties_by_seat=True,
+    # Scores to the tenth, as the game shows them (no rounding to thousands).
     round_to_thousand=False,
 )
 

@@ -52,6 +52,7 @@ LOGS = [
     "mahjongsoul-bust",
     "tenhou-agari-yame",
     "tenhou-west-round",
+    "mahjongsoul-tie",
 ]
 
 
@@ -133,6 +134,7 @@ def test_a_double_ron_is_played_under_multiple_ron_rules_and_head_bumped_under_w
         ("mahjongsoul-bust", "MAHJONGSOUL"),
         ("tenhou-agari-yame", "TENHOU"),
         ("tenhou-west-round", "TENHOU"),
+        ("mahjongsoul-tie", "MAHJONGSOUL"),
     ],
 )
 def test_a_log_played_under_an_online_preset_imports_without_findings(name: str, preset: str) -> None:
@@ -280,6 +282,36 @@ def test_a_real_mahjong_soul_east_only_game_imports_under_east_only_with_no_find
     assert [finding.rule for finding in hanchan.findings] == ["east-only-game (WRCR 2015 §5.8)"]
 
 
+def test_mahjong_souls_tie_is_placed_by_seat_and_shared_places_are_a_finding() -> None:
+    """A log written for the tests (no real Mahjong Soul game with a tie was found): Dai's self-draw (300 /
+    500) leaves Ben and Cho at 24,700, then Dai's sanbaiman on Ana's riichi discard leaves Ana at -500 and
+    ends the game (busting). Mahjong Soul places equal points by seat ("Seat wind tie-breaker: Applied",
+    docs/rules-engine.md): Ben (South) second, (24,700 - 25,000) / 1,000 + 5 = 4.7, Cho (West) third,
+    -0.3 - 5 = -5.3; Dai (51,100 - 25,000) / 1,000 + 15 = 41.1, Ana -25.5 - 15 = -40.5, the log's `sc`.
+    Under MAHJONGSOUL: no finding. With shared places (ties_by_seat off) Ben and Cho split +5 and -5, -0.3
+    each, which is not what the game wrote: the hanchan-score finding."""
+    log = read_log(raw("mahjongsoul-tie"))
+    players = match_players(log.names, SEATED, MAPPING)
+    rules = get_ruleset("MAHJONGSOUL")
+    assert rules.ties_by_seat
+    converted = log_sheet(log, players, rules)
+    assert converted.findings == ()
+    assert converted.entry["final_points"] == {"Ana": -500, "Ben": 24700, "Cho": 24700, "Dai": 51100}
+    verdict = replay({**converted.entry, "players": SEATED}, rules)
+    assert verdict.valid and verdict.finished is True
+    assert verdict.ranks == {"Ana": 4, "Ben": 2, "Cho": 3, "Dai": 1}
+    assert verdict.scores == {
+        "Ana": Decimal("-40.5"),
+        "Ben": Decimal("4.7"),
+        "Cho": Decimal("-5.3"),
+        "Dai": Decimal("41.1"),
+    }
+    shared = log_sheet(log, players, Ruleset.custom("MAHJONGSOUL", ties_by_seat=False))
+    (finding,) = shared.findings
+    assert (finding.hand, finding.rule) == (None, RULE_HANCHAN_SCORE)
+    assert "Ben 4.7, Cho -5.3" in finding.message and "Ben -0.3, Cho -0.3" in finding.message
+
+
 def test_a_real_west_round_game_ends_when_the_west_2_dealer_wins_to_30500_in_first_place() -> None:
     """A real Tenhou hanchan of 4 March 2017 (般南喰赤; tests/data/README.md names its source): nobody had
     30,000 after South 4, West 1 passed the deal, and in West 2 the dealer (プレーヤー2) won 2,900 on a ron
@@ -296,6 +328,18 @@ def test_a_real_west_round_game_ends_when_the_west_2_dealer_wins_to_30500_in_fir
     verdict = replay({**entry, "players": SEATED}, TENHOU)
     assert verdict.valid and verdict.finished is True
     assert verdict.ranks == {"Ana": 2, "Ben": 1, "Cho": 3, "Dai": 4}
+    # The log's scores are Tenhou's older rounding to thousands of these points (27,000: -3 + 10; 23,000:
+    # -7 - 10; 20,000: -10 - 20; first the 30,000 left: 0 + 20 + 20); the tournament scores to the tenth.
+    older = replay({**entry, "players": SEATED}, Ruleset.custom("TENHOU", round_to_thousand=True))
+    assert (
+        list((older.scores or {}).values()) == data("real-tenhou-2017-west")["sc"][1::2] == [7, 40, -17, -30]
+    )
+    assert verdict.scores == {
+        "Ana": Decimal("7.2"),
+        "Ben": Decimal("40.5"),
+        "Cho": Decimal("-17.5"),
+        "Dai": Decimal("-30.2"),
+    }
     # A hand after West 2 is after the end.
     more = {**entry, "hands": [*entry["hands"], {"result": "draw", "tenpai": [], "riichi": []}]}
     more.pop("final_points")

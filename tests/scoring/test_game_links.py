@@ -1,7 +1,7 @@
 """Tenhou games by their replay links (``scoring.tenhou_links``, ``services.sheets_from_links``, the API):
 fetched from a local HTTP server started here that serves the stored real game as Tenhou would (the only
-stand-in: Tenhou is not ours), with a slow answer, a 404, a huge body, a redirect to another host and a
-game whose nicknames sit at no table."""
+stand-in: Tenhou is not ours), with a slow answer, a 404, a huge body, a redirect to another host, a game
+whose nicknames sit at no table and one whose nicknames nobody in the tournament has."""
 
 from __future__ import annotations
 
@@ -28,10 +28,17 @@ from tournament.refusal import Refusal
 DATA = Path(__file__).resolve().parent.parent / "data" / "tenhou"
 XML = (DATA / "real-tenhou-2023.xml").read_bytes()
 GAME = "2023100200gm-0029-0000-bbdb64ce"  # the stored real game's id
-MISSING, SLOW, HUGE, AWAY = (
-    f"2023100200gm-0029-0000-0000{code}" for code in ("0404", "0510", "0999", "0302")
+MISSING, SLOW, HUGE, AWAY, STRANGERS = (
+    f"2023100200gm-0029-0000-0000{code}" for code in ("0404", "0510", "0999", "0302", "0777")
 )
 LOG_NAMES = ["player1", "player2", "player3", "player4"]
+# The stored game as another game of four nicknames the tournament does not know.
+UNKNOWN = ["Eve", "Fay", "Gus", "Hal"]
+STRANGERS_XML = XML.replace(
+    b'n0="player1" n1="player2" n2="player3" n3="player4"',
+    b" ".join(f'n{seat}="{name}"'.encode() for seat, name in enumerate(UNKNOWN)),
+)
+assert STRANGERS_XML != XML
 
 
 class _Tenhou(BaseHTTPRequestHandler):
@@ -42,6 +49,8 @@ class _Tenhou(BaseHTTPRequestHandler):
         elif game == SLOW:
             time.sleep(1.5)
             self.answer(200, XML)
+        elif game == STRANGERS:
+            self.answer(200, STRANGERS_XML)
         elif game == HUGE:
             self.answer(200, b"<mjloggm>" + b" " * 1_100_000 + b"</mjloggm>")
         elif game == AWAY:
@@ -131,15 +140,16 @@ def test_tenhous_failures_are_refused_naming_the_link(
 def test_several_links_go_each_to_the_table_its_nicknames_sit_at(
     fake_tenhou: str, hanchan: Any, head_referee: Any, referee: Any
 ) -> None:
-    links = [f"https://tenhou.net/0/?log={GAME}&tw=3", MISSING, SLOW, HUGE, "not a link", GAME]
+    links = [f"https://tenhou.net/0/?log={GAME}&tw=3", MISSING, SLOW, HUGE, STRANGERS, "not a link", GAME]
     with pytest.raises(PermissionDenied):
         services.sheets_from_links(hanchan, links, referee)  # a head referee's
     answer = services.sheets_from_links(hanchan, links, head_referee)
     (placed,) = answer["placed"]
     assert (placed["game"], placed["table"], placed["version"]) == (GAME, 1, 1)
     reasons = {entry["link"]: entry["reason"] for entry in answer["unplaced"]}
-    assert list(reasons) == [MISSING, SLOW, HUGE, "not a link", GAME]
+    assert list(reasons) == [MISSING, SLOW, HUGE, STRANGERS, "not a link", GAME]
     assert "(404)" in reasons[MISSING] and "0.5 seconds" in reasons[SLOW] and "larger than" in reasons[HUGE]
+    assert "its players Eve, Fay, Gus, Hal sit together at no table of hanchan 1" in reasons[STRANGERS]
     assert "no Tenhou replay link" in reasons["not a link"]
     assert "a second game of player1, player2, player3, player4" in reasons[GAME]
     # The placed game's sheet is the one the uploaded file gives.
@@ -176,6 +186,11 @@ def test_the_api_takes_a_link_for_a_table_and_several_for_a_hanchan(
     assert answer.json()["format"] == "Tenhou mjlog XML" and answer.json()["sheet"]["version"] == 1
     missing = client.post(url, {"link": MISSING, "expected_version": 1}, format="json")
     assert missing.status_code == 502 and missing.json()["errors"][0]["field"] == "link"
+    # A game whose nicknames nobody at the table has: refused naming the mapping, nothing saved.
+    strangers = client.post(url, {"link": STRANGERS, "expected_version": 1}, format="json")
+    assert strangers.status_code == 400, strangers.content
+    assert strangers.json()["errors"][0]["field"] == "mapping" and "'Eve'" in strangers.content.decode()
+    assert ScoreSheet.objects.get(table=table).version == 1
     both = client.post(url, {"link": GAME, "log": "{}"}, format="json")
     assert both.status_code == 400
     links_url = f"/api/tournaments/{hanchan.tournament.pk}/rounds/1/sheets/from-links/"
