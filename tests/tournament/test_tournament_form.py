@@ -62,7 +62,7 @@ def test_the_form_has_five_parts_and_every_field_says_what_it_is_for(client: Cli
     )
     html = page.content.decode()
     assert html.count("<fieldset") >= 6 and 'id="uma_helptext"' in html
-    assert html.count("<details class=\"form-part\" data-part-fold>") == 5
+    assert html.count('<details class="form-part" data-part-fold>') == 5
     assert re.search(r'<details class="advanced">\s*<summary>Advanced: other custom rules</summary>', html)
     assert '<script src="/static/js/tournament_form.js" defer></script>' in html
     assert "data-creating data-browser-time-zone" in html
