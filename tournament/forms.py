@@ -1375,5 +1375,5 @@ class SignUpEditForm(SignUpForm):
     """Staff's correction of a sign-up: the sign-up form's fields, without the consent (the player's
     own) and the hidden field (``tournament.services.signups.edit`` checks them as at sign-up)."""
 
-    consent = None  # type: ignore[assignment]
-    website = None  # type: ignore[assignment]
+    consent = None
+    website = None

@@ -123,7 +123,7 @@ class RegistrationViewSet(TournamentScopedViewSet):
         signups.sign_up(
             self.tournament,
             serializer.validated_data,
-            address=access.client_address(request),  # type: ignore[arg-type]
+            address=access.client_address(request),
             language=get_language() or "en",
             base_url=_base_url(request),
         )
@@ -259,7 +259,7 @@ class SignUpViewSet(TournamentScopedViewSet):
         signup = self.get_object()
         serializer = SignUpEditSerializer(data=request.data, partial=True)
         serializer.is_valid(raise_exception=True)
-        return self.answer(signups.edit(signup, request.user, serializer.validated_data))  # type: ignore[arg-type]
+        return self.answer(signups.edit(signup, request.user, serializer.validated_data))
 
     @extend_schema(
         summary="Approve a sign-up awaiting approval (organiser)",
@@ -272,7 +272,7 @@ class SignUpViewSet(TournamentScopedViewSet):
     @action(detail=True, methods=["post"])
     def approve(self, request: Request, tournament_pk: int, pk: int) -> Response:
         signup = self.get_object()
-        return self.answer(signups.approve(signup, request.user, base_url=_base_url(request)))  # type: ignore[arg-type]
+        return self.answer(signups.approve(signup, request.user, base_url=_base_url(request)))
 
     @extend_schema(
         summary="Reject a sign-up; the first on the waiting list takes its place (organiser)",
@@ -285,7 +285,7 @@ class SignUpViewSet(TournamentScopedViewSet):
     @action(detail=True, methods=["post"])
     def reject(self, request: Request, tournament_pk: int, pk: int) -> Response:
         signup = self.get_object()
-        return self.answer(signups.reject(signup, request.user, base_url=_base_url(request)))  # type: ignore[arg-type]
+        return self.answer(signups.reject(signup, request.user, base_url=_base_url(request)))
 
     @extend_schema(
         summary="Cancel a sign-up; the first on the waiting list takes its place (organiser)",
@@ -298,7 +298,7 @@ class SignUpViewSet(TournamentScopedViewSet):
     @action(detail=True, methods=["post"])
     def cancel(self, request: Request, tournament_pk: int, pk: int) -> Response:
         signup = self.get_object()
-        return self.answer(signups.cancel_by_staff(signup, request.user, base_url=_base_url(request)))  # type: ignore[arg-type]
+        return self.answer(signups.cancel_by_staff(signup, request.user, base_url=_base_url(request)))
 
     @extend_schema(
         summary="Move a confirmed sign-up to registered, awaiting approval or the waiting list (organiser)",
@@ -315,7 +315,7 @@ class SignUpViewSet(TournamentScopedViewSet):
         serializer = MoveSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         state = serializer.validated_data["state"]
-        return self.answer(signups.move(signup, state, request.user, base_url=_base_url(request)))  # type: ignore[arg-type]
+        return self.answer(signups.move(signup, state, request.user, base_url=_base_url(request)))
 
     @extend_schema(
         summary="Mark a sign-up paid, or not paid with paid=false (organiser; audited)",
@@ -327,7 +327,7 @@ class SignUpViewSet(TournamentScopedViewSet):
         signup = self.get_object()
         serializer = PaidSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        return self.answer(signups.mark_paid(signup, request.user, serializer.validated_data["paid"]))  # type: ignore[arg-type]
+        return self.answer(signups.mark_paid(signup, request.user, serializer.validated_data["paid"]))
 
     @extend_schema(
         summary="Turn every registered sign-up not yet a player into one, all or none (organiser)",
@@ -337,5 +337,5 @@ class SignUpViewSet(TournamentScopedViewSet):
     @action(detail=False, methods=["post"])
     def players(self, request: Request, tournament_pk: int) -> Response:
         self.require(Role.ORGANISER)
-        made = signups.turn_into_players(self.tournament, request.user)  # type: ignore[arg-type]
+        made = signups.turn_into_players(self.tournament, request.user)
         return Response(MadePlayersSerializer({"players": [player.pk for player in made]}).data)

@@ -104,7 +104,7 @@ class OwnSignUpSerializer(serializers.ModelSerializer[SignUp]):
 
     class Meta:
         model = SignUp
-        fields = (
+        fields: tuple[str, ...] = (
             "name",
             "first_name",
             "last_name",
@@ -121,7 +121,7 @@ class OwnSignUpSerializer(serializers.ModelSerializer[SignUp]):
             "paid",
             "confirmed_at",
         )
-        read_only_fields = fields
+        read_only_fields: tuple[str, ...] = fields
 
     def get_waiting_position(self, signup: SignUp) -> int | None:
         position: int | None = self.context.get("positions", {}).get(signup.pk)
