@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 from django.core import mail
 from django.db import connection
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -392,3 +393,24 @@ def test_two_corrections_giving_one_email_at_once_store_one() -> None:
     refused = [outcome for outcome in outcomes if not isinstance(outcome, SignUp)]
     assert len(refused) == 1 and getattr(refused[0], "rule", None) == "signup-email-taken", outcomes
     assert SignUp.objects.filter(email="same@example.org").count() == 1
+
+
+def test_refusals_speak_the_readers_language_with_the_same_field_and_rule(tournament: Tournament) -> None:
+    open_registration(tournament)
+    url = f"/api/tournaments/{tournament.pk}/registration/sign-up/"
+    answers = {
+        language: APIClient().post(
+            url, body("ana@example.org", ema_id="12"), format="json", HTTP_ACCEPT_LANGUAGE=language
+        )
+        for language in ("en", "ja")
+    }
+    assert {language: errors(answer) for language, answer in answers.items()} == {
+        "en": [("ema_id", "signup-ema-id")],
+        "ja": [("ema_id", "signup-ema-id")],
+    }
+    with translation.override("ja"):
+        japanese = gettext("EMA number: exactly 8 digits (EMA ranking rules), not {value}").format(value="12")
+    assert japanese.startswith("EMA番号") and answers["ja"].json()["errors"][0]["message"] == japanese
+    sent = APIClient().post(url, body("ana@example.org"), format="json", HTTP_ACCEPT_LANGUAGE="ja")
+    assert sent.status_code == 202 and "ありがとうございます" in sent.json()["detail"]
+    assert SignUp.objects.get().language == "ja"  # its messages will speak Japanese
