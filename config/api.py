@@ -61,6 +61,15 @@ from tournament.api import (
 )
 from tournament.inputs import RULE_SIZE, encodable
 from tournament.refusal import Refusal
+from tournament.signup_api import (
+    SignUpViewSet,
+    cancel_own_view,
+    confirm_view,
+    own_signup_view,
+    registered_view,
+    registration_view,
+    sign_up_view,
+)
 
 # -- The error format ----------------------------------------------------------------------------------
 
@@ -335,6 +344,7 @@ router.register(
 )
 router.register("tournaments/<int:tournament_pk>/exporters", ExporterViewSet, basename="exporter")
 router.register("tournaments/<int:tournament_pk>/exports", ExportJobViewSet, basename="export")
+router.register("tournaments/<int:tournament_pk>/signups", SignUpViewSet, basename="signup")
 router.register("tables", TableViewSet, basename="table")
 router.register("series", SeriesViewSet, basename="series")
 router.register("persons", PersonViewSet, basename="person")
@@ -367,6 +377,29 @@ urlpatterns = [
         "tournaments/<int:tournament_pk>/rounds/<int:number>/sheets/from-links/",
         sheets.from_links_view,
         name="sheets-from-links",
+    ),
+    # Players' registration (tournament.signup_api): the public doors and a player's own sign-up.
+    path("tournaments/<int:tournament_pk>/registration/", registration_view, name="registration"),
+    path(
+        "tournaments/<int:tournament_pk>/registration/registered/",
+        registered_view,
+        name="registration-registered",
+    ),
+    path("tournaments/<int:tournament_pk>/registration/sign-up/", sign_up_view, name="registration-sign-up"),
+    path(
+        "tournaments/<int:tournament_pk>/registration/confirm/<str:token>/",
+        confirm_view,
+        name="registration-confirm",
+    ),
+    path(
+        "tournaments/<int:tournament_pk>/registration/me/<str:token>/",
+        own_signup_view,
+        name="registration-me",
+    ),
+    path(
+        "tournaments/<int:tournament_pk>/registration/me/<str:token>/cancel/",
+        cancel_own_view,
+        name="registration-me-cancel",
     ),
     path("tables/<int:table_pk>/sheet/", sheets.sheet_view, name="sheet"),
     path("tables/<int:table_pk>/sheet/check/", sheets.check_view, name="sheet-check"),

@@ -423,6 +423,8 @@ SPECTACULAR_SETTINGS = {
         "TournamentKindEnum": "tournament.models.Tournament.Kind",  # a tournament or a club session
         "PenaltyKindEnum": "penalties.models.Penalty.Kind",
         "SlowTableRuleEnum": ["hands-behind", "no-entry"],  # why the head referee's page flags a table
+        "SignUpStateEnum": "tournament.models.SignUp.State",
+        "SignUpMoveEnum": "tournament.services.signups.MOVES",  # the states staff move a sign-up to
     },
     # Every operation's 4xx responses in the one error format (config.api.error_responses).
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "config.api.error_responses"],

@@ -1369,3 +1369,11 @@ class SignUpForm(forms.Form):
     note = forms.CharField(label=_("Note"), required=False, widget=forms.Textarea(attrs={"rows": 3}))
     consent = forms.BooleanField(label=_("I agree"), required=False)
     website = forms.CharField(label=_("Leave this empty"), required=False)  # the honeypot
+
+
+class SignUpEditForm(SignUpForm):
+    """Staff's correction of a sign-up: the sign-up form's fields, without the consent (the player's
+    own) and the hidden field (``tournament.services.signups.edit`` checks them as at sign-up)."""
+
+    consent = None
+    website = None

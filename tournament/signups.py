@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from scoring.rules.i18n import _
+from tournament.inputs import RULE_PRINTABLE, control_problem
 from tournament.refusal import Problem
 
 UNCONFIRMED = "unconfirmed"
@@ -44,6 +45,9 @@ RULE_EMA = "signup-ema-id"
 RULE_EMAIL = "signup-email"
 RULE_CONSENT = "signup-consent"
 RULE_LENGTH = "signup-length"
+RULE_EMAIL_TAKEN = "signup-email-taken"
+# The field a refusal of the registration as a whole names (closed, not open, full).
+REGISTRATION = "registration"
 
 NAME_LENGTH = 60
 TEXT_LENGTH = 120
@@ -98,9 +102,9 @@ def places_left(settings: Settings, holding: int) -> int | None:
 def opening_refusal(settings: Settings, now: datetime) -> Problem | None:
     """Why no one may sign up at this moment, if so."""
     if settings.is_closed(now):
-        return Problem(None, RULE_CLOSED, _("Registration for this tournament is closed."))
+        return Problem(REGISTRATION, RULE_CLOSED, _("Registration for this tournament is closed."))
     if not settings.is_open(now):
-        return Problem(None, RULE_NOT_OPEN, _("Registration for this tournament is not open yet."))
+        return Problem(REGISTRATION, RULE_NOT_OPEN, _("Registration for this tournament is not open yet."))
     return None
 
 
@@ -115,7 +119,7 @@ def on_confirmation(settings: Settings, holding: int, now: datetime) -> str | Pr
         return AWAITING_APPROVAL if settings.needs_approval else REGISTERED
     if settings.waiting_list:
         return WAITING_LIST
-    return Problem(None, RULE_FULL, _("The tournament is full and keeps no waiting list."))
+    return Problem(REGISTRATION, RULE_FULL, _("The tournament is full and keeps no waiting list."))
 
 
 def waiting_order(signups: Iterable[Queued]) -> list[Queued]:
@@ -184,8 +188,16 @@ def clean(raw: dict[str, object]) -> Fields:
 def validate(fields: Fields, *, countries: Iterable[str]) -> list[Problem]:
     """Every problem of a sign-up's fields, each naming its field and rule (empty: fine)."""
     problems: list[Problem] = []
+    printable: set[str] = set()
+    for name, label in _text_labels():
+        why = control_problem(getattr(fields, name), multiline=name == "note")
+        if why is not None:
+            printable.add(name)
+            problems.append(Problem(name, RULE_PRINTABLE, f"{label}: {why}"))
     for name, label in (("last_name", _("Last name")), ("first_name", _("First name"))):
         value = getattr(fields, name)
+        if name in printable:
+            continue
         if not value:
             problems.append(Problem(name, RULE_REQUIRED, _("{field}: required").format(field=label)))
         elif len(value) > NAME_LENGTH:
@@ -222,6 +234,53 @@ def validate(fields: Fields, *, countries: Iterable[str]) -> list[Problem]:
         message = _("Consent: required; without it nothing is stored or published")
         problems.append(Problem("consent", RULE_CONSENT, message))
     return problems
+
+
+def _text_labels() -> tuple[tuple[str, str], ...]:
+    return (
+        ("last_name", _("Last name")),
+        ("first_name", _("First name")),
+        ("native_name", _("Name in its own script")),
+        ("country", _("Country")),
+        ("club", _("Club")),
+        ("ema_id", _("EMA number")),
+        ("email", _("Email")),
+        ("nicknames", _("Online nicknames")),
+        ("note", _("Note")),
+    )
+
+
+# What staff may correct of a sign-up (the consent stays the player's own), and of those, what the
+# player made of it holds too: once a sign-up is a player, those are corrected on the player.
+EDITABLE = (
+    "last_name",
+    "first_name",
+    "native_name",
+    "country",
+    "club",
+    "ema_id",
+    "email",
+    "nicknames",
+    "note",
+)
+HELD_BY_PLAYER = ("last_name", "first_name", "native_name", "country", "club", "ema_id")
+
+
+def edited(before: Fields, raw: dict[str, object]) -> Fields:
+    """The fields after a correction by staff: ``raw`` holds the fields changed (any of ``EDITABLE``),
+    cleaned as at sign-up; the others, and the consent, stay as they were."""
+    current: dict[str, object] = {name: getattr(before, name) for name in EDITABLE}
+    current.update({name: raw[name] for name in EDITABLE if name in raw})
+    return clean({**current, "consent": before.consent})
+
+
+def changes(before: Fields, after: Fields) -> dict[str, list[str]]:
+    """What a correction changes, field by field: ``{field: [before, after]}``, the audit's shape."""
+    return {
+        name: [getattr(before, name), getattr(after, name)]
+        for name in EDITABLE
+        if getattr(before, name) != getattr(after, name)
+    }
 
 
 def display_name(fields: Fields) -> str:

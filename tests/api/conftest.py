@@ -26,7 +26,18 @@ from penalties import services as penalties
 from scoring import services as sheets
 from tests.conftest import make_players, make_user, seat_table
 from tests.scoring import hanchan
-from tournament.models import Person, Player, Round, SeatingJob, Series, StaffRole, Table, Tournament
+from tournament.models import (
+    Person,
+    Player,
+    RegistrationSettings,
+    Round,
+    SeatingJob,
+    Series,
+    StaffRole,
+    Table,
+    Tournament,
+)
+from tournament.services import signups
 
 PASSWORD = "pw-for-tests-only"  # tests.conftest.make_user's
 ROLES = ("anonymous", "player", "referee", "head_referee", "organiser", "admin", "other_referee")
@@ -48,6 +59,7 @@ class World:
     players: dict[str, Player]
     tables: dict[str, Table]
     ids: dict[str, int] = field(default_factory=dict)
+    links: dict[str, str] = field(default_factory=dict)  # sign-ups' tokens, as their emailed links hold
 
     def client(self, role: str) -> APIClient:
         """An API client authenticated by the role's token (none for "anonymous")."""
@@ -159,7 +171,8 @@ def build_world() -> World:
     Player.objects.filter(pk=private_players[0].pk).update(person=private_person)
     series = Series.objects.create(name="Season", slug="season", created_by=users["organiser"])
     series.tournaments.set([tournament, private])
-    world = World(tournament, private, other, users, tokens, players, tables)
+    signed_up, links = sign_ups(tournament, users["organiser"])
+    world = World(tournament, private, other, users, tokens, players, tables, links=links)
     world.ids = {
         "t": tournament.pk,
         "private": private.pk,
@@ -177,5 +190,36 @@ def build_world() -> World:
         "person": person.pk,
         "private_person": private_person.pk,
         "series": series.pk,
+        **{f"signup_{name}": signup.pk for name, signup in signed_up.items()},
     }
     return world
+
+
+def sign_ups(tournament: Tournament, organiser: Any) -> tuple[dict[str, Any], dict[str, str]]:
+    """Test Open's registration, open with 2 places, the organiser's approval and a waiting list: Sara
+    registered, Ava awaiting approval, Wes on the waiting list, Uma unconfirmed (each through the
+    services, as the page makes them), with the tokens of their links."""
+    RegistrationSettings.objects.create(
+        tournament=tournament,
+        opens_at=timezone.now() - timedelta(days=1),
+        closes_at=timezone.now() + timedelta(days=30),
+        capacity=2,
+        needs_approval=True,
+        waiting_list=True,
+    )
+    made = {}
+    for name in ("sara", "ava", "wes", "uma"):
+        fields = {"last_name": "Silva", "first_name": name.capitalize(), "country": "PT", "consent": True}
+        signup = signups.sign_up(
+            tournament, {**fields, "email": f"{name}@example.org"}, address="192.0.2.1", language="en"
+        )
+        assert signup is not None
+        if name != "uma":
+            signups.confirm(tournament, signups.confirm_token(signup))
+        made[name] = signup
+    signups.approve(made["sara"], organiser)
+    links = {
+        **{f"{name}_me": signups.manage_token(signup) for name, signup in made.items()},
+        "uma_confirm": signups.confirm_token(made["uma"]),
+    }
+    return made, links

@@ -43,7 +43,7 @@ def examples(role: str, method: str) -> int:
 BASE = "http://testserver"
 
 
-def object_ids(world: World, path: str) -> dict[str, list[int]]:
+def object_ids(world: World, path: str) -> dict[str, list[Any]]:
     """Real ids for the path's parameters (and a missing one now and then)."""
     ids = world.ids
     by_resource = {
@@ -57,6 +57,7 @@ def object_ids(world: World, path: str) -> dict[str, list[int]]:
         "exporters": [1],
         "tables": [ids["t1"], ids["t2"], ids["t3"]],
         "tournaments": [ids["t"], ids["private"]],
+        "signups": [ids["signup_sara"], ids["signup_ava"], ids["signup_wes"]],
     }
     resource = next((name for name in by_resource if f"/{name}/{{" in path), "tournaments")
     return {
@@ -64,6 +65,7 @@ def object_ids(world: World, path: str) -> dict[str, list[int]]:
         "table_pk": [ids["t1"], ids["t2"], ids["t3"]],
         "id": by_resource[resource],
         "number": by_resource[resource],
+        "token": [world.links[name] for name in ("sara_me", "wes_me", "uma_confirm")],  # sign-ups' links
     }
 
 

@@ -50,6 +50,7 @@ IDS = {
     "person_id": "person",
     "persons": "person",
     "series": "series",
+    "signups": "signup_sara",
 }
 NUMBERS = {"number", "round_number", "table_number"}
 

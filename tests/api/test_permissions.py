@@ -7,6 +7,7 @@ role meets the same state. Requests authenticate with each user's token (session
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Callable
@@ -89,6 +90,15 @@ def correct_t1(world: World) -> dict[str, Any]:
 
 def new_series_body(world: World) -> dict[str, Any]:
     return {"name": "New Season", "rule": "best_n", "best_n": 2, "tournaments": [world.ids["t"]]}
+
+
+EMAILS = itertools.count(1)
+
+
+def new_signup_body(world: World) -> dict[str, Any]:
+    """A sign-up with an email of its own each time: the limit of 3 per email is tested apart."""
+    email = f"new{next(EMAILS)}@example.org"
+    return {"last_name": "Nunes", "first_name": "Nia", "email": email, "country": "PT", "consent": True}
 
 
 LOGIN = {"username": "player", "password": PASSWORD}
@@ -219,6 +229,32 @@ CASES: list[Case] = [
     Case((404, 404, 200, 200, 200, 200, 404), "GET",    PRIVATE + "/penalties/"),
     Case((404, 404, 200, 200, 200, 200, 404), "GET",    "/api/tables/{private_table}/"),
     Case((401, 404, 403, 403, 201, 201, 404), "POST",   PRIVATE + "/players/", {"name": "New One"}),
+    # Players' registration: public, or by the token of a sign-up's link (a wrong token: 404), and the
+    # organisers' sign-ups (Sara registered, Ava awaiting approval, Wes waiting, Uma unconfirmed).
+    Case(ANYONE,                              "GET",    T + "/registration/"),
+    Case(ANYONE,                              "GET",    T + "/registration/registered/"),
+    Case((202, 202, 202, 202, 202, 202, 202), "POST",   T + "/registration/sign-up/", new_signup_body),
+    Case(ANYONE,                              "POST",   T + "/registration/confirm/{uma_confirm}/"),
+    Case((404, 404, 404, 404, 404, 404, 404), "POST",   T + "/registration/confirm/{sara_me}/"),
+    Case(ANYONE,                              "GET",    T + "/registration/me/{wes_me}/"),
+    Case((404, 404, 404, 404, 404, 404, 404), "GET",    T + "/registration/me/not-a-token/"),
+    Case(ANYONE,                              "POST",   T + "/registration/me/{sara_me}/cancel/"),
+    Case((404, 404, 404, 404, 404, 404, 404), "POST",   T + "/registration/me/{uma_confirm}/cancel/"),
+    Case((404, 404, 200, 200, 200, 200, 404), "GET",    PRIVATE + "/registration/"),
+    Case((401, 403, 403, 403, 200, 200, 403), "GET",    T + "/signups/"),
+    Case((401, 403, 403, 403, 200, 200, 403), "GET",    T + "/signups/counts/"),
+    Case((401, 403, 403, 403, 200, 200, 403), "GET",    T + "/signups/{signup_sara}/"),
+    Case((401, 403, 403, 403, 200, 200, 403), "PATCH",  T + "/signups/{signup_sara}/", {"club": "Porto"}),
+    Case((401, 403, 403, 403, 200, 200, 403), "POST",   T + "/signups/{signup_ava}/approve/"),
+    Case((401, 403, 403, 403, 200, 200, 403), "POST",   T + "/signups/{signup_ava}/reject/"),
+    Case((401, 403, 403, 403, 200, 200, 403), "POST",   T + "/signups/{signup_sara}/cancel/"),
+    Case((401, 403, 403, 403, 200, 200, 403), "POST",   T + "/signups/{signup_ava}/move/",
+         {"state": "waiting_list"}),
+    Case((401, 403, 403, 403, 409, 409, 403), "POST",   T + "/signups/{signup_wes}/move/",
+         {"state": "registered"}),  # both places held
+    Case((401, 403, 403, 403, 200, 200, 403), "POST",   T + "/signups/{signup_sara}/paid/", {"paid": True}),
+    Case((401, 403, 403, 403, 200, 200, 403), "POST",   T + "/signups/players/"),
+    Case((404, 404, 403, 403, 200, 200, 404), "GET",    PRIVATE + "/signups/"),
     # Series (organisers create them, their creator changes them) and persons (what each event shows).
     Case(ANYONE,                              "GET",    "/api/series/"),
     Case((401, 403, 403, 403, 201, 201, 403), "POST",   "/api/series/", new_series_body),
@@ -241,7 +277,7 @@ def fill(value: Any, ids: dict[str, int]) -> Any:
 
 
 def send(world: World, role: str, case: Case) -> Any:
-    url = case.url.format(**world.ids)
+    url = case.url.format(**world.ids, **world.links)
     body = case.body(world) if callable(case.body) else case.body
     request = getattr(world.client(role), case.method.lower())
     if body is None:
@@ -288,6 +324,9 @@ PLACEHOLDERS = {
         "series",
         "person",
         "private_person",
+        "signup_sara",
+        "signup_ava",
+        "signup_wes",
     ],
     "table_pk": ["t1", "t2", "t3"],
     "number": ["1", "2"],
@@ -330,7 +369,8 @@ def test_the_table_tries_every_route_and_method_of_the_api() -> None:
             values = PLACEHOLDERS[match.group(1)]
             return "(" + "|".join(re.escape("{" + v + "}") if not v.isdigit() else v for v in values) + ")"
 
-        return re.sub(r"<int:(\w+)>", alternatives, route.replace(".", r"\."))
+        route = re.sub(r"<int:(\w+)>", alternatives, route.replace(".", r"\."))
+        return re.sub(r"<str:\w+>", "[^/]+", route)  # a link's token
 
     tried = {(case.method, case.url) for case in CASES}
     untried = sorted(

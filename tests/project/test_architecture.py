@@ -89,6 +89,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "*.views",
             "*.api",
             "*.serializers",
+            "tournament.signup_api",
+            "tournament.signup_serializers",
             "*.forms",
             "*.widgets",
             "*.admin",

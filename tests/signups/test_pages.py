@@ -104,3 +104,63 @@ def test_the_organisers_page_counts_approves_marks_paid_and_makes_players(
     assert tournament.players.get().name == "Ana Alves"
     again = client.post("/t/test-open/manage/signups/", {"action": "approve", "signup": signup.pk})
     assert again.status_code == 409
+
+
+def test_the_organisers_page_corrects_a_sign_up_checked_as_the_form_and_audited(
+    tournament: Tournament, client: Client
+) -> None:
+    from tests.conftest import make_user
+    from tournament.models import AuditEntry
+
+    organiser = make_user("organiser", tournament, "organiser")
+    make_user("referee", tournament, "referee")
+    RegistrationSettings.objects.create(tournament=tournament, opens_at=timezone.now() - timedelta(hours=1))
+    for first, email in (("Ana", "ana@example.org"), ("Ben", "ben@example.org")):
+        data = {"last_name": "Alves", "first_name": first, "email": email, "country": "PT", "consent": "on"}
+        client.post("/t/test-open/signup/", data)
+        client.post(link("confirm"))
+    ana = SignUp.objects.get(email="ana@example.org")
+    url = "/t/test-open/manage/signups/"
+    client.login(username="referee", password="pw-for-tests-only")
+    assert client.get(f"{url}?edit={ana.pk}").status_code == 403
+    assert client.post(url, {"action": "edit", "signup": ana.pk, "last_name": "X"}).status_code == 403
+    client.force_login(organiser)
+    listed = client.get(url).text
+    assert f'href="?edit={ana.pk}#edit-signup"' in listed and "data-signup-edit" not in listed
+    shown = client.get(f"{url}?edit={ana.pk}")
+    assert shown.status_code == 200 and f'data-signup-edit="{ana.pk}"' in shown.text
+    assert 'value="ana@example.org"' in shown.text and 'value="Alves"' in shown.text
+    fields = {
+        "action": "edit",
+        "signup": ana.pk,
+        "last_name": "Alves",
+        "first_name": "Ana",
+        "native_name": "アナ",
+        "country": "JP",
+        "club": "Tokyo Riichi",
+        "ema_id": "123",
+        "email": "ana@example.org",
+        "nicknames": "",
+        "note": "",
+    }
+    refused = client.post(url, fields)
+    assert refused.status_code == 400
+    assert "EMA number: exactly 8 digits (EMA ranking rules), not 123" in refused.text
+    assert 'value="Tokyo Riichi"' in refused.text  # what was typed stays in the form
+    taken = client.post(url, {**fields, "ema_id": "", "email": "ben@example.org"})
+    assert taken.status_code == 409 and "ben@example.org already has a sign-up" in taken.text
+    ana.refresh_from_db()
+    assert (ana.club, ana.native_name, ana.country.code) == ("", "", "PT")  # nothing stored half-way
+    saved = client.post(url, {**fields, "ema_id": "04120001"})
+    assert saved.status_code == 200 and f'data-signup-edited="{ana.pk}"' in saved.text
+    assert "data-signup-edit=" not in saved.text
+    ana.refresh_from_db()
+    assert (ana.club, ana.native_name, ana.country.code, ana.ema_id) == (
+        "Tokyo Riichi",
+        "アナ",
+        "JP",
+        "04120001",
+    )
+    entry = AuditEntry.objects.get(action="signup.edit")
+    assert entry.actor == organiser and entry.changes["country"] == ["PT", "JP"]
+    assert client.get(f"{url}?edit=999999").status_code == 404

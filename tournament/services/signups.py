@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections import Counter
 from collections.abc import Mapping
 from datetime import datetime, time, timedelta
 from typing import Any
@@ -78,6 +79,12 @@ def waiting_position(signup: SignUp) -> int | None:
     return signups.waiting_position(_queued(signup.tournament), signup.pk)
 
 
+def waiting_positions(tournament: Tournament) -> dict[int, int]:
+    """Each sign-up on the waiting list's place on it, from 1, by the sign-up's id."""
+    order = signups.waiting_order(_queued(tournament))
+    return {queued.id: position for position, queued in enumerate(order, start=1)}
+
+
 def counts(tournament: Tournament) -> dict[str, int | None]:
     """Registered, awaiting approval, on the waiting list and places left (None: no limit)."""
     by_state = dict.fromkeys(signups.STATES, 0)
@@ -85,6 +92,12 @@ def counts(tournament: Tournament) -> dict[str, int | None]:
         by_state[state] += 1
     holding = sum(by_state[state] for state in signups.HOLDING)
     return {**by_state, "places_left": signups.places_left(settings_of(tournament), holding)}
+
+
+def country_counts(tournament: Tournament) -> list[tuple[str, int]]:
+    """The sign-ups still in the event (``LIVE``) by country code (empty: none given), by code."""
+    live = SignUp.objects.filter(tournament=tournament, state__in=signups.LIVE)
+    return sorted(Counter(str(code) for code in live.values_list("country", flat=True)).items())
 
 
 def _lock(tournament: Tournament) -> Tournament:
@@ -362,6 +375,60 @@ def mark_paid(signup: SignUp, user: AbstractBaseUser, paid: bool = True) -> Sign
             signup.tournament, user, "signup.paid", f"sign-up {signup.name}", {"paid": [not paid, paid]}
         )
     return signup
+
+
+RULE_HELD_BY_PLAYER = "signup-is-player"
+
+
+def _fields_of(signup: SignUp) -> signups.Fields:
+    return signups.clean({**{name: getattr(signup, name) for name in signups.EDITABLE}, "consent": True})
+
+
+@transaction.atomic
+def edit(signup: SignUp, user: AbstractBaseUser, data: Mapping[str, Any]) -> SignUp:
+    """Staff correct a sign-up's fields (``signups.EDITABLE``: the names, country, club, EMA number,
+    email, nicknames, note), checked as the sign-up form checks them; the EMA number is matched to the
+    site's person when the sign-up becomes a player, as at sign-up. Refused, naming the field, for an
+    email another sign-up still in the event has (``signup-email-taken``), and, once the sign-up is a
+    player, for what the player's registration holds (corrected there). Audited with each change; all or
+    nothing."""
+    signup = _staff_row(signup, user)
+    before = _fields_of(signup)
+    after = signups.edited(before, {name: data[name] for name in signups.EDITABLE if name in data})
+    problems = signups.validate(after, countries=country_lookup().values())
+    if problems:
+        raise Refusal.of(problems)
+    changed = signups.changes(before, after)
+    if not changed:
+        return signup
+    if signup.player_id is not None:
+        held = [name for name in signups.HELD_BY_PLAYER if name in changed]
+        if held:
+            message = _("{name} is a player now: correct this on the player's registration.").format(
+                name=signup.name
+            )
+            raise Refusal(held[0], RULE_HELD_BY_PLAYER, message, status=CONFLICT)
+    if "email" in changed and signup.state in signups.LIVE and _email_taken(signup, after.email):
+        raise _taken(after.email)
+    for name in changed:
+        setattr(signup, name, getattr(after, name))
+    try:
+        with transaction.atomic():
+            signup.save(update_fields=list(changed))
+    except IntegrityError as error:  # the same email given to another sign-up at this moment
+        raise _taken(after.email) from error
+    audit.record(signup.tournament, user, "signup.edit", f"sign-up {signup.name}", changed)
+    return signup
+
+
+def _email_taken(signup: SignUp, email: str) -> bool:
+    others = SignUp.objects.filter(tournament=signup.tournament, email=email, state__in=signups.LIVE)
+    return others.exclude(pk=signup.pk).exists()
+
+
+def _taken(email: str) -> Refusal:
+    message = _("Email: {value} already has a sign-up for this tournament").format(value=email)
+    return Refusal("email", signups.RULE_EMAIL_TAKEN, message, status=CONFLICT)
 
 
 @transaction.atomic

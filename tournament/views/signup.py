@@ -12,11 +12,11 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_GET, require_http_methods
 
 from tournament import access
-from tournament.forms import SignUpForm
+from tournament.forms import SignUpEditForm, SignUpForm
 from tournament.models import RegistrationSettings, SignUp, StaffRole
 from tournament.refusal import Refusal
 from tournament.services import signups
-from tournament.signups import LIVE
+from tournament.signups import EDITABLE, LIVE
 from tournament.views.base import access_tournament, add_refusal, render_page
 
 
@@ -123,11 +123,18 @@ def staff_signups(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = access_tournament(request, slug, StaffRole.Role.ORGANISER)
     refusal = None
     done = ""
+    status = 200
+    editing, edit_form = _editing(request, tournament)
+    edited = None
     if request.method == "POST":
         action = request.POST.get("action", "")
         base = _base_url(request)
         try:
-            if action == "players":
+            if action == "edit" and editing is not None and edit_form is not None:
+                if edit_form.is_valid():
+                    edited = signups.edit(editing, request.user, edit_form.cleaned_data)  # type: ignore[arg-type]
+                    editing = edit_form = None
+            elif action == "players":
                 done = str(len(signups.turn_into_players(tournament, request.user)))  # type: ignore[arg-type]
             elif action in STAFF_ACTIONS:
                 signup = get_object_or_404(SignUp, tournament=tournament, pk=request.POST.get("signup") or 0)
@@ -143,7 +150,11 @@ def staff_signups(request: HttpRequest, slug: str) -> HttpResponse:
                 else:
                     signups.move(signup, action, user, base_url=base)  # type: ignore[arg-type]
         except Refusal as error:
-            refusal = error
+            if edit_form is not None:
+                add_refusal(edit_form, error)
+                status = error.status
+            else:
+                refusal = error
     rows = list(SignUp.objects.filter(tournament=tournament).order_by("state", "confirmed_at", "pk"))
     by_country = Counter(str(row.country.name) if row.country else "" for row in rows if row.state in LIVE)
     context = {
@@ -151,12 +162,30 @@ def staff_signups(request: HttpRequest, slug: str) -> HttpResponse:
         "by_country": sorted(by_country.items()),
         "refusal": refusal,
         "done": done,
+        "editing": editing,
+        "edit_form": edit_form,
+        "edited": edited,
         **_context(tournament),
     }
-    return render_page(
-        request,
-        "tournament/signup_staff.html",
-        tournament,
-        context,
-        status=refusal.status if refusal else 200,
-    )
+    if refusal is not None:
+        status = refusal.status
+    elif edit_form is not None and edit_form.errors and status == 200:
+        status = 400
+    return render_page(request, "tournament/signup_staff.html", tournament, context, status=status)
+
+
+def _editing(request: HttpRequest, tournament: object) -> tuple[SignUp | None, SignUpEditForm | None]:
+    """The sign-up the page corrects (``?edit=<id>`` to show its form, ``action=edit`` to save it) and its
+    form, filled with what was posted or else with the sign-up's fields."""
+    if request.method == "POST":
+        pk = request.POST.get("signup") if request.POST.get("action") == "edit" else None
+    else:
+        pk = request.GET.get("edit")
+    if not pk:
+        return None, None
+    signup = get_object_or_404(SignUp, tournament=tournament, pk=pk if str(pk).isdigit() else 0)
+    if request.method == "POST":
+        return signup, SignUpEditForm(request.POST)
+    initial = {name: getattr(signup, name) for name in EDITABLE}
+    initial["country"] = signup.country.code or ""
+    return signup, SignUpEditForm(initial=initial)
