@@ -36,6 +36,7 @@ from tournament.models import (
     Absence,
     Phase,
     Player,
+    RegistrationSettings,
     Round,
     Seat,
     Series,
@@ -1377,3 +1378,33 @@ class SignUpEditForm(SignUpForm):
 
     consent = None
     website = None
+
+
+class RegistrationSettingsForm(forms.ModelForm):
+    """The organiser's registration settings (``tournament.services.signups.configure``): its moments are
+    entered and shown in the venue's time zone (the page's, ``views.base.access_tournament``)."""
+
+    class Meta:
+        model = RegistrationSettings
+        fields = [
+            "opens_at",
+            "closes_at",
+            "capacity",
+            "needs_approval",
+            "waiting_list",
+            "entry_fee",
+            "consent_text",
+            "online",
+        ]
+        widgets = {
+            "opens_at": forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+            "closes_at": forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+            "consent_text": forms.Textarea(attrs={"rows": 3}),
+        }
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        opens, closes = data.get("opens_at"), data.get("closes_at")
+        if opens is not None and closes is not None and closes <= opens:
+            self.add_error("closes_at", _("Registration closes after it opens."))
+        return data

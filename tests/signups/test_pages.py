@@ -164,3 +164,60 @@ def test_the_organisers_page_corrects_a_sign_up_checked_as_the_form_and_audited(
     entry = AuditEntry.objects.get(action="signup.edit")
     assert entry.actor == organiser and entry.changes["country"] == ["PT", "JP"]
     assert client.get(f"{url}?edit=999999").status_code == 404
+
+
+def test_the_organiser_opens_registration_in_the_venues_time_and_added_places_promote(
+    tournament: Tournament, client: Client
+) -> None:
+    from datetime import UTC, datetime
+
+    from tests.conftest import make_user
+    from tournament.models import AuditEntry
+
+    Tournament.objects.filter(pk=tournament.pk).update(time_zone="Europe/Paris")
+    organiser = make_user("organiser", tournament, "organiser")
+    make_user("referee", tournament, "referee")
+    url = "/t/test-open/manage/signups/"
+    client.login(username="referee", password="pw-for-tests-only")
+    assert client.post(url, {"action": "settings", "capacity": "5"}).status_code == 403
+    assert not RegistrationSettings.objects.exists()
+    client.force_login(organiser)
+    page = client.get(url)
+    assert "data-registration-settings" in page.text and "(Europe/Paris)" in page.text
+    fields = {"action": "settings", "waiting_list": "on", "consent_text": "Names are published."}
+    # Closing before opening: refused, naming the field, nothing stored.
+    refused = client.post(url, {**fields, "opens_at": "2026-05-01T09:00", "closes_at": "2026-04-30T09:00"})
+    assert refused.status_code == 400 and "Registration closes after it opens." in refused.text
+    assert not RegistrationSettings.objects.exists()
+    # Opened an hour ago in the venue's time (Paris), one place.
+    opened = timezone.now().astimezone(timezone.get_default_timezone()) - timedelta(hours=1)
+    from zoneinfo import ZoneInfo
+
+    local = opened.astimezone(ZoneInfo("Europe/Paris")).strftime("%Y-%m-%dT%H:%M")
+    saved = client.post(url, {**fields, "opens_at": local, "capacity": "1"})
+    assert saved.status_code == 200 and "data-settings-saved" in saved.text
+    row = RegistrationSettings.objects.get()
+    assert row.opens_at == datetime.strptime(local, "%Y-%m-%dT%H:%M").replace(
+        tzinfo=ZoneInfo("Europe/Paris")
+    ).astimezone(UTC)
+    assert (row.capacity, row.waiting_list, row.closes_at) == (1, True, None)
+    entry = AuditEntry.objects.get(action="registration.settings")
+    assert entry.actor == organiser and entry.changes["capacity"] == [None, 1]
+    # Two players confirm: one place, one on the waiting list.
+    client.logout()
+    for last, first, email in (("Alves", "Ana", "ana@example.org"), ("Baker", "Ben", "ben@example.org")):
+        client.post(
+            "/t/test-open/signup/",
+            {"last_name": last, "first_name": first, "email": email, "country": "PT", "consent": "on"},
+        )
+        client.post(link("confirm"))
+    assert dict(SignUp.objects.values_list("first_name", "state")) == {
+        "Ana": "registered",
+        "Ben": "waiting_list",
+    }
+    # A second place: the first on the waiting list takes it at once, and is told.
+    client.force_login(organiser)
+    client.post(url, {**fields, "opens_at": local, "capacity": "2"})
+    assert SignUp.objects.get(first_name="Ben").state == "registered"
+    assert "ben@example.org" in mail.outbox[-1].to
+    assert AuditEntry.objects.filter(action="registration.settings").count() == 2

@@ -466,3 +466,46 @@ def turn_into_players(tournament: Tournament, user: AbstractBaseUser) -> list[Pl
         audit.record(tournament, user, "signup.player", f"sign-up {signup.name}", {"player": player.pk})
         created.append(player)
     return created
+
+
+SETTINGS_FIELDS = (
+    "opens_at",
+    "closes_at",
+    "capacity",
+    "needs_approval",
+    "waiting_list",
+    "entry_fee",
+    "consent_text",
+    "online",
+)
+
+
+def _audited(value: Any) -> Any:
+    return value.isoformat() if isinstance(value, datetime) else value
+
+
+@transaction.atomic
+def configure(
+    tournament: Tournament, user: AbstractBaseUser, data: Mapping[str, Any], *, base_url: str = ""
+) -> RegistrationSettings:
+    """The organiser sets how players sign up (``RegistrationSettings``; ``data`` as the settings form
+    cleans it): stored with the change of each field in the audit, the tournament's row locked as every
+    sign-up locks it. Places added while registration is open go at once to the first on the waiting
+    list, as a cancellation's place does."""
+    tournament = _lock(tournament)
+    row, _created = RegistrationSettings.objects.select_for_update().get_or_create(tournament=tournament)
+    changes = {}
+    for name in SETTINGS_FIELDS:
+        if name in data and getattr(row, name) != data[name]:
+            changes[name] = [_audited(getattr(row, name)), _audited(data[name])]
+            setattr(row, name, data[name])
+    if row.opens_at is not None and row.closes_at is not None and row.closes_at <= row.opens_at:
+        message = _("Registration closes after it opens.")
+        raise Refusal("closes_at", "registration-closes-after-opens", message)
+    if not changes:
+        return row
+    first_before = _first_waiting(tournament)
+    row.save()
+    audit.record(tournament, user, "registration.settings", "registration", changes)
+    _promote(tournament, base_url, user, first_before)
+    return row

@@ -12,7 +12,7 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_GET, require_http_methods
 
 from tournament import access
-from tournament.forms import SignUpEditForm, SignUpForm
+from tournament.forms import RegistrationSettingsForm, SignUpEditForm, SignUpForm
 from tournament.models import RegistrationSettings, SignUp, StaffRole
 from tournament.refusal import Refusal
 from tournament.services import signups
@@ -126,11 +126,23 @@ def staff_signups(request: HttpRequest, slug: str) -> HttpResponse:
     status = 200
     editing, edit_form = _editing(request, tournament)
     edited = None
+    row = RegistrationSettings.objects.filter(tournament=tournament).first()
+    posted_settings = request.method == "POST" and request.POST.get("action") == "settings"
+    settings_form = RegistrationSettingsForm(request.POST if posted_settings else None, instance=row)
+    settings_saved = False
     if request.method == "POST":
         action = request.POST.get("action", "")
         base = _base_url(request)
         try:
-            if action == "edit" and editing is not None and edit_form is not None:
+            if action == "settings":
+                if settings_form.is_valid():
+                    signups.configure(tournament, request.user, settings_form.cleaned_data, base_url=base)  # type: ignore[arg-type]
+                    settings_saved = True
+                    row = RegistrationSettings.objects.get(tournament=tournament)
+                    settings_form = RegistrationSettingsForm(instance=row)
+                else:
+                    status = 400
+            elif action == "edit" and editing is not None and edit_form is not None:
                 if edit_form.is_valid():
                     edited = signups.edit(editing, request.user, edit_form.cleaned_data)  # type: ignore[arg-type]
                     editing = edit_form = None
@@ -150,7 +162,10 @@ def staff_signups(request: HttpRequest, slug: str) -> HttpResponse:
                 else:
                     signups.move(signup, action, user, base_url=base)  # type: ignore[arg-type]
         except Refusal as error:
-            if edit_form is not None:
+            if action == "settings":
+                add_refusal(settings_form, error)
+                status = error.status
+            elif edit_form is not None:
                 add_refusal(edit_form, error)
                 status = error.status
             else:
@@ -165,6 +180,8 @@ def staff_signups(request: HttpRequest, slug: str) -> HttpResponse:
         "editing": editing,
         "edit_form": edit_form,
         "edited": edited,
+        "settings_form": settings_form,
+        "settings_saved": settings_saved,
         **_context(tournament),
     }
     if refusal is not None:
