@@ -35,6 +35,7 @@ from tournament.signup_serializers import (
     PaidSerializer,
     PublicSignUpSerializer,
     RegistrationSerializer,
+    RegistrationSettingsSerializer,
     SentSerializer,
     SignUpEditSerializer,
     SignUpInputSerializer,
@@ -91,6 +92,25 @@ class RegistrationViewSet(TournamentScopedViewSet):
             "counts": {key: counts[key] for key in ("registered", "places_left", "waiting_list")},
         }
         return Response(RegistrationSerializer(data).data)
+
+    @extend_schema(
+        summary="Set the registration: its moments, places, approval, waiting list, fee, consent text and "
+        "online play (organiser; audited)",
+        description="Only the fields given change, all or none. A moment without its offset is the venue's "
+        "time. 400 registration-closes-after-opens on closes_at. Places added while registration is open "
+        "go at once to the first on the waiting list.",
+        request=RegistrationSettingsSerializer,
+        responses={200: RegistrationSerializer},
+    )
+    def configure(self, request: Request, tournament_pk: int) -> Response:
+        self.require(Role.ORGANISER)
+        serializer = RegistrationSettingsSerializer(data=request.data, partial=True)
+        with timezone.override(self.tournament.zone()):  # a moment without its offset: the venue's time
+            serializer.is_valid(raise_exception=True)
+        signups.configure(
+            self.tournament, request.user, serializer.validated_data, base_url=_base_url(request)
+        )
+        return self.state(request, tournament_pk)
 
     @extend_schema(
         summary="The registered players, by last and first name: name, country and club, as each "
@@ -172,7 +192,7 @@ class RegistrationViewSet(TournamentScopedViewSet):
         return self.own(signups.cancel_by_player(self.tournament, token, base_url=_base_url(request)))
 
 
-registration_view = RegistrationViewSet.as_view({"get": "state"})
+registration_view = RegistrationViewSet.as_view({"get": "state", "patch": "configure"})
 registered_view = RegistrationViewSet.as_view({"get": "registered"}, serializer_class=PublicSignUpSerializer)
 sign_up_view = RegistrationViewSet.as_view({"post": "sign_up"}, serializer_class=SignUpInputSerializer)
 confirm_view = RegistrationViewSet.as_view({"post": "confirm"}, serializer_class=OwnSignUpSerializer)

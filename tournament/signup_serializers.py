@@ -9,7 +9,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from tournament.models import SignUp
+from tournament.models import RegistrationSettings, SignUp
 from tournament.services.signups import MOVES
 from tournament.signups import LIVE
 
@@ -82,6 +82,24 @@ class RegistrationSerializer(serializers.Serializer[Any]):
     consent_text = serializers.CharField(help_text="Empty: the site's own text (the sign-up page's).")
     online = serializers.BooleanField(help_text="Played online: the sign-up asks for nicknames.")
     counts = CountsSerializer()
+
+
+class RegistrationSettingsSerializer(serializers.ModelSerializer[RegistrationSettings]):
+    """The organiser's settings of the registration, as the organisers' page sets them; those left out
+    stay as they are. A moment without its offset is the venue's time."""
+
+    class Meta:
+        model = RegistrationSettings
+        fields = (
+            "opens_at",
+            "closes_at",
+            "capacity",
+            "needs_approval",
+            "waiting_list",
+            "entry_fee",
+            "consent_text",
+            "online",
+        )
 
 
 class PublicSignUpSerializer(serializers.ModelSerializer[SignUp]):

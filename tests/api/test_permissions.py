@@ -232,6 +232,7 @@ CASES: list[Case] = [
     # Players' registration: public, or by the token of a sign-up's link (a wrong token: 404), and the
     # organisers' sign-ups (Sara registered, Ava awaiting approval, Wes waiting, Uma unconfirmed).
     Case(ANYONE,                              "GET",    T + "/registration/"),
+    Case((401, 403, 403, 403, 200, 200, 403), "PATCH",  T + "/registration/", {"entry_fee": "20 EUR"}),
     Case(ANYONE,                              "GET",    T + "/registration/registered/"),
     Case((202, 202, 202, 202, 202, 202, 202), "POST",   T + "/registration/sign-up/", new_signup_body),
     Case(ANYONE,                              "POST",   T + "/registration/confirm/{uma_confirm}/"),

@@ -414,3 +414,52 @@ def test_refusals_speak_the_readers_language_with_the_same_field_and_rule(tourna
     sent = APIClient().post(url, body("ana@example.org"), format="json", HTTP_ACCEPT_LANGUAGE="ja")
     assert sent.status_code == 202 and "ありがとうございます" in sent.json()["detail"]
     assert SignUp.objects.get().language == "ja"  # its messages will speak Japanese
+
+
+def test_the_organiser_sets_the_registration_in_the_venues_time_audited_and_added_places_promote(
+    tournament: Tournament,
+) -> None:
+    tournament.time_zone = "Asia/Tokyo"
+    tournament.save(update_fields=["time_zone"])
+    open_registration(tournament, capacity=1)
+    public = APIClient()
+    signed_up(public, tournament, "ana@example.org")
+    signed_up(public, tournament, "ben@example.org")
+    assert SignUp.objects.get(email="ben@example.org").state == "waiting_list"
+    url = f"/api/tournaments/{tournament.pk}/registration/"
+    organiser = client_of(make_user("organiser", tournament, "organiser"))
+    referee = client_of(make_user("referee", tournament, "referee"))
+
+    assert referee.patch(url, {"capacity": 5}, format="json").status_code == 403
+    assert APIClient().patch(url, {"capacity": 5}, format="json").status_code == 401
+
+    # A moment without its offset is the venue's: 10:00 in Tokyo is 01:00 UTC.
+    reversed_moments = {"opens_at": "2027-03-01T10:00", "closes_at": "2027-02-01T10:00"}
+    refused = organiser.patch(url, reversed_moments, format="json")
+    assert refused.status_code == 400 and errors(refused) == [
+        ("closes_at", "registration-closes-after-opens")
+    ]
+    assert RegistrationSettings.objects.get().capacity == 1  # nothing stored half-way
+    shaped = organiser.patch(url, {"capacity": 0, "opens_at": "soon"}, format="json")
+    assert shaped.status_code == 400 and {field for field, _rule in errors(shaped)} == {
+        "capacity",
+        "opens_at",
+    }
+
+    closes = (timezone.now() + timedelta(days=30)).astimezone(tournament.zone()).strftime("%Y-%m-%dT%H:%M")
+    answer = organiser.patch(
+        url, {"capacity": 2, "closes_at": closes, "entry_fee": "3,000 yen"}, format="json"
+    )
+    assert answer.status_code == 200, answer.content
+    assert answer.json()["capacity"] == 2 and answer.json()["entry_fee"] == "3,000 yen"
+    assert answer.json()["counts"] == {"registered": 2, "places_left": 0, "waiting_list": 0}
+    row = RegistrationSettings.objects.get()
+    assert row.closes_at.astimezone(tournament.zone()).strftime("%Y-%m-%dT%H:%M") == closes
+    assert row.waiting_list is True  # a field left out stays as it is
+    assert SignUp.objects.get(email="ben@example.org").state == "registered"
+    entry = AuditEntry.objects.get(action="registration.settings")
+    assert entry.changes["capacity"] == [1, 2] and set(entry.changes) == {
+        "capacity",
+        "closes_at",
+        "entry_fee",
+    }
