@@ -1386,16 +1386,7 @@ class RegistrationSettingsForm(forms.ModelForm):
 
     class Meta:
         model = RegistrationSettings
-        fields = [
-            "opens_at",
-            "closes_at",
-            "capacity",
-            "needs_approval",
-            "waiting_list",
-            "entry_fee",
-            "consent_text",
-            "online",
-        ]
+        fields = list(RegistrationSettings.EDITABLE)
         widgets = {
             "opens_at": forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
             "closes_at": forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),

@@ -1106,6 +1106,18 @@ class RegistrationSettings(models.Model):
     consent_text = models.TextField(_("consent text"), blank=True)
     online = models.BooleanField(_("played online (ask for nicknames)"), default=False)
 
+    # What the organiser sets (the settings form, the API's PATCH, ``services.signups.configure``).
+    EDITABLE = (
+        "opens_at",
+        "closes_at",
+        "capacity",
+        "needs_approval",
+        "waiting_list",
+        "entry_fee",
+        "consent_text",
+        "online",
+    )
+
     class Meta:
         verbose_name = _("registration settings")
         verbose_name_plural = _("registration settings")

@@ -90,16 +90,7 @@ class RegistrationSettingsSerializer(serializers.ModelSerializer[RegistrationSet
 
     class Meta:
         model = RegistrationSettings
-        fields = (
-            "opens_at",
-            "closes_at",
-            "capacity",
-            "needs_approval",
-            "waiting_list",
-            "entry_fee",
-            "consent_text",
-            "online",
-        )
+        fields = RegistrationSettings.EDITABLE
 
 
 class PublicSignUpSerializer(serializers.ModelSerializer[SignUp]):

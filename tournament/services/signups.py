@@ -468,18 +468,6 @@ def turn_into_players(tournament: Tournament, user: AbstractBaseUser) -> list[Pl
     return created
 
 
-SETTINGS_FIELDS = (
-    "opens_at",
-    "closes_at",
-    "capacity",
-    "needs_approval",
-    "waiting_list",
-    "entry_fee",
-    "consent_text",
-    "online",
-)
-
-
 def _audited(value: Any) -> Any:
     return value.isoformat() if isinstance(value, datetime) else value
 
@@ -495,7 +483,7 @@ def configure(
     tournament = _lock(tournament)
     row, _created = RegistrationSettings.objects.select_for_update().get_or_create(tournament=tournament)
     changes = {}
-    for name in SETTINGS_FIELDS:
+    for name in RegistrationSettings.EDITABLE:
         if name in data and getattr(row, name) != data[name]:
             changes[name] = [_audited(getattr(row, name)), _audited(data[name])]
             setattr(row, name, data[name])
