@@ -4,14 +4,16 @@ naming the field, the confirmation and the player's own page by the emailed link
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.core import mail
 from django.test import Client
 from django.utils import timezone
 
-from tournament.models import RegistrationSettings, SignUp, Tournament
+from tests.conftest import make_user
+from tournament.models import AuditEntry, RegistrationSettings, SignUp, Tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the messages leave once the change commits
 
@@ -169,11 +171,6 @@ def test_the_organisers_page_corrects_a_sign_up_checked_as_the_form_and_audited(
 def test_the_organiser_opens_registration_in_the_venues_time_and_added_places_promote(
     tournament: Tournament, client: Client
 ) -> None:
-    from datetime import UTC, datetime
-
-    from tests.conftest import make_user
-    from tournament.models import AuditEntry
-
     Tournament.objects.filter(pk=tournament.pk).update(time_zone="Europe/Paris")
     organiser = make_user("organiser", tournament, "organiser")
     make_user("referee", tournament, "referee")
@@ -190,9 +187,7 @@ def test_the_organiser_opens_registration_in_the_venues_time_and_added_places_pr
     assert refused.status_code == 400 and "Registration closes after it opens." in refused.text
     assert not RegistrationSettings.objects.exists()
     # Opened an hour ago in the venue's time (Paris), one place.
-    opened = timezone.now().astimezone(timezone.get_default_timezone()) - timedelta(hours=1)
-    from zoneinfo import ZoneInfo
-
+    opened = timezone.now() - timedelta(hours=1)
     local = opened.astimezone(ZoneInfo("Europe/Paris")).strftime("%Y-%m-%dT%H:%M")
     saved = client.post(url, {**fields, "opens_at": local, "capacity": "1"})
     assert saved.status_code == 200 and "data-settings-saved" in saved.text
