@@ -201,7 +201,7 @@ def test_a_player_joins_a_full_field_and_the_organiser_adds_places(
     """The handbooks' pictures of registration (docs/handbook/organiser.md and player.md), each of what
     it shows asserted. On a phone: a player signs up to a full field, confirms from the email, and is
     third on the waiting list on their own page (by the link of the message that says so); the public
-    list; the form in Japanese. On a desktop: the organiser adds two places and the first two in line
+    list; the calendar of coming events; the form in Japanese. On a desktop: the organiser adds two places and the first two in line
     take them at once; the player's own page says first in line now."""
     signup_field()
     url = live_server.url
@@ -250,6 +250,13 @@ def test_a_player_joins_a_full_field_and_the_organiser_adds_places(
     assert page.inner_text("[data-signup-counts]") == "Registered: 12 · Places left: 0 · Waiting list: 3"
     assert layout_problems(page) == []
     screenshot(page, "signup-registered")
+
+    page.goto(f"{url}/")
+    card = page.locator("[data-calendar] [data-event]")
+    assert "Full: waiting list" in card.inner_text() and "Europe/Lisbon" in card.inner_text()
+    assert card.get_by_role("link", name="Sign up").is_visible()
+    assert layout_problems(page) == []
+    screenshot(page, "signup-calendar")
 
     phone.add_cookies([{"name": "django_language", "value": "ja", "url": url}])
     page.goto(f"{url}/t/lisbon-open/signup/")
