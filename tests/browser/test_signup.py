@@ -201,7 +201,7 @@ def test_a_player_joins_a_full_field_and_the_organiser_adds_places(
     """The handbooks' pictures of registration (docs/handbook/organiser.md and player.md), each of what
     it shows asserted. On a phone: a player signs up to a full field, confirms from the email, and is
     third on the waiting list on their own page (by the link of the message that says so); the public
-    list; the calendar of coming events; the form in Japanese. On a desktop: the organiser adds two places and the first two in line
+    list; the calendar of coming events; the form in Japanese. On a desktop: the organiser goes from the Manage page to the sign-ups, adds two places and the first two in line
     take them at once; the player's own page says first in line now."""
     signup_field()
     url = live_server.url
@@ -271,7 +271,10 @@ def test_a_player_joins_a_full_field_and_the_organiser_adds_places(
     screenshot(page, "signup-form-ja")
 
     desk = new_context(viewport={"width": 1366, "height": 768}, locale="en").new_page()
-    log_in(desk, live_server, "organiser", "pw-for-tests-only", "/t/lisbon-open/manage/signups/")
+    log_in(desk, live_server, "organiser", "pw-for-tests-only", "/t/lisbon-open/manage/")
+    with desk.expect_navigation():
+        desk.click("[data-signups-link]")
+    assert desk.url.endswith("/t/lisbon-open/manage/signups/")
     desk.click("#registration-settings summary")
     desk.fill("#id_capacity", "14")
     with desk.expect_navigation():
