@@ -144,6 +144,24 @@ BUTTONS_CUT = """() => {
     .map((el) => el.innerText);
 }"""
 
+# Each word of a name in its own script on one line ("田中 愛子" may break at its space, never inside "愛子").
+NAMES_BROKEN = """() => {
+  const broken = [];
+  const range = document.createRange();
+  for (const name of document.querySelectorAll(".native-name")) {
+    const text = name.firstChild;
+    let at = 0;
+    for (const word of text.textContent.split(" ")) {
+      range.setStart(text, at);
+      range.setEnd(text, at + word.length);
+      const lines = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+      if (lines.size > 1) broken.push(word);
+      at += word.length + 1;
+    }
+  }
+  return broken;
+}"""
+
 
 def signup_field() -> None:
     """The Lisbon Riichi Open, its registration open (12 places, a waiting list, a fee) and the field
@@ -201,8 +219,10 @@ def test_a_player_joins_a_full_field_and_the_organiser_adds_places(
     """The handbooks' pictures of registration (docs/handbook/organiser.md and player.md), each of what
     it shows asserted. On a phone: a player signs up to a full field, confirms from the email, and is
     third on the waiting list on their own page (by the link of the message that says so); the public
-    list; the calendar of coming events; the form in Japanese. On a desktop: the organiser goes from the Manage page to the sign-ups, adds two places and the first two in line
-    take them at once; the player's own page says first in line now."""
+    list; the calendar of coming events; the form in Japanese. On a desktop: the organiser goes from the
+    Manage page to the sign-ups and adds two places, which the first two in line take at once; the
+    player, told by email, is first in line on their own page. Built once: the field, one browser
+    context per size."""
     signup_field()
     url = live_server.url
     phone = new_context(viewport={"width": 390, "height": 844}, locale="en")
@@ -249,6 +269,7 @@ def test_a_player_joins_a_full_field_and_the_organiser_adds_places(
     assert "Yuki Sato" not in page.inner_text("table") and "Olga" not in page.inner_text("table")
     assert page.inner_text("[data-signup-counts]") == "Registered: 12 · Places left: 0 · Waiting list: 3"
     assert layout_problems(page) == []
+    assert page.evaluate(NAMES_BROKEN) == []
     screenshot(page, "signup-registered")
 
     page.goto(f"{url}/")
@@ -290,6 +311,7 @@ def test_a_player_joins_a_full_field_and_the_organiser_adds_places(
     assert "Japan: 3" in desk.inner_text("main")
     assert layout_problems(desk) == []
     assert desk.evaluate(BUTTONS_CUT) == []
+    assert desk.evaluate(NAMES_BROKEN) == []
     screenshot(desk, "signup-organiser")
 
     # first in line now: told by email (the test's SMTP server is gone: Django's test outbox), and their page
