@@ -5,6 +5,10 @@ script. Every picture a handbook names (`![...](img/<path>.png)`) must be one th
 fails the run, naming the handbook and the picture, so a handbook never shows a page the tests no longer
 reach. Pictures no handbook names any more are removed. Each is stored with a palette of 256 colours,
 which keeps text sharp at a third of the size.
+
+Given pictures (`scripts/handbook_images.py screenshots/signup-form.png ...`, paths under img/), it copies
+only those, each of which a handbook must name, and leaves the others as committed: after running only the
+browser test that takes them, rather than every browser test.
 """
 
 from __future__ import annotations
@@ -30,17 +34,20 @@ def pictures() -> dict[str, list[str]]:
     return named
 
 
-def main() -> int:
+def main(chosen: list[str]) -> int:
     named = pictures()
-    missing = [
-        f"{', '.join(pages)}: img/{path}" for path, pages in named.items() if not (ARTIFACTS / path).exists()
-    ]
+    unnamed = [path for path in chosen if path not in named]
+    if unnamed:
+        print("no handbook shows these pictures:", *unnamed, sep="\n  ", file=sys.stderr)
+        return 1
+    copied = chosen or list(named)
+    missing = [f"{', '.join(named[path])}: img/{path}" for path in copied if not (ARTIFACTS / path).exists()]
     if missing:
         print(
             "no browser test took these pictures (tests/artifacts/):", *missing, sep="\n  ", file=sys.stderr
         )
         return 1
-    for path in named:
+    for path in copied:
         target = HANDBOOK / "img" / path
         target.parent.mkdir(parents=True, exist_ok=True)
         with Image.open(ARTIFACTS / path) as picture:
@@ -49,9 +56,9 @@ def main() -> int:
     for old in (HANDBOOK / "img").rglob("*.png"):
         if old not in kept:
             old.unlink()
-    print(f"{len(named)} pictures in {HANDBOOK.relative_to(ROOT)}/img/")
+    print(f"{len(copied)} of {len(named)} pictures copied into {HANDBOOK.relative_to(ROOT)}/img/")
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))
