@@ -1,7 +1,7 @@
 """The REST API under ``/api/``: its routes, the token login, the OpenAPI schema and docs, and the one
 error format every refusal takes (docs/api.md).
 
-Errors, whatever raised them (a serializer, ``tournament.access``, a service, the throttle), answer::
+Errors, whatever raised them (a serializer, ``tournament.queries.access``, a service, the throttle), answer::
 
     {"errors": [{"field": "country", "rule": "registration", "message": "..."}, ...]}
 
@@ -59,8 +59,8 @@ from tournament.api import (
     phase_seat_by_rank_view,
     phases_view,
 )
-from tournament.inputs import RULE_SIZE, encodable
-from tournament.refusal import Refusal
+from tournament.core.inputs import RULE_SIZE, encodable
+from tournament.core.refusal import Refusal
 from tournament.signup_api import (
     SignUpViewSet,
     cancel_own_view,

@@ -29,7 +29,7 @@ from penalties.serializers import (
 )
 from tournament.api import TournamentScopedViewSet
 from tournament.models import StaffRole
-from tournament.standings_db import reader_cutoff, visible_penalties
+from tournament.queries.standings_db import reader_cutoff, visible_penalties
 
 Role = StaffRole.Role
 

@@ -1,7 +1,7 @@
 """The REST API over tournaments, players, staff roles, rounds, tables and seating jobs (docs/api.md).
 
 Every view does the same four things: check the form of the input with a serializer, authorise through
-``tournament.access``, call one service of ``tournament.services``, and serialize what it returns. A
+``tournament.queries.access``, call one service of ``tournament.services``, and serialize what it returns. A
 private tournament (``is_public`` off) does not exist, as far as the API says, for users without a role
 in it: 404, never 403.
 
@@ -29,15 +29,26 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from scoring.rules.scores import format_score
-from tournament import access, services
-from tournament.live_tables import public_tables, tables_payload
+from tournament import services
+from tournament.core.names import matches
+from tournament.core.phases import PhasePlan
+from tournament.core.player_files import ImportPreview
+from tournament.core.refusal import Problem, Refusal
 from tournament.models import Person, Player, Round, SeatingJob, Series, StaffRole, Table, Tournament
-from tournament.names import matches
-from tournament.participation_db import tournament_states
-from tournament.phases import PhasePlan
-from tournament.ratings_db import RatingList, list_rows
-from tournament.refusal import Problem, Refusal
-from tournament.registration import ImportPreview
+from tournament.queries import access
+from tournament.queries.live_tables import public_tables, tables_payload
+from tournament.queries.participation_db import tournament_states
+from tournament.queries.ratings_db import RatingList, list_rows
+from tournament.queries.series_db import person_events, series_table
+from tournament.queries.standings_db import (
+    cached_phases,
+    cached_standings,
+    public_cutoff,
+    reader_cutoff,
+    remember_live,
+)
+from tournament.queries.statistics_db import player_statistics_of, statistics_of
+from tournament.queries.teams_db import cached_team_standings
 from tournament.serializers import (
     AbsenceSerializer,
     CallUpSerializer,
@@ -80,18 +91,8 @@ from tournament.serializers import (
     WithdrawalSerializer,
     WithdrawSerializer,
 )
-from tournament.series_db import person_events, series_table
 from tournament.services import series as series_services
 from tournament.services.ratings import served_series_list, served_site_list
-from tournament.standings_db import (
-    cached_phases,
-    cached_standings,
-    public_cutoff,
-    reader_cutoff,
-    remember_live,
-)
-from tournament.statistics_db import player_statistics_of, statistics_of
-from tournament.teams_db import cached_team_standings
 
 Role = StaffRole.Role
 
@@ -801,7 +802,7 @@ class SeatingJobViewSet(TournamentScopedViewSet):
 
 @extend_schema(tags=["phases"])
 class PhaseViewSet(TournamentScopedViewSet):
-    """The phases of a tournament (``tournament.phases``): qualifying, cuts, semifinal and final."""
+    """The phases of a tournament (``tournament.core.phases``): qualifying, cuts, semifinal and final."""
 
     serializer_class = PhasesSerializer
     pagination_class = None

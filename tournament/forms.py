@@ -28,9 +28,13 @@ from scoring.rules.ruleset import (
     get_ruleset,
     problems_of,
 )
-from tournament.club import WINDS
-from tournament.collation import name_key
-from tournament.inputs import control_problem, read_json
+from tournament.core.club import WINDS
+from tournament.core.collation import name_key
+from tournament.core.inputs import control_problem, read_json
+from tournament.core.names import shown_name
+from tournament.core.player_files import MAX_FILE_BYTES
+from tournament.core.refusal import Refusal
+from tournament.core.standings import MAX_TIE_BREAKS
 from tournament.models import (
     TOURNAMENT_FIELDS,
     Absence,
@@ -44,10 +48,6 @@ from tournament.models import (
     Tournament,
     default_time_zone,
 )
-from tournament.names import shown_name
-from tournament.refusal import Refusal
-from tournament.registration import MAX_FILE_BYTES
-from tournament.standings import MAX_TIE_BREAKS
 from tournament.widgets import QuickSelect
 
 
@@ -88,7 +88,7 @@ class PlayersChoiceField(forms.ModelMultipleChoiceField):
 
 
 class BoundedJSONField(forms.JSONField):
-    """JSON text read by ``tournament.inputs.read_json`` (bounded depth and size, no NUL, no lone
+    """JSON text read by ``tournament.core.inputs.read_json`` (bounded depth and size, no NUL, no lone
     surrogate) rather than by ``json.loads``, which a deeply nested text crashes."""
 
     def __init__(self, *args: Any, name: str = "value", **kwargs: Any) -> None:
@@ -1188,7 +1188,7 @@ class InviteOrganiserForm(forms.Form):
 
 
 class PhaseForm(forms.Form):
-    """One row of the phases page: a phase (``tournament.phases.PhasePlan``); a row left without a name
+    """One row of the phases page: a phase (``tournament.core.phases.PhasePlan``); a row left without a name
     is no phase."""
 
     name = forms.CharField(
@@ -1312,7 +1312,7 @@ class SeriesForm(forms.Form):
 
 
 class ClubTableForm(forms.Form):
-    """A club session's table: the player at each wind, East to North (``tournament.club``), or the four
+    """A club session's table: the player at each wind, East to North (``tournament.core.club``), or the four
     with the winds drawn. Every player of the session is offered, those present and free first; the
     service refuses the others, saying why."""
 

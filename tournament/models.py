@@ -19,11 +19,11 @@ from django.utils.translation import gettext_lazy as _
 from django_countries.fields import CountryField
 
 from scoring.rules.ruleset import Ruleset, get_ruleset
-from tournament.awards import AWARDS
-from tournament.clock import Clock
-from tournament.phases import PhasePlan
-from tournament.standings import tie_breaks_problem
-from tournament.teams import BEST_RULES, MAX_BEST_N, TeamRule
+from tournament.core.awards import AWARDS
+from tournament.core.clock import Clock
+from tournament.core.phases import PhasePlan
+from tournament.core.standings import tie_breaks_problem
+from tournament.core.teams import BEST_RULES, MAX_BEST_N, TeamRule
 
 EMA_ID_VALIDATOR = RegexValidator(r"^\d{8}$", _("An EMA id is exactly 8 digits (EMA ranking rules)."))
 
@@ -35,7 +35,7 @@ def validate_tie_breaks(value: Any) -> None:
 
 
 def validate_awards(value: Any) -> None:
-    """The awards an organiser chose: a list of the award identifiers (``tournament.awards.AWARDS``),
+    """The awards an organiser chose: a list of the award identifiers (``tournament.core.awards.AWARDS``),
     each at most once."""
     if not isinstance(value, list) or not all(isinstance(key, str) for key in value):
         raise ValidationError(gettext("Awards: a list of award names."), code="awards")
@@ -353,7 +353,7 @@ TOURNAMENT_FIELDS = (
 
 class Person(models.Model):
     """One person across tournaments: the site-wide identity each registration (``Player``) may link to
-    (``tournament.persons``: by EMA id at once, otherwise as the organiser confirms). The name, the name
+    (``tournament.core.persons``: by EMA id at once, otherwise as the organiser confirms). The name, the name
     in its own script and the country are those of the registration that made the person."""
 
     name = models.CharField(_("name"), max_length=120)
@@ -455,7 +455,8 @@ class Player(models.Model):
 
 
 class Series(models.Model):
-    """Tournaments ranked together (a league season, a club's year) under one rule (``tournament.series``):
+    """Tournaments ranked together (a league season, a club's year) under one rule
+    (``tournament.core.series``):
     the sum of the results, the best N events, the average over a minimum of events, or points per rank.
     Only what the public sees of each tournament counts (a private one counts for nothing)."""
 
@@ -614,7 +615,7 @@ class RatingHistory(models.Model):
 
 
 class Phase(models.Model):
-    """One phase of a tournament in phases (``tournament.phases``): its hanchan, seating method, and from
+    """One phase of a tournament in phases (``tournament.core.phases``): its hanchan, seating method, and from
     the second on the cut before it and the carry-over into it. A tournament without phases is one."""
 
     class Seating(models.TextChoices):  # the values of tournament.phases.SEATINGS
@@ -1087,7 +1088,7 @@ class AccountLanguage(models.Model):
 
 
 class RegistrationSettings(models.Model):
-    """How players sign up themselves for a tournament (``tournament.signups``): when registration opens
+    """How players sign up themselves for a tournament (``tournament.core.signups``): when registration opens
     and closes (moments, entered and shown in the venue's time zone), the places, the organiser's approval,
     a waiting list, the entry fee shown (paid at the venue or elsewhere: staff mark it) and the consent text
     every player accepts. No row, or no opening moment: players do not sign up themselves."""
@@ -1135,7 +1136,7 @@ class RegistrationSettings(models.Model):
 
 
 class SignUp(models.Model):
-    """One player's sign-up, made by the player on the public page (``tournament.signups`` has its states
+    """One player's sign-up, made by the player on the public page (``tournament.core.signups`` has its states
     and rules). Only the SHA-256 of each token is stored: the one-time confirmation link's (spent when
     followed) and the player's own link to see and cancel the sign-up; each with its expiry. ``player`` is the
     registration the sign-up became ("turn the registered into players")."""

@@ -16,7 +16,9 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from tournament.inputs import RULE_PRINTABLE, control_problem
+from tournament.core.inputs import RULE_PRINTABLE, control_problem
+from tournament.core.player_files import MAX_FILE_BYTES
+from tournament.core.standings import MAX_TIE_BREAKS, tie_breaks_problem
 from tournament.models import (
     SERIES_FIELDS,
     TOURNAMENT_FIELDS,
@@ -31,8 +33,6 @@ from tournament.models import (
     Table,
     Tournament,
 )
-from tournament.registration import MAX_FILE_BYTES
-from tournament.standings import MAX_TIE_BREAKS, tie_breaks_problem
 
 
 class TournamentSerializer(serializers.ModelSerializer[Tournament]):
@@ -335,7 +335,7 @@ class ChangeRoleSerializer(serializers.Serializer[Any]):
 
 
 class ClockSerializer(serializers.Serializer[Any]):
-    """``tournament.clock.Clock.as_dict``: state, when it runs out (while running), seconds left."""
+    """``tournament.core.clock.Clock.as_dict``: state, when it runs out (while running), seconds left."""
 
     state = serializers.ChoiceField(choices=["stopped", "running", "paused", "over"])
     ends_at = serializers.DateTimeField(allow_null=True)
@@ -601,7 +601,8 @@ class LiveTablesSerializer(serializers.Serializer[Any]):
 
 
 class StandingsSerializer(serializers.Serializer[Any]):
-    """``tournament.standings_db.cached_standings`` and the tables still waiting for a signed sheet."""
+    """``tournament.queries.standings_db.cached_standings`` and the tables still waiting for a signed
+    sheet."""
 
     rounds = serializers.IntegerField()
     as_of = serializers.IntegerField(
@@ -637,7 +638,7 @@ class TeamRowSerializer(serializers.Serializer[Any]):
 
 
 class TeamStandingsSerializer(serializers.Serializer[Any]):
-    """``tournament.teams_db.cached_team_standings``: the teams under the tournament's rule."""
+    """``tournament.queries.teams_db.cached_team_standings``: the teams under the tournament's rule."""
 
     rule = serializers.CharField(
         help_text="The tournament's team_ranking: none, sum, best_per_hanchan or best_overall."
@@ -654,7 +655,8 @@ class TeamStandingsSerializer(serializers.Serializer[Any]):
 
 
 class ClubTableSerializer(serializers.Serializer[Any]):
-    """A club session's table (``tournament.club``): the players East to North, or with the winds drawn."""
+    """A club session's table (``tournament.core.club``): the players East to North, or with the winds
+    drawn."""
 
     players = serializers.ListField(
         child=serializers.IntegerField(min_value=1),
@@ -672,7 +674,7 @@ class RevealSerializer(serializers.Serializer[Any]):
 
 
 class PhasePlanSerializer(serializers.Serializer[Any]):
-    """One phase (``tournament.phases.PhasePlan``); ``advance`` and ``carry_over`` from the second on."""
+    """One phase (``tournament.core.phases.PhasePlan``); ``advance`` and ``carry_over`` from the second on."""
 
     name = serializers.CharField(max_length=80)
     hanchan = serializers.IntegerField(min_value=1, max_value=40)

@@ -24,9 +24,9 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from tournament import access
 from tournament.api import Pagination, TournamentScopedViewSet
 from tournament.models import RegistrationSettings, SignUp, StaffRole
+from tournament.queries import access
 from tournament.services import signups
 from tournament.signup_serializers import (
     MadePlayersSerializer,

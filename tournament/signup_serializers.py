@@ -1,6 +1,6 @@
 """The REST API's shapes for players' sign-ups (``tournament.signup_api``): what comes in is checked for
 its form only (types, bounded sizes); every rule of a sign-up (required fields, Latin letters, the EMA
-number, the email, the consent, printable text) is ``tournament.signups``', applied by the services the
+number, the email, the consent, printable text) is ``tournament.core.signups``', applied by the services the
 views call, so the page and the API refuse the same input in the same words."""
 
 from __future__ import annotations
@@ -9,12 +9,12 @@ from typing import Any
 
 from rest_framework import serializers
 
+from tournament.core.signups import LIVE
 from tournament.models import RegistrationSettings, SignUp
 from tournament.services.signups import MOVES
-from tournament.signups import LIVE
 
 # Bounds of the input's size, well above the rules' own limits (60 characters for a name, 1,000 for the
-# note: ``tournament.signups``), which refuse with their own words.
+# note: ``tournament.core.signups``), which refuse with their own words.
 LINE = 1000
 TEXT = 20000
 

@@ -1,4 +1,4 @@
-"""The awards of a tournament (``tournament.awards``) from its signed sheets, limited to what the reader
+"""The awards of a tournament (``tournament.core.awards``) from its signed sheets, limited to what the reader
 may see: ``up_to`` (``standings_db.reader_cutoff`` or ``public_cutoff``: no hanchan still hidden) and
 ``rounds`` (``access.public_rounds``); None for either means no limit (the tournament's staff). Only the
 ranked field wins: substitutes and disqualified players do not (WRCR 2015 §7.1, §7.2).
@@ -13,12 +13,12 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
-from tournament import access
-from tournament.awards import AWARDS, Awards, EventSheets, compute_awards, compute_series_awards
+from tournament.core.awards import AWARDS, Awards, EventSheets, compute_awards, compute_series_awards
 from tournament.models import Player, Series, Tournament
-from tournament.series_db import public_events
-from tournament.standings_db import public_cutoff
-from tournament.statistics_db import signed_sheets
+from tournament.queries import access
+from tournament.queries.series_db import public_events
+from tournament.queries.standings_db import public_cutoff
+from tournament.queries.statistics_db import signed_sheets
 
 
 def awards_of(tournament: Tournament, *, up_to: int | None, rounds: Collection[int] | None) -> Awards:

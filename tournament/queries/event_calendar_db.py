@@ -1,4 +1,4 @@
-"""The calendar's events read from the database (``tournament.event_calendar`` has the rules): the public
+"""The calendar's events read from the database (``tournament.core.event_calendar`` has the rules): the public
 tournaments still to come with their registration, in two queries, and their state in the reader's words
 with each moment in its venue's time."""
 
@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
 
-from tournament import event_calendar, signups
+from tournament.core import event_calendar, signups
 from tournament.models import RegistrationSettings, Tournament
 
 

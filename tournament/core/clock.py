@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 from typing import Literal
 
 from scoring.rules.i18n import _
-from tournament.refusal import Refusal
+from tournament.core.refusal import Refusal
 
 State = Literal["stopped", "running", "paused", "over"]
 

@@ -1,11 +1,11 @@
-"""The phases of a tournament read from the database, as ``tournament.phases`` takes them."""
+"""The phases of a tournament read from the database, as ``tournament.core.phases`` takes them."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tournament.core.phases import Member, PhasePlan, first_hanchan, hanchan_of, phase_of
 from tournament.models import Phase, PhaseEntry
-from tournament.phases import Member, PhasePlan, first_hanchan, hanchan_of, phase_of
 
 
 def plans_of(tournament_id: int) -> list[PhasePlan]:

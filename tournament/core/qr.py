@@ -33,7 +33,7 @@ def svg(text: str, *, title: str = "", css_class: str = "qr") -> str:
 
 def size(text: str) -> int:
     """The number of modules on a side, quiet zone included."""
-    return _code(text).symbol_size(scale=1, border=QUIET_ZONE)[0]
+    return int(_code(text).symbol_size(scale=1, border=QUIET_ZONE)[0])  # an integer at scale 1
 
 
 def dark_runs(text: str) -> Iterator[tuple[int, int, int]]:

@@ -20,12 +20,12 @@ from django.db.models import Q, QuerySet
 
 from scoring.models import ScoreSheet, SeatResult
 from scoring.rules.scores import format_score
-from tournament import access
+from tournament.core.names import shown_name
+from tournament.core.persons import Career, EventLine, career
+from tournament.core.series import EventResult, SeriesRule, series_standings
 from tournament.models import Person, Player, Series, Tournament
-from tournament.names import shown_name
-from tournament.persons import Career, EventLine, career
-from tournament.series import EventResult, SeriesRule, series_standings
-from tournament.standings_db import cached_summary, public_cutoff, reader_cutoff
+from tournament.queries import access
+from tournament.queries.standings_db import cached_summary, public_cutoff, reader_cutoff
 
 
 def series_rule(series: Series) -> SeriesRule:

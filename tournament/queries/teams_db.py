@@ -1,5 +1,5 @@
 """The thin query layer of the team standings: the individual standings and the players' teams in,
-``tournament.teams`` out, cached.
+``tournament.core.teams`` out, cached.
 
 The team standings read the same inputs as the individual ones (``standings_db.load_standings``), with
 the same cutoff: a caller gives ``up_to`` from ``standings_db.public_cutoff`` for the public, so that a
@@ -16,9 +16,9 @@ from typing import Any
 from django.core.cache import cache
 
 from scoring.rules.scores import format_score
+from tournament.core.teams import Membership, TeamStandings, compute_team_standings
 from tournament.models import Player, Tournament
-from tournament.standings_db import CACHE_SECONDS, load_standings
-from tournament.teams import Membership, TeamStandings, compute_team_standings
+from tournament.queries.standings_db import CACHE_SECONDS, load_standings
 
 
 def memberships(tournament_id: int) -> list[Membership]:

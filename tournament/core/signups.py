@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from scoring.rules.i18n import _
-from tournament.inputs import RULE_PRINTABLE, control_problem
-from tournament.refusal import Problem
+from tournament.core.inputs import RULE_PRINTABLE, control_problem
+from tournament.core.refusal import Problem
 
 UNCONFIRMED = "unconfirmed"
 REGISTERED = "registered"

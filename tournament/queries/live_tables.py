@@ -1,6 +1,6 @@
 """Live tables: every table of the current hanchan as it stands (of a club session, every table in play,
 each its own hanchan), from the drafts saved hand by hand
-(``tournament.table_progress`` computes it; this module reads the database for it and decides who sees
+(``tournament.core.table_progress`` computes it; this module reads the database for it and decides who sees
 what).
 
 The public sees the tables of the current hanchan only where it sees that hanchan's results and
@@ -8,7 +8,8 @@ seating: a hanchan hidden by ``public_cutoff`` (the last ``hidden_hanchan``, or 
 completed hanchan) or whose seating is not published shows nothing at all, not even its tables'
 numbers. The tournament's staff see every table, and the head referee's page flags the slow ones.
 
-As the standings' (``tournament.live_standings``), the public payload is computed once per change where
+As the standings' (``tournament.queries.live_standings``), the public payload is computed once per change
+where
 the change is made (``share_public_tables``, after the commit, before the ``tables`` notice goes out) and
 kept in the live cache for every web process; three queries whatever the number of tables.
 """
@@ -29,11 +30,7 @@ from django.db.models.fields.json import KeyTransform
 from django.utils import timezone
 
 from scoring.models import ScoreSheet
-from tournament import live
-from tournament.live_standings import playing_rounds
-from tournament.models import Round, Seat, Table, Tournament
-from tournament.standings_db import public_cutoff, remember_live, shows_hanchan, store_live
-from tournament.table_progress import (
+from tournament.core.table_progress import (
     SeatEntry,
     TableEntry,
     TableState,
@@ -41,6 +38,10 @@ from tournament.table_progress import (
     table_state,
     tables_playing,
 )
+from tournament.models import Round, Seat, Table, Tournament
+from tournament.queries import live
+from tournament.queries.live_standings import playing_rounds
+from tournament.queries.standings_db import public_cutoff, remember_live, shows_hanchan, store_live
 
 logger = logging.getLogger("tournament.live")
 

@@ -1,4 +1,4 @@
-"""The signed score sheets of a tournament as ``tournament.statistics.SheetRecord``: what the statistics
+"""The signed score sheets of a tournament as ``tournament.core.statistics.SheetRecord``: what the statistics
 of a player and of the tournament read. Two queries (the sheets with their rounds and tables, their seat
 results with the seats).
 
@@ -16,14 +16,14 @@ from decimal import Decimal
 from django.utils.formats import number_format
 
 from scoring.models import ScoreSheet, SeatResult
-from tournament.models import Player, Tournament
-from tournament.statistics import (
+from tournament.core.statistics import (
     PlayerStatistics,
     SheetRecord,
     TournamentStatistics,
     player_statistics,
     tournament_statistics,
 )
+from tournament.models import Player, Tournament
 
 
 def signed_sheets(

@@ -21,8 +21,8 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 from django.http import HttpRequest
 
+from tournament.core.refusal import FORBIDDEN, Refusal
 from tournament.models import Player, Seat, Series, StaffRole, Table, Tournament
-from tournament.refusal import FORBIDDEN, Refusal
 
 Role = StaffRole.Role
 AnyUser = AbstractBaseUser | AnonymousUser

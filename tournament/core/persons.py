@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Decimal
 
-from tournament.names import fold
+from tournament.core.names import fold
 
 # Russian, Ukrainian and Belarusian letters in Latin letters, as passports write them (ICAO 9303),
 # on folded (lower-case) text.

@@ -16,7 +16,7 @@ layer stores the players only when there is none. Recognised columns (case and s
 
 Each column also has its usual spellings in the product's other six languages (``COLUMN_ALIASES``: "nom",
 "prénom", "Nachname", "姓", "фамилия"...). A name given in one column is split into the Latin first and
-last names only where that is certain (``tournament.names.split_name``); the preview lists the others
+last names only where that is certain (``tournament.core.names.split_name``); the preview lists the others
 (``ImportPreview.unsplit``) for the organiser to confirm or correct.
 """
 
@@ -33,8 +33,8 @@ from dataclasses import dataclass, field
 from xml.etree.ElementTree import Element, ParseError, XMLPullParser
 
 from scoring.rules.i18n import _, gettext_noop
-from tournament.names import FAMILY_FIRST, NameSplit, is_native_script, scripts_of, split_name
-from tournament.refusal import Problem, Refusal
+from tournament.core.names import FAMILY_FIRST, NameSplit, is_native_script, scripts_of, split_name
+from tournament.core.refusal import Problem, Refusal
 
 MAX_NAME_LENGTH = 120
 
@@ -834,7 +834,7 @@ def _parts_of(row: Mapping[str, str | int], *, confirmed: bool = False) -> NameP
     """A row's names. First and last names given in their columns (or confirmed by the organiser) are
     taken as they are; when they are in a script other than Latin they make the native name (family name
     first for CJK scripts), and the Latin names are still wanted. A name given in one column is split by
-    ``tournament.names.split_name``, which says when it is not certain. A name in its own script becomes
+    ``tournament.core.names.split_name``, which says when it is not certain. A name in its own script becomes
     the native name; the shown name is the Latin one when known."""
     name, native = _cell(row, "name"), _cell(row, "native_name")
     first, last = _cell(row, "first_name"), _cell(row, "last_name")

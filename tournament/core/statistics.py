@@ -1,6 +1,6 @@
 """Statistics of a player and of a tournament from its signed score sheets. Plain Python: no Django.
 
-``tournament.statistics_db`` loads the sheets (``SheetRecord``, what the caller may see of them);
+``tournament.queries.statistics_db`` loads the sheets (``SheetRecord``, what the caller may see of them);
 ``scoring.rules.statistics`` reads each hand of a hand-by-hand sheet; this module adds them up.
 docs/tournament.md ("Statistics") defines every figure; in short:
 

@@ -16,7 +16,7 @@ one after another to the players still equal:
   tie-break; players who never met stay equal.
 
 Players still equal after every tie-break share the rank (1, 2, 2, 4); an empty list means equal scores
-share the rank. Who is ranked is decided by ``tournament.participation`` (substitutes, disqualified
+share the rank. Who is ranked is decided by ``tournament.core.participation`` (substitutes, disqualified
 players, players who did not start and, by the tournament's choice, withdrawn players are not); the
 unranked keep their results.
 
@@ -35,10 +35,10 @@ from operator import attrgetter
 from typing import Literal
 
 from scoring.rules.i18n import _
-from tournament.collation import name_key
+from tournament.core.collation import name_key
 
 TieBreak = Literal["most_firsts", "best_hanchan", "best_placements", "head_to_head"]
-# The rank carried over from a previous phase (carry-over "rank", ``tournament.phases``): applied
+# The rank carried over from a previous phase (carry-over "rank", ``tournament.core.phases``): applied
 # before the tournament's tie-breaks; not one an organiser lists.
 Seed = Literal["seed"]
 TIE_BREAKS: tuple[TieBreak, ...] = ("most_firsts", "best_hanchan", "best_placements", "head_to_head")
@@ -218,7 +218,7 @@ def compute_standings(
 ) -> Standings:
     """The standings of ``entrants`` from their results and penalties.
 
-    For one phase of a tournament (``tournament.phases``): ``first_round`` is its first hanchan (the
+    For one phase of a tournament (``tournament.core.phases``): ``first_round`` is its first hanchan (the
     rank history starts there), ``carried`` the score each player brings from the previous phase,
     ``seeds`` the rank each brings, which separates equal totals before the tie-breaks when
     ``seeds_break_ties``."""

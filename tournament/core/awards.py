@@ -1,7 +1,7 @@
 """Awards of a tournament from its signed score sheets: pure code over the hands and results. Plain
 Python: no Django.
 
-The caller gives the sheets the reader may see (``tournament.statistics_db.signed_sheets`` with the
+The caller gives the sheets the reader may see (``tournament.queries.statistics_db.signed_sheets`` with the
 publication's limits: a hidden hanchan is never read) and the players who may win (the ranked field:
 substitutes and disqualified players win nothing, WRCR 2015 §7.1, §7.2). Every award reads the
 hands, so only the sheets entered hand by hand count (their replay, ``scoring.rules.statistics.
@@ -41,7 +41,7 @@ from fractions import Fraction
 
 from scoring.rules.ruleset import Ruleset
 from scoring.rules.statistics import HandFacts, hand_facts
-from tournament.statistics import SheetRecord
+from tournament.core.statistics import SheetRecord
 
 BEST_HAND = "best_hand"
 MOST_YAKUMAN = "most_yakuman"

@@ -17,7 +17,7 @@ The rules, as the product applies them:
 * **Sitting out.** When the field is not a multiple of four and the organiser prefers it to
   substitutes, the last players to check in sit out the hanchan seated so: no penalty (it is not their
   absence).
-* **Out at a cut.** In a tournament in phases (``tournament.phases``), a player the cut leaves out of a
+* **Out at a cut.** In a tournament in phases (``tournament.core.phases``), a player the cut leaves out of a
   phase, or who leaves it, plays no more: the hanchan of that phase and later are not missed.
 * **Ranked.** Substitutes (§7.2) and disqualified players (§7.1) are not ranked, nor are players who did
   not start. A player who withdrew is ranked with the penalties of the hanchan they missed, or not ranked

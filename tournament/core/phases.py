@@ -4,7 +4,7 @@ A tournament is one or more phases, played one after the other. Each phase has i
 tournament's hanchan numbers run on across the phases), its seating method and, from the second on:
 
 - **the cut**: the best ``advance`` players of the previous phase's standings play it. Equal totals are
-  separated by the tournament's tie-breaks (``tournament.standings``); players still equal across the
+  separated by the tournament's tie-breaks (``tournament.core.standings``); players still equal across the
   line are the organiser's choice (the cut names them, and the organiser picks who advances), since no
   rule of the game can decide between them. Withdrawn and disqualified players never advance: the next
   in the ranking takes the place, and a player who leaves before the phase starts is replaced by the
@@ -36,7 +36,7 @@ from decimal import Decimal
 from typing import Literal
 
 from scoring.rules.i18n import _
-from tournament.standings import (
+from tournament.core.standings import (
     ZERO,
     Entrant,
     HanchanResult,

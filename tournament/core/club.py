@@ -16,7 +16,7 @@ The rules, as the product applies them:
   session's organisers and head referees take back any such table; where the session lets its players
   form tables, the player who formed one takes it back within ``TAKE_BACK_MINUTES`` of forming it, while
   still checked in. A table with a sheet is a hanchan played: a referee corrects its sheet instead.
-* **Ranking**: the sum of the player's hanchan scores, penalties off (``tournament.standings``, as in a
+* **Ranking**: the sum of the player's hanchan scores, penalties off (``tournament.core.standings``, as in a
   tournament: WRCR 2015 §5.9.2 and §7.1), with the hanchan played shown beside it. A player who has not
   finished a hanchan yet is listed, unranked. Nobody misses a hanchan in a club session: there is no
   schedule to miss, so the missed-hanchan penalty of WRCR 2015 §7.2 never applies.
@@ -31,10 +31,10 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from scoring.rules.i18n import _, gettext_noop
-from tournament import participation
-from tournament.participation import Facts, State
-from tournament.refusal import Problem
-from tournament.standings import Entrant, HanchanResult
+from tournament.core import participation
+from tournament.core.participation import Facts, State
+from tournament.core.refusal import Problem
+from tournament.core.standings import Entrant, HanchanResult
 
 WINDS = ("east", "south", "west", "north")  # the form's fields, the seat winds in order (WRCR 2015 §4)
 FIELD = "players"
@@ -111,7 +111,7 @@ def draw_winds(chosen: Sequence[int], rng: random.Random) -> list[int]:
 
 
 def session_entrants(entrants: Iterable[Entrant], results: Iterable[HanchanResult]) -> list[Entrant]:
-    """A club session's entrants for ``tournament.standings.compute_standings``: those ranked by the
+    """A club session's entrants for ``tournament.core.standings.compute_standings``: those ranked by the
     tournament's rules stay ranked once they have a finished hanchan among ``results``; the others are
     listed unranked, with why."""
     played = {result.player for result in results}

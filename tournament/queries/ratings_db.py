@@ -20,6 +20,8 @@ from django.utils import timezone
 
 from scoring.models import ScoreSheet, SeatResult
 from tournament.models import Player, RatingHistory, RatingSnapshot, Series, Tournament
+from tournament.queries.series_db import data_digest, public_only
+from tournament.queries.standings_db import cached_summary, public_cutoff
 from tournament.ratings.lists import (
     LeftOut,
     MersEvent,
@@ -32,8 +34,6 @@ from tournament.ratings.lists import (
 )
 from tournament.ratings.mers import ranking_list, rounded
 from tournament.ratings.skill import Ratings, Skill, rate
-from tournament.series_db import data_digest, public_only
-from tournament.standings_db import cached_summary, public_cutoff
 
 
 def skill_of(tournament: Tournament, *, up_to: int | None, rounds: Collection[int] | None) -> Ratings:

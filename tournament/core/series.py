@@ -2,8 +2,8 @@
 ranking out.
 
 A series groups tournaments (a league season, a club's year). Each event gives every ranked entrant a
-final rank and a total (the event's overall score, penalties included: ``tournament.standings``). An
-entrant of the series is a person (``tournament.persons``), or a registration not linked to one, which
+final rank and a total (the event's overall score, penalties included: ``tournament.core.standings``). An
+entrant of the series is a person (``tournament.core.persons``), or a registration not linked to one, which
 then counts alone. The series ranks its entrants by one of four rules:
 
 - ``sum``: the sum of the entrant's totals over every event they were ranked in;
@@ -29,7 +29,7 @@ from itertools import groupby
 from typing import Literal
 
 from scoring.rules.i18n import _
-from tournament.collation import name_key
+from tournament.core.collation import name_key
 
 Rule = Literal["sum", "best_n", "average", "points_per_rank"]
 RULES: tuple[Rule, ...] = ("sum", "best_n", "average", "points_per_rank")

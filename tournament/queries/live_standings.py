@@ -18,11 +18,17 @@ from django.dispatch import receiver
 from django.urls import reverse
 
 from scoring.models import ScoreSheet
-from tournament import live
 from tournament.models import Round, Table, Tournament
-from tournament.phases_db import phase_names
-from tournament.standings_db import cached_summary, live_changed, public_cutoff, remember_live, store_live
-from tournament.teams_db import cached_team_standings
+from tournament.queries import live
+from tournament.queries.phases_db import phase_names
+from tournament.queries.standings_db import (
+    cached_summary,
+    live_changed,
+    public_cutoff,
+    remember_live,
+    store_live,
+)
+from tournament.queries.teams_db import cached_team_standings
 
 
 def current_round(tournament: Tournament) -> Round | None:
@@ -34,7 +40,7 @@ def current_round(tournament: Tournament) -> Round | None:
 
 def playing_rounds(tournament: Tournament) -> list[Round]:
     """The hanchan in play: a tournament's current one (``current_round``); a club session's every
-    hanchan not finished, oldest first, each one table formed at the venue (``tournament.club``). What
+    hanchan not finished, oldest first, each one table formed at the venue (``tournament.core.club``). What
     the live tables, the standings' tables still waiting and the home page follow."""
     if tournament.is_club_session:
         return list(tournament.rounds.exclude(status=Round.Status.FINISHED).order_by("number"))

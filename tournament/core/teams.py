@@ -35,8 +35,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Literal
 
-from tournament.collation import name_key
-from tournament.standings import StandingRow, Standings
+from tournament.core.collation import name_key
+from tournament.core.standings import StandingRow, Standings
 
 TeamRanking = Literal["none", "sum", "best_per_hanchan", "best_overall"]
 BEST_RULES = ("best_per_hanchan", "best_overall")

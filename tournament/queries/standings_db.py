@@ -1,4 +1,4 @@
-"""The thin query layer of the standings: the database in, ``tournament.standings`` out, cached.
+"""The thin query layer of the standings: the database in, ``tournament.core.standings`` out, cached.
 
 Pages and the API read ``cached_standings``; signing or correcting a sheet and giving or revoking a
 penalty refresh the cache once the transaction commits, so no page view recomputes the standings.
@@ -27,11 +27,12 @@ from django.dispatch import Signal
 from penalties.models import Penalty
 from scoring.models import ScoreSheet, SeatResult
 from scoring.rules.scores import format_score
-from tournament import access, club, live, participation, phases_db
+from tournament.core import club, participation
+from tournament.core.phases import PhasedStandings, phased_standings
+from tournament.core.standings import Entrant, HanchanResult, PenaltyEntry, Standings, compute_standings
 from tournament.models import Player, Round, StaffRole, Tournament
-from tournament.participation_db import tournament_facts
-from tournament.phases import PhasedStandings, phased_standings
-from tournament.standings import Entrant, HanchanResult, PenaltyEntry, Standings, compute_standings
+from tournament.queries import access, live, phases_db
+from tournament.queries.participation_db import tournament_facts
 
 logger = logging.getLogger("tournament.live")
 
@@ -51,7 +52,7 @@ def load_standings(tournament_id: int, up_to: int | None = None) -> Standings:
 
 def _load(tournament_id: int, up_to: int | None = None) -> tuple[int, Standings]:
     """The standings version, then the standings: at least as new as that version (read first). In a
-    tournament in phases, the final ranking (``tournament.phases``)."""
+    tournament in phases, the final ranking (``tournament.core.phases``)."""
     version, standings, phased = _load_phased(tournament_id, up_to)
     return version, phased.overall if phased is not None else standings
 
@@ -283,7 +284,7 @@ def remember_live(
 
 def store_live(tournament: Tournament, part: str, payload: dict[str, Any]) -> None:
     """``payload`` as the copy of the current versions under ``part`` (computed where a change was made,
-    ``tournament.live_standings``)."""
+    ``tournament.queries.live_standings``)."""
     key, version_key = live_key(tournament.pk, part), live_version_key(tournament.pk)
     cache.set(key, ((tournament.standings_version, cache.get(version_key, 0)), payload), LIVE_SECONDS)
 
@@ -303,7 +304,7 @@ def _computed_elsewhere(key: str, flag: str, fits: Callable[[Any], bool]) -> Any
 
 def announce_standings(tournament_id: int) -> None:
     """After a change of what the live pages show has committed: its public standings computed here,
-    once for the site (``live_changed``'s receivers, ``tournament.live_standings``), then the notice.
+    once for the site (``live_changed``'s receivers, ``tournament.queries.live_standings``), then the notice.
     A receiver that fails is logged; the notice goes out all the same (the streams compute it then)."""
     for receiver_, result in live_changed.send_robust(sender=None, tournament_id=tournament_id):
         if isinstance(result, Exception):

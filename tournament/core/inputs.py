@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from scoring.rules.i18n import _
-from tournament.refusal import Refusal
+from tournament.core.refusal import Refusal
 
 # Deeper than any body the product reads (a score sheet is 4 levels deep), far below the recursion limit.
 MAX_JSON_DEPTH = 32

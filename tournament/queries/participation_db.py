@@ -1,12 +1,14 @@
-"""The facts of ``tournament.participation`` read from the database: two queries for a whole tournament."""
+"""The facts of ``tournament.core.participation`` read from the database: two queries for a whole
+tournament."""
 
 from __future__ import annotations
 
 from django.db.models import Q
 
-from tournament import club, participation, phases_db
+from tournament.core import club, participation
+from tournament.core.participation import Facts
 from tournament.models import Absence, Player, Round, Seat, Tournament
-from tournament.participation import Facts
+from tournament.queries import phases_db
 
 
 def facts_of(
@@ -99,7 +101,7 @@ def player_facts(player: Player) -> Facts:
 
 
 def tournament_states(tournament: Tournament) -> dict[int, participation.State]:
-    """Every player's state now (``tournament.participation.state``): registered, checked in, playing,
+    """Every player's state now (``tournament.core.participation.state``): registered, checked in, playing,
     absent, withdrawn, disqualified, did not start, substitute."""
     facts = tournament_facts(tournament.pk)
     rounds = tournament.rounds.order_by("number")

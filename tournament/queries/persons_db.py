@@ -1,5 +1,5 @@
 """The persons a reader may know of, and the suggested matches of a tournament's registrations
-(``tournament.persons``), from the database."""
+(``tournament.core.persons``), from the database."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from tournament import access
+from tournament.core.persons import Identity, Suggestion, ema_match, suggestions
 from tournament.models import Person, Player, Tournament
-from tournament.persons import Identity, Suggestion, ema_match, suggestions
+from tournament.queries import access
 
 
 def known_persons(user: Any) -> QuerySet[Person]:

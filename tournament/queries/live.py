@@ -13,7 +13,7 @@ the publication one atomic step: notices reach every subscriber in the order of 
 
 A series has notices of its own (``announce_series``), under its own number and log: its subject is
 ``s<id>`` where a tournament's is its id, and its one kind ``series`` (its standings changed, because a
-tournament of it did: ``tournament.live_standings``). A series' stream (``/series/<slug>/live``) hears
+tournament of it did: ``tournament.queries.live_standings``). A series' stream (``/series/<slug>/live``) hears
 only those.
 
 Without ``REDIS_URL`` nothing is sent (the pages poll). A notice that Redis does not take is logged and

@@ -3,7 +3,7 @@ words, the month headings of the site's home page, and the same events as an iCa
 written by the ``icalendar`` package). Plain Python, no Django: the home page and the feeds call it.
 
 An event is coming until its last day is over in its venue's time zone (a tournament under way is still
-listed). Its registration state follows ``tournament.signups``: no opening moment, players do not sign up
+listed). Its registration state follows ``tournament.core.signups``: no opening moment, players do not sign up
 themselves (``NONE``: nothing is said); before the opening ``NOT_OPEN``; then ``OPEN`` while places are left,
 ``WAITING_LIST`` when full with a waiting list, ``FULL`` when full without one; ``CLOSED`` from the closing
 moment. In the feed each tournament is one all-day event (``DTEND`` the day after the last day, as RFC 5545
@@ -21,7 +21,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import icalendar
 
 from scoring.rules.i18n import _
-from tournament.signups import Settings, places_left
+from tournament.core.signups import Settings, places_left
 
 NONE = "none"
 NOT_OPEN = "not_open"
