@@ -13,7 +13,7 @@ from django.views.decorators.http import require_http_methods
 
 from tournament import services
 from tournament.core.refusal import Refusal
-from tournament.forms import InviteOrganiserForm
+from tournament.forms.organiser import InviteOrganiserForm
 from tournament.queries import access
 from tournament.views.base import add_refusal, render_page
 

@@ -36,7 +36,7 @@ from tournament.core.awards import (
 )
 from tournament.core.refusal import Refusal
 from tournament.core.statistics import rate
-from tournament.forms import AwardsForm
+from tournament.forms.organiser import AwardsForm
 from tournament.models import Player, StaffRole, Tournament
 from tournament.queries import access
 from tournament.queries.awards_db import SeriesEntrant, awards_of, winners_of

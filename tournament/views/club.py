@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET, require_POST
 from tournament.core import participation
 from tournament.core.collation import name_key
 from tournament.core.refusal import Refusal
-from tournament.forms import ClubTableForm
+from tournament.forms.day import ClubTableForm
 from tournament.models import Player, Seat, Table, Tournament
 from tournament.queries import access
 from tournament.queries.participation_db import tournament_states

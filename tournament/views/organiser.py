@@ -23,7 +23,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from tournament import services
 from tournament.core.refusal import Refusal
-from tournament.forms import (
+from tournament.forms.day import SubstituteForm, WithdrawForm
+from tournament.forms.organiser import (
     CheckInForm,
     CheckInManyForm,
     ImportConfirmForm,
@@ -32,10 +33,8 @@ from tournament.forms import (
     PlayerForm,
     RemoveStaffForm,
     StaffForm,
-    SubstituteForm,
-    TournamentForm,
-    WithdrawForm,
 )
+from tournament.forms.settings import TournamentForm
 from tournament.models import Absence, Player, Seat, StaffRole, Tournament
 from tournament.queries import access
 from tournament.queries.statistics_db import statistics_of

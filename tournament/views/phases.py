@@ -17,7 +17,7 @@ from django.views.decorators.http import require_http_methods
 from tournament import services
 from tournament.core.phases import PhasePlan
 from tournament.core.refusal import Refusal
-from tournament.forms import CallUpForm, CutForm, PhaseFormSet
+from tournament.forms.day import CallUpForm, CutForm, PhaseFormSet
 from tournament.models import StaffRole, Tournament
 from tournament.queries.standings_db import cached_phases
 from tournament.views.base import access_tournament, render_page

@@ -23,7 +23,7 @@ from tournament import services
 from tournament.core import event_calendar
 from tournament.core.presentation import points_chart, rank_chart
 from tournament.core.statistics import player_statistics
-from tournament.forms import rule_label
+from tournament.forms.rules import rule_label
 from tournament.models import Absence, Player, Round, Seat, StaffRole, Tournament
 from tournament.queries import access, event_calendar_db
 from tournament.queries.live_standings import playing_rounds, standings_payload

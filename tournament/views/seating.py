@@ -23,10 +23,7 @@ from tournament.core.presentation import (
     reseat_changes,
 )
 from tournament.core.refusal import Refusal
-from tournament.forms import (
-    SeatingForm,
-    SwissForm,
-)
+from tournament.forms.day import SeatingForm, SwissForm
 from tournament.models import Round, Seat, SeatingJob, StaffRole
 from tournament.queries.phases_db import phase_names
 from tournament.views.base import access_tournament, add_refusal, render_page

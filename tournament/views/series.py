@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from tournament.core.awards import AWARDS
 from tournament.core.names import shown_name
 from tournament.core.refusal import Refusal
-from tournament.forms import SeriesForm
+from tournament.forms.organiser import SeriesForm
 from tournament.models import Series
 from tournament.queries import access
 from tournament.queries.awards_db import series_awards_of

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from tournament.core.refusal import Refusal
 from tournament.core.signups import EDITABLE, LIVE
-from tournament.forms import RegistrationSettingsForm, SignUpEditForm, SignUpForm
+from tournament.forms.signup import RegistrationSettingsForm, SignUpEditForm, SignUpForm
 from tournament.models import RegistrationSettings, SignUp, StaffRole
 from tournament.queries import access
 from tournament.services import signups
