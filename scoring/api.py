@@ -47,7 +47,7 @@ from scoring.serializers import (
     SheetVerdictSerializer,
     SignSheetSerializer,
 )
-from tournament.api import is_staff
+from tournament.api.base import is_staff
 from tournament.models import Player, StaffRole, Table, Tournament
 from tournament.queries import access
 from tournament.queries.standings_db import reader_cutoff, shows_hanchan

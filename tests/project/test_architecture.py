@@ -52,8 +52,6 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "*.views",
             "*.api",
             "*.serializers",
-            "tournament.signup_api",
-            "tournament.signup_serializers",
             "*.forms",
             "*.widgets",
             "*.admin",

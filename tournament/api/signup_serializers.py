@@ -1,4 +1,4 @@
-"""The REST API's shapes for players' sign-ups (``tournament.signup_api``): what comes in is checked for
+"""The REST API's shapes for players' sign-ups (``tournament.api.signups``): what comes in is checked for
 its form only (types, bounded sizes); every rule of a sign-up (required fields, Latin letters, the EMA
 number, the email, the consent, printable text) is ``tournament.core.signups``', applied by the services the
 views call, so the page and the API refuse the same input in the same words."""

@@ -24,11 +24,8 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from tournament.api import Pagination, TournamentScopedViewSet
-from tournament.models import RegistrationSettings, SignUp, StaffRole
-from tournament.queries import access
-from tournament.services import signups
-from tournament.signup_serializers import (
+from tournament.api.base import Pagination, TournamentScopedViewSet
+from tournament.api.signup_serializers import (
     MadePlayersSerializer,
     MoveSerializer,
     OwnSignUpSerializer,
@@ -42,6 +39,9 @@ from tournament.signup_serializers import (
     StaffCountsSerializer,
     StaffSignUpSerializer,
 )
+from tournament.models import RegistrationSettings, SignUp, StaffRole
+from tournament.queries import access
+from tournament.services import signups
 
 Role = StaffRole.Role
 
