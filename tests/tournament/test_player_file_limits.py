@@ -16,7 +16,7 @@ import pytest
 from openpyxl import Workbook
 
 from tournament import services
-from tournament.core import player_files
+from tournament.core import player_files, spreadsheets
 from tournament.core.refusal import Refusal
 from tournament.models import Player, Tournament
 
@@ -129,7 +129,7 @@ def test_rows_past_the_player_limit_stop_the_reading() -> None:
     )
     data = workbook_zip(sheet_xml(name.encode() for name in names))
     outcome, seconds, peak = measured(lambda: player_files.read_table(data, "rows.xlsx"))
-    assert refused(outcome, "row-limit")["line"] == player_files.MAX_PLAYERS + 2
+    assert refused(outcome, "row-limit")["line"] == spreadsheets.MAX_PLAYERS + 2
     assert seconds < 3 and peak < 20_000_000
 
 
@@ -166,7 +166,7 @@ def test_a_document_type_declaration_is_refused() -> None:
 
 def test_a_file_over_the_upload_limit_is_refused() -> None:
     problem = refused(
-        measured(lambda: player_files.read_table(b"x" * (player_files.MAX_FILE_BYTES + 1), "p.csv"))[0],
+        measured(lambda: player_files.read_table(b"x" * (spreadsheets.MAX_FILE_BYTES + 1), "p.csv"))[0],
         "file-size",
     )
     assert "2,097,152" in problem["message"]
@@ -187,10 +187,10 @@ def test_a_csv_field_over_the_csv_module_limit_is_refused_not_a_crash() -> None:
 
 
 def test_a_csv_of_more_rows_than_players_is_refused_and_blank_rows_do_not_count() -> None:
-    rows = b"".join(b"P%d\n" % n for n in range(player_files.MAX_PLAYERS))
+    rows = b"".join(b"P%d\n" % n for n in range(spreadsheets.MAX_PLAYERS))
     assert len(player_files.read_table(b"name\n" + b"\n" * 1_000 + rows, "p.csv")) == 6_001
     outcome = measured(lambda: player_files.read_table(b"name\n" + rows + b"one more\n", "p.csv"))[0]
-    assert refused(outcome, "row-limit")["line"] == player_files.MAX_PLAYERS + 2
+    assert refused(outcome, "row-limit")["line"] == spreadsheets.MAX_PLAYERS + 2
 
 
 def test_an_ordinary_workbook_still_reads_numbers_booleans_and_rich_text() -> None:

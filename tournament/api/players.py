@@ -28,8 +28,9 @@ from tournament.api.base import (
     TournamentScopedViewSet,
 )
 from tournament.core.names import matches
-from tournament.core.player_files import MAX_FILE_BYTES, ImportPreview
+from tournament.core.player_files import ImportPreview
 from tournament.core.refusal import Problem, Refusal
+from tournament.core.spreadsheets import MAX_FILE_BYTES
 from tournament.models import (
     Absence,
     Player,

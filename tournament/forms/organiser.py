@@ -9,7 +9,7 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from tournament.core.player_files import MAX_FILE_BYTES
+from tournament.core.spreadsheets import MAX_FILE_BYTES
 from tournament.forms.fields import PlayersChoiceField, country_choices, printable_line
 from tournament.forms.widgets import QuickSelect
 from tournament.models import (
