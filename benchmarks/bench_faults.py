@@ -175,7 +175,7 @@ def sign_one(site: Site) -> list[int]:
 
 
 def expected_totals(site: Site) -> dict[str, str]:
-    from tournament.standings_db import load_standings, serialize
+    from tournament.queries.standings_db import load_standings, serialize
 
     return {row["name"]: row["total"] for row in serialize(load_standings(site.tournament_id))["rows"]}
 

@@ -74,9 +74,9 @@ def start_signer(slug: str) -> None:
     import django
 
     django.setup()
-    from tournament.live_standings import live_standings
     from tournament.models import Tournament
-    from tournament.standings_db import load_standings
+    from tournament.queries.live_standings import live_standings
+    from tournament.queries.standings_db import load_standings
 
     tournament = Tournament.objects.get(slug=slug)
     load_standings(tournament.pk)

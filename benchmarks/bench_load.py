@@ -90,7 +90,7 @@ async def poll(paths: list[str], seconds: float, clients: int) -> dict[str, obje
 def prepare() -> tuple[str, int, list[int]]:
     """Create the database and a tournament: seated, hanchan 1 to 3 signed, later ones to sign."""
     prepared = new_tournament(DB_NAME, "Load Open", "load-open", players=PLAYERS, rounds=ROUNDS, signed=3)
-    from tournament.standings_db import refresh_standings
+    from tournament.queries.standings_db import refresh_standings
 
     refresh_standings(prepared.tournament.pk)
     return prepared.tournament.slug, prepared.tournament.pk, prepared.to_sign

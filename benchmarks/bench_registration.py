@@ -323,7 +323,7 @@ def settled(inbox: Inbox, seconds: float = 120) -> int:
 
 def checks(inbox: Inbox, places: int) -> list[str]:
     """What went wrong in the end state (nothing, when the registration held)."""
-    from tournament import signups
+    from tournament.core import signups
     from tournament.models import AuditEntry, SignUp
 
     failed = []

@@ -100,8 +100,8 @@ def timed(function, repeat: int) -> tuple[float, float]:  # type: ignore[no-unty
 
 
 def main() -> None:
-    from tournament.standings import compute_standings
-    from tournament.standings_db import load_standings
+    from tournament.core.standings import compute_standings
+    from tournament.queries.standings_db import load_standings
 
     connection.settings_dict["TEST"]["NAME"] = f"bench_standings_{os.getpid()}"  # runs may overlap
     test_db = connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
@@ -120,7 +120,7 @@ def main() -> None:
             f"(target < 500 ms)"
         )
         # The pure calculator alone, on the same data.
-        from tournament.standings import Entrant, HanchanResult, PenaltyEntry, TieBreak
+        from tournament.core.standings import Entrant, HanchanResult, PenaltyEntry, TieBreak
 
         entrants = [Entrant(r.player, r.name) for r in standings.rows]
         results = [res for r in standings.rows for res in r.by_round.values()]
@@ -148,7 +148,7 @@ def main() -> None:
         )
         # In phases: qualifying 8 hanchan, semifinal 2 (the best 64, totals kept), final 2 (the best 16,
         # halved): the three phases' standings and the final ranking.
-        from tournament.phases import Member, PhasePlan, phased_standings
+        from tournament.core.phases import Member, PhasePlan, phased_standings
 
         plans = [
             PhasePlan("Qualifying", 8),

@@ -3,7 +3,7 @@
 Run as ``.venv/bin/python benchmarks/bench_statistics.py``. 1,000 players over 12 hanchan are 3,000 sheets
 (random legal hanchan of ``bench_rules``, each replayed once, as the stored replay JSON). Targets: the
 tournament's statistics in under 0.5 s, a player's page figures (his 12 sheets) in under 5 ms. The
-pure part only; loading the sheets is two queries (``tournament/statistics_db.py``).
+pure part only; loading the sheets is two queries (``tournament/queries/statistics_db.py``).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from bench_rules import random_sheets  # noqa: E402
 
 from scoring.rules.replay import replay  # noqa: E402
 from scoring.rules.ruleset import get_ruleset  # noqa: E402
-from tournament.statistics import SheetRecord, player_statistics, tournament_statistics  # noqa: E402
+from tournament.core.statistics import SheetRecord, player_statistics, tournament_statistics  # noqa: E402
 
 PLAYERS, HANCHAN = 1000, 12
 TABLES = PLAYERS // 4

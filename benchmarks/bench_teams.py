@@ -17,8 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tournament.standings import Entrant, HanchanResult, PenaltyEntry, compute_standings
-from tournament.teams import Membership, TeamRule, compute_team_standings
+from tournament.core.standings import Entrant, HanchanResult, PenaltyEntry, compute_standings
+from tournament.core.teams import Membership, TeamRule, compute_team_standings
 
 PLAYERS, ROUNDS, TEAM_SIZE = 1000, 12, 4
 

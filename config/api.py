@@ -1,7 +1,7 @@
 """The REST API under ``/api/``: its routes, the token login, the OpenAPI schema and docs, and the one
 error format every refusal takes (docs/api.md).
 
-Errors, whatever raised them (a serializer, ``tournament.access``, a service, the throttle), answer::
+Errors, whatever raised them (a serializer, ``tournament.queries.access``, a service, the throttle), answer::
 
     {"errors": [{"field": "country", "rule": "registration", "message": "..."}, ...]}
 
@@ -44,24 +44,11 @@ from config import auth
 from exports.api import ExporterViewSet, ExportJobViewSet
 from penalties.api import DisqualificationViewSet, PenaltyViewSet
 from scoring import api as sheets
-from tournament.api import (
-    PersonViewSet,
-    PlayerViewSet,
-    RatingListViewSet,
-    RoundViewSet,
-    SeatingJobViewSet,
-    SeriesViewSet,
-    StaffViewSet,
-    TableViewSet,
-    TournamentViewSet,
-    phase_call_up_view,
-    phase_cut_view,
-    phase_seat_by_rank_view,
-    phases_view,
-)
-from tournament.inputs import RULE_SIZE, encodable
-from tournament.refusal import Refusal
-from tournament.signup_api import (
+from tournament.api.phases import phase_call_up_view, phase_cut_view, phase_seat_by_rank_view, phases_view
+from tournament.api.players import PlayerViewSet
+from tournament.api.rounds import RoundViewSet, SeatingJobViewSet, TableViewSet
+from tournament.api.series import PersonViewSet, RatingListViewSet, SeriesViewSet
+from tournament.api.signups import (
     SignUpViewSet,
     cancel_own_view,
     confirm_view,
@@ -70,6 +57,10 @@ from tournament.signup_api import (
     registration_view,
     sign_up_view,
 )
+from tournament.api.staff import StaffViewSet
+from tournament.api.tournaments import TournamentViewSet
+from tournament.core.inputs import RULE_SIZE, encodable
+from tournament.core.refusal import Refusal
 
 # -- The error format ----------------------------------------------------------------------------------
 
@@ -378,7 +369,7 @@ urlpatterns = [
         sheets.from_links_view,
         name="sheets-from-links",
     ),
-    # Players' registration (tournament.signup_api): the public doors and a player's own sign-up.
+    # Players' registration (tournament.api.signups): the public doors and a player's own sign-up.
     path("tournaments/<int:tournament_pk>/registration/", registration_view, name="registration"),
     path(
         "tournaments/<int:tournament_pk>/registration/registered/",

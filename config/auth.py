@@ -18,7 +18,7 @@ answers 429 with "Too many failed sign-in attempts ... Try again in N minutes." 
 header; its password is not even checked. A successful sign-in clears the count of its address and name
 (not the address's own count).
 
-The client address is ``tournament.access.client_address``: ``REMOTE_ADDR``, or, when
+The client address is ``tournament.queries.access.client_address``: ``REMOTE_ADDR``, or, when
 ``TRUSTED_PROXY_COUNT`` (0 by default) says how many proxies of our own stand in front of the site, the
 address that many places from the right of ``X-Forwarded-For``, as DRF's ``NUM_PROXIES`` reads it. A
 client-supplied header is never trusted otherwise.
@@ -51,7 +51,7 @@ from django.urls import reverse_lazy
 from django.utils.translation import gettext, gettext_lazy, ngettext
 from redis.exceptions import RedisError
 
-from tournament.access import client_address
+from tournament.queries.access import client_address
 
 logger = logging.getLogger(__name__)
 

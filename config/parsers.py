@@ -1,4 +1,4 @@
-"""The REST API's JSON parser: ``tournament.inputs.read_json``, bounded in size and depth, refusing NUL
+"""The REST API's JSON parser: ``tournament.core.inputs.read_json``, bounded in size and depth, refusing NUL
 characters and lone surrogates, each refusal a 400 in the one error format (``config.api``)."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from typing import Any
 from django.conf import settings
 from rest_framework.parsers import JSONParser
 
-from tournament.inputs import RULE_SIZE, read_json
-from tournament.refusal import Refusal
+from tournament.core.inputs import RULE_SIZE, read_json
+from tournament.core.refusal import Refusal
 
 
 def body_limit() -> int:

@@ -1,7 +1,7 @@
 """A player signs in without an account, for one tournament: with the one-time link of the seating card's
 QR code (``/t/<slug>/in/<token>/``) or with their 6-digit PIN (``/t/<slug>/me/``), both issued by
 ``tournament.services.player_login``. The browser's session then holds the player
-(``tournament.access.player_of``), who may enter and confirm their table's sheet when the tournament's
+(``tournament.queries.access.player_of``), who may enter and confirm their table's sheet when the tournament's
 players enter the results. Wrong PINs are limited by ``config.auth`` (per address and player, per address,
 and per player from every address).
 """
@@ -16,10 +16,10 @@ from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from config import auth
-from tournament import access
-from tournament.collation import name_key
+from tournament.core.collation import name_key
+from tournament.core.refusal import Refusal
 from tournament.models import Player, Tournament
-from tournament.refusal import Refusal
+from tournament.queries import access
 from tournament.services import player_login
 from tournament.views.base import access_tournament, render_page
 

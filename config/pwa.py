@@ -32,7 +32,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from tournament.access import PLAYER_SESSION_KEY
+from tournament.queries.access import PLAYER_SESSION_KEY
 
 WORKER = "js/sw.js"
 # The line of the worker that holds the offline page's words (English in the file).

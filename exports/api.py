@@ -24,7 +24,7 @@ from exports import services
 from exports.models import ExportJob
 from exports.serializers import ExporterSerializer, ExportJobSerializer, ExportRequestSerializer
 from exports.views import asked_address, asked_language
-from tournament.api import TournamentScopedViewSet
+from tournament.api.base import TournamentScopedViewSet
 
 
 @extend_schema(tags=["exports"])

@@ -39,10 +39,10 @@ from exports.exporters import PUBLIC, Exporter, ExportFile, all_exporters, get_e
 from exports.exporters.base import asked_from
 from exports.exporters.series import SeriesExporter, get_series_exporter, series_exporters
 from exports.models import ExportJob
-from tournament import access
-from tournament.access import AnyUser
+from tournament.core.refusal import CONFLICT, GONE, NOT_FOUND, Refusal
 from tournament.models import Series, SeriesExportJob, Tournament
-from tournament.refusal import CONFLICT, GONE, NOT_FOUND, Refusal
+from tournament.queries import access
+from tournament.queries.access import AnyUser
 from tournament.services import jobs
 
 logger = logging.getLogger(__name__)

@@ -25,9 +25,9 @@ from exports import services as export_services
 from exports.exporters.ema import missing_latin_names
 from exports.exporters.printable import score_sheets_pdf, seating_cards_pdf
 from exports.models import ExportJob
-from tournament import access
+from tournament.core.refusal import NOT_FOUND, Refusal
 from tournament.models import Series, SeriesExportJob, StaffRole, Tournament
-from tournament.refusal import NOT_FOUND, Refusal
+from tournament.queries import access
 from tournament.services import player_login
 from tournament.views.base import reader_chose_language, refusal_response, render_page
 

@@ -27,9 +27,9 @@ from penalties.serializers import (
     PublicPenaltySerializer,
     RevokePenaltySerializer,
 )
-from tournament.api import TournamentScopedViewSet
+from tournament.api.base import TournamentScopedViewSet
 from tournament.models import StaffRole
-from tournament.standings_db import reader_cutoff, visible_penalties
+from tournament.queries.standings_db import reader_cutoff, visible_penalties
 
 Role = StaffRole.Role
 

@@ -8,7 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from penalties.models import Penalty
-from tournament.forms import PlayerChoiceField, RoundChoiceField
+from tournament.forms.fields import PlayerChoiceField, RoundChoiceField
 from tournament.models import Player, Round, Tournament
 
 

@@ -11,7 +11,7 @@ from typing import Any
 from rest_framework import serializers
 
 from penalties.models import Disqualification, Penalty
-from tournament.serializers import PlayerRefSerializer, RoundNumberField, TournamentPlayerField
+from tournament.api.base import PlayerRefSerializer, RoundNumberField, TournamentPlayerField
 
 
 def username(user: Any) -> str | None:

@@ -20,11 +20,11 @@ from django.utils.translation import gettext as _
 
 from penalties.models import Disqualification, Penalty, chombo_reason
 from scoring.rules.citations import cite
-from tournament import access
-from tournament.inputs import require_printable
+from tournament.core.inputs import require_printable
+from tournament.core.refusal import CONFLICT, Refusal
 from tournament.models import Player, Round, StaffRole, Table, Tournament
-from tournament.refusal import CONFLICT, Refusal
-from tournament.standings_db import schedule_standings_refresh
+from tournament.queries import access
+from tournament.queries.standings_db import schedule_standings_refresh
 
 if TYPE_CHECKING:  # for the annotation only: scoring builds on penalties, not the other way round
     from scoring.models import ScoreSheet
@@ -263,7 +263,7 @@ def book_missed_hanchan(
     (not cumulative).
 
     An internal service of ``tournament.services.participation``, which decides who missed the hanchan
-    (``tournament.participation``) inside the action that completed it (signing its last sheet, finishing
+    (``tournament.core.participation``) inside the action that completed it (signing its last sheet, finishing
     it, a late check-in) and has checked that action's role; it makes no check of its own.
     """
     booked = set(

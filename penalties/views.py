@@ -13,8 +13,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 from penalties import services
 from penalties.forms import DisqualifyForm, PenaltyForm, RevokeForm
 from penalties.models import Disqualification, Penalty
+from tournament.core.refusal import Refusal
 from tournament.models import StaffRole, Tournament
-from tournament.refusal import Refusal
 from tournament.views.base import access_tournament, add_refusal, render_page
 
 Role = StaffRole.Role

@@ -2,10 +2,11 @@
 
 Referees of the tournament check, enter, submit and sign; head referees and organisers correct a
 signed sheet. When the tournament's players enter the results, a player seated at the table and signed in
-with their PIN or link (a session: ``tournament.access.player_of``) checks, enters and submits it too, and
+with their PIN or link (a session: ``tournament.queries.access.player_of``) checks, enters and submits it
+too, and
 agrees with or disputes the submitted version (``confirm``, ``dispute``). Anyone who can see the
 tournament reads a signed sheet; drafts, submitted sheets and every sheet's history are for its staff.
-``scoring.services`` refuses with ``tournament.refusal.Refusal``, which ``config.api`` renders with its
+``scoring.services`` refuses with ``tournament.core.refusal.Refusal``, which ``config.api`` renders with its
 status: 400 an invalid entry, 403 a player not allowed at this table (the rule named), 409 a conflict or
 a signed (locked) sheet.
 """
@@ -46,10 +47,10 @@ from scoring.serializers import (
     SheetVerdictSerializer,
     SignSheetSerializer,
 )
-from tournament import access
-from tournament.api import is_staff
+from tournament.api.base import is_staff
 from tournament.models import Player, StaffRole, Table, Tournament
-from tournament.standings_db import reader_cutoff, shows_hanchan
+from tournament.queries import access
+from tournament.queries.standings_db import reader_cutoff, shows_hanchan
 
 Role = StaffRole.Role
 

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from scoring.rules.tenhou import MAX_LOG_BYTES, RESEAT_LABEL
-from tournament.forms import BoundedJSONField
+from tournament.forms.fields import BoundedJSONField
 
 
 class EntryField(BoundedJSONField):

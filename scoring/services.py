@@ -1,7 +1,8 @@
 """Score-sheet actions: check, save, submit, sign, correct. Each is one transaction.
 
 A sheet's entry is checked by the rules engine (``scoring.rules``) before anything is stored; an invalid
-entry raises ``tournament.refusal.Refusal`` with every error as a ``Problem``, each naming its hand (or null)
+entry raises ``tournament.core.refusal.Refusal`` with every error as a ``Problem``, each naming its hand (or
+null)
 and its rule, and nothing is saved. A conflict (a second sheet for a table, a stale version) and a signed,
 locked sheet are refusals with status 409 (``CONFLICT``).
 
@@ -39,13 +40,13 @@ from scoring.models import ScoreSheet, SeatResult, SheetConfirmation, SheetVersi
 from scoring.rules import tenhou
 from scoring.rules.replay import Error, Verdict, check_final, replay
 from scoring.rules.ruleset import Ruleset
-from tournament import access, live
-from tournament.inputs import RULE_PRINTABLE, json_control_problem, require_printable
-from tournament.live_tables import tables_changed_on_commit
+from tournament.core.inputs import RULE_PRINTABLE, json_control_problem, require_printable
+from tournament.core.refusal import CONFLICT, INVALID, Problem, Refusal
 from tournament.models import Player, Round, Seat, StaffRole, Table
-from tournament.refusal import CONFLICT, INVALID, Problem, Refusal
+from tournament.queries import access, live
+from tournament.queries.live_tables import tables_changed_on_commit
+from tournament.queries.standings_db import forget_live, schedule_standings_refresh
 from tournament.services import audit, participation, rounds
-from tournament.standings_db import forget_live, schedule_standings_refresh
 
 Role = StaffRole.Role
 

@@ -19,7 +19,7 @@ from urllib.parse import parse_qs, urlsplit
 from django.conf import settings
 from django.utils.translation import gettext as _
 
-from tournament.refusal import Refusal
+from tournament.core.refusal import Refusal
 
 RULE_LINK = "game-log-link"
 # Tenhou's game ids: the hour the game started (YYYYMMDDHH), "gm", the lobby's rules in hex, the lobby

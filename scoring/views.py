@@ -29,11 +29,11 @@ from scoring.rules.ruleset import ABORTIVE_DRAWS, entry_outcomes
 from scoring.rules.sheet import ROUND_LABELS, round_name
 from scoring.rules.tenhou import RESEAT_LABEL
 from scoring.rules.yaku import CATALOGUE, hand_wins
-from tournament import access
 from tournament import services as tournament_services
-from tournament.inputs import read_json
+from tournament.core.inputs import read_json
+from tournament.core.refusal import CONFLICT, Refusal
 from tournament.models import Player, Seat, StaffRole, Table, Tournament
-from tournament.refusal import CONFLICT, Refusal
+from tournament.queries import access
 from tournament.views.base import access_tournament, refusal_response, render_page
 
 Role = StaffRole.Role

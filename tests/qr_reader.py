@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageDraw
 
-from tournament import qr
+from tournament.core import qr
 
 SCALE = 6  # pixels per module
 

@@ -18,8 +18,8 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from tournament import access
-from tournament.refusal import Refusal
+from tournament.core.refusal import Refusal
+from tournament.queries import access
 from tournament.views.base import refusal_response
 
 logger = logging.getLogger("tournament.middleware")
@@ -46,7 +46,7 @@ RETRY_AFTER_SECONDS = 30
 
 
 class RoleLookupMiddleware:
-    """Each user's role in a tournament is looked up once per request (``tournament.access``), and the
+    """Each user's role in a tournament is looked up once per request (``tournament.queries.access``), and the
     venue's time zone a tournament page activates ends with the request."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:

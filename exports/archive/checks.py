@@ -27,10 +27,10 @@ from django.db import models
 
 from scoring.rules.ruleset import Ruleset
 from scoring.services import check_entry_of
-from tournament.inputs import RULE_PRINTABLE, control_problem
+from tournament.core.inputs import RULE_PRINTABLE, control_problem
+from tournament.core.refusal import Refusal
 from tournament.models import TOURNAMENT_FIELDS as TOURNAMENT_SETTINGS
 from tournament.models import Tournament
-from tournament.refusal import Refusal
 from tournament.services.tournaments import check_fields
 
 # An archive of 1,000 players and 12 hanchan is 12 MB (docs/exports.md, "Speed"): twenty times that.

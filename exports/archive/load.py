@@ -62,7 +62,10 @@ from exports.archive.fields import (
 )
 from penalties.models import Disqualification, Penalty
 from scoring.models import ScoreSheet, SeatResult, SheetConfirmation, SheetVersion, current_signatures
-from tournament.inputs import RULE_SYNTAX, read_json, require_plain_json
+from tournament.core.inputs import RULE_SYNTAX, read_json, require_plain_json
+from tournament.core.phases import PhasePlan, plan_problem
+from tournament.core.refusal import Refusal
+from tournament.core.standings import tie_breaks_problem
 from tournament.models import (
     Absence,
     AuditEntry,
@@ -77,9 +80,6 @@ from tournament.models import (
     Tournament,
     validate_awards,
 )
-from tournament.phases import PhasePlan, plan_problem
-from tournament.refusal import Refusal
-from tournament.standings import tie_breaks_problem
 
 
 def archive_refusal(message: str) -> Refusal:
@@ -180,7 +180,7 @@ def timestamps_as_given(*model_classes: type[models.Model]) -> Iterator[None]:
 
 def parse(data: bytes | str | dict[str, Any], what: str = "a tournament archive") -> Any:
     """The archive's JSON, read within bounds (``checks.MAX_ARCHIVE_BYTES``, ``MAX_ARCHIVE_DEPTH``, no NUL
-    character nor lone surrogate: ``tournament.inputs.read_json``), refused when the file is not JSON
+    character nor lone surrogate: ``tournament.core.inputs.read_json``), refused when the file is not JSON
     (``what`` names the kind of archive). Data already parsed is checked the same way."""
     if isinstance(data, dict):
         require_plain_json(data, field="archive", max_depth=MAX_ARCHIVE_DEPTH)
@@ -340,7 +340,7 @@ def tournament_settings(data: Any) -> dict[str, Any]:
 
 
 def _check_phases(phases: Any, hanchan_count: int) -> None:
-    """An archive's phases as the organiser could have set them (``tournament.phases.plan_problem``)."""
+    """An archive's phases as the organiser could have set them (``tournament.core.phases.plan_problem``)."""
     if not phases:
         return
     try:

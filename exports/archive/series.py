@@ -43,8 +43,8 @@ from exports.archive.load import (
     timestamps_as_given,
 )
 from exports.progress import Progress, no_progress
+from tournament.core.refusal import Refusal
 from tournament.models import SERIES_FIELDS, Person, Player, Series, Tournament
-from tournament.refusal import Refusal
 from tournament.services.series import check_series
 
 BATCH = 2000

@@ -36,14 +36,14 @@ from exports.exporters.base import (
     Sheet,
     register,
 )
+from tournament.core.names import is_native_script, split_name
 from tournament.models import Player, StaffRole, Tournament
-from tournament.names import is_native_script, split_name
-from tournament.standings_db import load_standings
+from tournament.queries.standings_db import load_standings
 
 
 def latin_names(name: str, first_name: str = "", last_name: str = "") -> tuple[str, str]:
     """(first name, last name) in Latin script: the ones registered; else the name split where that is
-    certain (``tournament.names.split_name``); else empty."""
+    certain (``tournament.core.names.split_name``); else empty."""
     if first_name or last_name:
         return ("", "") if is_native_script(first_name + last_name) else (first_name, last_name)
     split = split_name(name)

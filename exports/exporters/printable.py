@@ -36,10 +36,11 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
 from exports.exporters.base import PDF, Exporter, ExportFile, Progress, no_progress, register, site_address
-from tournament import access, qr
-from tournament.collation import by_name
+from tournament.core import qr
+from tournament.core.collation import by_name
+from tournament.core.names import HANGUL, scripts_of
 from tournament.models import Player, Round, Seat, StaffRole, Tournament
-from tournament.names import HANGUL, scripts_of
+from tournament.queries import access
 from tournament.services.player_login import LINK_HOURS, Credentials
 
 WINDS = Seat.Wind.labels  # East to North, translated when drawn
@@ -210,7 +211,7 @@ def new_canvas(buffer: io.BytesIO, title: str) -> Canvas:
 
 def draw_qr(canvas: Canvas, x: float, y: float, size: float, text: str) -> None:
     """A QR code of ``text``, ``size`` points on a side with its quiet zone, its lower left corner at
-    (``x``, ``y``): one black rectangle per run of dark modules (``tournament.qr.dark_runs``)."""
+    (``x``, ``y``): one black rectangle per run of dark modules (``tournament.core.qr.dark_runs``)."""
     module = size / qr.size(text)
     canvas.saveState()
     canvas.setFillGray(0)

@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy
 from django_countries import countries
 
 from exports.exporters.base import Column, ListExporter, Progress, Sheet, register
-from tournament.collation import by_name
+from tournament.core.collation import by_name
 from tournament.models import Player, Seat, Tournament
 
 WINDS = Seat.Wind.labels  # East to North, translated when read

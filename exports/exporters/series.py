@@ -1,7 +1,7 @@
 """Exports of a series: its standings as the public sees them, in the reader's language.
 
 A series is a public page (docs/series.md): everyone, its staff included, sees the same standings, made of
-what the public sees of each of its tournaments (``tournament.series_db.series_table``: no private
+what the public sees of each of its tournaments (``tournament.queries.series_db.series_table``: no private
 tournament, no hidden hanchan, standings published per completed hanchan as of that hanchan). Its exports
 hold exactly that, and nothing the page does not show (no EMA id, no country): anyone who sees the page may
 have them.
@@ -13,7 +13,7 @@ exports page never offers them, nor the other way round.
 
 One series export is not the public's: the series archive (``series_archive_json``, ``exports.archive.
 series``), whose ``permission`` is ``SERIES_ORGANISER``: whoever may change the series and organises every
-one of its tournaments (``tournament.access.can_archive_series``).
+one of its tournaments (``tournament.queries.access.can_archive_series``).
 """
 
 from __future__ import annotations
@@ -31,10 +31,10 @@ from exports.archive.series import export_series_archive
 from exports.exporters.base import JSON, PUBLIC, SCORE_FORMAT, Column, ExportFile, Sheet, file_stem, list_file
 from exports.progress import Progress, no_progress
 from tournament.models import Series
-from tournament.series_db import series_table
+from tournament.queries.series_db import series_table
 
 # The permission of a series export that only whoever may change the series and organises every one of its
-# tournaments may have (``tournament.access.can_archive_series``); the others are ``PUBLIC``.
+# tournaments may have (``tournament.queries.access.can_archive_series``); the others are ``PUBLIC``.
 SERIES_ORGANISER = "series_organiser"
 
 

@@ -24,10 +24,10 @@ from exports.exporters.base import (
 )
 from penalties.models import Penalty
 from scoring.rules.scores import format_score
+from tournament.core.teams import TeamRow, compute_team_standings
 from tournament.models import Player, Seat, StaffRole, Tournament
-from tournament.standings_db import load_phases, load_standings
-from tournament.teams import TeamRow, compute_team_standings
-from tournament.teams_db import memberships
+from tournament.queries.standings_db import load_phases, load_standings
+from tournament.queries.teams_db import memberships
 
 WINDS = dict(Seat.Wind.choices)
 

@@ -33,7 +33,7 @@ from urllib.parse import unquote
 from xml.parsers import expat
 
 from scoring.rules.i18n import _
-from tournament.refusal import Problem, Refusal
+from tournament.core.refusal import Problem, Refusal
 
 FORMAT = "Tenhou mjlog XML"
 MAX_XML_BYTES = 1_048_576  # a hanchan's file is some 30 KB

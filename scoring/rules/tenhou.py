@@ -58,8 +58,8 @@ from scoring.rules.ruleset import (
 from scoring.rules.scores import format_score, table_scores
 from scoring.rules.sheet import ROUND_WINDS, round_name
 from scoring.rules.yaku import YAKU, read_win_yaku
-from tournament.inputs import read_json
-from tournament.refusal import Problem, Refusal
+from tournament.core.inputs import read_json
+from tournament.core.refusal import Problem, Refusal
 
 MAX_LOG_BYTES = 1_048_576  # a whole hanchan's log is some 30 KB
 MAX_LOG_DEPTH = 8  # the log is 5 levels deep

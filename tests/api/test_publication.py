@@ -20,8 +20,8 @@ from penalties import services as penalties
 from scoring import services as sheets
 from tests.api.conftest import World, final_entry
 from tests.api.test_no_server_errors import routes
-from tournament import access
 from tournament.models import Tournament
+from tournament.queries import access
 
 # Hanchan 2's final points at each table: nowhere else in the tournament.
 HIDDEN = {

@@ -9,7 +9,7 @@ from django.core.cache import cache
 
 from tests.api.conftest import World, final_entry
 from tournament.models import Player, Round, Tournament
-from tournament.standings_db import cache_key
+from tournament.queries.standings_db import cache_key
 
 
 def ok(response: Any, status: int = 200) -> Any:

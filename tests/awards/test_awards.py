@@ -1,4 +1,4 @@
-"""The awards (``tournament.awards``) on a small tournament built by hand: two hanchan entered hand by
+"""The awards (``tournament.core.awards``) on a small tournament built by hand: two hanchan entered hand by
 hand under WRCR 2015, replayed by the rules engine, and one of final points only. No database.
 
 Hanchan 1, table 1. Seats: Ana East, Ben South, Cho West, Dai North. Points after each hand:
@@ -43,8 +43,8 @@ import pytest
 
 from scoring.rules.replay import replay
 from scoring.rules.ruleset import get_ruleset
-from tournament.awards import AWARDS, EventSheets, Feat, compute_awards, compute_series_awards
-from tournament.statistics import SheetRecord
+from tournament.core.awards import AWARDS, EventSheets, Feat, compute_awards, compute_series_awards
+from tournament.core.statistics import SheetRecord
 
 WRC = get_ruleset("WRC2015")
 IDS = {"Ana": 1, "Ben": 2, "Cho": 3, "Dai": 4, "Eve": 5}

@@ -18,7 +18,7 @@ from scoring import services as sheets
 from tests.browser.conftest import layout_problems
 from tests.conftest import make_user, seat_table
 from tests.scoring import hanchan
-from tournament.awards import AWARDS
+from tournament.core.awards import AWARDS
 from tournament.models import Player, Round, Tournament
 
 NAMES = {

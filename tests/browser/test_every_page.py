@@ -60,7 +60,7 @@ from scoring import services as sheets
 from tests.browser.conftest import log_in, shots_wanted, unstuck_layout_problems
 from tests.conftest import make_user, seat_table
 from tournament import services
-from tournament.awards import AWARDS
+from tournament.core.awards import AWARDS
 from tournament.models import Person, Player, RegistrationSettings, Round, SeatingJob, Series, Tournament
 from tournament.services import player_login
 

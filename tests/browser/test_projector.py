@@ -21,7 +21,7 @@ from tests.conftest import make_players, make_user, seat_table
 from tests.qr_reader import read_codes
 from tournament import services
 from tournament.models import Player, Round, Tournament
-from tournament.standings_db import schedule_standings_refresh
+from tournament.queries.standings_db import schedule_standings_refresh
 
 FULL_HD = {"width": 1920, "height": 1080}
 

@@ -21,6 +21,7 @@ from penalties.models import Disqualification, Penalty
 from scoring import services as sheets
 from scoring.models import ScoreSheet, SeatResult, SheetVersion
 from tests.conftest import make_players
+from tournament.core.refusal import Refusal
 from tournament.models import (
     Absence,
     Person,
@@ -33,8 +34,7 @@ from tournament.models import (
     Table,
     Tournament,
 )
-from tournament.refusal import Refusal
-from tournament.standings_db import load_standings, serialize
+from tournament.queries.standings_db import load_standings, serialize
 
 
 def counts(tournament: Tournament) -> dict[str, int]:

@@ -15,8 +15,8 @@ from exports.archive import load as archive_load
 from exports.archive.dump import export_archive
 from exports.archive.load import import_archive
 from scoring.models import ScoreSheet, SeatResult
+from tournament.core.refusal import Refusal
 from tournament.models import Player, Round, Tournament
-from tournament.refusal import Refusal
 
 SHEET = "rounds.0.tables.0.score_sheet"
 RESULT = f"{SHEET}.results.0"

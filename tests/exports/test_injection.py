@@ -15,7 +15,7 @@ from exports.exporters.base import SCORE_FORMAT, Column, Formatted, Sheet, write
 from tests.exports.helpers import csv_rows, zip_members
 from tests.exports.test_exporters import PRODUCT_EXPORTERS
 from tournament.models import Player, Tournament
-from tournament.standings_db import refresh_standings
+from tournament.queries.standings_db import refresh_standings
 
 HYPERLINK = '=HYPERLINK("http://evil.example","x")'
 FORMULAS = ["=1+1", "+1", "-1", "@SUM(A1)", "\tx", "\rx", HYPERLINK]

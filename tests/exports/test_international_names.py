@@ -16,9 +16,9 @@ from scoring import services as sheets
 from tests.conftest import seat_table
 from tests.exports.conftest import final
 from tournament import services
+from tournament.core.names import NameSplit, split_name
+from tournament.core.player_files import COLUMN_ALIASES, header_columns
 from tournament.models import Player, Round, Tournament
-from tournament.names import NameSplit, split_name
-from tournament.registration import COLUMN_ALIASES, header_columns
 
 # One column "name" (and a native name where the player gave one), as an organiser's sign-up sheet has them:
 # (name, native name, country, the Latin first and last names the EMA file must carry, whether the

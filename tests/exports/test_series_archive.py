@@ -24,9 +24,9 @@ from exports.archive.series import export_series_archive, import_series_archive
 from tests.conftest import make_user
 from tests.series.helpers import FIRST, SECOND, played
 from tournament import services
+from tournament.core.refusal import Refusal
 from tournament.models import AuditEntry, Person, Player, Series, SeriesExportJob, Tournament
-from tournament.refusal import Refusal
-from tournament.series_db import person_events, series_table
+from tournament.queries.series_db import person_events, series_table
 from tournament.services import persons
 
 State = SeriesExportJob.State

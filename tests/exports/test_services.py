@@ -16,8 +16,8 @@ from exports.exporters import Exporter, ExportFile, register, unregister
 from exports.models import ExportJob
 from tests.conftest import make_user
 from tests.exports.helpers import rows, workbook
+from tournament.core.refusal import Refusal
 from tournament.models import StaffRole, Tournament
-from tournament.refusal import Refusal
 
 State = ExportJob.State
 

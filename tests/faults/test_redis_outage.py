@@ -20,7 +20,7 @@ from tests.conftest import make_user
 from tests.own_redis import OwnRedis, own_redis
 from tests.scoring import hanchan
 from tournament.models import Table, Tournament
-from tournament.standings_db import cache_key
+from tournament.queries.standings_db import cache_key
 
 RETRY_SECONDS = 0.3
 PASSWORD = "pw-for-tests-only"

@@ -17,7 +17,7 @@ from django.utils import formats, translation
 from django.utils.translation import gettext
 
 from penalties.models import Penalty
-from tournament.presentation import report_lines
+from tournament.core.presentation import report_lines
 
 MOMENT = datetime(2026, 11, 28, 13, 11)
 WRITTEN = {

@@ -13,7 +13,7 @@ from django.utils import translation
 from rest_framework.test import APIClient
 
 from tests.conftest import make_players
-from tournament import registration
+from tournament.core import player_files
 from tournament.models import Player, Tournament
 from tournament.services import country_lookup, player_login
 
@@ -163,9 +163,9 @@ def test_the_pure_player_file_check_follows_the_active_language() -> None:
     active in the thread (a request's) decides; field and rule stay."""
     rows = [{"line": 2, "name": "", "ema_id": "12"}]
     with translation.override("en"):
-        english = registration.validate_rows(rows, countries={}).errors
+        english = player_files.validate_rows(rows, countries={}).errors
     with translation.override("ja"):
-        japanese = registration.validate_rows(rows, countries={}).errors
+        japanese = player_files.validate_rows(rows, countries={}).errors
     assert [(e.field, e.rule) for e in japanese] == [(e.field, e.rule) for e in english]
     assert [e.message for e in english] == ["missing name", "EMA id '12' is not 8 digits"]
     assert [e.message for e in japanese] == ["名前がありません", "EMA ID '12' が8桁の数字ではありません"]

@@ -16,11 +16,11 @@ from django.utils import translation
 from penalties.services import give_penalty
 from tests.standings.test_phase_event import PLANS, play_qualifying
 from tournament import services
-from tournament.clock import RULE, Clock
+from tournament.core.clock import RULE, Clock
+from tournament.core.phases import PhasePlan, plan_problem
+from tournament.core.refusal import Refusal
+from tournament.core.standings import tie_breaks_problem
 from tournament.models import Round, Tournament
-from tournament.phases import PhasePlan, plan_problem
-from tournament.refusal import Refusal
-from tournament.standings import tie_breaks_problem
 
 
 @pytest.fixture

@@ -13,8 +13,8 @@ from rest_framework.test import APIClient
 
 from tests.conftest import make_players
 from tournament import services
+from tournament.core.presentation import reseat_changes
 from tournament.models import Player, SeatingJob, Tournament
-from tournament.presentation import reseat_changes
 
 
 def organiser_client(organiser: Any, language: str) -> Client:

@@ -12,7 +12,7 @@ from django.utils import translation
 
 from scoring.rules.replay import replay
 from tests.rules.test_replay import ron, sheet
-from tournament.presentation import report_lines
+from tournament.core.presentation import report_lines
 
 ROOT = Path(__file__).resolve().parents[2]
 ENGLISH = [

@@ -12,8 +12,8 @@ import pytest
 from scoring import services as sheets
 from tests.asgi_server import Server, open_stream
 from tests.conftest import make_players, seat_table
-from tournament import live
 from tournament.models import Round, Series, Tournament
+from tournament.queries import live
 
 
 def test_a_series_notice_is_its_own_subject() -> None:

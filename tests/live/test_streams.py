@@ -30,8 +30,9 @@ from tests.asgi_server import (
 )
 from tests.conftest import make_players, seat_table
 from tests.own_redis import OwnRedis, free_port
-from tournament import live, services
+from tournament import services
 from tournament.models import Round, Tournament
+from tournament.queries import live
 from tournament.views import live as live_views
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -1,4 +1,4 @@
-"""``QuickSelect`` (tournament/widgets.py) writes the markup Django's ``Select`` writes through its
+"""``QuickSelect`` (tournament/forms/widgets.py) writes the markup Django's ``Select`` writes through its
 templates, in one pass."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import pytest
 from django import forms
 from django.test.html import parse_html
 
-from tournament.forms import SignUpForm
-from tournament.widgets import QuickSelect
+from tournament.forms.signup import SignUpForm
+from tournament.forms.widgets import QuickSelect
 
 CHOICES = [
     ("", "---"),

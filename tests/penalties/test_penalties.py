@@ -15,9 +15,9 @@ from scoring import services as sheets
 from tests.conftest import make_players, seat_table
 from tests.scoring import hanchan
 from tournament import services
+from tournament.core.refusal import Refusal
 from tournament.models import Absence, Player, Round
-from tournament.refusal import Refusal
-from tournament.standings_db import cache_key, cached_standings, load_standings
+from tournament.queries.standings_db import cache_key, cached_standings, load_standings
 
 
 @pytest.fixture

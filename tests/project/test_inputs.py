@@ -6,8 +6,8 @@ import pytest
 
 from scoring.rules.ruleset import Ruleset
 from scoring.rules.scores import check_final_points, final_points_limit
-from tournament.inputs import control_problem, json_depth, read_json
-from tournament.refusal import Refusal
+from tournament.core.inputs import control_problem, json_depth, read_json
+from tournament.core.refusal import Refusal
 
 
 def refused(raw: bytes | str, **kwargs: int) -> tuple[str | None, str]:

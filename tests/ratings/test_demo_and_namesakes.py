@@ -11,8 +11,8 @@ from django.test import Client
 
 from tests.series.helpers import FIRST, SECOND, played
 from tournament.models import Player, Series, Tournament
-from tournament.ratings_db import series_list, site_list
-from tournament.series_db import public_events
+from tournament.queries.ratings_db import series_list, site_list
+from tournament.queries.series_db import public_events
 
 
 @pytest.mark.django_db

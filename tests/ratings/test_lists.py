@@ -1,12 +1,12 @@
 """The pure parts of the rating lists (``tournament.ratings.lists``) and the rating chart's geometry
-(``tournament.presentation.rating_chart``), worked out by hand. No database."""
+(``tournament.core.presentation.rating_chart``), worked out by hand. No database."""
 
 from __future__ import annotations
 
 from datetime import date
 from fractions import Fraction
 
-from tournament.presentation import rating_chart
+from tournament.core.presentation import rating_chart
 from tournament.ratings.lists import MersEvent, entrant, entrant_person, games, mers_results
 
 

@@ -25,8 +25,8 @@ from tests.ratings.test_rating_lists import build
 from tests.ratings.test_rating_refresh import BEN_AFTER, BEN_BEFORE, ben_ranking, correct_spring, fresh
 from tests.series.helpers import SECOND, played
 from tournament.models import RatingRun, RatingSnapshot, Series
+from tournament.queries.ratings_db import SITE, series_scope
 from tournament.ratings.lists import MersEvent, mers_places, mers_results, rated_games
-from tournament.ratings_db import SITE, series_scope
 from tournament.services import ratings as rating_services
 
 # -- The pure rules: which results cannot be rated ----------------------------------------------------

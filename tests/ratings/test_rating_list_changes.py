@@ -1,4 +1,5 @@
-"""A rating list follows every change of its data at once (``tournament.ratings_db``: the cached list is
+"""A rating list follows every change of its data at once (``tournament.queries.ratings_db``: the cached list
+is
 keyed by a digest of what it is made of): a reveal of hidden hanchan, a correction of a signed sheet, a
 registration split off its person; and a series' cached standings follow a correction. The tournaments
 and the MERS values: tests/ratings/test_rating_lists.py.
@@ -15,8 +16,8 @@ from scoring.models import ScoreSheet
 from tests.ratings.test_rating_lists import build, key
 from tests.series.helpers import FIRST
 from tournament.models import Player, Series
-from tournament.ratings_db import site_list
-from tournament.series_db import series_table
+from tournament.queries.ratings_db import site_list
+from tournament.queries.series_db import series_table
 from tournament.services import persons as person_services
 from tournament.services.tournaments import reveal_standings
 

@@ -1,4 +1,5 @@
-"""The site's and a series' rating lists (``tournament.ratings_db``), from signed sheets in the database:
+"""The site's and a series' rating lists (``tournament.queries.ratings_db``), from signed sheets in the
+database:
 worked out by hand on four tournaments of Ana, Ben, Cho and Dai (tests/series/helpers.py), with what the
 public may not see left out (a private tournament, a hidden hanchan), a registration without a person
 counting alone, the person's page with its chart, and the API.
@@ -38,8 +39,8 @@ from django.utils import timezone
 from tests.ratings.test_skill import expected_first_game
 from tests.series.helpers import FIRST, SECOND, played
 from tournament.models import Person, Player, Series, Tournament
+from tournament.queries.ratings_db import series_list, site_list
 from tournament.ratings.skill import Game, rate
-from tournament.ratings_db import series_list, site_list
 from tournament.views import ratings as rating_views
 from tournament.views import series as series_views
 

@@ -28,7 +28,7 @@ from scoring.models import ScoreSheet
 from tests.ratings.test_rating_lists import build, key
 from tests.series.helpers import FIRST, SECOND, played
 from tournament.models import RatingHistory, RatingRun, RatingSnapshot, Series, Tournament
-from tournament.ratings_db import SITE, current_digest, series_scope
+from tournament.queries.ratings_db import SITE, current_digest, series_scope
 from tournament.services import ratings as rating_services
 
 BEN_BEFORE, BEN_AFTER = "305.43", "183.33"

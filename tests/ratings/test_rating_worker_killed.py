@@ -27,7 +27,7 @@ from tests.ratings.test_rating_faults import other_connection_locking
 from tests.ratings.test_rating_lists import build
 from tests.ratings.test_rating_refresh import BEN_AFTER, BEN_BEFORE, ben_ranking, correct_spring, fresh
 from tournament.models import RatingRun, Series
-from tournament.ratings_db import SITE, latest_key, series_scope
+from tournament.queries.ratings_db import SITE, latest_key, series_scope
 from tournament.services import ratings as rating_services
 
 # The workers' job settings: a sweep each second, a heartbeat 3 s old taken for dead; storing a list may

@@ -13,8 +13,8 @@ from penalties import services as penalties
 from penalties.models import Penalty
 from scoring.rules.citations import TOPICS, cite
 from tournament import services
+from tournament.core.refusal import Refusal
 from tournament.models import Player, Tournament
-from tournament.refusal import Refusal
 
 
 def test_each_preset_cites_its_own_text_and_says_where_it_is_silent() -> None:

@@ -12,7 +12,7 @@ from scoring.rules import mjlog
 from scoring.rules.replay import replay
 from scoring.rules.ruleset import PRESETS, Ruleset, get_ruleset
 from scoring.rules.tenhou import FORMAT_JSON, log_format, log_sheet, match_players, read_game_log, read_log
-from tournament.refusal import Refusal
+from tournament.core.refusal import Refusal
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "tenhou"
 SEATED = ["Ana", "Ben", "Cho", "Dai"]

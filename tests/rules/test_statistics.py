@@ -1,4 +1,5 @@
-"""The statistics of hands, players and a tournament (``scoring.rules.statistics``, ``tournament.statistics``)
+"""The statistics of hands, players and a tournament (``scoring.rules.statistics``,
+``tournament.core.statistics``)
 against values worked out by hand. No database.
 
 Two sheets. The first is ``tests/scoring/hanchan.py`` (WRCR 2015, its hands worked out in its docstring);
@@ -23,7 +24,7 @@ from scoring.rules.replay import replay
 from scoring.rules.ruleset import get_ruleset
 from scoring.rules.statistics import hand_facts, is_yakuman
 from tests.scoring import hanchan
-from tournament.statistics import SheetRecord, player_statistics, tournament_statistics
+from tournament.core.statistics import SheetRecord, player_statistics, tournament_statistics
 
 WRC = get_ruleset("WRC2015")
 EMA = get_ruleset("EMA2016")

@@ -38,7 +38,7 @@ from scoring.rules.tenhou import (
     match_players,
     read_log,
 )
-from tournament.refusal import Refusal
+from tournament.core.refusal import Refusal
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "tenhou"
 SEATED = ["Ana", "Ben", "Cho", "Dai"]

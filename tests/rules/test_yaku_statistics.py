@@ -1,4 +1,5 @@
-"""Yaku statistics (``tournament.statistics``, from the yaku the replay keeps) against values worked out by
+"""Yaku statistics (``tournament.core.statistics``, from the yaku the replay keeps) against values worked out
+by
 hand. No database.
 
 One sheet under WRCR 2015, seats Ana East, Ben South, Cho West, Dai North, ended by time:
@@ -24,7 +25,7 @@ from typing import Any
 
 from scoring.rules.replay import replay
 from scoring.rules.ruleset import get_ruleset
-from tournament.statistics import SheetRecord, player_statistics, tournament_statistics
+from tournament.core.statistics import SheetRecord, player_statistics, tournament_statistics
 
 WRC = get_ruleset("WRC2015")
 NAMES = ["Ana", "Ben", "Cho", "Dai"]

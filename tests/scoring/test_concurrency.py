@@ -12,7 +12,7 @@ from scoring import services
 from scoring.models import ScoreSheet, SheetVersion
 from tests.conftest import make_user
 from tests.scoring import hanchan
-from tournament.refusal import CONFLICT, Refusal
+from tournament.core.refusal import CONFLICT, Refusal
 
 
 @pytest.mark.django_db(transaction=True)

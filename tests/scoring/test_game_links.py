@@ -22,8 +22,8 @@ from scoring import services, tenhou_links
 from scoring.models import ScoreSheet
 from scoring.rules import tenhou
 from tests.conftest import seat_table
+from tournament.core.refusal import Refusal
 from tournament.models import Player, Round, StaffRole
-from tournament.refusal import Refusal
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "tenhou"
 XML = (DATA / "real-tenhou-2023.xml").read_bytes()

@@ -14,8 +14,8 @@ from scoring import services
 from scoring.models import ScoreSheet, SeatResult, SheetVersion
 from scoring.rules.tenhou import RESEAT_LABEL, RULE_HEAD_BUMP, RULE_RED_FIVES, RULE_SEAT_ORDER
 from tests.conftest import make_user
+from tournament.core.refusal import CONFLICT, Refusal
 from tournament.models import AuditEntry, Player, Seat
-from tournament.refusal import CONFLICT, Refusal
 
 TENHOU = Path(__file__).resolve().parent.parent / "data" / "tenhou"
 MAPPING = {"chochan": "Cho", "dai-chi": "Dai"}

@@ -18,10 +18,10 @@ from scoring import services
 from scoring.models import ScoreSheet, SheetConfirmation, SheetVersion
 from tests.conftest import seat_table
 from tests.scoring.hanchan import CHOMBO, OUTCOMES
-from tournament import access
+from tournament.core.refusal import CONFLICT, FORBIDDEN, Refusal
 from tournament.models import Player, Round, Tournament
-from tournament.refusal import CONFLICT, FORBIDDEN, Refusal
-from tournament.standings_db import load_standings
+from tournament.queries import access
+from tournament.queries.standings_db import load_standings
 
 POINTS = {"Ana": 41000, "Ben": 31000, "Cho": 26000, "Dai": 22000}
 FINAL = {"form": "final", "final_points": POINTS, "riichi_sticks_left": 0}

@@ -17,8 +17,8 @@ from django.utils import timezone
 from scoring.models import ScoreSheet, SheetVersion, SubmissionKey
 from scoring.services import SUBMISSION_KEY_DAYS, forget_old_submission_keys
 from tests.scoring import hanchan
-from tournament.access import PLAYER_SESSION_KEY
 from tournament.models import Tournament
+from tournament.queries.access import PLAYER_SESSION_KEY
 
 KEY = "0f8c2a6e-1d3b-4f5a-9c7e-2b4d6f8a0c1e"
 

@@ -13,7 +13,7 @@ from scoring import services
 from scoring.models import ScoreSheet, SheetVersion
 from tests.conftest import make_user
 from tests.scoring import hanchan
-from tournament.refusal import CONFLICT, Refusal
+from tournament.core.refusal import CONFLICT, Refusal
 
 
 def submit_and_sign(table: Any, entry: dict[str, Any], user: Any) -> ScoreSheet:

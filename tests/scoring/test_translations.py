@@ -23,7 +23,7 @@ from scoring.rules import i18n, tenhou
 from scoring.rules.replay import replay
 from scoring.rules.ruleset import get_ruleset
 from scoring.rules.scores import check_final_points
-from tournament.refusal import Refusal
+from tournament.core.refusal import Refusal
 
 LOCALE = Path(__file__).resolve().parents[2] / "scoring" / "locale"
 CATALOGUES = sorted(LOCALE.glob("*/LC_MESSAGES/django.po"))

@@ -12,7 +12,7 @@ from tests.conftest import make_user
 from tests.series.helpers import EMA, FIRST, played
 from tournament import services
 from tournament.models import Player, Series, Tournament
-from tournament.series_db import series_table
+from tournament.queries.series_db import series_table
 
 
 def standings(series: Series) -> list[tuple[int | None, str, str, int]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from tournament.persons import Career, EventLine, Identity, career, ema_match, name_form, suggestions
+from tournament.core.persons import Career, EventLine, Identity, career, ema_match, name_form, suggestions
 
 ZHUKOV = Identity(1, "Aleksei Zhukov", "Алексей Жуков", "RU", "")
 SATO = Identity(2, "Taro Sato", "佐藤 太郎", "JP", "10990001")

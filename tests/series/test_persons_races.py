@@ -11,8 +11,8 @@ from tests.conftest import make_user
 from tests.series.test_persons_services import cup
 from tests.tournament.test_club_sessions import race
 from tournament import services
+from tournament.core.refusal import CONFLICT, Refusal
 from tournament.models import Person, Player
-from tournament.refusal import CONFLICT, Refusal
 from tournament.services import persons
 
 ATTEMPTS = 12

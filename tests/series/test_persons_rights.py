@@ -17,8 +17,8 @@ from django.test import Client
 from exports.archive.series import build_series_archive
 from tests.conftest import make_user
 from tests.series.test_persons_services import actions, cup
+from tournament.core.refusal import CONFLICT, FORBIDDEN, Refusal
 from tournament.models import AuditEntry, Person, Player, Series, Tournament
-from tournament.refusal import CONFLICT, FORBIDDEN, Refusal
 from tournament.services import persons
 
 

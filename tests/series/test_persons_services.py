@@ -11,9 +11,9 @@ from django.test import Client
 
 from tests.conftest import make_user
 from tournament import services
+from tournament.core.refusal import Refusal
 from tournament.models import AuditEntry, Person, Player, Tournament
-from tournament.persons_db import match_candidates
-from tournament.refusal import Refusal
+from tournament.queries.persons_db import match_candidates
 from tournament.services import persons
 
 

@@ -10,7 +10,7 @@ from django.test import Client
 
 from tests.series.helpers import FIRST, SECOND, played
 from tournament.models import Person, Player, Series
-from tournament.series_db import person_events, series_table
+from tournament.queries.series_db import person_events, series_table
 
 
 def standings(series: Series) -> list[tuple[int | None, str, str, int]]:

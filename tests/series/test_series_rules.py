@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 
-from tournament.series import EventResult, SeriesRule, place_points, rule_problem, series_standings
+from tournament.core.series import EventResult, SeriesRule, place_points, rule_problem, series_standings
 
 
 def result(entrant: str, event: int, rank: int, total: str) -> EventResult:

@@ -15,8 +15,8 @@ from django.db import connection
 from django.utils import timezone
 
 from tests.tournament.test_club_sessions import race
+from tournament.core.refusal import Refusal
 from tournament.models import AuditEntry, RegistrationSettings, SignUp, Tournament
-from tournament.refusal import Refusal
 from tournament.services import signups
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from tournament import signups
-from tournament.refusal import Problem
-from tournament.signups import Queued, Settings
+from tournament.core import signups
+from tournament.core.refusal import Problem
+from tournament.core.signups import Queued, Settings
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 OPEN = Settings(NOW - timedelta(days=1), NOW + timedelta(days=1), 2, needs_approval=False, waiting_list=True)

@@ -14,6 +14,7 @@ from django.utils import timezone
 from tests.conftest import make_user
 from tests.signups.smtp import Inbox, smtp_server
 from tests.tournament.test_club_sessions import race
+from tournament.core.refusal import Refusal
 from tournament.models import (
     AuditEntry,
     Person,
@@ -23,7 +24,6 @@ from tournament.models import (
     SignUpMessage,
     Tournament,
 )
-from tournament.refusal import Refusal
 from tournament.services import signup_mail, signups
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from scoring.rules.ruleset import get_ruleset
 from scoring.rules.scores import hanchan_scores
-from tournament.standings import Entrant, HanchanResult, PenaltyEntry, compute_standings
+from tournament.core.standings import Entrant, HanchanResult, PenaltyEntry, compute_standings
 
 D = Decimal
 

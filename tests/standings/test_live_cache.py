@@ -12,10 +12,10 @@ from django.core.cache import cache
 
 from scoring import services as sheets
 from tests.scoring import hanchan
-from tournament import standings_db
-from tournament.live_standings import live_standings
 from tournament.models import Tournament
-from tournament.standings_db import cached_summary, forget_live, live_key, remember_live
+from tournament.queries import standings_db
+from tournament.queries.live_standings import live_standings
+from tournament.queries.standings_db import cached_summary, forget_live, live_key, remember_live
 
 # Unsaved rows: the live cache reads only their id and standings version.
 SEVEN, EIGHT = Tournament(pk=7), Tournament(pk=8)

@@ -34,11 +34,11 @@ from scoring import services as sheets
 from tests.conftest import seat_table
 from tests.exports.helpers import rows, workbook
 from tournament import services
+from tournament.core.phases import PhasePlan
+from tournament.core.refusal import Refusal
 from tournament.models import Phase, PhaseEntry, Player, Round, Tournament
-from tournament.participation_db import tournament_states
-from tournament.phases import PhasePlan
-from tournament.refusal import Refusal
-from tournament.standings_db import load_standings, serialize
+from tournament.queries.participation_db import tournament_states
+from tournament.queries.standings_db import load_standings, serialize
 
 NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
 QUALIFYING = {

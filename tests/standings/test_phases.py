@@ -4,7 +4,7 @@ from decimal import Decimal as D
 
 import pytest
 
-from tournament.phases import (
+from tournament.core.phases import (
     Member,
     PhasePlan,
     carried_score,
@@ -16,7 +16,7 @@ from tournament.phases import (
     plan_problem,
     tables_by_rank,
 )
-from tournament.standings import Entrant, HanchanResult, PenaltyEntry, compute_standings
+from tournament.core.standings import Entrant, HanchanResult, PenaltyEntry, compute_standings
 
 PLAYERS = "ABCDEFGH"
 ENTRANTS = [Entrant(p, p) for p in PLAYERS]

@@ -22,8 +22,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournament.standings import Entrant, HanchanResult, PenaltyEntry, Standings, compute_standings
-from tournament.teams import Membership, TeamRule, TeamStandings, compute_team_standings
+from tournament.core.standings import Entrant, HanchanResult, PenaltyEntry, Standings, compute_standings
+from tournament.core.teams import Membership, TeamRule, TeamStandings, compute_team_standings
 
 D = Decimal
 

@@ -15,8 +15,8 @@ from rest_framework.test import APIClient
 
 from exports.archive.dump import export_archive
 from exports.archive.load import import_archive
+from tournament.core.refusal import Refusal
 from tournament.models import Tournament
-from tournament.refusal import Refusal
 
 
 def edit_data(client: Client, slug: str) -> dict[str, Any]:

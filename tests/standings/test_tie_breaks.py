@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournament.standings import (
+from tournament.core.standings import (
     MAX_TIE_BREAKS,
     Entrant,
     HanchanResult,

@@ -18,9 +18,9 @@ from rest_framework.test import APIClient
 from exports.archive.dump import export_archive
 from exports.archive.load import import_archive
 from tournament import services
-from tournament.awards import AWARDS
+from tournament.core.awards import AWARDS
+from tournament.core.refusal import Refusal
 from tournament.models import Player, Tournament
-from tournament.refusal import Refusal
 
 
 def best_hand_winners(html: str) -> str:

@@ -1,4 +1,5 @@
-"""The tournament's skill ratings page (``tournament.views.ratings``, ``tournament.ratings_db``) on the two
+"""The tournament's skill ratings page (``tournament.views.ratings``, ``tournament.queries.ratings_db``) on
+the two
 hanchan of ``conftest.played``. Hanchan 1 (``tests/scoring/hanchan.py``): Ana 37,400 (1st), Dai 31,100
 (2nd), Ben 26,600 (3rd), Cho 24,900 (4th). Hanchan 2: Ana 78,000 (1st), the other three 14,000 each,
 sharing the 2nd place. The page must rate exactly these games, in this order, with these places."""

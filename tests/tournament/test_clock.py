@@ -9,9 +9,9 @@ import pytest
 from django.core.exceptions import PermissionDenied
 
 from tournament import services
-from tournament.clock import Clock
+from tournament.core.clock import Clock
+from tournament.core.refusal import Refusal
 from tournament.models import Round
-from tournament.refusal import Refusal
 
 T0 = datetime(2026, 5, 1, 10, 0, tzinfo=UTC)
 

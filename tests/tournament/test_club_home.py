@@ -1,5 +1,5 @@
 """A club session's home page and standings follow every table in play, not one current hanchan: each
-table is a hanchan of its own (``tournament.club``), so the tables still waiting for a signed sheet are
+table is a hanchan of its own (``tournament.core.club``), so the tables still waiting for a signed sheet are
 every open one, and a player's seat is their own open table. Through the pages, their JSON and the API,
 with Django's test client."""
 

@@ -1,4 +1,4 @@
-"""The rules of a club session's tables and ranking (``tournament.club``), without a database."""
+"""The rules of a club session's tables and ranking (``tournament.core.club``), without a database."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import random
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
-from tournament import club
-from tournament.participation import Facts, State
-from tournament.standings import Entrant, HanchanResult, compute_standings
+from tournament.core import club
+from tournament.core.participation import Facts, State
+from tournament.core.standings import Entrant, HanchanResult, compute_standings
 
 PRESENT = {
     1: club.Candidate("Ana", present=True),

@@ -19,10 +19,10 @@ from penalties.models import Penalty
 from scoring import services as sheets
 from tests.conftest import make_user
 from tournament import services
+from tournament.core.refusal import CONFLICT, FORBIDDEN, Refusal
 from tournament.models import Player, Round, Seat, Table, Tournament
-from tournament.refusal import CONFLICT, FORBIDDEN, Refusal
+from tournament.queries.standings_db import load_standings
 from tournament.services import club, player_login
-from tournament.standings_db import load_standings
 
 NAMES = ("Ana", "Ben", "Cho", "Dai", "Eve", "Fay")
 

@@ -22,8 +22,8 @@ from scoring.models import ScoreSheet
 from tests.conftest import make_user
 from tests.tournament.test_club_sessions import Session, make_session, race, sign
 from tournament import services
+from tournament.core.refusal import CONFLICT, FORBIDDEN, Refusal
 from tournament.models import AuditEntry, Player, Round, Seat, Table, Tournament
-from tournament.refusal import CONFLICT, FORBIDDEN, Refusal
 from tournament.services import club, player_login
 
 FOUR = ("Ana", "Ben", "Cho", "Dai")

@@ -7,9 +7,9 @@ from decimal import Decimal
 import pytest
 from django.test import Client
 
-from tournament.collation import by_name
+from tournament.core.collation import by_name
+from tournament.core.standings import Entrant, compute_standings
 from tournament.models import Player, Tournament
-from tournament.standings import Entrant, compute_standings
 
 NAMES = ["Zoe", "Émile", "Eve", "Łukasz", "Lars", "Ángel", "Ana", "Öztürk", "Otto"]
 IN_ORDER = ["Ana", "Ángel", "Émile", "Eve", "Lars", "Łukasz", "Otto", "Öztürk", "Zoe"]

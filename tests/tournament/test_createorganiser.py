@@ -12,8 +12,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
-from tournament import access, services
+from tournament import services
 from tournament.models import StaffRole
+from tournament.queries import access
 
 PASSWORD = "lantern-harbour-1977"
 

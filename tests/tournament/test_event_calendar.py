@@ -8,9 +8,9 @@ from datetime import UTC, date, datetime, timedelta
 
 import icalendar
 
-from tournament import event_calendar
-from tournament.event_calendar import Event, Registration
-from tournament.signups import Settings
+from tournament.core import event_calendar
+from tournament.core.event_calendar import Event, Registration
+from tournament.core.signups import Settings
 
 NOW = datetime(2026, 12, 2, 18, 0, tzinfo=UTC)
 

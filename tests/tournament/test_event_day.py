@@ -20,7 +20,7 @@ from penalties.models import Penalty
 from scoring import services as sheets
 from tournament import services
 from tournament.models import Absence, Player, Round, Seat, Tournament
-from tournament.standings_db import load_standings
+from tournament.queries.standings_db import load_standings
 
 POINTS = [45000, 30000, 25000, 20000]  # East, South, West, North
 SCORE = [Decimal(30), Decimal(5), Decimal(-10), Decimal(-25)]  # (points - 30,000) / 1,000 + uma

@@ -11,8 +11,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.test import Client
 
-from tournament import access
 from tournament.models import StaffRole, Tournament
+from tournament.queries import access
 
 PASSWORD = "lantern-harbour-1977"
 

@@ -26,10 +26,11 @@ from scoring.rules.replay import replay
 from tests.conftest import make_players, make_user, seat_table
 from tests.scoring.hanchan import OUTCOMES
 from tests.tournament.test_club_sessions import make_session, sign
-from tournament import live, services
-from tournament.live_tables import public_tables, table_states, tables_payload
+from tournament import services
 from tournament.models import Player, Round, Tournament
-from tournament.standings_db import live_key
+from tournament.queries import live
+from tournament.queries.live_tables import public_tables, table_states, tables_payload
+from tournament.queries.standings_db import live_key
 
 pytestmark = pytest.mark.django_db
 

@@ -7,9 +7,9 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
-from tournament.collation import by_name, language_collation_available
+from tournament.core.collation import by_name, language_collation_available
+from tournament.core.names import fold, matches, readable_in, shown_name
 from tournament.models import Player, Tournament
-from tournament.names import fold, matches, readable_in, shown_name
 
 SATO = ("Taro Sato", "佐藤 太郎")
 WANG = ("Wang Xiaoming", "王小明")

@@ -14,10 +14,10 @@ from penalties.models import Penalty
 from scoring import services as sheets
 from tests.conftest import make_players, seat_table
 from tournament import services
+from tournament.core.participation import Facts, State, is_ranked, missed, state, unranked_reason
+from tournament.core.refusal import Refusal
 from tournament.models import Player, Round, Tournament
-from tournament.participation import Facts, State, is_ranked, missed, state, unranked_reason
-from tournament.refusal import Refusal
-from tournament.standings_db import load_standings
+from tournament.queries.standings_db import load_standings
 
 # -- The rules, pure ---------------------------------------------------------------------------------
 

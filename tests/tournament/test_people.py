@@ -11,8 +11,8 @@ from django.core.exceptions import PermissionDenied
 from django.test import Client
 
 from tournament import services
+from tournament.core.refusal import Refusal
 from tournament.models import AuditEntry, Player, StaffRole, Tournament
-from tournament.refusal import Refusal
 
 
 @pytest.mark.django_db

@@ -15,9 +15,10 @@ from typing import Any
 import pytest
 from openpyxl import Workbook
 
-from tournament import registration, services
+from tournament import services
+from tournament.core import player_files, spreadsheets
+from tournament.core.refusal import Refusal
 from tournament.models import Player, Tournament
-from tournament.refusal import Refusal
 
 MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 RELS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
@@ -105,7 +106,7 @@ def test_a_sheet_claiming_a_huge_range_is_read_by_its_cells() -> None:
         b'<row r="10000"><c r="XFD10000" t="inlineStr"><is><t>far</t></is></c></row>',
     ]
     data = workbook_zip(b"".join(sheet_xml(iter(rows), "A1:XFD10000")))
-    table, seconds, peak = measured(lambda: registration.read_table(data, "claims.xlsx"))
+    table, seconds, peak = measured(lambda: player_files.read_table(data, "claims.xlsx"))
     assert table == [["name"], ["Ana"]]  # the cells past column 50 are not read
     assert seconds < 1 and peak < 5_000_000
 
@@ -116,7 +117,7 @@ def test_millions_of_rows_of_one_shared_string_are_refused_before_reading() -> N
     row = b'<row><c t="s"><v>1</v></c></row>'
     data = workbook_zip(sheet_xml(row * 10_000 for _ in range(30)))
     assert len(data) < 100_000
-    outcome, seconds, peak = measured(lambda: registration.read_table(data, "rows.xlsx"))
+    outcome, seconds, peak = measured(lambda: player_files.read_table(data, "rows.xlsx"))
     assert "decompresses 4" in refused(outcome, "compression-ratio")["message"]
     assert seconds < 0.5 and peak < 5_000_000
 
@@ -127,14 +128,14 @@ def test_rows_past_the_player_limit_stop_the_reading() -> None:
         f'<row><c t="inlineStr"><is><t>{random.randbytes(12).hex()}</t></is></c></row>' for _ in range(8_000)
     )
     data = workbook_zip(sheet_xml(name.encode() for name in names))
-    outcome, seconds, peak = measured(lambda: registration.read_table(data, "rows.xlsx"))
-    assert refused(outcome, "row-limit")["line"] == registration.MAX_PLAYERS + 2
+    outcome, seconds, peak = measured(lambda: player_files.read_table(data, "rows.xlsx"))
+    assert refused(outcome, "row-limit")["line"] == spreadsheets.MAX_PLAYERS + 2
     assert seconds < 3 and peak < 20_000_000
 
 
 def test_a_zip_member_too_large_once_decompressed_is_refused_before_reading() -> None:
     data = workbook_zip(sheet_xml(b"<row/>" * 100_000 for _ in range(36)))  # 21.6 MB of empty rows
-    outcome, seconds, _ = measured(lambda: registration.read_table(data, "big.xlsx"))
+    outcome, seconds, _ = measured(lambda: player_files.read_table(data, "big.xlsx"))
     problem = refused(outcome, "decompressed-size")
     assert "xl/worksheets/sheet1.xml" in problem["message"]
     assert seconds < 0.5
@@ -142,14 +143,14 @@ def test_a_zip_member_too_large_once_decompressed_is_refused_before_reading() ->
 
 def test_a_member_that_shrank_too_much_is_refused() -> None:
     data = workbook_zip(sheet_xml(iter([b" " * 2_000_000])))
-    refused(measured(lambda: registration.read_table(data, "ratio.xlsx"))[0], "compression-ratio")
+    refused(measured(lambda: player_files.read_table(data, "ratio.xlsx"))[0], "compression-ratio")
 
 
 def test_one_row_of_many_cells_is_refused_quickly() -> None:
     """One row of 100,000 cells (openpyxl took 24 s and 730 MB for a million): refused at 1,001."""
     cells = (f'<c t="inlineStr"><is><t>{random.randbytes(6).hex()}</t></is></c>' for _ in range(100_000))
     data = workbook_zip(sheet_xml(iter([b"<row>", "".join(cells).encode(), b"</row>"])))
-    outcome, seconds, peak = measured(lambda: registration.read_table(data, "wide.xlsx"))
+    outcome, seconds, peak = measured(lambda: player_files.read_table(data, "wide.xlsx"))
     refused(outcome, "cell-limit")
     assert seconds < 1 and peak < 5_000_000
 
@@ -160,12 +161,12 @@ def test_a_document_type_declaration_is_refused() -> None:
         + f'<sst xmlns="{MAIN}"><si><t>&b;</t></si></sst>'.encode()
     )
     data = workbook_zip(b"".join(sheet_xml(iter([]))), strings=laughs)
-    refused(measured(lambda: registration.read_table(data, "dtd.xlsx"))[0], "xml-dtd")
+    refused(measured(lambda: player_files.read_table(data, "dtd.xlsx"))[0], "xml-dtd")
 
 
 def test_a_file_over_the_upload_limit_is_refused() -> None:
     problem = refused(
-        measured(lambda: registration.read_table(b"x" * (registration.MAX_FILE_BYTES + 1), "p.csv"))[0],
+        measured(lambda: player_files.read_table(b"x" * (spreadsheets.MAX_FILE_BYTES + 1), "p.csv"))[0],
         "file-size",
     )
     assert "2,097,152" in problem["message"]
@@ -173,23 +174,23 @@ def test_a_file_over_the_upload_limit_is_refused() -> None:
 
 def test_a_csv_field_over_the_cell_limit_is_refused_with_its_line_and_column() -> None:
     data = b"name,club\nAna,Lisboa\nBen," + b"x" * 1_001 + b"\n"
-    problem = refused(measured(lambda: registration.read_table(data, "p.csv"))[0], "field-length")
+    problem = refused(measured(lambda: player_files.read_table(data, "p.csv"))[0], "field-length")
     assert problem["line"] == 3
     assert "column 2 ('club')" in problem["message"]
 
 
 def test_a_csv_field_over_the_csv_module_limit_is_refused_not_a_crash() -> None:
     data = b"name,club\nAna,Lisboa\nBen," + b"x" * 200_000 + b"\n"
-    outcome, seconds, _ = measured(lambda: registration.read_table(data, "p.csv"))
+    outcome, seconds, _ = measured(lambda: player_files.read_table(data, "p.csv"))
     assert refused(outcome, "field-length")["line"] == 3
     assert seconds < 1
 
 
 def test_a_csv_of_more_rows_than_players_is_refused_and_blank_rows_do_not_count() -> None:
-    rows = b"".join(b"P%d\n" % n for n in range(registration.MAX_PLAYERS))
-    assert len(registration.read_table(b"name\n" + b"\n" * 1_000 + rows, "p.csv")) == 6_001
-    outcome = measured(lambda: registration.read_table(b"name\n" + rows + b"one more\n", "p.csv"))[0]
-    assert refused(outcome, "row-limit")["line"] == registration.MAX_PLAYERS + 2
+    rows = b"".join(b"P%d\n" % n for n in range(spreadsheets.MAX_PLAYERS))
+    assert len(player_files.read_table(b"name\n" + b"\n" * 1_000 + rows, "p.csv")) == 6_001
+    outcome = measured(lambda: player_files.read_table(b"name\n" + rows + b"one more\n", "p.csv"))[0]
+    assert refused(outcome, "row-limit")["line"] == spreadsheets.MAX_PLAYERS + 2
 
 
 def test_an_ordinary_workbook_still_reads_numbers_booleans_and_rich_text() -> None:
@@ -200,7 +201,7 @@ def test_an_ordinary_workbook_still_reads_numbers_booleans_and_rich_text() -> No
     sheet.append(["Ana Alves", 4000001, True, 1.5])
     buffer = io.BytesIO()
     workbook.save(buffer)
-    table = registration.read_table(buffer.getvalue(), "p.xlsx")
+    table = player_files.read_table(buffer.getvalue(), "p.xlsx")
     assert table == [["Name", "EMA id", "Substitute", "Club"], ["Ana Alves", "04000001", "True", "1.5"]]
 
 
@@ -217,7 +218,7 @@ def test_an_ordinary_workbook_still_reads_numbers_booleans_and_rich_text() -> No
 )
 def test_control_characters_are_refused_in_every_text_column(key: str, text: str, code: str) -> None:
     row = {"line": 2, "first_name": "Ana", "last_name": "Alves", "club": "Lisboa", key: text}
-    preview = registration.validate_rows([row], countries=services.country_lookup())
+    preview = player_files.validate_rows([row], countries=services.country_lookup())
     message = f"{key.replace('_', ' ')}: a control character ({code}); only printable text is accepted"
     assert [e.as_dict() for e in preview.errors] == [
         {"line": 2, "field": key, "rule": "printable-text", "message": message}

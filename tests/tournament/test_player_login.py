@@ -21,8 +21,8 @@ from config import auth
 from scoring.models import ScoreSheet
 from tests.conftest import seat_table
 from tests.qr_reader import read_codes
-from tournament import access
 from tournament.models import AuditEntry, Player, PlayerLoginLink, Tournament
+from tournament.queries import access
 from tournament.services import player_login
 
 FINAL = {"form": "final", "final_points": {"Ana": 41000, "Ben": 31000, "Cho": 26000, "Dai": 22000}}

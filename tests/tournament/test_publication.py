@@ -13,8 +13,8 @@ from scoring import services as sheets
 from tests.conftest import make_players, seat_table
 from tests.exports.helpers import zip_members
 from tournament import services
+from tournament.core.refusal import Refusal
 from tournament.models import AuditEntry, Round, Tournament
-from tournament.refusal import Refusal
 
 
 @pytest.fixture

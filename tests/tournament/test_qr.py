@@ -9,7 +9,7 @@ from django.template import Context, Template
 from django.test import RequestFactory
 
 from tests.qr_reader import read_codes, render_runs
-from tournament import qr
+from tournament.core import qr
 
 ADDRESSES = [
     "http://127.0.0.1:8000/t/demo/standings/",

@@ -9,9 +9,10 @@ import pytest
 from openpyxl import Workbook
 
 from tests.conftest import make_players
-from tournament import registration, services
+from tournament import services
+from tournament.core import player_files
+from tournament.core.refusal import Refusal
 from tournament.models import Player, Tournament
-from tournament.refusal import Refusal
 
 GOOD_CSV = (
     b"Name,Country,Club,EMA id,Team\n"
@@ -33,8 +34,8 @@ def xlsx(rows: list[list[object]]) -> bytes:
 
 
 def test_rows_are_read_with_header_aliases_and_countries_by_code_name_or_alpha3() -> None:
-    rows = registration.parse_rows(registration.read_table(GOOD_CSV, "players.csv"))
-    preview = registration.validate_rows(rows, countries=services.country_lookup())
+    rows = player_files.parse_rows(player_files.read_table(GOOD_CSV, "players.csv"))
+    preview = player_files.validate_rows(rows, countries=services.country_lookup())
     assert preview.ok
     assert [(r.name, r.country, r.ema_id) for r in preview.rows] == [
         ("Ana Alves", "PT", "04000001"),
@@ -53,8 +54,8 @@ def test_every_bad_row_is_named_with_its_reason() -> None:
         b"Gus Gil;ES;04000002\n"
         b"Fay Fox;GB;\n"
     )
-    rows = registration.parse_rows(registration.read_table(data, "p.csv"))
-    preview = registration.validate_rows(rows, countries=services.country_lookup())
+    rows = player_files.parse_rows(player_files.read_table(data, "p.csv"))
+    preview = player_files.validate_rows(rows, countries=services.country_lookup())
     assert [e.as_dict() for e in preview.errors] == [
         {"line": 2, "field": "name", "rule": "registration", "message": "missing name"},
         {
@@ -77,12 +78,12 @@ def test_every_bad_row_is_named_with_its_reason() -> None:
 
 def test_a_file_without_a_name_column_is_refused_as_a_whole() -> None:
     with pytest.raises(Refusal, match="no 'name' column"):
-        registration.parse_rows(registration.read_table(b"club,country\nx,PT\n", "p.csv"))
+        player_files.parse_rows(player_files.read_table(b"club,country\nx,PT\n", "p.csv"))
 
 
 def test_other_formats_are_refused() -> None:
     with pytest.raises(Refusal, match=r"neither \.csv nor \.xlsx"):
-        registration.read_table(b"", "players.pdf")
+        player_files.read_table(b"", "players.pdf")
 
 
 @pytest.mark.django_db

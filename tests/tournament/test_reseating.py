@@ -14,8 +14,8 @@ from penalties.models import Penalty
 from scoring import services as sheets
 from tests.conftest import make_players
 from tournament import services
+from tournament.core.refusal import Refusal
 from tournament.models import Absence, Player, Round, Seat, SeatingJob, Tournament
-from tournament.refusal import Refusal
 
 
 def seated(tournament: Tournament, number: int) -> set[int]:

@@ -11,8 +11,8 @@ from django.test import Client
 
 from tests.conftest import make_players
 from tournament import services
+from tournament.core.refusal import Refusal
 from tournament.models import Player, Round, Seat, SeatingJob, Tournament
-from tournament.refusal import Refusal
 
 
 def meetings(tournament: Tournament) -> dict[frozenset[int], int]:

@@ -10,8 +10,8 @@ from django.core.exceptions import PermissionDenied
 
 from scoring import services as sheets
 from tournament import services
+from tournament.core.refusal import Refusal
 from tournament.models import Player, Round, Seat, Tournament
-from tournament.refusal import Refusal
 
 POINTS = [45000, 32000, 25000, 18000]  # East wins, South second, ... at every table
 

@@ -1,4 +1,4 @@
-"""Live tables in plain Python (``tournament.table_progress``): a table's running points, riichi sticks,
+"""Live tables in plain Python (``tournament.core.table_progress``): a table's running points, riichi sticks,
 honba and hand being played after each hand of a draft, worked out by hand for the hanchan of
 ``tests/scoring/hanchan.py`` (WRCR 2015), entered as outcomes and as point changes; the hand that follows
 agrees with the rules engine's own replay of one more hand on every sheet of the replay tests; and the
@@ -16,7 +16,7 @@ from scoring.rules.ruleset import get_ruleset
 from scoring.rules.sheet import ROUND_LABELS
 from tests.rules.test_replay import SHEETS
 from tests.scoring.hanchan import DELTAS, OUTCOMES
-from tournament.table_progress import (
+from tournament.core.table_progress import (
     RULE_BEHIND,
     RULE_IDLE,
     Flag,

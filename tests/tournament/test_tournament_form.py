@@ -12,7 +12,7 @@ from django.test import Client
 
 from scoring.rules.replay import replay
 from scoring.rules.scores import table_scores
-from tournament.forms import TournamentForm
+from tournament.forms.settings import TournamentForm
 from tournament.models import Tournament
 
 BASE = {

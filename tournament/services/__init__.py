@@ -1,5 +1,5 @@
 """Actions on tournaments, players, absences, seating and hanchan: one verb per change, each one
-transaction, each refusing with ``tournament.refusal.Refusal``.
+transaction, each refusing with ``tournament.core.refusal.Refusal``.
 
 The verbs live in small modules by concern and are all importable from here:
 

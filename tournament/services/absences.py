@@ -8,9 +8,9 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tournament import access
+from tournament.core.refusal import Refusal
 from tournament.models import Absence, Player, Round, Seat, StaffRole
-from tournament.refusal import Refusal
+from tournament.queries import access
 from tournament.services import participation
 
 

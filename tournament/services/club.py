@@ -1,5 +1,5 @@
 """Club sessions: a table formed at the venue from four players present (the rules are in
-``tournament.club``).
+``tournament.core.club``).
 
 Each table formed is a hanchan of its own: a ``Round`` with the session's next number, started at once,
 with one ``Table`` (number 1) and its four seats. Its sheet is then entered, signed or confirmed as any
@@ -33,12 +33,13 @@ from django.utils.translation import gettext as _
 
 from penalties.models import Penalty
 from scoring.models import ScoreSheet
-from tournament import access, club, live
-from tournament.live_tables import tables_changed_on_commit
+from tournament.core import club
+from tournament.core.refusal import CONFLICT, FORBIDDEN, Problem, Refusal
 from tournament.models import Player, Round, Seat, StaffRole, Table, Tournament
-from tournament.refusal import CONFLICT, FORBIDDEN, Problem, Refusal
+from tournament.queries import access, live
+from tournament.queries.live_tables import tables_changed_on_commit
+from tournament.queries.standings_db import forget_live
 from tournament.services import audit
-from tournament.standings_db import forget_live
 
 RULE_CLUB_SESSION = "club-session"
 RULE_PLAYERS_FORM = "players-form-tables"

@@ -32,7 +32,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from kombu.exceptions import OperationalError
 
-from tournament import access
+from tournament.queries import access
 
 logger = logging.getLogger(__name__)
 

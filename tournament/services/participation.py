@@ -1,5 +1,5 @@
 """Participation on the day: the missed-hanchan penalty booked as each hanchan is completed, never in
-advance (WRCR 2015 §7.2; the rules are in ``tournament.participation``).
+advance (WRCR 2015 §7.2; the rules are in ``tournament.core.participation``).
 
 A hanchan is complete when every one of its tables has a signed sheet. ``book_missed`` runs inside the
 action that completes it (signing its last sheet, or the organiser finishing it) and books the penalty
@@ -7,7 +7,7 @@ of every player of the field without a seat in it; ``book_late_arrival`` books t
 checks in after hanchan they did not play are complete. Both are safe to run again: a player gets one
 missed-hanchan penalty per hanchan at most.
 
-A club session (``tournament.club``) has no schedule, so nobody misses its hanchan: neither books
+A club session (``tournament.core.club``) has no schedule, so nobody misses its hanchan: neither books
 anything there.
 """
 
@@ -19,9 +19,9 @@ from django.utils.translation import gettext as _
 
 from penalties.models import Penalty
 from penalties.services import book_missed_hanchan, withdraw_missed_hanchan
-from tournament import participation
+from tournament.core import participation
 from tournament.models import Absence, Player, Round
-from tournament.participation_db import player_facts, tournament_facts
+from tournament.queries.participation_db import player_facts, tournament_facts
 
 
 def is_complete(round_: Round) -> bool:

@@ -1,5 +1,5 @@
 """One person across tournaments: linking registrations to persons, merging two persons, splitting a
-registration off its person, and undoing a merge (``tournament.persons`` decides which may be the same
+registration off its person, and undoing a merge (``tournament.core.persons`` decides which may be the same
 person).
 
 A registration with an EMA id links at once to the person with that id, made from it when there is none
@@ -11,7 +11,7 @@ version of each (``standings_db.schedule_standings_refresh``): a series' standin
 cached under those versions, count the registration as its new person from the next request.
 
 Who may: an organiser links their registration only to a person suggested for it
-(``tournament.persons.is_suggested``), and merges away only a person all of whose registrations are in
+(``tournament.core.persons.is_suggested``), and merges away only a person all of whose registrations are in
 events they organise; a site admin may do both for any person. One person is never registered twice in
 one event (a database constraint too).
 
@@ -32,13 +32,13 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tournament import access
+from tournament.core.persons import is_suggested, same_person_possible
+from tournament.core.refusal import CONFLICT, FORBIDDEN, NOT_FOUND, Refusal
 from tournament.models import AuditEntry, Person, Player, StaffRole, Tournament
-from tournament.persons import is_suggested, same_person_possible
-from tournament.persons_db import identity, known_persons
-from tournament.refusal import CONFLICT, FORBIDDEN, NOT_FOUND, Refusal
+from tournament.queries import access
+from tournament.queries.persons_db import identity, known_persons
+from tournament.queries.standings_db import schedule_standings_refresh
 from tournament.services import audit
-from tournament.standings_db import schedule_standings_refresh
 
 Role = StaffRole.Role
 PERSON_FIELDS = ("name", "native_name", "country", "ema_id")
@@ -217,8 +217,8 @@ def new_person(player: Player, user: AbstractBaseUser) -> Person:
 def confirm_match(player: Player, person: Person, user: AbstractBaseUser) -> Person:
     """The organiser confirms that the registration is ``person``: a registration without a person links
     to it; one with a person has the two persons merged (``_merge``). Refused when their EMA ids or
-    countries differ (``tournament.persons.same_person_possible``), when the person is not one suggested
-    for the registration (site admins excepted: ``tournament.persons.is_suggested``), and when the person
+    countries differ (``tournament.core.persons.same_person_possible``), when the person is not one suggested
+    for the registration (site admins excepted: ``tournament.core.persons.is_suggested``), and when the person
     is already registered in this tournament (one person plays once in an event)."""
     player, registrations = _locked(player, user, also=[person.pk])
     chosen = Person.objects.filter(pk=person.pk).first()

@@ -1,4 +1,4 @@
-"""A tournament in phases (``tournament.phases``): setting the phases, making the cut into a phase,
+"""A tournament in phases (``tournament.core.phases``): setting the phases, making the cut into a phase,
 calling up the next in line for a player who leaves, and seating a phase by rank.
 
 Each verb is one transaction, refused with ``Refusal``, audited, and moves the standings version (the
@@ -15,18 +15,19 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournament import access, live, phases, phases_db
+from tournament.core import phases
+from tournament.core.phases import PhasePlan
+from tournament.core.refusal import CONFLICT, Problem, Refusal
 from tournament.models import Absence, Phase, PhaseEntry, Player, Round, StaffRole, Tournament
-from tournament.phases import PhasePlan
-from tournament.refusal import CONFLICT, Problem, Refusal
-from tournament.services import audit
-from tournament.services.seating import STARTED, store_round
-from tournament.standings_db import (
+from tournament.queries import access, live, phases_db
+from tournament.queries.standings_db import (
     forget_live,
     last_complete_hanchan,
     load_phases,
     schedule_standings_refresh,
 )
+from tournament.services import audit
+from tournament.services.seating import STARTED, store_round
 
 
 def _locked(phase: Phase) -> bool:
@@ -282,7 +283,8 @@ def call_up(tournament: Tournament, number: int, leaver: Player, user: AbstractB
 
 @transaction.atomic
 def seat_by_rank(tournament: Tournament, number: int, user: AbstractBaseUser) -> list[Round]:
-    """Seat every hanchan of phase ``number`` at fixed tables by rank (``tournament.phases.tables_by_rank``):
+    """Seat every hanchan of phase ``number`` at fixed tables by rank
+    (``tournament.core.phases.tables_by_rank``):
     the best four seeds at table 1 and so on, the winds turning each hanchan."""
     access.require_role(user, tournament, StaffRole.Role.ORGANISER)
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)

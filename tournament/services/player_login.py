@@ -21,9 +21,9 @@ from django.db.models import Count, Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournament import access
+from tournament.core.refusal import GONE, NOT_FOUND, Refusal
 from tournament.models import Player, PlayerLoginLink, Round, StaffRole, Tournament
-from tournament.refusal import GONE, NOT_FOUND, Refusal
+from tournament.queries import access
 from tournament.services import audit
 
 Role = StaffRole.Role

@@ -41,7 +41,7 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError
 
 from tournament.models import RatingHistory, RatingRun, RatingSnapshot, Series, Tournament
-from tournament.ratings_db import (
+from tournament.queries.ratings_db import (
     SITE,
     RatingList,
     cache_list,
@@ -53,8 +53,8 @@ from tournament.ratings_db import (
     snapshot_histories,
     stored_list,
 )
+from tournament.queries.standings_db import results_changed
 from tournament.services.jobs import heartbeat_stale
-from tournament.standings_db import results_changed
 
 logger = logging.getLogger(__name__)
 

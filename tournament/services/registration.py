@@ -13,11 +13,12 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django_countries import countries
 
-from tournament import access, registration
+from tournament.core import player_files
+from tournament.core.refusal import Refusal
 from tournament.models import Player, StaffRole, Tournament
-from tournament.refusal import Refusal
+from tournament.queries import access
+from tournament.queries.standings_db import schedule_standings_refresh
 from tournament.services import audit, participation, persons
-from tournament.standings_db import schedule_standings_refresh
 
 
 @cache
@@ -44,9 +45,9 @@ def _validate(
     besides: Player | None = None,
     confirmed_names: Mapping[int, tuple[str, str]] | None = None,
     guesses: bool = True,
-) -> registration.ImportPreview:
+) -> player_files.ImportPreview:
     existing = list(tournament.players.exclude(pk=besides.pk if besides else None))
-    return registration.validate_rows(
+    return player_files.validate_rows(
         rows,
         countries=country_lookup(),
         existing_ema_ids={p.ema_id: p.name for p in existing if p.ema_id},
@@ -63,17 +64,17 @@ def preview_player_file(
     *,
     user: AbstractBaseUser,
     confirmed_names: Mapping[int, tuple[str, str]] | None = None,
-) -> registration.ImportPreview:
+) -> player_files.ImportPreview:
     """Read and check a player list without storing anything (organisers only). ``confirmed_names``: the
     (first, last) names the organiser confirmed or corrected in the preview, by line of the file."""
     access.require_role(user, tournament, StaffRole.Role.ORGANISER)
-    table = registration.read_table(data, filename)
-    preview = _validate(tournament, registration.parse_rows(table), confirmed_names=confirmed_names)
-    preview.columns_read, preview.columns_ignored = registration.header_columns(table[0])
+    table = player_files.read_table(data, filename)
+    preview = _validate(tournament, player_files.parse_rows(table), confirmed_names=confirmed_names)
+    preview.columns_read, preview.columns_ignored = player_files.header_columns(table[0])
     return preview
 
 
-def _new_player(tournament: Tournament, row: registration.PlayerRow) -> Player:
+def _new_player(tournament: Tournament, row: player_files.PlayerRow) -> Player:
     return Player(
         tournament=tournament,
         name=row.name,
@@ -96,7 +97,7 @@ def import_players(
     *,
     user: AbstractBaseUser,
     confirmed_names: Mapping[int, tuple[str, str]] | None = None,
-) -> registration.ImportPreview:
+) -> player_files.ImportPreview:
     """Store every player of the file, or none: a file with one bad row imports nothing. The names the
     preview could not split are stored as ``confirmed_names`` gives them, else as the preview showed."""
     Tournament.objects.select_for_update().get(pk=tournament.pk)  # one import at a time per tournament
@@ -315,8 +316,8 @@ def check_in_plan(tournament: Tournament, *, prefer: str = "substitutes") -> Che
     waiting = registered - available
     count = len(players)
     if prefer == "sit_out":
-        out = registration.sitting_out(count)
+        out = player_files.sitting_out(count)
         sitting_out = tuple(players[count - out :]) if out else ()
         return CheckInPlan(count, count // 4, 0, available, sitting_out, waiting)
-    needed = registration.substitutes_needed(count)
+    needed = player_files.substitutes_needed(count)
     return CheckInPlan(count, (count + needed) // 4, needed, available, (), waiting)

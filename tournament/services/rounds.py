@@ -9,14 +9,14 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournament import access, live
-from tournament.live_standings import current_round  # and its receiver of live_changed, connected
+from tournament.core.refusal import Refusal
+from tournament.core.table_progress import disputed_first
 from tournament.models import Round, StaffRole, Table, Tournament
-from tournament.refusal import Refusal
+from tournament.queries import access, live
+from tournament.queries.live_standings import current_round  # and its receiver of live_changed, connected
+from tournament.queries.standings_db import forget_live
 from tournament.services import audit, club, participation
 from tournament.services.ratings import ratings_changed_on_commit
-from tournament.standings_db import forget_live
-from tournament.table_progress import disputed_first
 
 MAX_CLOCK_MINUTES = 24 * 60
 MAX_TABLE_EXTRA_MINUTES = 120

@@ -19,11 +19,13 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournament import access, live, phases_db, registration, seating
+from tournament import seating
+from tournament.core import player_files
+from tournament.core.refusal import Refusal
 from tournament.models import Absence, Player, Round, Seat, SeatingJob, StaffRole, Table, Tournament
-from tournament.refusal import Refusal
+from tournament.queries import access, live, phases_db
+from tournament.queries.standings_db import forget_live, load_standings
 from tournament.services import audit, club, jobs
-from tournament.standings_db import forget_live, load_standings
 
 logger = logging.getLogger(__name__)
 STARTED = [Round.Status.STARTED, Round.Status.FINISHED]
@@ -43,7 +45,7 @@ def seating_field(tournament: Tournament, prefer: str = "substitutes", hanchan: 
     in), with as many substitutes as complete the last table (WRCR 2015 §7.2: substitutes are never
     ranked). Once check-in is in use, a substitute must have checked in too: only those present are
     seated. With ``prefer`` "sit_out", no substitute: the last players to check in sit out
-    (``sitting_out``). In a phase after a cut (``tournament.phases``), the players the cut kept."""
+    (``sitting_out``). In a phase after a cut (``tournament.core.phases``), the players the cut kept."""
     span = phases_db.span_of(tournament.pk, tournament.hanchan_count, hanchan)
     if span.members is not None:
         return phase_field(tournament, span)
@@ -54,7 +56,7 @@ def seating_field(tournament: Tournament, prefer: str = "substitutes", hanchan: 
     checking_in = tournament.players.filter(
         status=Player.Status.CHECKED_IN, is_substitute=False, disqualified=False
     ).exists()
-    needed = registration.substitutes_needed(len(field))
+    needed = player_files.substitutes_needed(len(field))
     pool = tournament.players.filter(is_substitute=True, disqualified=False).exclude(
         status=Player.Status.WITHDRAWN
     )
@@ -156,7 +158,7 @@ def sitting_out(tournament: Tournament) -> list[Player]:
     field = sorted(
         _players_present(tournament), key=lambda p: (p.checked_in_at is None, p.checked_in_at, p.pk)
     )
-    out = registration.sitting_out(len(field))
+    out = player_files.sitting_out(len(field))
     return field[len(field) - out :] if out else []
 
 

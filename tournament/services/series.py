@@ -1,4 +1,4 @@
-"""Creating a series and changing it: its name, address, rule (``tournament.series``) and tournaments."""
+"""Creating a series and changing it: its name, address, rule (``tournament.core.series``) and tournaments."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ from django.db import transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from tournament import access
-from tournament.inputs import require_printable
+from tournament.core.inputs import require_printable
+from tournament.core.refusal import NOT_FOUND, Refusal
+from tournament.core.series import MAX_POINTS, SeriesRule, rule_problem
 from tournament.models import SERIES_FIELDS, Series, Tournament
-from tournament.refusal import NOT_FOUND, Refusal
-from tournament.series import MAX_POINTS, SeriesRule, rule_problem
+from tournament.queries import access
 from tournament.services.addresses import SERIES_PREFIX, reserved_slugs
 from tournament.services.ratings import ratings_changed_on_commit
 

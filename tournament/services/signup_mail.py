@@ -24,7 +24,7 @@ from django.utils import timezone, translation
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 
-from tournament import signups
+from tournament.core import signups
 from tournament.models import SignUp, SignUpMessage
 
 CONFIRM = "confirm"

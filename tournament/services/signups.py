@@ -1,5 +1,5 @@
 """Players signing up themselves: sign up, confirm by the emailed link, cancel, and the organiser's
-approval, rejection, payment, moves and "turn the registered into players" (``tournament.signups`` has
+approval, rejection, payment, moves and "turn the registered into players" (``tournament.core.signups`` has
 the rules). One transaction each; every change of state is audited; the messages go by email in the
 background once the change commits (``tournament.services.signup_mail``).
 
@@ -30,9 +30,10 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournament import access, signups
+from tournament.core import signups
+from tournament.core.refusal import CONFLICT, GONE, NOT_FOUND, Problem, Refusal
 from tournament.models import Player, RegistrationSettings, SignUp, SignUpMessage, StaffRole, Tournament
-from tournament.refusal import CONFLICT, GONE, NOT_FOUND, Problem, Refusal
+from tournament.queries import access
 from tournament.services import audit, signup_mail
 from tournament.services.registration import country_lookup, register_player
 

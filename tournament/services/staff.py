@@ -13,9 +13,9 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tournament import access
+from tournament.core.refusal import Refusal
 from tournament.models import StaffRole, Tournament
-from tournament.refusal import Refusal
+from tournament.queries import access
 from tournament.services import audit
 
 USERNAME = re.compile(r"^[\w.@+-]{1,150}$")

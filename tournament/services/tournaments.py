@@ -9,14 +9,14 @@ from django.db import transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from tournament import access
-from tournament.inputs import require_printable, require_printable_json
-from tournament.live_tables import tables_changed_on_commit
+from tournament.core.inputs import require_printable, require_printable_json
+from tournament.core.refusal import Refusal
 from tournament.models import TOURNAMENT_FIELDS, StaffRole, Tournament
-from tournament.refusal import Refusal
+from tournament.queries import access
+from tournament.queries.live_tables import tables_changed_on_commit
+from tournament.queries.standings_db import schedule_standings_refresh
 from tournament.services import audit
 from tournament.services.addresses import TOURNAMENT_PREFIX, reserved_slugs
-from tournament.standings_db import schedule_standings_refresh
 
 # WRCR 2015 §8.2 recommends 90 minutes a hanchan; a limit beyond five hours is no time limit at all.
 MAX_HANCHAN_MINUTES = 300

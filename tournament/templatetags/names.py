@@ -1,4 +1,4 @@
-"""A player's name as the reader sees it (``tournament.names.shown_name``): ``{{ player|shown_name }}``
+"""A player's name as the reader sees it (``tournament.core.names.shown_name``): ``{{ player|shown_name }}``
 for a player, ``{% row_name row.name row.player shown_names %}`` for a row of the standings (the view
 gives ``shown_names``, each player whose shown name is not the Latin one)."""
 
@@ -9,7 +9,7 @@ from typing import Any
 from django import template
 from django.utils import translation
 
-from tournament.names import shown_name as name_for_language
+from tournament.core.names import shown_name as name_for_language
 
 register = template.Library()
 

@@ -1,4 +1,4 @@
-"""``{% qr url title %}``: a QR code of an address as inline SVG (``tournament.qr``).
+"""``{% qr url title %}``: a QR code of an address as inline SVG (``tournament.core.qr``).
 
 A relative address (``/t/demo/``) is made absolute from the request, so a phone scanning the code from the
 projector or a printed card reaches this site."""
@@ -10,7 +10,7 @@ from typing import Any
 from django import template
 from django.utils.safestring import SafeString, mark_safe
 
-from tournament import qr as codes
+from tournament.core import qr as codes
 
 register = template.Library()
 

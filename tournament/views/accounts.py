@@ -11,9 +11,10 @@ from django.utils.http import urlsafe_base64_encode
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
-from tournament import access, services
-from tournament.forms import InviteOrganiserForm
-from tournament.refusal import Refusal
+from tournament import services
+from tournament.core.refusal import Refusal
+from tournament.forms.organiser import InviteOrganiserForm
+from tournament.queries import access
 from tournament.views.base import add_refusal, render_page
 
 

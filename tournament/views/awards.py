@@ -1,4 +1,4 @@
-"""The awards (``tournament.awards``, docs/awards.md): the public page, the projector's screen and the
+"""The awards (``tournament.core.awards``, docs/awards.md): the public page, the projector's screen and the
 organisers' choice. What the public sees of them follows the publication settings: a hanchan hidden from
 the public standings, or whose seating is not yet published, is left out of the awards until it is
 shown (``awards_db``)."""
@@ -21,8 +21,8 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from scoring.rules.sheet import ROUND_LABELS, round_name
-from tournament import access, services
-from tournament.awards import (
+from tournament import services
+from tournament.core.awards import (
     AWARDS,
     BEST_COMEBACK,
     BEST_HAND,
@@ -34,12 +34,13 @@ from tournament.awards import (
     Awards,
     Feat,
 )
-from tournament.awards_db import SeriesEntrant, awards_of, winners_of
-from tournament.forms import AwardsForm
+from tournament.core.refusal import Refusal
+from tournament.core.statistics import rate
+from tournament.forms.organiser import AwardsForm
 from tournament.models import Player, StaffRole, Tournament
-from tournament.refusal import Refusal
-from tournament.standings_db import public_cutoff, reader_cutoff, remember_live
-from tournament.statistics import rate
+from tournament.queries import access
+from tournament.queries.awards_db import SeriesEntrant, awards_of, winners_of
+from tournament.queries.standings_db import public_cutoff, reader_cutoff, remember_live
 from tournament.views.base import access_tournament, add_refusal, render_page
 
 Role = StaffRole.Role

@@ -16,14 +16,15 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation.trans_real import parse_accept_lang_header
 
-from tournament import access, services
-from tournament.collation import name_key
+from tournament import services
+from tournament.core.collation import name_key
+from tournament.core.names import fold, shown_name
+from tournament.core.participation import LABELS
+from tournament.core.presentation import format_seconds
+from tournament.core.refusal import Refusal
 from tournament.models import Player, Round, StaffRole, Tournament
-from tournament.names import fold, shown_name
-from tournament.participation import LABELS
-from tournament.participation_db import tournament_states
-from tournament.presentation import format_seconds
-from tournament.refusal import Refusal
+from tournament.queries import access
+from tournament.queries.participation_db import tournament_states
 
 Role = StaffRole.Role
 # Who a page is for, as the 403 page says it (one sentence per role: the plural differs by language).

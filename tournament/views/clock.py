@@ -16,12 +16,9 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
 from tournament import services
-from tournament.forms import (
-    ClockForm,
-    TableTimeForm,
-)
+from tournament.core.refusal import Refusal
+from tournament.forms.day import ClockForm, TableTimeForm
 from tournament.models import Seat, StaffRole, Tournament
-from tournament.refusal import Refusal
 from tournament.views.base import access_tournament, clock_payload, render_page
 
 Role = StaffRole.Role

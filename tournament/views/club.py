@@ -1,4 +1,4 @@
-"""A club session's page (``tournament.club``): its open tables, the players present and free, the
+"""A club session's page (``tournament.core.club``): its open tables, the players present and free, the
 standings with the hanchan each has played, and, for those who may, the form that seats a table and the
 button that takes a table formed by mistake back."""
 
@@ -14,14 +14,15 @@ from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from tournament import access, participation
-from tournament.collation import name_key
-from tournament.forms import ClubTableForm
+from tournament.core import participation
+from tournament.core.collation import name_key
+from tournament.core.refusal import Refusal
+from tournament.forms.day import ClubTableForm
 from tournament.models import Player, Seat, Table, Tournament
-from tournament.participation_db import tournament_states
-from tournament.refusal import Refusal
+from tournament.queries import access
+from tournament.queries.participation_db import tournament_states
+from tournament.queries.standings_db import cached_summary, reader_cutoff
 from tournament.services import club as club_services
-from tournament.standings_db import cached_summary, reader_cutoff
 from tournament.views.base import access_tournament, add_refusal, render_page
 
 WIND_NAMES = dict(Seat.Wind.choices)

@@ -1,7 +1,8 @@
 """Live updates, the receiving side: ``/t/<slug>/live`` streams a tournament's changes to a browser as
 Server-Sent Events, served by the ASGI server (``config.asgi``).
 
-Each web process holds ONE Redis subscriber (``Hub``) that hears every notice of ``tournament.live`` and
+Each web process holds ONE Redis subscriber (``Hub``) that hears every notice of ``tournament.queries.live``
+and
 fans it out to the queues of the streams it serves. For each notice it computes, once, what the
 public may see (the standings as the standings page's poll answers them to a visitor, under
 ``public_cutoff``; the clock; the live tables as their page's poll answers a visitor), and hands the
@@ -18,7 +19,7 @@ An event::
 ``id`` is the tournament's live version: a browser that reconnects sends it back as ``Last-Event-ID``
 and gets one event for each kind it missed, with what is current. A comment every
 ``LIVE_HEARTBEAT_SECONDS`` keeps proxies from closing a quiet stream. Beyond ``LIVE_MAX_CONNECTIONS``
-streams in one process, beyond ``LIVE_MAX_PER_ADDRESS`` from one client address (``tournament.access.
+streams in one process, beyond ``LIVE_MAX_PER_ADDRESS`` from one client address (``tournament.queries.access.
 client_address``) in one process, or while Redis cannot be reached, the answer is 503 with
 ``Retry-After``; with
 no Redis configured, or under a WSGI server (``runserver``, which cannot hold a stream open), it is
@@ -61,12 +62,12 @@ from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_GET
 from redis.exceptions import RedisError
 
-from tournament import access, live
-from tournament.live_standings import standings_payload
-from tournament.live_tables import public_tables
 from tournament.models import Series, StaffRole, Tournament
-from tournament.series_db import series_board
-from tournament.standings_db import public_cutoff
+from tournament.queries import access, live
+from tournament.queries.live_standings import standings_payload
+from tournament.queries.live_tables import public_tables
+from tournament.queries.series_db import series_board
+from tournament.queries.standings_db import public_cutoff
 from tournament.views.base import access_tournament
 from tournament.views.clock import clock_data
 

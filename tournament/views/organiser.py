@@ -21,8 +21,10 @@ from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from tournament import access, services
-from tournament.forms import (
+from tournament import services
+from tournament.core.refusal import Refusal
+from tournament.forms.day import SubstituteForm, WithdrawForm
+from tournament.forms.organiser import (
     CheckInForm,
     CheckInManyForm,
     ImportConfirmForm,
@@ -31,14 +33,12 @@ from tournament.forms import (
     PlayerForm,
     RemoveStaffForm,
     StaffForm,
-    SubstituteForm,
-    TournamentForm,
-    WithdrawForm,
 )
+from tournament.forms.settings import TournamentForm
 from tournament.models import Absence, Player, Seat, StaffRole, Tournament
-from tournament.refusal import Refusal
+from tournament.queries import access
+from tournament.queries.statistics_db import statistics_of
 from tournament.services import player_login
-from tournament.statistics_db import statistics_of
 from tournament.views.base import (
     access_tournament,
     add_refusal,
@@ -116,7 +116,8 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_GET
 def statistics(request: HttpRequest, slug: str) -> HttpResponse:
-    """The tournament's figures from its signed sheets (``tournament.statistics``): for its organisers."""
+    """The tournament's figures from its signed sheets (``tournament.core.statistics``): for its
+    organisers."""
     tournament = access_tournament(request, slug, Role.ORGANISER)
     return render_page(
         request, "tournament/statistics.html", tournament, {"stats": statistics_of(tournament)}

@@ -11,14 +11,14 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
+from tournament.core.names import shown_name
+from tournament.core.presentation import rating_chart
+from tournament.core.refusal import Refusal
 from tournament.models import AuditEntry, Person, Player, StaffRole
-from tournament.names import shown_name
-from tournament.persons_db import match_candidates
-from tournament.presentation import rating_chart
+from tournament.queries.persons_db import match_candidates
+from tournament.queries.ratings_db import history
+from tournament.queries.series_db import person_events
 from tournament.ratings.lists import entrant
-from tournament.ratings_db import history
-from tournament.refusal import Refusal
-from tournament.series_db import person_events
 from tournament.services import persons as person_services
 from tournament.services.ratings import served_site_list
 from tournament.views.base import access_tournament, render_page

@@ -1,4 +1,4 @@
-"""The organisers' phases page (``tournament.phases``): setting the phases, making each cut after seeing
+"""The organisers' phases page (``tournament.core.phases``): setting the phases, making each cut after seeing
 who it keeps, calling up the next in line for a player who leaves, and seating a phase by rank."""
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
 from tournament import services
-from tournament.forms import CallUpForm, CutForm, PhaseFormSet
+from tournament.core.phases import PhasePlan
+from tournament.core.refusal import Refusal
+from tournament.forms.day import CallUpForm, CutForm, PhaseFormSet
 from tournament.models import StaffRole, Tournament
-from tournament.phases import PhasePlan
-from tournament.refusal import Refusal
-from tournament.standings_db import cached_phases
+from tournament.queries.standings_db import cached_phases
 from tournament.views.base import access_tournament, render_page
 
 Role = StaffRole.Role

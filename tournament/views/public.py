@@ -19,13 +19,16 @@ from django.views.decorators.http import require_GET
 
 from scoring.models import ScoreSheet
 from scoring.rules.ruleset import differences, get_ruleset
-from tournament import access, event_calendar, event_calendar_db, services
-from tournament.forms import rule_label
-from tournament.live_standings import playing_rounds, standings_payload
+from tournament import services
+from tournament.core import event_calendar
+from tournament.core.presentation import points_chart, rank_chart
+from tournament.core.statistics import player_statistics
+from tournament.forms.rules import rule_label
 from tournament.models import Absence, Player, Round, Seat, StaffRole, Tournament
-from tournament.phases_db import phase_names
-from tournament.presentation import points_chart, rank_chart
-from tournament.standings_db import (
+from tournament.queries import access, event_calendar_db
+from tournament.queries.live_standings import playing_rounds, standings_payload
+from tournament.queries.phases_db import phase_names
+from tournament.queries.standings_db import (
     cached_phases,
     cached_standings,
     public_cutoff,
@@ -33,8 +36,7 @@ from tournament.standings_db import (
     remember_live,
     visible_penalties,
 )
-from tournament.statistics import player_statistics
-from tournament.statistics_db import signed_sheets
+from tournament.queries.statistics_db import signed_sheets
 from tournament.views.base import (
     access_tournament,
     json_with_etag,

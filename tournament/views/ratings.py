@@ -14,12 +14,12 @@ from django.shortcuts import get_object_or_404
 from django.utils import translation
 from django.views.decorators.http import require_GET
 
-from tournament import access
+from tournament.core.names import shown_name
 from tournament.models import Player, Series, Tournament
-from tournament.names import shown_name
-from tournament.ratings_db import RatingList, entrant_names, list_rows, skill_of
+from tournament.queries import access
+from tournament.queries.ratings_db import RatingList, entrant_names, list_rows, skill_of
+from tournament.queries.standings_db import reader_cutoff, remember_live
 from tournament.services.ratings import run_of, served_series_list, served_site_list
-from tournament.standings_db import reader_cutoff, remember_live
 from tournament.views.base import access_tournament, render_page
 
 

@@ -15,20 +15,17 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tournament import services
-from tournament.forms import (
-    SeatingForm,
-    SwissForm,
-)
-from tournament.models import Round, Seat, SeatingJob, StaffRole
-from tournament.phases_db import phase_names
-from tournament.presentation import (
+from tournament.core.presentation import (
     proposal_changes,
     proposal_summary,
     report_lines,
     report_summary,
     reseat_changes,
 )
-from tournament.refusal import Refusal
+from tournament.core.refusal import Refusal
+from tournament.forms.day import SeatingForm, SwissForm
+from tournament.models import Round, Seat, SeatingJob, StaffRole
+from tournament.queries.phases_db import phase_names
 from tournament.views.base import access_tournament, add_refusal, render_page
 
 Role = StaffRole.Role

@@ -1,5 +1,5 @@
 """A series' public pages: the list of series, a series' standings, its events and its projector view.
-Everyone sees the same: what the public sees of each of its tournaments (``tournament.series_db``)."""
+Everyone sees the same: what the public sees of each of its tournaments (``tournament.queries.series_db``)."""
 
 from __future__ import annotations
 
@@ -13,14 +13,14 @@ from django.shortcuts import get_object_or_404, redirect
 from django.utils import translation
 from django.views.decorators.http import require_GET, require_http_methods
 
-from tournament import access
-from tournament.awards import AWARDS
-from tournament.awards_db import series_awards_of
-from tournament.forms import SeriesForm
+from tournament.core.awards import AWARDS
+from tournament.core.names import shown_name
+from tournament.core.refusal import Refusal
+from tournament.forms.organiser import SeriesForm
 from tournament.models import Series
-from tournament.names import shown_name
-from tournament.refusal import Refusal
-from tournament.series_db import public_events, series_page, series_table
+from tournament.queries import access
+from tournament.queries.awards_db import series_awards_of
+from tournament.queries.series_db import public_events, series_page, series_table
 from tournament.services import series as series_services
 from tournament.views.awards import series_award_rows
 from tournament.views.base import add_refusal, render_page

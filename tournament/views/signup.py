@@ -11,12 +11,12 @@ from django.utils import timezone
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET, require_http_methods
 
-from tournament import access
-from tournament.forms import RegistrationSettingsForm, SignUpEditForm, SignUpForm
+from tournament.core.refusal import Refusal
+from tournament.core.signups import EDITABLE, LIVE
+from tournament.forms.signup import RegistrationSettingsForm, SignUpEditForm, SignUpForm
 from tournament.models import RegistrationSettings, SignUp, StaffRole
-from tournament.refusal import Refusal
+from tournament.queries import access
 from tournament.services import signups
-from tournament.signups import EDITABLE, LIVE
 from tournament.views.base import access_tournament, add_refusal, render_page
 
 

@@ -1,4 +1,5 @@
-"""Live tables: every table of the current hanchan as it stands, hand by hand (``tournament.live_tables``).
+"""Live tables: every table of the current hanchan as it stands, hand by hand
+(``tournament.queries.live_tables``).
 The public page and its JSON, the projector's view (what the public sees, whoever is logged in on it),
 and the head referee's page, which flags the slow tables."""
 
@@ -10,9 +11,9 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.http import require_GET
 
-from tournament import access
-from tournament.live_tables import public_tables, tables_payload
 from tournament.models import StaffRole, Tournament
+from tournament.queries import access
+from tournament.queries.live_tables import public_tables, tables_payload
 from tournament.views.base import access_tournament, json_with_etag, render_page, shown_names
 
 Role = StaffRole.Role

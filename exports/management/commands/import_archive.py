@@ -12,8 +12,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from exports.archive.fields import SERIES_FORMAT
 from exports.archive.load import import_archive, parse
 from exports.archive.series import import_series_archive
+from tournament.core.refusal import Refusal
 from tournament.models import Player, Round, Series, Table, Tournament
-from tournament.refusal import Refusal
 
 
 class Command(BaseCommand):

@@ -12,7 +12,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tournament import services
-from tournament.refusal import Refusal
+from tournament.core.refusal import Refusal
 
 PASSWORD_VARIABLE = "ORGANISER_PASSWORD"
 
