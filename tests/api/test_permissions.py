@@ -185,6 +185,7 @@ CASES: list[Case] = [
     Case((202, 202, 202, 202, 202, 202, 202), "POST",   T + "/exports/", {"exporter": "seating_csv"}),
     Case((401, 403, 202, 202, 202, 202, 403), "POST",   T + "/exports/", {"exporter": "standings_csv"}),
     Case((401, 403, 403, 403, 202, 202, 403), "POST",   T + "/exports/", {"exporter": "archive_json"}),
+    Case((401, 403, 403, 403, 202, 202, 403), "POST",   T + "/exports/", {"exporter": "signups_csv"}),
     Case((404, 404, 202, 202, 202, 202, 404), "POST",   PRIVATE + "/exports/", {"exporter": "seating_csv"}),
     Case((401, 403, 200, 200, 200, 200, 403), "GET",    T + "/exports/{export}/"),
     Case((401, 403, 200, 200, 200, 200, 403), "GET",    T + "/exports/{export}/download/"),
