@@ -1198,6 +1198,29 @@ class SignUp(models.Model):
         return f"{self.first_name} {self.last_name}"
 
 
+class SignUpAnnouncement(models.Model):
+    """An organiser's message to a tournament's sign-ups (``tournament.services.signups.announce``): the
+    subject and text as written, to the registered and, when chosen, the waiting list; each recipient's
+    message is a ``SignUpMessage`` written in the same transaction."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="announcements")
+    subject = models.CharField(_("subject"), max_length=150)
+    text = models.TextField(_("text"))
+    waiting_list = models.BooleanField(_("the waiting list too"), default=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("announcement")
+        verbose_name_plural = _("announcements")
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return self.subject
+
+
 class SignUpMessage(models.Model):
     """One message a sign-up's change causes (``tournament.services.signup_mail``), written in that
     change's own transaction, so it exists exactly when the change does; ``sent_at`` once the mail
@@ -1207,6 +1230,10 @@ class SignUpMessage(models.Model):
 
     signup = models.ForeignKey(SignUp, on_delete=models.CASCADE, related_name="messages")
     kind = models.CharField(max_length=20)
+    # The organiser's announcement this message carries (kind ``announcement``).
+    announcement = models.ForeignKey(
+        SignUpAnnouncement, on_delete=models.CASCADE, null=True, blank=True, related_name="messages"
+    )
     base_url = models.CharField(max_length=200, blank=True)
     queued_at = models.DateTimeField(auto_now_add=True)
     sent_at = models.DateTimeField(null=True, blank=True)

@@ -181,3 +181,23 @@ class SentSerializer(serializers.Serializer[Any]):
 
 class MadePlayersSerializer(serializers.Serializer[Any]):
     players = serializers.ListField(child=serializers.IntegerField(), help_text="The new players' ids.")
+
+
+class AnnouncementInputSerializer(serializers.Serializer[Any]):
+    """The organiser's announcement to the sign-ups (its rules, and their words, are the service's)."""
+
+    subject = _text("One line, at most 150 characters (required).")
+    text = _text("At most 5,000 characters, sent as written (required).", limit=TEXT)
+    waiting_list = serializers.BooleanField(
+        required=False, default=False, help_text="To the waiting list too, not only the registered."
+    )
+
+
+class AnnouncementSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    subject = serializers.CharField()
+    text = serializers.CharField()
+    waiting_list = serializers.BooleanField()
+    created_at = serializers.DateTimeField()
+    recipients = serializers.IntegerField(help_text="The messages written, one per recipient.")
+    sent = serializers.IntegerField(help_text="Of those, the ones the mail server has taken so far.")

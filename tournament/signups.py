@@ -286,3 +286,59 @@ def changes(before: Fields, after: Fields) -> dict[str, list[str]]:
 def display_name(fields: Fields) -> str:
     """The player's name as the product shows it: first name, then last name."""
     return f"{fields.first_name} {fields.last_name}".strip()
+
+
+# -- An organiser's announcement to the sign-ups ------------------------------------------------------
+
+SUBJECT_LENGTH = 150
+ANNOUNCEMENT_LENGTH = 5000
+RULE_ANNOUNCEMENT_REQUIRED = "announcement-required"
+RULE_ANNOUNCEMENT_LENGTH = "announcement-length"
+RULE_NO_RECIPIENT = "announcement-no-recipient"
+
+
+@dataclass(frozen=True, slots=True)
+class Announcement:
+    """An organiser's message to the sign-ups: a one-line subject and a text, as written (only the
+    spaces around them trimmed), to the registered and, when chosen, to the waiting list."""
+
+    subject: str
+    text: str
+    waiting_list: bool
+
+
+def clean_announcement(raw: dict[str, object]) -> Announcement:
+    return Announcement(
+        subject=str(raw.get("subject") or "").strip(),
+        text=str(raw.get("text") or "").strip(),
+        waiting_list=raw.get("waiting_list") in (True, "on", "true", "1", "yes"),
+    )
+
+
+def announcement_problems(announcement: Announcement) -> list[Problem]:
+    """Every problem of an announcement, each naming its field and rule (empty: fine): both required,
+    the subject one line of at most ``SUBJECT_LENGTH`` characters, the text at most
+    ``ANNOUNCEMENT_LENGTH``, neither with a control character (the text may hold new lines and tabs)."""
+    problems: list[Problem] = []
+    for name, label, limit, multiline in (
+        ("subject", _("Subject"), SUBJECT_LENGTH, False),
+        ("text", _("Text"), ANNOUNCEMENT_LENGTH, True),
+    ):
+        value = getattr(announcement, name)
+        why = control_problem(value, multiline=multiline)
+        if why is not None:
+            problems.append(Problem(name, RULE_PRINTABLE, f"{label}: {why}"))
+        elif not value:
+            message = _("{field}: required").format(field=label)
+            problems.append(Problem(name, RULE_ANNOUNCEMENT_REQUIRED, message))
+        elif len(value) > limit:
+            message = _("{field}: at most {count} characters, not {length}").format(
+                field=label, count=limit, length=len(value)
+            )
+            problems.append(Problem(name, RULE_ANNOUNCEMENT_LENGTH, message))
+    return problems
+
+
+def announced_states(announcement: Announcement) -> tuple[str, ...]:
+    """The states of the sign-ups an announcement goes to."""
+    return (REGISTERED, WAITING_LIST) if announcement.waiting_list else (REGISTERED,)

@@ -256,6 +256,9 @@ CASES: list[Case] = [
          {"state": "registered"}),  # both places held
     Case((401, 403, 403, 403, 200, 200, 403), "POST",   T + "/signups/{signup_sara}/paid/", {"paid": True}),
     Case((401, 403, 403, 403, 200, 200, 403), "POST",   T + "/signups/players/"),
+    Case((401, 403, 403, 403, 202, 202, 403), "POST",   T + "/signups/announce/",
+         {"subject": "Doors", "text": "Doors open at 9:00."}),
+    Case((401, 403, 403, 403, 200, 200, 403), "GET",    T + "/signups/announcements/"),
     Case((404, 404, 403, 403, 200, 200, 404), "GET",    PRIVATE + "/signups/"),
     # Series (organisers create them, their creator changes them) and persons (what each event shows).
     Case(ANYONE,                              "GET",    "/api/series/"),

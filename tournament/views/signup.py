@@ -12,7 +12,7 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_GET, require_http_methods
 
 from tournament import access
-from tournament.forms import RegistrationSettingsForm, SignUpEditForm, SignUpForm
+from tournament.forms import AnnouncementForm, RegistrationSettingsForm, SignUpEditForm, SignUpForm
 from tournament.models import RegistrationSettings, SignUp, StaffRole
 from tournament.refusal import Refusal
 from tournament.services import signups
@@ -130,11 +130,25 @@ def staff_signups(request: HttpRequest, slug: str) -> HttpResponse:
     posted_settings = request.method == "POST" and request.POST.get("action") == "settings"
     settings_form = RegistrationSettingsForm(request.POST if posted_settings else None, instance=row)
     settings_saved = False
+    posted_announcement = request.method == "POST" and request.POST.get("action") == "announce"
+    announcement_form = AnnouncementForm(request.POST if posted_announcement else None)
+    announced = None
     if request.method == "POST":
         action = request.POST.get("action", "")
         base = _base_url(request)
         try:
-            if action == "settings":
+            if action == "announce":
+                if announcement_form.is_valid():
+                    announced = signups.announce(
+                        tournament,
+                        request.user,  # type: ignore[arg-type]
+                        announcement_form.cleaned_data,
+                        base_url=base,
+                    )
+                    announcement_form = AnnouncementForm()
+                else:
+                    status = 400
+            elif action == "settings":
                 if settings_form.is_valid():
                     signups.configure(tournament, request.user, settings_form.cleaned_data, base_url=base)  # type: ignore[arg-type]
                     settings_saved = True
@@ -162,7 +176,10 @@ def staff_signups(request: HttpRequest, slug: str) -> HttpResponse:
                 else:
                     signups.move(signup, action, user, base_url=base)  # type: ignore[arg-type]
         except Refusal as error:
-            if action == "settings":
+            if action == "announce":
+                add_refusal(announcement_form, error)
+                status = error.status
+            elif action == "settings":
                 add_refusal(settings_form, error)
                 status = error.status
             elif edit_form is not None:
@@ -182,6 +199,9 @@ def staff_signups(request: HttpRequest, slug: str) -> HttpResponse:
         "edited": edited,
         "settings_form": settings_form,
         "settings_saved": settings_saved,
+        "announcement_form": announcement_form,
+        "announced": announced,
+        "announcements": signups.announcements(tournament),
         **_context(tournament),
     }
     if refusal is not None:
