@@ -63,6 +63,7 @@ from tournament.inputs import RULE_SIZE, encodable
 from tournament.refusal import Refusal
 from tournament.signup_api import (
     SignUpViewSet,
+    accept_own_view,
     cancel_own_view,
     confirm_view,
     own_signup_view,
@@ -400,6 +401,11 @@ urlpatterns = [
         "tournaments/<int:tournament_pk>/registration/me/<str:token>/cancel/",
         cancel_own_view,
         name="registration-me-cancel",
+    ),
+    path(
+        "tournaments/<int:tournament_pk>/registration/me/<str:token>/accept/",
+        accept_own_view,
+        name="registration-me-accept",
     ),
     path("tables/<int:table_pk>/sheet/", sheets.sheet_view, name="sheet"),
     path("tables/<int:table_pk>/sheet/check/", sheets.check_view, name="sheet-check"),

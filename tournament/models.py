@@ -1105,6 +1105,16 @@ class RegistrationSettings(models.Model):
     entry_fee = models.CharField(_("entry fee"), max_length=200, blank=True)
     consent_text = models.TextField(_("consent text"), blank=True)
     online = models.BooleanField(_("played online (ask for nicknames)"), default=False)
+    accept_hours = models.PositiveIntegerField(
+        _("hours to accept a place from the waiting list"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(720)],
+        help_text=_(
+            "Empty: a place that frees goes at once to the first on the waiting list. Set: it is offered, "
+            "and passes to the next when not accepted in time."
+        ),
+    )
 
     # What the organiser sets (the settings form, the API's PATCH, ``services.signups.configure``).
     EDITABLE = (
@@ -1116,6 +1126,7 @@ class RegistrationSettings(models.Model):
         "entry_fee",
         "consent_text",
         "online",
+        "accept_hours",
     )
 
     class Meta:
@@ -1144,6 +1155,7 @@ class SignUp(models.Model):
         UNCONFIRMED = "unconfirmed", _("unconfirmed")
         REGISTERED = "registered", _("registered")
         AWAITING_APPROVAL = "awaiting_approval", _("awaiting approval")
+        OFFERED = "offered", _("offered a place")
         WAITING_LIST = "waiting_list", _("waiting list")
         CANCELLED = "cancelled", _("cancelled")
         REJECTED = "rejected", _("rejected")
@@ -1164,6 +1176,8 @@ class SignUp(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     confirmed_at = models.DateTimeField(_("confirmed"), null=True, blank=True)
     paid = models.BooleanField(_("paid"), default=False)
+    # An offered place (state ``offered``) may be accepted until then; the sweep passes it on after.
+    offer_expires_at = models.DateTimeField(_("offer open until"), null=True, blank=True)
     confirm_token_hash = models.CharField(max_length=64, unique=True, null=True, blank=True)
     confirm_expires_at = models.DateTimeField(null=True, blank=True)
     # The random seed both tokens are made from with the site's SECRET_KEY (``salted_hmac``), so that a
@@ -1183,7 +1197,7 @@ class SignUp(models.Model):
             models.UniqueConstraint(
                 fields=["tournament", "email"],
                 condition=models.Q(
-                    state__in=["unconfirmed", "registered", "awaiting_approval", "waiting_list"]
+                    state__in=["unconfirmed", "registered", "awaiting_approval", "offered", "waiting_list"]
                 ),
                 name="one_live_signup_per_email",
             )

@@ -91,6 +91,7 @@ class RegistrationViewSet(TournamentScopedViewSet):
             "entry_fee": row.entry_fee if row else "",
             "consent_text": row.consent_text if row else "",
             "online": row.online if row else False,
+            "accept_hours": row.accept_hours if row else None,
             "counts": {key: counts[key] for key in ("registered", "places_left", "waiting_list")},
         }
         return Response(RegistrationSerializer(data).data)
@@ -193,6 +194,20 @@ class RegistrationViewSet(TournamentScopedViewSet):
     def cancel(self, request: Request, tournament_pk: int, token: str) -> Response:
         return self.own(signups.cancel_by_player(self.tournament, token, base_url=_base_url(request)))
 
+    @extend_schema(
+        summary="The player accepts the place offered to them, before its deadline",
+        description="Registered (or awaiting approval) from now. 409 signup-state when no place is "
+        "offered, 409 signup-offer-expired after the deadline (the place passes to the next).",
+        request=None,
+        responses={
+            200: OwnSignUpSerializer,
+            409: OpenApiResponse(description="No place offered, or the time to accept is over."),
+            410: OpenApiResponse(description="The link has expired."),
+        },
+    )
+    def accept(self, request: Request, tournament_pk: int, token: str) -> Response:
+        return self.own(signups.accept_offer(self.tournament, token, base_url=_base_url(request)))
+
 
 registration_view = RegistrationViewSet.as_view({"get": "state", "patch": "configure"})
 registered_view = RegistrationViewSet.as_view({"get": "registered"}, serializer_class=PublicSignUpSerializer)
@@ -200,6 +215,7 @@ sign_up_view = RegistrationViewSet.as_view({"post": "sign_up"}, serializer_class
 confirm_view = RegistrationViewSet.as_view({"post": "confirm"}, serializer_class=OwnSignUpSerializer)
 own_signup_view = RegistrationViewSet.as_view({"get": "mine"}, serializer_class=OwnSignUpSerializer)
 cancel_own_view = RegistrationViewSet.as_view({"post": "cancel"}, serializer_class=OwnSignUpSerializer)
+accept_own_view = RegistrationViewSet.as_view({"post": "accept"}, serializer_class=OwnSignUpSerializer)
 
 
 # -- The organisers' sign-ups ------------------------------------------------------------------------

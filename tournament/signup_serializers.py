@@ -81,6 +81,10 @@ class RegistrationSerializer(serializers.Serializer[Any]):
     entry_fee = serializers.CharField()
     consent_text = serializers.CharField(help_text="Empty: the site's own text (the sign-up page's).")
     online = serializers.BooleanField(help_text="Played online: the sign-up asks for nicknames.")
+    accept_hours = serializers.IntegerField(
+        allow_null=True,
+        help_text="Hours the first on the waiting list has to accept a freed place; null: given at once.",
+    )
     counts = CountsSerializer()
 
 
@@ -129,6 +133,7 @@ class OwnSignUpSerializer(serializers.ModelSerializer[SignUp]):
             "can_cancel",
             "paid",
             "confirmed_at",
+            "offer_expires_at",
         )
         read_only_fields: tuple[str, ...] = fields
 
@@ -165,6 +170,7 @@ class StaffCountsSerializer(serializers.Serializer[Any]):
     unconfirmed = serializers.IntegerField()
     registered = serializers.IntegerField()
     awaiting_approval = serializers.IntegerField()
+    offered = serializers.IntegerField(help_text="Offered a place, to accept before the deadline.")
     waiting_list = serializers.IntegerField()
     cancelled = serializers.IntegerField()
     rejected = serializers.IntegerField()

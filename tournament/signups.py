@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from scoring.rules.i18n import _
 from tournament.inputs import RULE_PRINTABLE, control_problem
@@ -30,11 +30,16 @@ AWAITING_APPROVAL = "awaiting_approval"
 WAITING_LIST = "waiting_list"
 CANCELLED = "cancelled"
 REJECTED = "rejected"
-STATES = (UNCONFIRMED, REGISTERED, AWAITING_APPROVAL, WAITING_LIST, CANCELLED, REJECTED)
+# Promoted from the waiting list when the registration gives a time to accept: the place is held for the
+# player until the offer's deadline, then passes to the next on the list.
+OFFERED = "offered"
+STATES = (UNCONFIRMED, REGISTERED, AWAITING_APPROVAL, OFFERED, WAITING_LIST, CANCELLED, REJECTED)
 # The states of a sign-up still in the event (one per email and tournament, a database constraint too).
-LIVE = (UNCONFIRMED, REGISTERED, AWAITING_APPROVAL, WAITING_LIST)
+LIVE = (UNCONFIRMED, REGISTERED, AWAITING_APPROVAL, OFFERED, WAITING_LIST)
 # The states that hold a place.
-HOLDING = (REGISTERED, AWAITING_APPROVAL)
+HOLDING = (REGISTERED, AWAITING_APPROVAL, OFFERED)
+# The longest time to accept a promotion the settings take, in hours (30 days).
+ACCEPT_HOURS_MAX = 720
 
 RULE_NOT_OPEN = "registration-not-open"
 RULE_CLOSED = "registration-closed"
@@ -75,6 +80,7 @@ class Settings:
     capacity: int | None  # None: no limit
     needs_approval: bool
     waiting_list: bool
+    accept_hours: int | None = None  # a promotion is offered for this long; None: it is given at once
 
     def is_open(self, now: datetime) -> bool:
         return self.opens_at is not None and self.opens_at <= now and not self.is_closed(now)
@@ -148,7 +154,26 @@ def to_promote(settings: Settings, signups: Sequence[Queued], now: datetime) -> 
 
 
 def promoted_state(settings: Settings) -> str:
+    """The state of the first on the waiting list when a place frees: offered when the registration
+    gives a time to accept, else the place at once (awaiting approval when the organiser approves)."""
+    if settings.accept_hours:
+        return OFFERED
+    return accepted_state(settings)
+
+
+def accepted_state(settings: Settings) -> str:
+    """The state of a sign-up given a place: registered, or awaiting approval when the organiser
+    approves each one."""
     return AWAITING_APPROVAL if settings.needs_approval else REGISTERED
+
+
+def offer_deadline(settings: Settings, now: datetime) -> datetime | None:
+    """Until when an offer made at ``now`` may be accepted (None: no time to accept)."""
+    return now + timedelta(hours=settings.accept_hours) if settings.accept_hours else None
+
+
+def offer_expired(deadline: datetime | None, now: datetime) -> bool:
+    return deadline is not None and deadline <= now
 
 
 @dataclass(frozen=True, slots=True)

@@ -242,6 +242,7 @@ CASES: list[Case] = [
     Case((404, 404, 404, 404, 404, 404, 404), "GET",    T + "/registration/me/not-a-token/"),
     Case(ANYONE,                              "POST",   T + "/registration/me/{sara_me}/cancel/"),
     Case((404, 404, 404, 404, 404, 404, 404), "POST",   T + "/registration/me/{uma_confirm}/cancel/"),
+    Case((409, 409, 409, 409, 409, 409, 409), "POST",   T + "/registration/me/{wes_me}/accept/"),  # no offer
     Case((404, 404, 200, 200, 200, 200, 404), "GET",    PRIVATE + "/registration/"),
     Case((401, 403, 403, 403, 200, 200, 403), "GET",    T + "/signups/"),
     Case((401, 403, 403, 403, 200, 200, 403), "GET",    T + "/signups/counts/"),

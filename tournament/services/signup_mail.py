@@ -22,6 +22,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.crypto import salted_hmac
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from tournament import signups
@@ -36,7 +37,11 @@ PROMOTED = "promoted"
 CANCELLED = signups.CANCELLED
 REJECTED = signups.REJECTED
 ANNOUNCEMENT = "announcement"  # the organiser's own subject and text, in the frame of the player's language
+OFFERED = signups.OFFERED  # a place offered, to accept before its deadline
+OFFER_EXPIRED = "offer_expired"  # not accepted in time: the place passed to the next
 KINDS = (
+    OFFERED,
+    OFFER_EXPIRED,
     CONFIRM,
     KNOWN,
     REGISTERED,
@@ -69,6 +74,8 @@ def _subject(kind: str, tournament: str) -> str:
         PROMOTED: _("A place is yours at {tournament}"),
         CANCELLED: _("Your sign-up for {tournament} is cancelled"),
         REJECTED: _("Your sign-up for {tournament} was not accepted"),
+        OFFERED: _("A place is offered to you at {tournament}: accept it in time"),
+        OFFER_EXPIRED: _("The place offered to you at {tournament} has passed to the next"),
     }
     return subjects[kind].format(tournament=tournament)
 
@@ -82,6 +89,11 @@ def message(
     tournament = signup.tournament
     slug = tournament.slug
     position = None
+    deadline = ""
+    if kind == OFFERED and signup.offer_expires_at is not None:
+        with translation.override(signup.language), timezone.override(tournament.zone()):
+            local = timezone.localtime(signup.offer_expires_at)
+            deadline = f"{date_format(local, 'DATETIME_FORMAT')} ({tournament.time_zone})"
     if kind in (WAITING_LIST, PROMOTED, REGISTERED, AWAITING_APPROVAL):
         rows = SignUp.objects.filter(tournament=tournament, state__in=signups.LIVE).values_list(
             "pk", "state", "confirmed_at"
@@ -102,6 +114,7 @@ def message(
             else "",
             "hours": 48,
             "announcement": announcement,
+            "deadline": deadline,
         }
         text = render_to_string("email/signup.txt", context)
         html = render_to_string("email/signup.html", context)
@@ -134,6 +147,7 @@ def send(message_id: int) -> bool:
         stale = (
             (kind == CONFIRM and signup.confirm_token_hash is None)
             or (kind == WAITING_LIST and signup.state != signups.WAITING_LIST)
+            or (kind == OFFERED and signup.state != signups.OFFERED)
             or (kind == ANNOUNCEMENT and (row.announcement is None or signup.state not in signups.LIVE))
         )
         if not stale:

@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from datetime import datetime, time, timedelta
 from typing import Any
 
+from celery import shared_task
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.cache import cache
@@ -61,7 +62,9 @@ def settings_of(tournament: Tournament) -> signups.Settings:
     row = RegistrationSettings.objects.filter(tournament=tournament).first()
     if row is None:
         return signups.Settings(None, None, None, needs_approval=False, waiting_list=False)
-    return signups.Settings(row.opens_at, row.closes_at, row.capacity, row.needs_approval, row.waiting_list)
+    return signups.Settings(
+        row.opens_at, row.closes_at, row.capacity, row.needs_approval, row.waiting_list, row.accept_hours
+    )
 
 
 def confirm_token(signup: SignUp) -> str:
@@ -278,12 +281,17 @@ def _promote(
     change (``first_before``), is told so; the others' places are on their own page. Telling each
     one waiting their new place would send a list of 700 a message for each of 100 cancellations."""
     settings_ = settings_of(tournament)
-    chosen = signups.to_promote(settings_, _queued(tournament), timezone.now())
+    now = timezone.now()
+    chosen = signups.to_promote(settings_, _queued(tournament), now)
     promoted = []
     for queued in chosen:
         signup = SignUp.objects.select_for_update(of=("self",)).get(pk=queued.id)
-        _move(signup, signups.promoted_state(settings_), user, "signup.promote")
-        _notify(signup, signup_mail.PROMOTED, base_url)
+        state = signups.promoted_state(settings_)
+        if state == signups.OFFERED:  # the place is held until the deadline, then passes to the next
+            signup.offer_expires_at = signups.offer_deadline(settings_, now)
+            signup.save(update_fields=["offer_expires_at"])
+        _move(signup, state, user, "signup.promote")
+        _notify(signup, signup_mail.OFFERED if state == signups.OFFERED else signup_mail.PROMOTED, base_url)
         promoted.append(signup)
     first = _first_waiting(tournament)
     if first is not None and first != first_before:
@@ -570,3 +578,76 @@ def announcements(tournament: Tournament, limit: int = 10) -> list[dict[str, Any
         sent = row.messages.exclude(sent_at=None).count()
         result.append({"announcement": row, "recipients": row.messages.count(), "sent": sent})
     return result
+
+
+# -- A time to accept a promotion --------------------------------------------------------------------
+
+RULE_OFFER_EXPIRED = "signup-offer-expired"
+
+
+@transaction.atomic
+def accept_offer(tournament: Tournament, token: str, *, base_url: str = "") -> SignUp:
+    """The player accepts the place offered to them, from their own link, before its deadline: the
+    sign-up is registered (awaiting approval when the organiser approves each one). Refused when it is
+    not offered a place (409 ``signup-state``) and after the deadline (409 ``signup-offer-expired``:
+    the sweep passes the place to the next on the waiting list)."""
+    tournament = _lock(tournament)
+    signup = _by_token(tournament, token, "manage")
+    if signup.state != signups.OFFERED:
+        message = _("No place is offered to this sign-up; it is {state}.").format(
+            state=signup.get_state_display()
+        )
+        raise Refusal("state", RULE_STATE, message, status=CONFLICT)
+    if signups.offer_expired(signup.offer_expires_at, timezone.now()):
+        message = _("The time to accept this place is over.")
+        raise Refusal("state", RULE_OFFER_EXPIRED, message, status=CONFLICT)
+    state = signups.accepted_state(settings_of(tournament))
+    signup.offer_expires_at = None
+    signup.save(update_fields=["offer_expires_at"])
+    _move(signup, state, None, "signup.accept")
+    _notify(signup, state, base_url or settings.SITE_URL)
+    return signup
+
+
+def _last_base_url(signup: SignUp) -> str:
+    """The site's address of the sign-up's latest message (the sweep has no request to take it from)."""
+    last = SignUpMessage.objects.filter(signup=signup).exclude(base_url="").order_by("-pk").first()
+    return last.base_url if last is not None else settings.SITE_URL
+
+
+def expire_offers(now: datetime | None = None) -> list[int]:
+    """Every offer whose deadline has passed is withdrawn (the sign-up cancelled, its player told) and
+    the place passes to the next on the waiting list, as a cancellation's does (nobody after the closing
+    moment). One transaction per tournament, its row locked as every change of its sign-ups locks it and
+    each offer read again under the lock: two sweeps at once withdraw an offer once and give its place
+    once. The sign-ups whose offer expired."""
+    now = now or timezone.now()
+    due = SignUp.objects.filter(state=signups.OFFERED, offer_expires_at__lte=now)
+    expired: list[int] = []
+    for tournament_id in sorted(set(due.values_list("tournament_id", flat=True))):
+        with transaction.atomic():
+            tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
+            rows = list(
+                SignUp.objects.select_for_update(of=("self",))
+                .select_related("tournament")
+                .filter(tournament=tournament, state=signups.OFFERED, offer_expires_at__lte=now)
+                .order_by("offer_expires_at", "pk")
+            )
+            if not rows:
+                continue  # another sweep passed them on meanwhile
+            first_before = _first_waiting(tournament)
+            base_url = _last_base_url(rows[0])
+            for signup in rows:
+                signup.offer_expires_at = None
+                signup.save(update_fields=["offer_expires_at"])
+                _move(signup, signups.CANCELLED, None, "signup.offer-expired")
+                _notify(signup, signup_mail.OFFER_EXPIRED, base_url)
+                expired.append(signup.pk)
+            _promote(tournament, base_url, None, first_before)
+    return expired
+
+
+@shared_task(name="tournament.expire_signup_offers", ignore_result=True)
+def expire_signup_offers() -> list[int]:
+    """The sweep of the offers, sent by Celery beat every ``JOB_SWEEP_SECONDS``."""
+    return expire_offers()

@@ -85,7 +85,9 @@ def confirm(request: HttpRequest, slug: str, token: str) -> HttpResponse:
 def manage(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     tournament = access_tournament(request, slug)
     try:
-        if request.method == "POST":
+        if request.method == "POST" and request.POST.get("action") == "accept":
+            signup = signups.accept_offer(tournament, token, base_url=_base_url(request))
+        elif request.method == "POST":
             signup = signups.cancel_by_player(tournament, token, base_url=_base_url(request))
         else:
             signup = signups.find_by_manage_token(tournament, token)
