@@ -50,6 +50,7 @@ from tournament.api.rounds import RoundViewSet, SeatingJobViewSet, TableViewSet
 from tournament.api.series import PersonViewSet, RatingListViewSet, SeriesViewSet
 from tournament.api.signups import (
     SignUpViewSet,
+    accept_own_view,
     cancel_own_view,
     confirm_view,
     own_signup_view,
@@ -391,6 +392,11 @@ urlpatterns = [
         "tournaments/<int:tournament_pk>/registration/me/<str:token>/cancel/",
         cancel_own_view,
         name="registration-me-cancel",
+    ),
+    path(
+        "tournaments/<int:tournament_pk>/registration/me/<str:token>/accept/",
+        accept_own_view,
+        name="registration-me-accept",
     ),
     path("tables/<int:table_pk>/sheet/", sheets.sheet_view, name="sheet"),
     path("tables/<int:table_pk>/sheet/check/", sheets.check_view, name="sheet-check"),

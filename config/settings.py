@@ -259,6 +259,11 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": JOB_SWEEP_SECONDS,
         "options": {"expires": JOB_SWEEP_SECONDS},
     },
+    "expire-signup-offers": {  # a place offered from the waiting list and not accepted in time
+        "task": "tournament.expire_signup_offers",
+        "schedule": JOB_SWEEP_SECONDS,
+        "options": {"expires": JOB_SWEEP_SECONDS},
+    },
     "requeue-stalled-exports": {
         "task": "exports.requeue_stalled_jobs",
         "schedule": JOB_SWEEP_SECONDS,

@@ -3,7 +3,7 @@
 Importing this package registers every exporter of the product.
 """
 
-from exports.exporters import archive, ema, printable, seating, sheets, standings
+from exports.exporters import archive, ema, printable, seating, sheets, signups, standings
 from exports.exporters.base import (
     PUBLIC,
     Column,
@@ -34,6 +34,7 @@ __all__ = [
     "register",
     "seating",
     "sheets",
+    "signups",
     "standings",
     "unregister",
 ]

@@ -185,6 +185,7 @@ CASES: list[Case] = [
     Case((202, 202, 202, 202, 202, 202, 202), "POST",   T + "/exports/", {"exporter": "seating_csv"}),
     Case((401, 403, 202, 202, 202, 202, 403), "POST",   T + "/exports/", {"exporter": "standings_csv"}),
     Case((401, 403, 403, 403, 202, 202, 403), "POST",   T + "/exports/", {"exporter": "archive_json"}),
+    Case((401, 403, 403, 403, 202, 202, 403), "POST",   T + "/exports/", {"exporter": "signups_csv"}),
     Case((404, 404, 202, 202, 202, 202, 404), "POST",   PRIVATE + "/exports/", {"exporter": "seating_csv"}),
     Case((401, 403, 200, 200, 200, 200, 403), "GET",    T + "/exports/{export}/"),
     Case((401, 403, 200, 200, 200, 200, 403), "GET",    T + "/exports/{export}/download/"),
@@ -241,6 +242,7 @@ CASES: list[Case] = [
     Case((404, 404, 404, 404, 404, 404, 404), "GET",    T + "/registration/me/not-a-token/"),
     Case(ANYONE,                              "POST",   T + "/registration/me/{sara_me}/cancel/"),
     Case((404, 404, 404, 404, 404, 404, 404), "POST",   T + "/registration/me/{uma_confirm}/cancel/"),
+    Case((409, 409, 409, 409, 409, 409, 409), "POST",   T + "/registration/me/{wes_me}/accept/"),  # no offer
     Case((404, 404, 200, 200, 200, 200, 404), "GET",    PRIVATE + "/registration/"),
     Case((401, 403, 403, 403, 200, 200, 403), "GET",    T + "/signups/"),
     Case((401, 403, 403, 403, 200, 200, 403), "GET",    T + "/signups/counts/"),
@@ -255,6 +257,9 @@ CASES: list[Case] = [
          {"state": "registered"}),  # both places held
     Case((401, 403, 403, 403, 200, 200, 403), "POST",   T + "/signups/{signup_sara}/paid/", {"paid": True}),
     Case((401, 403, 403, 403, 200, 200, 403), "POST",   T + "/signups/players/"),
+    Case((401, 403, 403, 403, 202, 202, 403), "POST",   T + "/signups/announce/",
+         {"subject": "Doors", "text": "Doors open at 9:00."}),
+    Case((401, 403, 403, 403, 200, 200, 403), "GET",    T + "/signups/announcements/"),
     Case((404, 404, 403, 403, 200, 200, 404), "GET",    PRIVATE + "/signups/"),
     # Series (organisers create them, their creator changes them) and persons (what each event shows).
     Case(ANYONE,                              "GET",    "/api/series/"),

@@ -32,6 +32,8 @@ PRODUCT_EXPORTERS = [
     "score_sheets_xlsx",
     "ema_results_xlsx",
     "ema_results_csv",
+    "signups_xlsx",
+    "signups_csv",
     "score_sheets_pdf",
     "seating_cards_pdf",
     "archive_json",
@@ -52,6 +54,7 @@ def test_the_registry_lists_every_exporter_in_order_with_its_permission() -> Non
     assert permissions["standings_xlsx"] == permissions["standings_csv"] == StaffRole.Role.REFEREE
     assert permissions["score_sheets_xlsx"] == permissions["score_sheets_pdf"] == StaffRole.Role.REFEREE
     assert permissions["ema_results_csv"] == permissions["archive_json"] == StaffRole.Role.ORGANISER
+    assert permissions["signups_xlsx"] == permissions["signups_csv"] == StaffRole.Role.ORGANISER
     standings = get_exporter("standings_csv")
     assert isinstance(standings, ListExporter) and standings.verbose_name == "Standings (CSV)"
 

@@ -252,6 +252,7 @@ def test_the_organisers_list_counts_approve_reject_move_pay_cancel_and_make_play
         "unconfirmed": 1,
         "registered": 0,
         "awaiting_approval": 2,
+        "offered": 0,
         "waiting_list": 1,
         "cancelled": 0,
         "rejected": 0,

@@ -108,3 +108,32 @@ def test_each_bad_field_is_named_with_its_rule() -> None:
     assert problems(note="x" * 1001) == {"note": signups.RULE_LENGTH}
     message = signups.validate(fields(ema_id="123"), countries=["PT"])[0].message
     assert "EMA number" in message and "8 digits" in message
+
+
+def test_with_a_time_to_accept_a_promotion_is_an_offer_that_holds_the_place_until_its_deadline() -> None:
+    timed = Settings(OPEN.opens_at, OPEN.closes_at, 1, needs_approval=True, waiting_list=True, accept_hours=6)
+    assert signups.promoted_state(OPEN) == signups.REGISTERED
+    assert signups.promoted_state(timed) == signups.OFFERED
+    assert signups.accepted_state(timed) == signups.AWAITING_APPROVAL
+    assert signups.offer_deadline(timed, NOW) == NOW + timedelta(hours=6)
+    assert signups.offer_deadline(OPEN, NOW) is None
+    assert signups.offer_expired(NOW, NOW) and not signups.offer_expired(NOW + timedelta(seconds=1), NOW)
+    assert not signups.offer_expired(None, NOW)
+    # An offer holds its place: nobody else is promoted over it.
+    queue = [Queued(1, signups.OFFERED, NOW), Queued(2, signups.WAITING_LIST, NOW)]
+    assert signups.to_promote(timed, queue, NOW) == []
+
+
+def test_an_announcement_is_checked_field_by_field() -> None:
+    fine = signups.clean_announcement(
+        {"subject": " Doors ", "text": "At 9.\n\tBring tiles.", "waiting_list": "on"}
+    )
+    assert (fine.subject, fine.waiting_list) == ("Doors", True)
+    assert signups.announcement_problems(fine) == []
+    assert signups.announced_states(fine) == (signups.REGISTERED, signups.WAITING_LIST)
+    long = signups.clean_announcement({"subject": "x" * 151, "text": "y" * 5001})
+    assert [(p.field, p.rule) for p in signups.announcement_problems(long)] == [
+        ("subject", "announcement-length"),
+        ("text", "announcement-length"),
+    ]
+    assert signups.announced_states(long) == (signups.REGISTERED,)

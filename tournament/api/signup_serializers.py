@@ -81,6 +81,10 @@ class RegistrationSerializer(serializers.Serializer[Any]):
     entry_fee = serializers.CharField()
     consent_text = serializers.CharField(help_text="Empty: the site's own text (the sign-up page's).")
     online = serializers.BooleanField(help_text="Played online: the sign-up asks for nicknames.")
+    accept_hours = serializers.IntegerField(
+        allow_null=True,
+        help_text="Hours the first on the waiting list has to accept a freed place; null: given at once.",
+    )
     counts = CountsSerializer()
 
 
@@ -129,6 +133,7 @@ class OwnSignUpSerializer(serializers.ModelSerializer[SignUp]):
             "can_cancel",
             "paid",
             "confirmed_at",
+            "offer_expires_at",
         )
         read_only_fields: tuple[str, ...] = fields
 
@@ -165,6 +170,7 @@ class StaffCountsSerializer(serializers.Serializer[Any]):
     unconfirmed = serializers.IntegerField()
     registered = serializers.IntegerField()
     awaiting_approval = serializers.IntegerField()
+    offered = serializers.IntegerField(help_text="Offered a place, to accept before the deadline.")
     waiting_list = serializers.IntegerField()
     cancelled = serializers.IntegerField()
     rejected = serializers.IntegerField()
@@ -181,3 +187,23 @@ class SentSerializer(serializers.Serializer[Any]):
 
 class MadePlayersSerializer(serializers.Serializer[Any]):
     players = serializers.ListField(child=serializers.IntegerField(), help_text="The new players' ids.")
+
+
+class AnnouncementInputSerializer(serializers.Serializer[Any]):
+    """The organiser's announcement to the sign-ups (its rules, and their words, are the service's)."""
+
+    subject = _text("One line, at most 150 characters (required).")
+    text = _text("At most 5,000 characters, sent as written (required).", limit=TEXT)
+    waiting_list = serializers.BooleanField(
+        required=False, default=False, help_text="To the waiting list too, not only the registered."
+    )
+
+
+class AnnouncementSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    subject = serializers.CharField()
+    text = serializers.CharField()
+    waiting_list = serializers.BooleanField()
+    created_at = serializers.DateTimeField()
+    recipients = serializers.IntegerField(help_text="The messages written, one per recipient.")
+    sent = serializers.IntegerField(help_text="Of those, the ones the mail server has taken so far.")

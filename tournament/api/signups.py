@@ -26,6 +26,8 @@ from rest_framework.response import Response
 
 from tournament.api.base import Pagination, TournamentScopedViewSet
 from tournament.api.signup_serializers import (
+    AnnouncementInputSerializer,
+    AnnouncementSerializer,
     MadePlayersSerializer,
     MoveSerializer,
     OwnSignUpSerializer,
@@ -89,6 +91,7 @@ class RegistrationViewSet(TournamentScopedViewSet):
             "entry_fee": row.entry_fee if row else "",
             "consent_text": row.consent_text if row else "",
             "online": row.online if row else False,
+            "accept_hours": row.accept_hours if row else None,
             "counts": {key: counts[key] for key in ("registered", "places_left", "waiting_list")},
         }
         return Response(RegistrationSerializer(data).data)
@@ -191,6 +194,20 @@ class RegistrationViewSet(TournamentScopedViewSet):
     def cancel(self, request: Request, tournament_pk: int, token: str) -> Response:
         return self.own(signups.cancel_by_player(self.tournament, token, base_url=_base_url(request)))
 
+    @extend_schema(
+        summary="The player accepts the place offered to them, before its deadline",
+        description="Registered (or awaiting approval) from now. 409 signup-state when no place is "
+        "offered, 409 signup-offer-expired after the deadline (the place passes to the next).",
+        request=None,
+        responses={
+            200: OwnSignUpSerializer,
+            409: OpenApiResponse(description="No place offered, or the time to accept is over."),
+            410: OpenApiResponse(description="The link has expired."),
+        },
+    )
+    def accept(self, request: Request, tournament_pk: int, token: str) -> Response:
+        return self.own(signups.accept_offer(self.tournament, token, base_url=_base_url(request)))
+
 
 registration_view = RegistrationViewSet.as_view({"get": "state", "patch": "configure"})
 registered_view = RegistrationViewSet.as_view({"get": "registered"}, serializer_class=PublicSignUpSerializer)
@@ -198,6 +215,7 @@ sign_up_view = RegistrationViewSet.as_view({"post": "sign_up"}, serializer_class
 confirm_view = RegistrationViewSet.as_view({"post": "confirm"}, serializer_class=OwnSignUpSerializer)
 own_signup_view = RegistrationViewSet.as_view({"get": "mine"}, serializer_class=OwnSignUpSerializer)
 cancel_own_view = RegistrationViewSet.as_view({"post": "cancel"}, serializer_class=OwnSignUpSerializer)
+accept_own_view = RegistrationViewSet.as_view({"post": "accept"}, serializer_class=OwnSignUpSerializer)
 
 
 # -- The organisers' sign-ups ------------------------------------------------------------------------
@@ -223,7 +241,12 @@ class SignUpViewSet(TournamentScopedViewSet):
         method = self.request.method if self.request is not None else ""
         if self.action == "partial_update" or method == "PATCH":
             return SignUpEditSerializer
-        return {"move": MoveSerializer, "paid": PaidSerializer}.get(self.action, StaffSignUpSerializer)
+        serializers_ = {
+            "move": MoveSerializer,
+            "paid": PaidSerializer,
+            "announce": AnnouncementInputSerializer,
+        }
+        return serializers_.get(self.action, StaffSignUpSerializer)
 
     def get_object(self) -> SignUp:
         """The organisers' only (DRF's ``OPTIONS`` asks too: a refusal leaves the writes undescribed)."""
@@ -359,3 +382,55 @@ class SignUpViewSet(TournamentScopedViewSet):
         self.require(Role.ORGANISER)
         made = signups.turn_into_players(self.tournament, request.user)
         return Response(MadePlayersSerializer({"players": [player.pk for player in made]}).data)
+
+    @extend_schema(
+        summary="Send an announcement to every registered sign-up, and the waiting list with "
+        "waiting_list=true (organiser; audited)",
+        description="One message per recipient, written in this request's transaction and sent in the "
+        "background, each in the player's language around the text as written, with the player's own "
+        "link. 400 announcement-required, announcement-length (subject 150, text 5,000 characters) or "
+        "printable-text, naming subject or text; 409 announcement-no-recipient on waiting_list when "
+        "nobody would receive it.",
+        request=AnnouncementInputSerializer,
+        responses={
+            202: AnnouncementSerializer,
+            409: OpenApiResponse(description="Nobody would receive it."),
+        },
+    )
+    @action(detail=False, methods=["post"], pagination_class=None, filter_backends=[])
+    def announce(self, request: Request, tournament_pk: int) -> Response:
+        self.require(Role.ORGANISER)
+        serializer = AnnouncementInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        row = signups.announce(
+            self.tournament, request.user, serializer.validated_data, base_url=_base_url(request)
+        )
+        return Response(_announcement(row), status=status.HTTP_202_ACCEPTED)
+
+    @extend_schema(
+        summary="The announcements sent to the sign-ups, latest first, with how many are sent (organiser)",
+        responses=AnnouncementSerializer(many=True),
+    )
+    @action(detail=False, methods=["get"], pagination_class=None, filter_backends=[])
+    def announcements(self, request: Request, tournament_pk: int) -> Response:
+        self.require(Role.ORGANISER)
+        rows = signups.announcements(self.tournament, limit=100)
+        return Response([_announcement(item["announcement"], item) for item in rows])
+
+
+def _announcement(row: Any, counts: dict[str, Any] | None = None) -> Any:
+    if counts is None:
+        counts = {
+            "recipients": row.messages.count(),
+            "sent": row.messages.exclude(sent_at=None).count(),
+        }
+    data = {
+        "id": row.pk,
+        "subject": row.subject,
+        "text": row.text,
+        "waiting_list": row.waiting_list,
+        "created_at": row.created_at,
+        "recipients": counts["recipients"],
+        "sent": counts["sent"],
+    }
+    return AnnouncementSerializer(data).data

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from scoring.rules.i18n import _
 from tournament.core.inputs import RULE_PRINTABLE, control_problem
@@ -30,11 +30,16 @@ AWAITING_APPROVAL = "awaiting_approval"
 WAITING_LIST = "waiting_list"
 CANCELLED = "cancelled"
 REJECTED = "rejected"
-STATES = (UNCONFIRMED, REGISTERED, AWAITING_APPROVAL, WAITING_LIST, CANCELLED, REJECTED)
+# Promoted from the waiting list when the registration gives a time to accept: the place is held for the
+# player until the offer's deadline, then passes to the next on the list.
+OFFERED = "offered"
+STATES = (UNCONFIRMED, REGISTERED, AWAITING_APPROVAL, OFFERED, WAITING_LIST, CANCELLED, REJECTED)
 # The states of a sign-up still in the event (one per email and tournament, a database constraint too).
-LIVE = (UNCONFIRMED, REGISTERED, AWAITING_APPROVAL, WAITING_LIST)
+LIVE = (UNCONFIRMED, REGISTERED, AWAITING_APPROVAL, OFFERED, WAITING_LIST)
 # The states that hold a place.
-HOLDING = (REGISTERED, AWAITING_APPROVAL)
+HOLDING = (REGISTERED, AWAITING_APPROVAL, OFFERED)
+# The longest time to accept a promotion the settings take, in hours (30 days).
+ACCEPT_HOURS_MAX = 720
 
 RULE_NOT_OPEN = "registration-not-open"
 RULE_CLOSED = "registration-closed"
@@ -75,6 +80,7 @@ class Settings:
     capacity: int | None  # None: no limit
     needs_approval: bool
     waiting_list: bool
+    accept_hours: int | None = None  # a promotion is offered for this long; None: it is given at once
 
     def is_open(self, now: datetime) -> bool:
         return self.opens_at is not None and self.opens_at <= now and not self.is_closed(now)
@@ -148,7 +154,26 @@ def to_promote(settings: Settings, signups: Sequence[Queued], now: datetime) -> 
 
 
 def promoted_state(settings: Settings) -> str:
+    """The state of the first on the waiting list when a place frees: offered when the registration
+    gives a time to accept, else the place at once (awaiting approval when the organiser approves)."""
+    if settings.accept_hours:
+        return OFFERED
+    return accepted_state(settings)
+
+
+def accepted_state(settings: Settings) -> str:
+    """The state of a sign-up given a place: registered, or awaiting approval when the organiser
+    approves each one."""
     return AWAITING_APPROVAL if settings.needs_approval else REGISTERED
+
+
+def offer_deadline(settings: Settings, now: datetime) -> datetime | None:
+    """Until when an offer made at ``now`` may be accepted (None: no time to accept)."""
+    return now + timedelta(hours=settings.accept_hours) if settings.accept_hours else None
+
+
+def offer_expired(deadline: datetime | None, now: datetime) -> bool:
+    return deadline is not None and deadline <= now
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,3 +311,59 @@ def changes(before: Fields, after: Fields) -> dict[str, list[str]]:
 def display_name(fields: Fields) -> str:
     """The player's name as the product shows it: first name, then last name."""
     return f"{fields.first_name} {fields.last_name}".strip()
+
+
+# -- An organiser's announcement to the sign-ups ------------------------------------------------------
+
+SUBJECT_LENGTH = 150
+ANNOUNCEMENT_LENGTH = 5000
+RULE_ANNOUNCEMENT_REQUIRED = "announcement-required"
+RULE_ANNOUNCEMENT_LENGTH = "announcement-length"
+RULE_NO_RECIPIENT = "announcement-no-recipient"
+
+
+@dataclass(frozen=True, slots=True)
+class Announcement:
+    """An organiser's message to the sign-ups: a one-line subject and a text, as written (only the
+    spaces around them trimmed), to the registered and, when chosen, to the waiting list."""
+
+    subject: str
+    text: str
+    waiting_list: bool
+
+
+def clean_announcement(raw: dict[str, object]) -> Announcement:
+    return Announcement(
+        subject=str(raw.get("subject") or "").strip(),
+        text=str(raw.get("text") or "").strip(),
+        waiting_list=raw.get("waiting_list") in (True, "on", "true", "1", "yes"),
+    )
+
+
+def announcement_problems(announcement: Announcement) -> list[Problem]:
+    """Every problem of an announcement, each naming its field and rule (empty: fine): both required,
+    the subject one line of at most ``SUBJECT_LENGTH`` characters, the text at most
+    ``ANNOUNCEMENT_LENGTH``, neither with a control character (the text may hold new lines and tabs)."""
+    problems: list[Problem] = []
+    for name, label, limit, multiline in (
+        ("subject", _("Subject"), SUBJECT_LENGTH, False),
+        ("text", _("Text"), ANNOUNCEMENT_LENGTH, True),
+    ):
+        value = getattr(announcement, name)
+        why = control_problem(value, multiline=multiline)
+        if why is not None:
+            problems.append(Problem(name, RULE_PRINTABLE, f"{label}: {why}"))
+        elif not value:
+            message = _("{field}: required").format(field=label)
+            problems.append(Problem(name, RULE_ANNOUNCEMENT_REQUIRED, message))
+        elif len(value) > limit:
+            message = _("{field}: at most {count} characters, not {length}").format(
+                field=label, count=limit, length=len(value)
+            )
+            problems.append(Problem(name, RULE_ANNOUNCEMENT_LENGTH, message))
+    return problems
+
+
+def announced_states(announcement: Announcement) -> tuple[str, ...]:
+    """The states of the sign-ups an announcement goes to."""
+    return (REGISTERED, WAITING_LIST) if announcement.waiting_list else (REGISTERED,)

@@ -38,6 +38,23 @@ class SignUpEditForm(SignUpForm):
     website = None
 
 
+class AnnouncementForm(forms.Form):
+    """The organiser's announcement to the sign-ups (``tournament.services.signups.announce`` checks it,
+    naming each field: required, at most 150 and 5,000 characters, printable)."""
+
+    subject = forms.CharField(
+        label=_("Subject"), required=False, strip=False, widget=forms.TextInput(attrs={"maxlength": 150})
+    )
+    text = forms.CharField(
+        label=_("Text"),
+        required=False,
+        strip=False,
+        widget=forms.Textarea(attrs={"rows": 6, "maxlength": 5000}),
+        help_text=_("Sent as written, after a greeting in each player's language and before their own link."),
+    )
+    waiting_list = forms.BooleanField(label=_("To the waiting list too"), required=False)
+
+
 class RegistrationSettingsForm(forms.ModelForm):
     """The organiser's registration settings (``tournament.services.signups.configure``): its moments are
     entered and shown in the venue's time zone (the page's, ``views.base.access_tournament``)."""

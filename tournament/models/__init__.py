@@ -21,7 +21,7 @@ from tournament.models.series import (
     SeriesExportJob,
     series_export_upload_to,
 )
-from tournament.models.signups import RegistrationSettings, SignUp, SignUpMessage
+from tournament.models.signups import RegistrationSettings, SignUp, SignUpAnnouncement, SignUpMessage
 from tournament.models.staff import (
     AUDIT_ACTIONS,
     AUDIT_FIELDS,
@@ -56,6 +56,7 @@ __all__ = [
     "Series",
     "SeriesExportJob",
     "SignUp",
+    "SignUpAnnouncement",
     "SignUpMessage",
     "StaffRole",
     "Table",

@@ -31,6 +31,16 @@ class RegistrationSettings(models.Model):
     entry_fee = models.CharField(_("entry fee"), max_length=200, blank=True)
     consent_text = models.TextField(_("consent text"), blank=True)
     online = models.BooleanField(_("played online (ask for nicknames)"), default=False)
+    accept_hours = models.PositiveIntegerField(
+        _("hours to accept a place from the waiting list"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(720)],
+        help_text=_(
+            "Empty: a place that frees goes at once to the first on the waiting list. Set: it is offered, "
+            "and passes to the next when not accepted in time."
+        ),
+    )
 
     # What the organiser sets (the settings form, the API's PATCH, ``services.signups.configure``).
     EDITABLE = (
@@ -42,6 +52,7 @@ class RegistrationSettings(models.Model):
         "entry_fee",
         "consent_text",
         "online",
+        "accept_hours",
     )
 
     class Meta:
@@ -70,6 +81,7 @@ class SignUp(models.Model):
         UNCONFIRMED = "unconfirmed", _("unconfirmed")
         REGISTERED = "registered", _("registered")
         AWAITING_APPROVAL = "awaiting_approval", _("awaiting approval")
+        OFFERED = "offered", _("offered a place")
         WAITING_LIST = "waiting_list", _("waiting list")
         CANCELLED = "cancelled", _("cancelled")
         REJECTED = "rejected", _("rejected")
@@ -90,6 +102,8 @@ class SignUp(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     confirmed_at = models.DateTimeField(_("confirmed"), null=True, blank=True)
     paid = models.BooleanField(_("paid"), default=False)
+    # An offered place (state ``offered``) may be accepted until then; the sweep passes it on after.
+    offer_expires_at = models.DateTimeField(_("offer open until"), null=True, blank=True)
     confirm_token_hash = models.CharField(max_length=64, unique=True, null=True, blank=True)
     confirm_expires_at = models.DateTimeField(null=True, blank=True)
     # The random seed both tokens are made from with the site's SECRET_KEY (``salted_hmac``), so that a
@@ -109,7 +123,7 @@ class SignUp(models.Model):
             models.UniqueConstraint(
                 fields=["tournament", "email"],
                 condition=models.Q(
-                    state__in=["unconfirmed", "registered", "awaiting_approval", "waiting_list"]
+                    state__in=["unconfirmed", "registered", "awaiting_approval", "offered", "waiting_list"]
                 ),
                 name="one_live_signup_per_email",
             )
@@ -124,6 +138,29 @@ class SignUp(models.Model):
         return f"{self.first_name} {self.last_name}"
 
 
+class SignUpAnnouncement(models.Model):
+    """An organiser's message to a tournament's sign-ups (``tournament.services.signups.announce``): the
+    subject and text as written, to the registered and, when chosen, the waiting list; each recipient's
+    message is a ``SignUpMessage`` written in the same transaction."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="announcements")
+    subject = models.CharField(_("subject"), max_length=150)
+    text = models.TextField(_("text"))
+    waiting_list = models.BooleanField(_("the waiting list too"), default=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("announcement")
+        verbose_name_plural = _("announcements")
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return self.subject
+
+
 class SignUpMessage(models.Model):
     """One message a sign-up's change causes (``tournament.services.signup_mail``), written in that
     change's own transaction, so it exists exactly when the change does; ``sent_at`` once the mail
@@ -133,6 +170,10 @@ class SignUpMessage(models.Model):
 
     signup = models.ForeignKey(SignUp, on_delete=models.CASCADE, related_name="messages")
     kind = models.CharField(max_length=20)
+    # The organiser's announcement this message carries (kind ``announcement``).
+    announcement = models.ForeignKey(
+        SignUpAnnouncement, on_delete=models.CASCADE, null=True, blank=True, related_name="messages"
+    )
     base_url = models.CharField(max_length=200, blank=True)
     queued_at = models.DateTimeField(auto_now_add=True)
     sent_at = models.DateTimeField(null=True, blank=True)

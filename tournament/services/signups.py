@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from datetime import datetime, time, timedelta
 from typing import Any
 
+from celery import shared_task
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.cache import cache
@@ -32,7 +33,15 @@ from django.utils.translation import gettext as _
 
 from tournament.core import signups
 from tournament.core.refusal import CONFLICT, GONE, NOT_FOUND, Problem, Refusal
-from tournament.models import Player, RegistrationSettings, SignUp, SignUpMessage, StaffRole, Tournament
+from tournament.models import (
+    Player,
+    RegistrationSettings,
+    SignUp,
+    SignUpAnnouncement,
+    SignUpMessage,
+    StaffRole,
+    Tournament,
+)
 from tournament.queries import access
 from tournament.services import audit, signup_mail
 from tournament.services.registration import country_lookup, register_player
@@ -54,7 +63,9 @@ def settings_of(tournament: Tournament) -> signups.Settings:
     row = RegistrationSettings.objects.filter(tournament=tournament).first()
     if row is None:
         return signups.Settings(None, None, None, needs_approval=False, waiting_list=False)
-    return signups.Settings(row.opens_at, row.closes_at, row.capacity, row.needs_approval, row.waiting_list)
+    return signups.Settings(
+        row.opens_at, row.closes_at, row.capacity, row.needs_approval, row.waiting_list, row.accept_hours
+    )
 
 
 def confirm_token(signup: SignUp) -> str:
@@ -271,12 +282,17 @@ def _promote(
     change (``first_before``), is told so; the others' places are on their own page. Telling each
     one waiting their new place would send a list of 700 a message for each of 100 cancellations."""
     settings_ = settings_of(tournament)
-    chosen = signups.to_promote(settings_, _queued(tournament), timezone.now())
+    now = timezone.now()
+    chosen = signups.to_promote(settings_, _queued(tournament), now)
     promoted = []
     for queued in chosen:
         signup = SignUp.objects.select_for_update(of=("self",)).get(pk=queued.id)
-        _move(signup, signups.promoted_state(settings_), user, "signup.promote")
-        _notify(signup, signup_mail.PROMOTED, base_url)
+        state = signups.promoted_state(settings_)
+        if state == signups.OFFERED:  # the place is held until the deadline, then passes to the next
+            signup.offer_expires_at = signups.offer_deadline(settings_, now)
+            signup.save(update_fields=["offer_expires_at"])
+        _move(signup, state, user, "signup.promote")
+        _notify(signup, signup_mail.OFFERED if state == signups.OFFERED else signup_mail.PROMOTED, base_url)
         promoted.append(signup)
     first = _first_waiting(tournament)
     if first is not None and first != first_before:
@@ -498,3 +514,141 @@ def configure(
     audit.record(tournament, user, "registration.settings", "registration", changes)
     _promote(tournament, base_url, user, first_before)
     return row
+
+
+@transaction.atomic
+def announce(
+    tournament: Tournament, user: AbstractBaseUser, data: Mapping[str, Any], *, base_url: str = ""
+) -> SignUpAnnouncement:
+    """The organiser's announcement (``data``: ``subject``, ``text``, ``waiting_list``) to every registered
+    sign-up, and the waiting list when chosen: one ``SignUpMessage`` per recipient written here, in the
+    announcement's transaction, each sent once by the sign-up messages' task after it commits (none twice,
+    none lost). Refused, naming the field, for a subject or text missing, too long or with a control
+    character, and when nobody would receive it. Audited (``signup.announce``)."""
+    access.require_role(user, tournament, Role.ORGANISER)
+    announcement = signups.clean_announcement(dict(data))
+    problems = signups.announcement_problems(announcement)
+    if problems:
+        raise Refusal.of(problems)
+    tournament = _lock(tournament)  # the recipients are those of this moment, as every change counts them
+    states = signups.announced_states(announcement)
+    recipients = list(
+        SignUp.objects.filter(tournament=tournament, state__in=states)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    if not recipients:
+        message = _("Nobody would receive this announcement: no sign-up is registered yet.")
+        if announcement.waiting_list:
+            message = _("Nobody would receive this announcement: no sign-up is registered or waiting.")
+        raise Refusal("waiting_list", signups.RULE_NO_RECIPIENT, message, status=CONFLICT)
+    row = SignUpAnnouncement.objects.create(
+        tournament=tournament,
+        subject=announcement.subject,
+        text=announcement.text,
+        waiting_list=announcement.waiting_list,
+        created_by=user if user.is_authenticated else None,
+    )
+    base = (base_url or settings.SITE_URL)[:200]
+    messages = SignUpMessage.objects.bulk_create(
+        SignUpMessage(signup_id=pk, kind=signup_mail.ANNOUNCEMENT, announcement=row, base_url=base)
+        for pk in recipients
+    )
+    ids = [message.pk for message in messages]
+    audit.record(
+        tournament,
+        user,
+        "signup.announce",
+        f"announcement {row.subject}",
+        {
+            "announcement": row.pk,
+            "subject": row.subject,
+            "recipients": len(ids),
+            "waiting_list": row.waiting_list,
+        },
+    )
+    transaction.on_commit(lambda: [signup_mail.send_signup_message.delay(pk) for pk in ids])
+    return row
+
+
+def announcements(tournament: Tournament, limit: int = 10) -> list[dict[str, Any]]:
+    """The latest announcements with how many messages each has and how many are sent."""
+    rows = SignUpAnnouncement.objects.filter(tournament=tournament).order_by("-created_at", "-pk")[:limit]
+    result = []
+    for row in rows:
+        sent = row.messages.exclude(sent_at=None).count()
+        result.append({"announcement": row, "recipients": row.messages.count(), "sent": sent})
+    return result
+
+
+# -- A time to accept a promotion --------------------------------------------------------------------
+
+RULE_OFFER_EXPIRED = "signup-offer-expired"
+
+
+@transaction.atomic
+def accept_offer(tournament: Tournament, token: str, *, base_url: str = "") -> SignUp:
+    """The player accepts the place offered to them, from their own link, before its deadline: the
+    sign-up is registered (awaiting approval when the organiser approves each one). Refused when it is
+    not offered a place (409 ``signup-state``) and after the deadline (409 ``signup-offer-expired``:
+    the sweep passes the place to the next on the waiting list)."""
+    tournament = _lock(tournament)
+    signup = _by_token(tournament, token, "manage")
+    if signup.state != signups.OFFERED:
+        message = _("No place is offered to this sign-up; it is {state}.").format(
+            state=signup.get_state_display()
+        )
+        raise Refusal("state", RULE_STATE, message, status=CONFLICT)
+    if signups.offer_expired(signup.offer_expires_at, timezone.now()):
+        message = _("The time to accept this place is over.")
+        raise Refusal("state", RULE_OFFER_EXPIRED, message, status=CONFLICT)
+    state = signups.accepted_state(settings_of(tournament))
+    signup.offer_expires_at = None
+    signup.save(update_fields=["offer_expires_at"])
+    _move(signup, state, None, "signup.accept")
+    _notify(signup, state, base_url or settings.SITE_URL)
+    return signup
+
+
+def _last_base_url(signup: SignUp) -> str:
+    """The site's address of the sign-up's latest message (the sweep has no request to take it from)."""
+    last = SignUpMessage.objects.filter(signup=signup).exclude(base_url="").order_by("-pk").first()
+    return last.base_url if last is not None else settings.SITE_URL
+
+
+def expire_offers(now: datetime | None = None) -> list[int]:
+    """Every offer whose deadline has passed is withdrawn (the sign-up cancelled, its player told) and
+    the place passes to the next on the waiting list, as a cancellation's does (nobody after the closing
+    moment). One transaction per tournament, its row locked as every change of its sign-ups locks it and
+    each offer read again under the lock: two sweeps at once withdraw an offer once and give its place
+    once. The sign-ups whose offer expired."""
+    now = now or timezone.now()
+    due = SignUp.objects.filter(state=signups.OFFERED, offer_expires_at__lte=now)
+    expired: list[int] = []
+    for tournament_id in sorted(set(due.values_list("tournament_id", flat=True))):
+        with transaction.atomic():
+            tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
+            rows = list(
+                SignUp.objects.select_for_update(of=("self",))
+                .select_related("tournament")
+                .filter(tournament=tournament, state=signups.OFFERED, offer_expires_at__lte=now)
+                .order_by("offer_expires_at", "pk")
+            )
+            if not rows:
+                continue  # another sweep passed them on meanwhile
+            first_before = _first_waiting(tournament)
+            base_url = _last_base_url(rows[0])
+            for signup in rows:
+                signup.offer_expires_at = None
+                signup.save(update_fields=["offer_expires_at"])
+                _move(signup, signups.CANCELLED, None, "signup.offer-expired")
+                _notify(signup, signup_mail.OFFER_EXPIRED, base_url)
+                expired.append(signup.pk)
+            _promote(tournament, base_url, None, first_before)
+    return expired
+
+
+@shared_task(name="tournament.expire_signup_offers", ignore_result=True)
+def expire_signup_offers() -> list[int]:
+    """The sweep of the offers, sent by Celery beat every ``JOB_SWEEP_SECONDS``."""
+    return expire_offers()

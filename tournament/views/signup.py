@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from tournament.core.refusal import Refusal
 from tournament.core.signups import EDITABLE, LIVE
-from tournament.forms.signup import RegistrationSettingsForm, SignUpEditForm, SignUpForm
+from tournament.forms.signup import AnnouncementForm, RegistrationSettingsForm, SignUpEditForm, SignUpForm
 from tournament.models import RegistrationSettings, SignUp, StaffRole
 from tournament.queries import access
 from tournament.services import signups
@@ -85,7 +85,9 @@ def confirm(request: HttpRequest, slug: str, token: str) -> HttpResponse:
 def manage(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     tournament = access_tournament(request, slug)
     try:
-        if request.method == "POST":
+        if request.method == "POST" and request.POST.get("action") == "accept":
+            signup = signups.accept_offer(tournament, token, base_url=_base_url(request))
+        elif request.method == "POST":
             signup = signups.cancel_by_player(tournament, token, base_url=_base_url(request))
         else:
             signup = signups.find_by_manage_token(tournament, token)
@@ -130,11 +132,25 @@ def staff_signups(request: HttpRequest, slug: str) -> HttpResponse:
     posted_settings = request.method == "POST" and request.POST.get("action") == "settings"
     settings_form = RegistrationSettingsForm(request.POST if posted_settings else None, instance=row)
     settings_saved = False
+    posted_announcement = request.method == "POST" and request.POST.get("action") == "announce"
+    announcement_form = AnnouncementForm(request.POST if posted_announcement else None)
+    announced = None
     if request.method == "POST":
         action = request.POST.get("action", "")
         base = _base_url(request)
         try:
-            if action == "settings":
+            if action == "announce":
+                if announcement_form.is_valid():
+                    announced = signups.announce(
+                        tournament,
+                        request.user,  # type: ignore[arg-type]
+                        announcement_form.cleaned_data,
+                        base_url=base,
+                    )
+                    announcement_form = AnnouncementForm()
+                else:
+                    status = 400
+            elif action == "settings":
                 if settings_form.is_valid():
                     signups.configure(tournament, request.user, settings_form.cleaned_data, base_url=base)  # type: ignore[arg-type]
                     settings_saved = True
@@ -162,7 +178,10 @@ def staff_signups(request: HttpRequest, slug: str) -> HttpResponse:
                 else:
                     signups.move(signup, action, user, base_url=base)  # type: ignore[arg-type]
         except Refusal as error:
-            if action == "settings":
+            if action == "announce":
+                add_refusal(announcement_form, error)
+                status = error.status
+            elif action == "settings":
                 add_refusal(settings_form, error)
                 status = error.status
             elif edit_form is not None:
@@ -182,6 +201,9 @@ def staff_signups(request: HttpRequest, slug: str) -> HttpResponse:
         "edited": edited,
         "settings_form": settings_form,
         "settings_saved": settings_saved,
+        "announcement_form": announcement_form,
+        "announced": announced,
+        "announcements": signups.announcements(tournament),
         **_context(tournament),
     }
     if refusal is not None:
