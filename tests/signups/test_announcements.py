@@ -20,7 +20,7 @@ from tests.signups.test_services import BASE, form, open_registration, signed_up
 from tests.tournament.test_club_sessions import race
 from tournament.core.refusal import Refusal
 from tournament.models import AuditEntry, SignUp, SignUpAnnouncement, SignUpMessage, Tournament
-from tournament.services import signup_mail, signups
+from tournament.services import announcements, signup_mail, signups
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -60,7 +60,7 @@ def test_every_registered_sign_up_gets_one_message_in_its_language_with_its_link
     tournament: Tournament, inbox: Inbox, field: dict[str, SignUp]
 ) -> None:
     organiser = make_user("organiser", tournament, "organiser")
-    row = signups.announce(tournament, organiser, {"subject": SUBJECT, "text": TEXT}, base_url=BASE)
+    row = announcements.announce(tournament, organiser, {"subject": SUBJECT, "text": TEXT}, base_url=BASE)
     assert [len(announced(inbox, a)) for a in ("ana@example.org", "ben@example.org")] == [1, 1]
     assert announced(inbox, "kenji@example.jp") == [] and announced(inbox, "zoe@example.fr") == []
     [ana], [ben] = announced(inbox, "ana@example.org"), announced(inbox, "ben@example.org")
@@ -95,7 +95,7 @@ def test_the_waiting_list_too_when_chosen_and_none_sent_twice(
     tournament: Tournament, inbox: Inbox, field: dict[str, SignUp]
 ) -> None:
     organiser = make_user("organiser", tournament, "organiser")
-    row = signups.announce(
+    row = announcements.announce(
         tournament, organiser, {"subject": SUBJECT, "text": TEXT, "waiting_list": True}, base_url=BASE
     )
     [kenji] = announced(inbox, "kenji@example.jp")
@@ -117,12 +117,12 @@ def test_an_announcement_rolled_back_sends_nothing_and_a_cancelled_player_is_lef
 ) -> None:
     organiser = make_user("organiser", tournament, "organiser")
     with pytest.raises(RuntimeError), transaction.atomic():
-        signups.announce(tournament, organiser, {"subject": SUBJECT, "text": TEXT})
+        announcements.announce(tournament, organiser, {"subject": SUBJECT, "text": TEXT})
         raise RuntimeError("the request failed after the announcement")
     assert not SignUpAnnouncement.objects.exists() and announced(inbox, "ana@example.org") == []
     # Written while Ana was registered, sent after she cancelled: not hers any more.
     with transaction.atomic():
-        row = signups.announce(tournament, organiser, {"subject": SUBJECT, "text": TEXT}, base_url=BASE)
+        row = announcements.announce(tournament, organiser, {"subject": SUBJECT, "text": TEXT}, base_url=BASE)
         SignUp.objects.filter(pk=field["ana"].pk).update(state="cancelled")
     assert announced(inbox, "ana@example.org") == [] and len(announced(inbox, "ben@example.org")) == 1
     assert not SignUpMessage.objects.filter(announcement=row, sent_at=None).exists()
@@ -145,7 +145,7 @@ def test_refusals_name_the_field_and_store_nothing(
     organiser = make_user("organiser", tournament, "organiser")
     open_registration(tournament)
     with pytest.raises(Refusal) as refused:
-        signups.announce(tournament, organiser, data)
+        announcements.announce(tournament, organiser, data)
     assert (refused.value.problems[0].field, refused.value.rule) == (field_name, rule)
     assert not SignUpAnnouncement.objects.exists() and not SignUpMessage.objects.exists()
     assert not AuditEntry.objects.filter(action="signup.announce").exists()
@@ -156,9 +156,11 @@ def test_only_organisers_announce_and_not_to_nobody(tournament: Tournament, inbo
     organiser = make_user("organiser", tournament, "organiser")
     open_registration(tournament)
     with pytest.raises(PermissionDenied):
-        signups.announce(tournament, referee, {"subject": SUBJECT, "text": TEXT})
+        announcements.announce(tournament, referee, {"subject": SUBJECT, "text": TEXT})
     with pytest.raises(Refusal) as nobody:
-        signups.announce(tournament, organiser, {"subject": SUBJECT, "text": TEXT, "waiting_list": True})
+        announcements.announce(
+            tournament, organiser, {"subject": SUBJECT, "text": TEXT, "waiting_list": True}
+        )
     assert (nobody.value.problems[0].field, nobody.value.rule, nobody.value.status) == (
         "waiting_list",
         "announcement-no-recipient",

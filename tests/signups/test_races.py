@@ -1,7 +1,7 @@
 """Sign-ups changed at the same moment, on PostgreSQL (real row locks, each call in a thread of its own
 connection): two cancellations at once promote two people, never the same place twice; two confirmations
-for the last place give it once. Both fail with the tournament's row lock (``services.signups._lock``)
-taken out: the one guard, as each sign-up row is locked alone."""
+for the last place give it once. Both fail with the tournament's row lock
+(``services.signups.locked_tournament``) taken out: the one guard, as each sign-up row is locked alone."""
 
 from __future__ import annotations
 

@@ -43,7 +43,7 @@ from tournament.api.signup_serializers import (
 )
 from tournament.models import RegistrationSettings, SignUp, StaffRole
 from tournament.queries import access
-from tournament.services import signups
+from tournament.services import announcements, signups
 
 Role = StaffRole.Role
 
@@ -402,7 +402,7 @@ class SignUpViewSet(TournamentScopedViewSet):
         self.require(Role.ORGANISER)
         serializer = AnnouncementInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        row = signups.announce(
+        row = announcements.announce(
             self.tournament, request.user, serializer.validated_data, base_url=_base_url(request)
         )
         return Response(_announcement(row), status=status.HTTP_202_ACCEPTED)
@@ -414,7 +414,7 @@ class SignUpViewSet(TournamentScopedViewSet):
     @action(detail=False, methods=["get"], pagination_class=None, filter_backends=[])
     def announcements(self, request: Request, tournament_pk: int) -> Response:
         self.require(Role.ORGANISER)
-        rows = signups.announcements(self.tournament, limit=100)
+        rows = announcements.announcements(self.tournament, limit=100)
         return Response([_announcement(item["announcement"], item) for item in rows])
 
 

@@ -39,7 +39,7 @@ class SignUpEditForm(SignUpForm):
 
 
 class AnnouncementForm(forms.Form):
-    """The organiser's announcement to the sign-ups (``tournament.services.signups.announce`` checks it,
+    """The organiser's announcement to the sign-ups (``tournament.services.announcements.announce`` checks it,
     naming each field: required, at most 150 and 5,000 characters, printable)."""
 
     subject = forms.CharField(

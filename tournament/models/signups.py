@@ -139,7 +139,7 @@ class SignUp(models.Model):
 
 
 class SignUpAnnouncement(models.Model):
-    """An organiser's message to a tournament's sign-ups (``tournament.services.signups.announce``): the
+    """An organiser's message to a tournament's sign-ups (``tournament.services.announcements.announce``): the
     subject and text as written, to the registered and, when chosen, the waiting list; each recipient's
     message is a ``SignUpMessage`` written in the same transaction."""
 

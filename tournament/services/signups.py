@@ -7,7 +7,8 @@ Places are counted with the tournament's row locked (``select_for_update``), so 
 two cancellations at once are served one after the other: two cancellations promote two people, never
 the same place twice, and the last place is given once. A sign-up's own row is locked alone
 (``of=("self",)``): a lock taken through a join would lock the tournament's row too, a second guard by
-accident that hid whether the first one held (tests/signups/test_races.py fails without ``_lock``).
+accident that hid whether the first one held (tests/signups/test_races.py fails without
+``locked_tournament``).
 
 Tokens: each sign-up has a random seed; its confirmation token and its player's own token are HMACs of
 the seed under the site's ``SECRET_KEY`` (``salted_hmac``), and only their SHA-256 is stored, so the
@@ -37,7 +38,6 @@ from tournament.models import (
     Player,
     RegistrationSettings,
     SignUp,
-    SignUpAnnouncement,
     SignUpMessage,
     StaffRole,
     Tournament,
@@ -112,7 +112,7 @@ def country_counts(tournament: Tournament) -> list[tuple[str, int]]:
     return sorted(Counter(str(code) for code in live.values_list("country", flat=True)).items())
 
 
-def _lock(tournament: Tournament) -> Tournament:
+def locked_tournament(tournament: Tournament) -> Tournament:
     return Tournament.objects.select_for_update().get(pk=tournament.pk)
 
 
@@ -253,7 +253,7 @@ def confirm(tournament: Tournament, token: str, *, base_url: str = "") -> SignUp
     """Follow the one-time link: the sign-up counts from now, registered (or awaiting approval) while
     places are left, else on the waiting list; refused when closed, or full without a waiting list."""
     base_url = base_url or settings.SITE_URL
-    tournament = _lock(tournament)
+    tournament = locked_tournament(tournament)
     signup = _by_token(tournament, token, "confirm")
     now = timezone.now()
     holding = SignUp.objects.filter(tournament=tournament, state__in=signups.HOLDING).count()
@@ -315,14 +315,14 @@ def _cancel(signup: SignUp, user: AbstractBaseUser | None, state: str, base_url:
 def cancel_by_player(tournament: Tournament, token: str, *, base_url: str = "") -> SignUp:
     """The player cancels from their own link: the first on the waiting list takes the place at once
     (unless after the closing moment)."""
-    tournament = _lock(tournament)
+    tournament = locked_tournament(tournament)
     signup = _by_token(tournament, token, "manage")
     return _cancel(signup, None, signups.CANCELLED, base_url or settings.SITE_URL)
 
 
 def _staff_row(signup: SignUp, user: AbstractBaseUser) -> SignUp:
     access.require_role(user, signup.tournament, Role.ORGANISER)
-    _lock(signup.tournament)
+    locked_tournament(signup.tournament)
     return SignUp.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=signup.pk)
 
 
@@ -454,7 +454,7 @@ def turn_into_players(tournament: Tournament, user: AbstractBaseUser) -> list[Pl
     seating use), with the same checks as a registration by hand and its EMA id matched to the site's
     person; all or none (the refusal names the sign-up)."""
     access.require_role(user, tournament, Role.ORGANISER)
-    tournament = _lock(tournament)
+    tournament = locked_tournament(tournament)
     rows = SignUp.objects.select_for_update(of=("self",)).filter(
         tournament=tournament, state=signups.REGISTERED, player__isnull=True
     )
@@ -497,7 +497,7 @@ def configure(
     cleans it): stored with the change of each field in the audit, the tournament's row locked as every
     sign-up locks it. Places added while registration is open go at once to the first on the waiting
     list, as a cancellation's place does."""
-    tournament = _lock(tournament)
+    tournament = locked_tournament(tournament)
     row, _created = RegistrationSettings.objects.select_for_update().get_or_create(tournament=tournament)
     changes = {}
     for name in RegistrationSettings.EDITABLE:
@@ -516,71 +516,6 @@ def configure(
     return row
 
 
-@transaction.atomic
-def announce(
-    tournament: Tournament, user: AbstractBaseUser, data: Mapping[str, Any], *, base_url: str = ""
-) -> SignUpAnnouncement:
-    """The organiser's announcement (``data``: ``subject``, ``text``, ``waiting_list``) to every registered
-    sign-up, and the waiting list when chosen: one ``SignUpMessage`` per recipient written here, in the
-    announcement's transaction, each sent once by the sign-up messages' task after it commits (none twice,
-    none lost). Refused, naming the field, for a subject or text missing, too long or with a control
-    character, and when nobody would receive it. Audited (``signup.announce``)."""
-    access.require_role(user, tournament, Role.ORGANISER)
-    announcement = signups.clean_announcement(dict(data))
-    problems = signups.announcement_problems(announcement)
-    if problems:
-        raise Refusal.of(problems)
-    tournament = _lock(tournament)  # the recipients are those of this moment, as every change counts them
-    states = signups.announced_states(announcement)
-    recipients = list(
-        SignUp.objects.filter(tournament=tournament, state__in=states)
-        .order_by("pk")
-        .values_list("pk", flat=True)
-    )
-    if not recipients:
-        message = _("Nobody would receive this announcement: no sign-up is registered yet.")
-        if announcement.waiting_list:
-            message = _("Nobody would receive this announcement: no sign-up is registered or waiting.")
-        raise Refusal("waiting_list", signups.RULE_NO_RECIPIENT, message, status=CONFLICT)
-    row = SignUpAnnouncement.objects.create(
-        tournament=tournament,
-        subject=announcement.subject,
-        text=announcement.text,
-        waiting_list=announcement.waiting_list,
-        created_by=user if user.is_authenticated else None,
-    )
-    base = (base_url or settings.SITE_URL)[:200]
-    messages = SignUpMessage.objects.bulk_create(
-        SignUpMessage(signup_id=pk, kind=signup_mail.ANNOUNCEMENT, announcement=row, base_url=base)
-        for pk in recipients
-    )
-    ids = [message.pk for message in messages]
-    audit.record(
-        tournament,
-        user,
-        "signup.announce",
-        f"announcement {row.subject}",
-        {
-            "announcement": row.pk,
-            "subject": row.subject,
-            "recipients": len(ids),
-            "waiting_list": row.waiting_list,
-        },
-    )
-    transaction.on_commit(lambda: [signup_mail.send_signup_message.delay(pk) for pk in ids])
-    return row
-
-
-def announcements(tournament: Tournament, limit: int = 10) -> list[dict[str, Any]]:
-    """The latest announcements with how many messages each has and how many are sent."""
-    rows = SignUpAnnouncement.objects.filter(tournament=tournament).order_by("-created_at", "-pk")[:limit]
-    result = []
-    for row in rows:
-        sent = row.messages.exclude(sent_at=None).count()
-        result.append({"announcement": row, "recipients": row.messages.count(), "sent": sent})
-    return result
-
-
 # -- A time to accept a promotion --------------------------------------------------------------------
 
 RULE_OFFER_EXPIRED = "signup-offer-expired"
@@ -592,7 +527,7 @@ def accept_offer(tournament: Tournament, token: str, *, base_url: str = "") -> S
     sign-up is registered (awaiting approval when the organiser approves each one). Refused when it is
     not offered a place (409 ``signup-state``) and after the deadline (409 ``signup-offer-expired``:
     the sweep passes the place to the next on the waiting list)."""
-    tournament = _lock(tournament)
+    tournament = locked_tournament(tournament)
     signup = _by_token(tournament, token, "manage")
     if signup.state != signups.OFFERED:
         message = _("No place is offered to this sign-up; it is {state}.").format(

@@ -16,7 +16,7 @@ from tournament.core.signups import EDITABLE, LIVE
 from tournament.forms.signup import AnnouncementForm, RegistrationSettingsForm, SignUpEditForm, SignUpForm
 from tournament.models import RegistrationSettings, SignUp, StaffRole
 from tournament.queries import access
-from tournament.services import signups
+from tournament.services import announcements, signups
 from tournament.views.base import access_tournament, add_refusal, render_page
 
 
@@ -141,7 +141,7 @@ def staff_signups(request: HttpRequest, slug: str) -> HttpResponse:
         try:
             if action == "announce":
                 if announcement_form.is_valid():
-                    announced = signups.announce(
+                    announced = announcements.announce(
                         tournament,
                         request.user,  # type: ignore[arg-type]
                         announcement_form.cleaned_data,
@@ -203,7 +203,7 @@ def staff_signups(request: HttpRequest, slug: str) -> HttpResponse:
         "settings_saved": settings_saved,
         "announcement_form": announcement_form,
         "announced": announced,
-        "announcements": signups.announcements(tournament),
+        "announcements": announcements.announcements(tournament),
         **_context(tournament),
     }
     if refusal is not None:
