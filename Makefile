@@ -75,7 +75,7 @@ handbook: $(VENV)/.installed-dev
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy scoring/rules tournament/seating tournament/standings.py tournament/clock.py tournament/registration.py \
+	$(BIN)/mypy scoring/rules tournament/seating seatinglab tournament/standings.py tournament/clock.py tournament/registration.py \
 	  tournament/refusal.py tournament/inputs.py tournament/presentation.py tournament/participation.py \
 	  tournament/collation.py tournament/names.py tournament/statistics.py tournament/teams.py tournament/phases.py exports/progress.py \
 	  tournament/awards.py tournament/ratings tournament/persons.py tournament/series.py tournament/club.py tournament/table_progress.py tournament/signups.py \

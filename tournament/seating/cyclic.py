@@ -17,9 +17,9 @@ dense cases (every player meets nearly everyone) where a search over whole sched
 ``N = 4 (mod 12)`` players, ``(N-1)/3`` hanchan, everyone meets everyone exactly once.
 
 Schedules found by these searches for the hardest sizes are shipped in ``data/cyclic.json`` so that they
-are instant; this module reads them (:func:`shipped_schedule`, :func:`shipped_tables`). The offline finder
-that regenerates them (:mod:`.finder`, ``python -m tournament.seating.find``) imports this module, never
-the other way round.
+are instant; this module reads them (:func:`shipped_schedule`, :func:`shipped_tables`). The seating
+laboratory that regenerates them (the top-level package ``seatinglab``, ``python -m seatinglab``) imports
+this module, never the other way round.
 """
 
 from __future__ import annotations
@@ -590,7 +590,7 @@ def shipped_tables(n: int, rounds: int) -> list[Groups] | None:
 def shipped_exact(n: int, rounds: int) -> list[Groups] | None:
     """A whole schedule for exactly ``n`` x ``rounds`` that is used as found (``data/exact.json``): it
     trades table repeats for common opponents where the generator's own order would not (see
-    ``finder.anneal``), so no search may move its groups or table numbers."""
+    ``seatinglab.anneal``), so no search may move its groups or table numbers."""
     entry = _exact_data().get(f"{n}x{rounds}")
     if entry is None:
         return None

@@ -13,8 +13,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from ..cyclic import Groups
-from ..search import Budget, GroupState, OpponentSearch
+from tournament.seating.cyclic import Groups
+from tournament.seating.search import Budget, GroupState, OpponentSearch
 
 
 class TableAllowance:
