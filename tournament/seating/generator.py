@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from scoring.rules.i18n import _
 
 from . import constructions, cyclic, search
+from .joint import JointTableSearch, table_base
 from .model import (
     PlayerId,
     PlayerInfo,
@@ -35,12 +36,11 @@ from .model import (
     SeparationRule,
 )
 from .search import Budget, Groups, GroupState
-from .tables import TableSearch, table_base
 from .winds import assign_winds
 
 Progress = Callable[[float], None]
 
-#: Fields up to this size get the joint search of groups and table numbers (tables.TableSearch.joint).
+#: Fields up to this size get the joint search of groups and table numbers (joint.JointTableSearch.joint).
 SMALL_FIELD = 48
 #: Work for that joint search: about 1.3 s (units of about 0.2 us).
 JOINT_UNITS = 7_000_000
@@ -335,7 +335,7 @@ class _Window:
 class _Attempt:
     method: str
     state: GroupState
-    tables: TableSearch
+    tables: JointTableSearch
     seated: list[Groups]
     winds: list[list[int]]
 
@@ -393,7 +393,7 @@ def _attempt(
     if opponents_first and n <= 400 and rounds >= 2:
         free_opponents = search.OpponentSearch(state, rng, None)
         free_opponents.run(Budget(_opponent_units(n, rounds), window.at(0.5)))
-    tables_search = TableSearch(state, table_count, history.visits, history.last_table, rng)
+    tables_search = JointTableSearch(state, table_count, history.visits, history.last_table, rng)
     tables_search.start()
     tables_search.run(Budget(2_000_000, window.at(0.75)))
     if n <= SMALL_FIELD:
