@@ -35,6 +35,7 @@ from .model import (
     SeatingError,
     SeparationRule,
 )
+from .opponents import OpponentSearch, connect_field
 from .search import Budget, Groups, GroupState
 from .winds import assign_winds
 
@@ -389,9 +390,9 @@ def _attempt(
             method += "+search"
     report(0.45)
     if rounds >= 2:
-        search.connect_field(state, rng)
+        connect_field(state, rng)
     if opponents_first and n <= 400 and rounds >= 2:
-        free_opponents = search.OpponentSearch(state, rng, None)
+        free_opponents = OpponentSearch(state, rng, None)
         free_opponents.run(Budget(_opponent_units(n, rounds), window.at(0.5)))
     tables_search = JointTableSearch(state, table_count, history.visits, history.last_table, rng)
     tables_search.start()
@@ -402,7 +403,7 @@ def _attempt(
         tables_search.joint(Budget(JOINT_UNITS, window.at(0.75)), target, base)
     report(0.6)
     if n <= 400 and rounds >= 2:
-        opponents = search.OpponentSearch(state, rng, tables_search)
+        opponents = OpponentSearch(state, rng, tables_search)
         opponents.run(Budget(_opponent_units(n, rounds), window.at(1.0)), stage(0.6, 0.95))
     report(0.95)
     seated = assign_winds(n, state.rounds, history.winds)
