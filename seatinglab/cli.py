@@ -29,15 +29,12 @@ from tournament.seating.cyclic import (
     CyclicShape,
     Groups,
     candidate_shapes,
-    data_path,
     develop,
     find_schedule,
-    load_data,
-    shipped_exact,
-    without_exact_entry,
 )
 from tournament.seating.generator import generate
 from tournament.seating.search import Budget, GroupState
+from tournament.seating.shipped import data_path, load_data, shipped_exact, without_exact_entry
 from tournament.seating.tables import TableSearch
 
 from .affine import affine_start
@@ -396,7 +393,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.write:
         data = load_data()
         # Keyed by the player count (any hanchan count up to the entry's), or with --size-key by the
-        # size alone, which the generator prefers for that size (cyclic.shipped_schedule).
+        # size alone, which the generator prefers for that size (shipped.shipped_schedule).
         key = f"{args.players}x{args.rounds}" if args.size_key else str(args.players)
         old = data.get(key)
         if old is None or len(old["rounds"]) < len(rounds):

@@ -8,7 +8,7 @@ from itertools import combinations, pairwise
 
 import pytest
 
-from tournament.seating import constructions, cyclic, generate, quality_report
+from tournament.seating import constructions, cyclic, generate, quality_report, shipped
 from tournament.seating.cyclic import CyclicShape
 
 from .helpers import check_no_repeat, fewest_common_opponents, pair_counts, table_visits
@@ -85,7 +85,7 @@ def test_cyclic_base_hanchan_by_depth_first_search() -> None:
 
 def test_shipped_schedules_are_repeat_free() -> None:
     for n in range(16, 173, 4):
-        found = cyclic.shipped_schedule(n, 1)
+        found = shipped.shipped_schedule(n, 1)
         if found is not None:
             check_no_repeat(found[1], n)
 
@@ -95,7 +95,7 @@ def test_shipped_schedules_reach_the_social_golfer_maxima() -> None:
     up to these hanchan counts (the published World Riichi schedules' range is 15 hanchan)."""
     reach = {28: 9, 32: 10, 36: 11, 40: 13, 44: 14, 48: 15, 52: 17, 56: 14, 60: 15}
     for n, rounds in reach.items():
-        found = cyclic.shipped_schedule(n, rounds)
+        found = shipped.shipped_schedule(n, rounds)
         assert found is not None, n
         check_no_repeat(found[1][:rounds], n)
 
@@ -136,15 +136,15 @@ def test_affine_directions_reach_the_best_of_all_direction_sets(rounds: int) -> 
 
 
 def test_shipped_whole_schedules_hold_their_figures() -> None:
-    data = cyclic.load_data("tables.json")
-    exact = cyclic.load_data("exact.json")
+    data = shipped.load_data("tables.json")
+    exact = shipped.load_data("exact.json")
     assert "24x5" in data and "24x4" in exact
     assert not any(entry.get("exact") for entry in data.values())
     entries = [(key, entry, False) for key, entry in data.items()]
     entries += [(key, entry, True) for key, entry in exact.items()]
     for key, entry, is_exact in entries:
         n, rounds = (int(v) for v in key.split("x"))
-        schedule = cyclic.shipped_exact(n, rounds) if is_exact else cyclic.shipped_tables(n, rounds)
+        schedule = shipped.shipped_exact(n, rounds) if is_exact else shipped.shipped_tables(n, rounds)
         assert schedule is not None and len(schedule) == rounds
         for hanchan in schedule:
             assert sorted(p for g in hanchan for p in g) == list(range(n))
@@ -175,11 +175,11 @@ def test_shipped_schedule_prefers_the_entry_of_the_size(monkeypatch: pytest.Monk
     longest = [[[0, 1, 2, 3], [4, 5, 6, 7]]] * 3
     own = [[[0, 4, 1, 5], [2, 6, 3, 7]]] * 2
     data = {"8": {"method": "longest", "rounds": longest}, "8x2": {"method": "own", "rounds": own}}
-    monkeypatch.setattr(cyclic, "_DATA", data)
-    assert cyclic.shipped_schedule(8, 2) == ("own", own)
-    assert cyclic.shipped_schedule(8, 1) == ("longest", longest)
-    assert cyclic.shipped_schedule(8, 3) == ("longest", longest)
-    assert cyclic.shipped_schedule(8, 4) is None
+    monkeypatch.setattr(shipped, "_DATA", data)
+    assert shipped.shipped_schedule(8, 2) == ("own", own)
+    assert shipped.shipped_schedule(8, 1) == ("longest", longest)
+    assert shipped.shipped_schedule(8, 3) == ("longest", longest)
+    assert shipped.shipped_schedule(8, 4) is None
 
 
 def test_exact_entries_are_used_as_found(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -189,7 +189,7 @@ def test_exact_entries_are_used_as_found(monkeypatch: pytest.MonkeyPatch) -> Non
         [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11], [12, 13, 14, 15]],
         [[4, 9, 14, 3], [0, 5, 10, 15], [12, 1, 6, 11], [8, 13, 2, 7]],
     ]
-    monkeypatch.setattr(cyclic, "_EXACT", {"16x2": {"rounds": found}})
+    monkeypatch.setattr(shipped, "_EXACT", {"16x2": {"rounds": found}})
     schedule = generate(16, 2, seed=5)
     assert schedule.method == "shipped"
 

@@ -37,6 +37,7 @@ from .model import (
 )
 from .opponents import OpponentSearch, connect_field
 from .search import Budget, Groups, GroupState
+from .shipped import shipped_exact, shipped_schedule, shipped_tables
 from .winds import assign_winds
 
 Progress = Callable[[float], None]
@@ -250,7 +251,7 @@ def _initial_groups(
     """A construction for the whole tournament, when one applies (no played hanchan)."""
     if has_history or rounds == 1:
         return None
-    shipped = cyclic.shipped_tables(n, rounds)
+    shipped = shipped_tables(n, rounds)
     if shipped is not None:
         # Found offline with its table numbers (seatinglab.satfind.sat_tables): small fields where the
         # searches stop short of the table bound (24 x 5: no table repeat, 16 from the searches).
@@ -271,7 +272,7 @@ def _initial_groups(
     if cap >= 2 and (rounds <= cap or n <= 200):
         wanted = min(rounds, cap)
         # The entry of this very size first (its own hanchan), else the longest for this field.
-        data = cyclic.shipped_schedule(n, rounds) or cyclic.shipped_schedule(n, 1)
+        data = shipped_schedule(n, rounds) or shipped_schedule(n, 1)
         # Shipped data serve dense sizes, which the searches cannot make repeat-free; sparser sizes do
         # as well or better from the searches (48 x 6: every stranger at 4 common opponents, 3 from
         # the first six shipped hanchan).
@@ -487,7 +488,7 @@ def generate(
     # published schedules). Otherwise the seed drives the searches themselves.
     fresh = not fixed and all(m is None for m in separation)
     if fresh:
-        exact = cyclic.shipped_exact(n, rounds)
+        exact = shipped_exact(n, rounds)
     search_seed = CANONICAL_SEED if fresh else seed
     searched = _FRESH_SEARCHED.get((n, rounds, attempts)) if fresh and time_limit is None else None
     if exact is not None:
