@@ -22,3 +22,10 @@ def test_the_generator_imports_neither_the_laboratory_nor_its_sat_solver() -> No
 def test_the_generator_imports_sit_at_the_top() -> None:
     for path in PACKAGE.rglob("*.py"):
         assert [name for name, in_function in imports(path) if in_function] == [], path.name
+
+
+def test_no_module_of_the_generator_holds_over_600_lines() -> None:
+    """A module says what it holds: one concern each, split when one grows past 600 lines."""
+    lengths = {path.name: len(path.read_text().splitlines()) for path in PACKAGE.rglob("*.py")}
+    assert len(lengths) > 10
+    assert {name: n for name, n in lengths.items() if n > 600} == {}
