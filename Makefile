@@ -75,7 +75,7 @@ handbook: $(VENV)/.installed-dev
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy scoring/rules tournament/core tournament/seating tournament/ratings exports/progress.py
+	$(BIN)/mypy scoring/rules tournament/core tournament/seating tournament/ratings seatinglab exports/progress.py
 
 format: $(VENV)/.installed-dev
 	$(BIN)/ruff format .

@@ -68,7 +68,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 # (three tests of a minute or more), then the rest of the browser tests, then the tests with a worker, a
 # server of their own or a seating search; each group keeps its order.
 LONG_MARKERS = {"browser", "integration"}
-LONG_FOLDERS = {"browser", "live", "seating", "faults"}
+LONG_FOLDERS = {"browser", "live", "seating", "seatinglab", "faults"}
 LONGEST = {
     ROOT / "tests" / "browser" / "test_every_page.py",
     ROOT / "tests" / "browser" / "test_lyon_event.py",

@@ -1,5 +1,7 @@
 """The layers of docs/architecture.md, enforced: no import cycle between modules, no module importing a
-module of a higher layer, no import hidden inside a function, and pure packages that never load Django.
+module of a higher layer, no import hidden inside a function, pure packages that never load Django, and
+nothing of the product importing the seating laboratory (``seatinglab``, the offline tools whose results
+the product reads as data).
 
 The import graph is read from the source (every ``import`` statement, wherever it stands), so it needs
 no database and runs in a fraction of a second.
@@ -18,6 +20,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 APPS = ("tournament", "scoring", "penalties", "exports", "config")
+# The seating laboratory: an offline tool package beside the product, which may import the pure seating
+# package and which nothing of the product (APPS) may import, at the top of a module or inside a function.
+LAB = "seatinglab"
+PACKAGES = (*APPS, LAB)
 
 # Lowest first. A module belongs to the first layer with a matching prefix; it may import modules of its
 # own layer or of a lower one. ``*`` stands for any app.
@@ -62,6 +68,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     ("site", ("config",)),
+    ("laboratory", (LAB,)),
 )
 PURE_PACKAGES = LAYERS[0][1]
 # The one import allowed inside a function: python-sat, an optional dependency of the offline finder.
@@ -78,8 +85,8 @@ def module_name(path: Path) -> str:
 @cache
 def modules() -> dict[str, Path]:
     found = {}
-    for app in APPS:
-        for path in (ROOT / app).rglob("*.py"):
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
             found[module_name(path)] = path
     return found
 
@@ -95,8 +102,11 @@ def matches(module: str, prefix: str) -> bool:
 def layer_of(module: str) -> int:
     if module in APPS[:-1]:
         return 0  # an app's own package: an empty __init__
-    if matches(module, "config"):
-        return len(LAYERS) - 1
+    # config and the laboratory by their package, whatever their modules are named (config/api.py is
+    # the site's, not an entry point).
+    for index, (_, prefixes) in enumerate(LAYERS):
+        if prefixes in (("config",), (LAB,)) and matches(module, prefixes[0]):
+            return index
     for index, (_, prefixes) in enumerate(LAYERS):
         if any(matches(module, prefix) for prefix in prefixes):
             return index
@@ -131,7 +141,7 @@ def imports_of(module: str) -> Iterator[tuple[str, int, bool]]:
                 yield resolved, node.lineno, id(node) in functions
             elif resolved is None and name.split(".")[0] in LAZY_IMPORTS_ALLOWED | {"__future__"}:
                 continue
-            elif resolved is None and id(node) in functions and not name.startswith(APPS):
+            elif resolved is None and id(node) in functions and not name.startswith(PACKAGES):
                 yield name, node.lineno, True
 
 
@@ -164,6 +174,20 @@ def test_no_module_imports_a_module_of_a_higher_layer() -> None:
         if layer_of(target) > layer_of(module)
     ]
     assert upward == []
+
+
+def test_nothing_in_the_product_imports_the_seating_laboratory() -> None:
+    """The laboratory's results ship as data (tournament/seating/data/); no module a request or a task
+    could run imports the laboratory, however it imports it."""
+    product = [module for module in modules() if not matches(module, LAB)]
+    assert product and any(matches(module, LAB) for module in modules())
+    reaching = [
+        f"{module} imports {target}"
+        for module in product
+        for target in graph()[module]
+        if matches(target, LAB)
+    ]
+    assert reaching == []
 
 
 def test_no_import_cycle_between_modules() -> None:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import ast
 import functools
 import math
 from collections import Counter
 from collections.abc import Sequence
 from itertools import combinations
+from pathlib import Path
 from typing import Any
 
 # The time limit of a generation whose figures a test asserts: none, so that the searches end on their own
@@ -18,6 +20,8 @@ UNTIMED = math.inf
 # generator's smallest limit (0.05 s), so this is ten times that, and the test pays half a second, not the
 # two or three of a search left to improve figures it does not look at.
 QUICK = 0.5
+# The repository, whose files' imports ``imports`` reads.
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def history(n: int, rounds: int, *, built_for: int, seed: int = 0) -> list[list[list[int]]]:
@@ -79,3 +83,58 @@ def players_moved(
 def excess_meetings(rounds: Sequence[Sequence[Sequence[Any]]]) -> int:
     """Meetings beyond the first of every pair, over ``rounds``."""
     return sum(count - 1 for count in pair_counts(rounds).values() if count > 1)
+
+
+def check_no_repeat(rounds: list[list[list[int]]], n: int) -> None:
+    """Every hanchan seats players ``0..n-1`` once and no two players meet twice."""
+    for hanchan in rounds:
+        assert sorted(p for g in hanchan for p in g) == list(range(n))
+    assert max(pair_counts(rounds).values()) == 1
+
+
+def table_visits(rounds: list[list[list[int]]], n: int) -> list[list[int]]:
+    """How often each player ``0..n-1`` sits at each table, over ``rounds``."""
+    visits = [[0] * len(rounds[0]) for _ in range(n)]
+    for hanchan in rounds:
+        for t, group in enumerate(hanchan):
+            for p in group:
+                visits[p][t] += 1
+    return visits
+
+
+def fewest_common_opponents(rounds: list[list[list[int]]], n: int) -> int:
+    """The fewest common opponents of two players who never meet (0 when every pair meets)."""
+    opponents: dict[int, set[int]] = {p: set() for p in range(n)}
+    for hanchan in rounds:
+        for group in hanchan:
+            for p in group:
+                opponents[p].update(set(group) - {p})
+    strangers = [(p, q) for p in range(n) for q in range(p + 1, n) if q not in opponents[p]]
+    return min((len(opponents[p] & opponents[q]) for p, q in strangers), default=0)
+
+
+def imports(path: Path) -> list[tuple[str, bool]]:
+    """Every module a file of the repository imports (relative ones resolved), and whether the import
+    sits in a function."""
+    module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+    package = module.rsplit(".", 1)[0] if path.name != "__init__.py" else module.removesuffix(".__init__")
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    inside = {
+        id(node)
+        for func in ast.walk(tree)
+        if isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef)
+        for node in ast.walk(func)
+    }
+    out: list[tuple[str, bool]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out += [(alias.name, id(node) in inside) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                parts = parts[: len(parts) - node.level + 1]
+                base = ".".join([*parts, base]) if base else ".".join(parts)
+            names = [f"{base}.{alias.name}" for alias in node.names] if not node.module else [base]
+            out += [(name, id(node) in inside) for name in names]
+    return out

@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tournament.seating import SeatingError, generate, generator, lower_bounds, quality_report
-from tournament.seating.cyclic import without_exact_entry
 from tournament.seating.generator import attempts_for, opponents_first
+from tournament.seating.shipped import without_exact_entry
 
 from .helpers import QUICK, UNTIMED, assert_valid, pair_counts
 

@@ -1,59 +1,31 @@
-"""The generator stands apart from the offline finder: the dependency goes one way, finder -> generator."""
+"""The generator reads the seating laboratory's results as data (data/*.json): it imports neither the
+laboratory (``seatinglab``, kept out of the whole product by tests/project/test_architecture.py) nor the
+laboratory's SAT solver, and every import sits at the top of its module."""
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 
 import tournament.seating
 
+from .helpers import imports
+
 PACKAGE = Path(tournament.seating.__file__).resolve().parent
 
 
-def _imports(path: Path) -> list[tuple[str, bool]]:
-    """Every module a file imports (relative ones resolved), and whether the import sits in a function."""
-    module = ".".join(path.relative_to(PACKAGE.parent.parent).with_suffix("").parts)
-    package = module.rsplit(".", 1)[0] if path.name != "__init__.py" else module.removesuffix(".__init__")
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    inside = {
-        id(node)
-        for func in ast.walk(tree)
-        if isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef)
-        for node in ast.walk(func)
-    }
-    out: list[tuple[str, bool]] = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            out += [(alias.name, id(node) in inside) for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                parts = package.split(".")
-                parts = parts[: len(parts) - node.level + 1]
-                base = ".".join([*parts, base]) if base else ".".join(parts)
-            names = [f"{base}.{alias.name}" for alias in node.names] if not node.module else [base]
-            out += [(name, id(node) in inside) for name in names]
-    return out
+def test_the_generator_imports_neither_the_laboratory_nor_its_sat_solver() -> None:
+    for path in PACKAGE.rglob("*.py"):
+        for name, _ in imports(path):
+            assert name.split(".")[0] not in {"seatinglab", "pysat"}, (path.name, name)
 
 
-def test_the_generator_never_imports_the_finder() -> None:
-    for path in PACKAGE.glob("*.py"):
-        if path.name == "find.py":  # the finder's command line under its documented name
-            continue
-        for name, _ in _imports(path):
-            assert not name.startswith("tournament.seating.finder"), (path.name, name)
-            assert not name.startswith("pysat"), (path.name, name)
+def test_the_generator_imports_sit_at_the_top() -> None:
+    for path in PACKAGE.rglob("*.py"):
+        assert [name for name, in_function in imports(path) if in_function] == [], path.name
 
 
-def test_imports_sit_at_the_top_except_the_optional_sat_solver() -> None:
-    for path in [*PACKAGE.glob("*.py"), *PACKAGE.glob("finder/*.py")]:
-        for name, in_function in _imports(path):
-            if in_function:
-                assert path.name == "satfind.py" and name.startswith("pysat."), (path.name, name)
-
-
-def test_python_sat_is_only_used_by_the_sat_finder() -> None:
-    users = {
-        path.name for path in PACKAGE.rglob("*.py") for name, _ in _imports(path) if name.startswith("pysat")
-    }
-    assert users == {"satfind.py"}
+def test_no_module_of_the_generator_holds_over_600_lines() -> None:
+    """A module says what it holds: one concern each, split when one grows past 600 lines."""
+    lengths = {path.name: len(path.read_text().splitlines()) for path in PACKAGE.rglob("*.py")}
+    assert len(lengths) > 10
+    assert {name: n for name, n in lengths.items() if n > 600} == {}

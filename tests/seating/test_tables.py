@@ -7,21 +7,21 @@ import random
 import pytest
 
 from tournament.seating import generate, quality_report
+from tournament.seating.joint import JointTableSearch, _Best, _partition, table_base
 from tournament.seating.search import EXCESS_WEIGHT, Budget, GroupState, excess_lower_bound, greedy_rounds
-from tournament.seating.tables import TableSearch, _Best, _partition, table_base
 
 
-def _tables(n: int, rounds: int, separation: list[list[bytearray] | None], seed: int) -> TableSearch:
+def _tables(n: int, rounds: int, separation: list[list[bytearray] | None], seed: int) -> JointTableSearch:
     """Greedy groups (as with played hanchan, no construction) and their first table numbers."""
     meet = [bytearray(n) for _ in range(n)]
     rng = random.Random(seed)
     state = GroupState(n, greedy_rounds(n, rounds, meet, separation, rng), meet, separation)
-    tables = TableSearch(state, n // 4, [[0] * (n // 4) for _ in range(n)], [-1] * n, rng)
+    tables = JointTableSearch(state, n // 4, [[0] * (n // 4) for _ in range(n)], [-1] * n, rng)
     tables.start()
     return tables
 
 
-def _figures(tables: TableSearch) -> tuple[int, int, int, int]:
+def _figures(tables: JointTableSearch) -> tuple[int, int, int, int]:
     """Excess meetings, table repeats, table warnings and consecutive table repeats."""
     s = tables.s
     excess = sum(c - 1 for p, row in enumerate(s.meet) for c in row[p + 1 :] if c > 1)
@@ -94,8 +94,8 @@ def test_joint_search_never_worsens_the_groups() -> None:
 
 
 def test_24_players_5_hanchan_come_from_the_shipped_whole_schedule() -> None:
-    # The searches stop at 16 table repeats; the shipped schedule (finder.satfind.sat_tables) has none, and
-    # the published World Riichi schedule 12.
+    # The searches stop at 16 table repeats; the shipped schedule (seatinglab.satfind.sat_tables) has
+    # none, and the published World Riichi schedule 12.
     schedule = generate(24, 5, seed=4)
     report = quality_report(schedule)
     assert schedule.method.startswith("shipped")

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from scoring.rules.i18n import _
 
 from . import constructions, cyclic, search
+from .joint import JointTableSearch, table_base
 from .model import (
     PlayerId,
     PlayerInfo,
@@ -34,13 +35,14 @@ from .model import (
     SeatingError,
     SeparationRule,
 )
+from .opponents import OpponentSearch, connect_field
 from .search import Budget, Groups, GroupState
-from .tables import TableSearch, table_base
+from .shipped import shipped_exact, shipped_schedule, shipped_tables
 from .winds import assign_winds
 
 Progress = Callable[[float], None]
 
-#: Fields up to this size get the joint search of groups and table numbers (tables.TableSearch.joint).
+#: Fields up to this size get the joint search of groups and table numbers (joint.JointTableSearch.joint).
 SMALL_FIELD = 48
 #: Work for that joint search: about 1.3 s (units of about 0.2 us).
 JOINT_UNITS = 7_000_000
@@ -249,10 +251,10 @@ def _initial_groups(
     """A construction for the whole tournament, when one applies (no played hanchan)."""
     if has_history or rounds == 1:
         return None
-    shipped = cyclic.shipped_tables(n, rounds)
+    shipped = shipped_tables(n, rounds)
     if shipped is not None:
-        # Found offline with its table numbers (finder.satfind.sat_tables): small fields where the searches
-        # stop short of the table bound (24 x 5: no table repeat, 16 from the searches).
+        # Found offline with its table numbers (seatinglab.satfind.sat_tables): small fields where the
+        # searches stop short of the table bound (24 x 5: no table repeat, 16 from the searches).
         return "shipped", _relabel(shipped, rng, n)
     if constructions.power_of_four(n) == 3 and AFFINE_DIRECTIONS[0] <= rounds <= AFFINE_DIRECTIONS[1]:
         affine = constructions.affine_schedule(n, rounds, rng)
@@ -270,7 +272,7 @@ def _initial_groups(
     if cap >= 2 and (rounds <= cap or n <= 200):
         wanted = min(rounds, cap)
         # The entry of this very size first (its own hanchan), else the longest for this field.
-        data = cyclic.shipped_schedule(n, rounds) or cyclic.shipped_schedule(n, 1)
+        data = shipped_schedule(n, rounds) or shipped_schedule(n, 1)
         # Shipped data serve dense sizes, which the searches cannot make repeat-free; sparser sizes do
         # as well or better from the searches (48 x 6: every stranger at 4 common opponents, 3 from
         # the first six shipped hanchan).
@@ -335,7 +337,7 @@ class _Window:
 class _Attempt:
     method: str
     state: GroupState
-    tables: TableSearch
+    tables: JointTableSearch
     seated: list[Groups]
     winds: list[list[int]]
 
@@ -389,11 +391,11 @@ def _attempt(
             method += "+search"
     report(0.45)
     if rounds >= 2:
-        search.connect_field(state, rng)
+        connect_field(state, rng)
     if opponents_first and n <= 400 and rounds >= 2:
-        free_opponents = search.OpponentSearch(state, rng, None)
+        free_opponents = OpponentSearch(state, rng, None)
         free_opponents.run(Budget(_opponent_units(n, rounds), window.at(0.5)))
-    tables_search = TableSearch(state, table_count, history.visits, history.last_table, rng)
+    tables_search = JointTableSearch(state, table_count, history.visits, history.last_table, rng)
     tables_search.start()
     tables_search.run(Budget(2_000_000, window.at(0.75)))
     if n <= SMALL_FIELD:
@@ -402,7 +404,7 @@ def _attempt(
         tables_search.joint(Budget(JOINT_UNITS, window.at(0.75)), target, base)
     report(0.6)
     if n <= 400 and rounds >= 2:
-        opponents = search.OpponentSearch(state, rng, tables_search)
+        opponents = OpponentSearch(state, rng, tables_search)
         opponents.run(Budget(_opponent_units(n, rounds), window.at(1.0)), stage(0.6, 0.95))
     report(0.95)
     seated = assign_winds(n, state.rounds, history.winds)
@@ -486,7 +488,7 @@ def generate(
     # published schedules). Otherwise the seed drives the searches themselves.
     fresh = not fixed and all(m is None for m in separation)
     if fresh:
-        exact = cyclic.shipped_exact(n, rounds)
+        exact = shipped_exact(n, rounds)
     search_seed = CANONICAL_SEED if fresh else seed
     searched = _FRESH_SEARCHED.get((n, rounds, attempts)) if fresh and time_limit is None else None
     if exact is not None:

@@ -17,9 +17,10 @@ from itertools import permutations
 
 from scoring.rules.i18n import _
 
+from .assignment import cheap_assignment, hungarian
 from .generator import normalise_fixed
 from .model import PlayerId, Round, RoundInput, SeatingError
-from .tables import CONSECUTIVE_WEIGHT, cheap_assignment, hungarian, visit_cost
+from .tables import CONSECUTIVE_WEIGHT, visit_cost
 
 #: Simulated annealing after the descent (see :func:`_separate_repeats`): proposed exchanges, the
 #: temperature from start to end (in units of squared tables moved), and the price of a repeat meanwhile.

@@ -1,11 +1,11 @@
 """Offline finder: one base hanchan developed over Z_m, with the leave's shared strangers in the objective.
 
-A cyclic shape ``m, k, 0, 1`` (players ``(x, i)``, x in Z_m, ``k`` types; see :mod:`..cyclic`) with
-``m`` odd: one base hanchan developed into ``m`` hanchan, plus transversal hanchan
-(:mod:`.transversal`, four types). Every class of pairs is used at most once, so nobody meets twice,
-and the classes left unused are the *leave*: who never meets. Two strangers share as opponents
-everyone but their own strangers (:mod:`.leave`), so the worst strangers' common opponents are decided
-by the leave alone, the same for every pair of a class.
+A cyclic shape ``m, k, 0, 1`` (players ``(x, i)``, x in Z_m, ``k`` types; see
+:mod:`tournament.seating.cyclic`) with ``m`` odd: one base hanchan developed into ``m`` hanchan, plus
+transversal hanchan (:mod:`.transversal`, four types). Every class of pairs is used at most once, so
+nobody meets twice, and the classes left unused are the *leave*: who never meets. Two strangers share as
+opponents everyone but their own strangers (:mod:`.leave`), so the worst strangers' common opponents are
+decided by the leave alone, the same for every pair of a class.
 
 The SAT method (:func:`.satfind.sat_group_rounds` with ``--shared``) asks for both at once and gave no
 answer for 44 x 12 over Z_11 x 4 in 1,200 s, nor for the two best leaves prescribed (60 s each). A
@@ -23,7 +23,8 @@ import ctypes
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..cyclic import Classes, CyclicShape, Groups, develop
+from tournament.seating.cyclic import Classes, CyclicShape, Groups, develop
+
 from .native import load_compiled
 from .transversal import transversal_hanchan
 

@@ -19,8 +19,8 @@ import math
 import random
 from itertools import combinations
 
-from ..constructions import affine_classes, projective_lines
-from ..cyclic import Groups
+from tournament.seating.constructions import affine_classes, projective_lines
+from tournament.seating.cyclic import Groups
 
 PLAYERS = 64
 POINTS = 21

@@ -1,11 +1,11 @@
 """The generator's common-opponent search, allowed some table repeats.
 
 The generator ranks table repeats before common opponents, so its common-opponent search
-(:class:`..search.OpponentSearch`) refuses every exchange that adds a table repeat. A published schedule
-sometimes makes that trade (40 x 7: 9 table repeats and every stranger at 9 common opponents, where ours
-had none and 6). Offline, the same search may run with an allowance: any exchange is acceptable to the
-table numbers while the schedule keeps at most ``limit`` table repeats and no player at one table in
-consecutive hanchan. What it finds is shipped as an exact entry (used as found).
+(``tournament.seating.opponents.OpponentSearch``) refuses every exchange that adds a table repeat. A
+published schedule sometimes makes that trade (40 x 7: 9 table repeats and every stranger at 9 common
+opponents, where ours had none and 6). Offline, the same search may run with an allowance: any exchange
+is acceptable to the table numbers while the schedule keeps at most ``limit`` table repeats and no player
+at one table in consecutive hanchan. What it finds is shipped as an exact entry (used as found).
 """
 
 from __future__ import annotations
@@ -13,13 +13,14 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from ..cyclic import Groups
-from ..search import Budget, GroupState, OpponentSearch
+from tournament.seating.cyclic import Groups
+from tournament.seating.opponents import OpponentSearch
+from tournament.seating.search import Budget, GroupState
 
 
 class TableAllowance:
-    """Table numbers as the common-opponent search sees them (:class:`..search.TableCost`): an
-    exchange costs nothing while at most ``limit`` table repeats and no consecutive table remain,
+    """Table numbers as the common-opponent search sees them (``opponents.TableCost``): an exchange
+    costs nothing while at most ``limit`` table repeats and no consecutive table remain,
     else one. The table of a player is the position of its group in the hanchan."""
 
     def __init__(self, state: GroupState, tables: int, limit: int) -> None:

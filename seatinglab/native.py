@@ -3,10 +3,10 @@
 ``anneal_native`` takes the arguments of :func:`.anneal.anneal_tables` and searches the same objective
 with the same moves, plus chains of two or three exchanges in one hanchan and an exchange of two players
 in every hanchan from one on, about a hundred times faster. The C file is compiled on first use with
-the machine's C compiler (``$CC``, else ``cc``) into ``$XDG_CACHE_HOME/riichi-seating`` (else
-``~/.cache/riichi-seating``), named by the hash of its source; without a compiler the finder says so.
-The generator never uses it: its answers ship as data (``data/exact.json``). :func:`load_compiled`
-builds ``develop.c`` (:mod:`.develop`) the same way.
+the machine's C compiler (``$CC``, else ``cc``) into ``$XDG_CACHE_HOME/seatinglab`` (else
+``~/.cache/seatinglab``), named by the hash of its source; without a compiler the finder says so.
+The generator never uses it: its answers ship as data (``tournament/seating/data/exact.json``).
+:func:`load_compiled` builds ``develop.c`` (:mod:`.develop`) the same way.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..cyclic import Groups
+from tournament.seating.cyclic import Groups
 
 SOURCE = Path(__file__).with_name("anneal.c")
 #: The C file's limits (``MAXN``, ``MAXR``).
@@ -53,7 +53,7 @@ def load_compiled(source_path: Path) -> ctypes.CDLL:
     for header in sorted(source_path.parent.glob("*.h")):
         source += header.read_bytes()
     digest = hashlib.sha256(source).hexdigest()[:16]
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "riichi-seating"
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "seatinglab"
     target = cache / f"{source_path.stem}-{digest}.so"
     if not target.exists():
         compiler = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")

@@ -1,7 +1,7 @@
-"""The offline finder's command line: ``python -m tournament.seating.find --players 44 --rounds 14
-[--write]`` (see :func:`main`).
+"""The seating laboratory's command line: ``python -m seatinglab --players 44 --rounds 14 [--write]``
+(see :func:`main`).
 
-Methods: ``search`` (the tabu and depth-first searches of :mod:`..cyclic`, on one shape with
+Methods: ``search`` (the tabu and depth-first searches of :mod:`tournament.seating.cyclic`, on one shape with
 ``--shape`` and transversal hanchan), ``sat`` (:func:`.satfind.sat_rounds` on each cyclic shape, or
 :func:`.satfind.sat_group_rounds` over an abelian group with ``--group``) and ``tables``
 (:func:`.satfind.sat_tables`, whole schedules with their table numbers) and ``anneal``
@@ -22,23 +22,21 @@ import time
 from itertools import combinations
 from typing import Any
 
-from ..constructions import common_opponent_figures
-from ..cyclic import (
+from tournament.seating.constructions import common_opponent_figures
+from tournament.seating.cyclic import (
     BaseSearch,
     Classes,
     CyclicShape,
     Groups,
     candidate_shapes,
-    data_path,
     develop,
     find_schedule,
-    load_data,
-    shipped_exact,
-    without_exact_entry,
 )
-from ..generator import generate
-from ..search import Budget, GroupState
-from ..tables import TableSearch
+from tournament.seating.generator import generate
+from tournament.seating.search import Budget, GroupState
+from tournament.seating.shipped import data_path, load_data, shipped_exact, without_exact_entry
+from tournament.seating.tables import TableSearch
+
 from .affine import affine_start
 from .allowance import raise_opponents
 from .anneal import COLD, HOT, anneal_tables
@@ -126,12 +124,12 @@ def _sat_schedule(
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Offline finder: ``python -m tournament.seating.find --players 44 --rounds 14 [--write]``.
+    """Offline finder: ``python -m seatinglab --players 44 --rounds 14 [--write]``.
 
     Prints what it found; with ``--write`` stores the hanchan in ``data/cyclic.json`` under the player
     count (an entry is only replaced by one with more hanchan).
     """
-    parser = argparse.ArgumentParser(prog="python -m tournament.seating.find")
+    parser = argparse.ArgumentParser(prog="python -m seatinglab")
     parser.add_argument("--players", type=int, required=True)
     parser.add_argument("--rounds", type=int, required=True)
     parser.add_argument("--seed", type=int, default=0)
@@ -147,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
         "the whole schedule from the generator's; opponents: the generator's common-opponent search on its "
         "own schedule, allowed up to --table-repeats table repeats; both used as found (data/exact.json); "
         "matrix: a transversal design with its table numbers from a difference matrix over Z_(N/4), "
-        "N/4 hanchan (finder/matrix.py), used as found",
+        "N/4 hanchan (seatinglab/matrix.py), used as found",
     )
     parser.add_argument(
         "--table-repeats", type=int, default=0, help="tables: at most this many table repeats"
@@ -166,15 +164,18 @@ def main(argv: list[str] | None = None) -> int:
         help="tables: at most this many pairs who never meet with exactly --opponents common opponents",
     )
     parser.add_argument(
-        "--hot", type=float, default=HOT, help="anneal: the temperature at the start (see finder/anneal.py)"
+        "--hot",
+        type=float,
+        default=HOT,
+        help="anneal: the temperature at the start (see seatinglab/anneal.py)",
     )
     parser.add_argument("--cold", type=float, default=COLD, help="anneal: the temperature at the end")
     parser.add_argument(
         "--engine",
         choices=["python", "c"],
         default="python",
-        help="anneal: python (finder/anneal.py) or c, the compiled core with chains of exchanges "
-        "(finder/anneal.c, built with the machine's C compiler on first use; see finder/native.py)",
+        help="anneal: python (seatinglab/anneal.py) or c, the compiled core with chains of exchanges "
+        "(seatinglab/anneal.c, built with the machine's C compiler on first use; see seatinglab/native.py)",
     )
     parser.add_argument(
         "--cycles",
@@ -197,12 +198,12 @@ def main(argv: list[str] | None = None) -> int:
         choices=["generator", "affine", "binary", "random", "group", "drop", "develop"],
         default="generator",
         help="anneal: start from the generator's schedule, from AG(3, 4) on the best directions (64 "
-        "players, finder/affine.py) or from planes of GF(2)^k (a power of two of players, "
-        "finder/binary.py, --spread-steps), with random table numbers, from random hanchan, from "
+        "players, seatinglab/affine.py) or from planes of GF(2)^k (a power of two of players, "
+        "seatinglab/binary.py, --spread-steps), with random table numbers, from random hanchan, from "
         "the first --rounds hanchan of the SAT method over --group (with --apart, a prescribed leave), "
         "from --rounds of the generator's --from-rounds hanchan (--keep), or from one base hanchan over "
         "--shape m,k,0,1 developed m times plus --transversal hanchan, annealed with the leave's shared "
-        "strangers in the objective (finder/develop.c: --hard per class used twice, --hot the "
+        "strangers in the objective (seatinglab/develop.c: --hard per class used twice, --hot the "
         "temperature)",
     )
     parser.add_argument(
@@ -246,7 +247,7 @@ def main(argv: list[str] | None = None) -> int:
         type=float,
         default=0.0,
         help="anneal --engine c: if the annealing stops short, a tabu search from its best state for this "
-        "long (finder/anneal.c, every exchange tried each iteration)",
+        "long (seatinglab/anneal.c, every exchange tried each iteration)",
     )
     parser.add_argument(
         "--tenure", type=int, default=10, help="--tabu-seconds: iterations a moved player stays"
@@ -392,7 +393,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.write:
         data = load_data()
         # Keyed by the player count (any hanchan count up to the entry's), or with --size-key by the
-        # size alone, which the generator prefers for that size (cyclic.shipped_schedule).
+        # size alone, which the generator prefers for that size (shipped.shipped_schedule).
         key = f"{args.players}x{args.rounds}" if args.size_key else str(args.players)
         old = data.get(key)
         if old is None or len(old["rounds"]) < len(rounds):
@@ -494,7 +495,7 @@ def _generators(text: str) -> list[tuple[int, ...]]:
 
 def _command(argv: list[str] | None) -> str:
     given = argv if argv is not None else sys.argv[1:]
-    return shlex.join(["python", "-m", "tournament.seating.find", *given])
+    return shlex.join(["python", "-m", "seatinglab", *given])
 
 
 def _find_tables(args: argparse.Namespace, argv: list[str] | None) -> int:
@@ -778,7 +779,7 @@ def _anneal(args: argparse.Namespace, argv: list[str] | None) -> int:
 
 def _developed(args: argparse.Namespace) -> list[Groups] | None:
     """``--start develop``: a repeat-free development of one base hanchan over ``--shape`` plus
-    ``--transversal`` hanchan whose worst strangers reach ``--opponents`` (``finder/develop.c``)."""
+    ``--transversal`` hanchan whose worst strangers reach ``--opponents`` (``seatinglab/develop.c``)."""
     if not args.shape:
         raise SystemExit("--start develop needs --shape m,k,0,1")
     shape = _parse_shape(args.shape, args.players)

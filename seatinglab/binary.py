@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import random
 
-from ..cyclic import Groups
+from tournament.seating.cyclic import Groups
 
 Figures = tuple[int, int, int]
 

@@ -1,7 +1,7 @@
-"""Designs the offline finder builds whole: transversal designs from difference matrices (finder.matrix)
-and repeat-free schedules with a prescribed leave (finder.satfind.sat_group_rounds with ``apart``), or
-with strangers who share strangers (``shared``, the leave chosen by the solver or by finder.leave), and
-one base hanchan developed over Z_m whose leave is annealed for shared strangers (finder.develop)."""
+"""Designs the offline finder builds whole: transversal designs from difference matrices (seatinglab.matrix)
+and repeat-free schedules with a prescribed leave (seatinglab.satfind.sat_group_rounds with ``apart``), or
+with strangers who share strangers (``shared``, the leave chosen by the solver or by seatinglab.leave), and
+one base hanchan developed over Z_m whose leave is annealed for shared strangers (seatinglab.develop)."""
 
 from __future__ import annotations
 
@@ -12,15 +12,14 @@ from types import ModuleType
 
 import pytest
 
+from seatinglab import cli
+from seatinglab.group import GroupAction, PlayerRef
+from seatinglab.leave import leave_candidates
+from seatinglab.matrix import difference_matrix, is_difference_matrix, matrix_schedule
+from seatinglab.satfind import Unsatisfiable, coverable_classes, sat_group_rounds
+from tests.seating.helpers import pair_counts
 from tournament.seating.constructions import common_opponent_figures
 from tournament.seating.cyclic import CyclicShape
-from tournament.seating.finder import cli
-from tournament.seating.finder.group import GroupAction, PlayerRef
-from tournament.seating.finder.leave import leave_candidates
-from tournament.seating.finder.matrix import difference_matrix, is_difference_matrix, matrix_schedule
-from tournament.seating.finder.satfind import Unsatisfiable, coverable_classes, sat_group_rounds
-
-from .helpers import pair_counts
 
 
 def _table_repeats(rounds: list[list[list[int]]], n: int) -> int:
@@ -111,7 +110,7 @@ def test_the_finder_anneals_table_numbers_around_the_hanchan_of_a_leave(
 ) -> None:
     """``--start group``: the SAT method's hanchan, then only table numbers move."""
     pytest.importorskip("pysat")
-    from tournament.seating.finder import native
+    from seatinglab import native
 
     try:
         native.self_check(8, [[[0, 1, 2, 3], [4, 5, 6, 7]]], 1, 1, 0)
@@ -233,7 +232,7 @@ def test_the_finder_drops_hanchan_from_a_longer_schedule(capsys: pytest.CaptureF
 def _develop() -> ModuleType:
     """The compiled development search, built on first use; skipped without a C compiler (the offline
     finder's own requirement, not the product's)."""
-    from tournament.seating.finder import develop, native
+    from seatinglab import develop, native
 
     try:
         develop.self_check(CyclicShape(5, 4, 0, 1), 0, 1, 1)

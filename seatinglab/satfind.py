@@ -1,9 +1,10 @@
 """Offline finder, second method: the base hanchan of a cyclic shape as a SAT problem.
 
-The tabu search of :mod:`..cyclic` solves the looser shapes in seconds but wanders on the tightest ones,
-where the base hanchan must use every difference class exactly once (32 players x 10 hanchan, 44 x 14:
-social-golfer instances at their maximum). A SAT solver (CaDiCaL through ``python-sat``, a development
-dependency only: the generator itself never imports it) settles those exactly.
+The tabu search of :mod:`tournament.seating.cyclic` solves the looser shapes in seconds but wanders on
+the tightest ones, where the base hanchan must use every difference class exactly once (32 players x 10
+hanchan, 44 x 14: social-golfer instances at their maximum). A SAT solver (CaDiCaL through
+``python-sat``, a development dependency only: the generator itself never imports it) settles those
+exactly.
 
 Encoding, for a shape with ``s`` base hanchan of ``T`` tables:
 
@@ -30,7 +31,8 @@ from functools import partial
 from itertools import combinations
 from math import gcd
 
-from ..cyclic import Classes, CyclicShape, Groups, develop
+from tournament.seating.cyclic import Classes, CyclicShape, Groups, develop
+
 from .group import GroupAction, Pair, PlayerRef
 from .transversal import transversal_hanchan
 

@@ -1,14 +1,14 @@
 """Transversal hanchan for the offline finder: with ``N = 4m`` players ``(x, i)`` (four types, no fixed
 player), the hanchan whose tables are ``{(x_i + t, i) for each type i}``, one for every ``t`` in Z_m, is
 its own development and uses one mixed difference class per pair of types, so it adds one hanchan to a
-cyclic schedule (see :mod:`..cyclic`) without a base hanchan of its own.
+cyclic schedule (see :mod:`tournament.seating.cyclic`) without a base hanchan of its own.
 """
 
 from __future__ import annotations
 
 import random
 
-from ..cyclic import Classes, CyclicShape, Groups
+from tournament.seating.cyclic import Classes, CyclicShape, Groups
 
 
 def transversal_vectors(shape: CyclicShape, count: int, rng: random.Random) -> list[list[int]] | None:

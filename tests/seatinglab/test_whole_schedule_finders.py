@@ -1,4 +1,5 @@
-"""The offline finders that trade table repeats for common opponents (finder.allowance, finder.anneal)."""
+"""The offline finders that trade table repeats for common opponents (seatinglab.allowance and
+seatinglab.anneal)."""
 
 from __future__ import annotations
 
@@ -8,15 +9,14 @@ from types import ModuleType
 
 import pytest
 
+from seatinglab.affine import affine_start
+from seatinglab.allowance import raise_opponents
+from seatinglab.anneal import WholeSchedule, anneal_tables
+from seatinglab.binary import best_spread, binary_start, spread_figures
+from seatinglab.cli import generator_start
+from tests.seating.helpers import history, pair_counts
 from tournament.seating import generate
 from tournament.seating.constructions import common_opponent_figures
-from tournament.seating.finder.affine import affine_start
-from tournament.seating.finder.allowance import raise_opponents
-from tournament.seating.finder.anneal import WholeSchedule, anneal_tables
-from tournament.seating.finder.binary import best_spread, binary_start, spread_figures
-from tournament.seating.finder.cli import generator_start
-
-from .helpers import history, pair_counts
 
 # Each a search of seconds to its budget: left out of `make test-quick`.
 pytestmark = pytest.mark.slow
@@ -90,7 +90,7 @@ def test_the_annealing_returns_a_start_that_already_reaches_the_figures() -> Non
 def _native() -> ModuleType:
     """The compiled annealing, built on first use; skipped on a machine without a C compiler (the
     offline finder's own requirement, not the product's)."""
-    from tournament.seating.finder import native
+    from seatinglab import native
 
     try:
         native.self_check(8, [[[0, 1, 2, 3], [4, 5, 6, 7]]], 1, 1, 0)

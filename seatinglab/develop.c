@@ -1,6 +1,6 @@
 /* Simulated annealing over one base hanchan of a cyclic shape (players (x, i), x in Z_m, i one of k
  * types, no fixed player) developed m times, plus transversal hanchan, with the leave's shared
- * strangers in the objective. Loaded by finder/native.py with ctypes; offline only.
+ * strangers in the objective. Loaded by seatinglab/native.py with ctypes; offline only.
  *
  * The caller gives the difference class of every pair (`cls`, n * n, from cyclic.Classes: m odd, so
  * every class holds m pairs and the development seats each pair of a class used once exactly once).

@@ -12,11 +12,12 @@ by every element of Z_m exactly once (column by column). Developed over Z_m it s
 * the players who never meet are the ``m - 1`` others of their type, and any two of them share the
   ``3m`` players of the other types as common opponents: the most a schedule of this size can give.
 
-The field constructions of :mod:`..constructions` give such matrices when every prime power in ``m`` is
-at least 5. Z_15 is not one (GF(3) holds three elements), yet a ``(15, 5, 1)`` matrix over Z_15 exists:
-row 0 is zero, row 1 the identity, and the three others *orthomorphisms* (``s(x) - x`` a bijection too)
-that differ pairwise by bijections. A SAT solver finds three in about half a minute (60 x 15: every
-stranger 45 common opponents and no table repeat, where the published schedule has 33 and 144).
+The field constructions of :mod:`tournament.seating.constructions` give such matrices when every prime
+power in ``m`` is at least 5. Z_15 is not one (GF(3) holds three elements), yet a ``(15, 5, 1)`` matrix
+over Z_15 exists: row 0 is zero, row 1 the identity, and the three others *orthomorphisms* (``s(x) - x``
+a bijection too) that differ pairwise by bijections. A SAT solver finds three in about half a minute
+(60 x 15: every stranger 45 common opponents and no table repeat, where the published schedule has 33
+and 144).
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from __future__ import annotations
 import random
 from itertools import combinations
 
-from ..cyclic import Groups
+from tournament.seating.cyclic import Groups
+
 from .satfind import Formula, solve
 
 

@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable, Sequence
 from functools import partial
 
-from ..cyclic import Groups
+from tournament.seating.cyclic import Groups
 
 #: Cost of one unit beyond a hard limit (excess meeting, table repeat, consecutive table), far above
 #: what the common opponents of all strangers can weigh.

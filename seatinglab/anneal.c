@@ -1,6 +1,6 @@
 /* Simulated annealing over a whole seating schedule, table numbers included: the compiled core of
- * finder/anneal.py (same objective, same moves, about a hundred times the steps per second), loaded
- * by finder/native.py with ctypes. Offline only: the generator never runs it.
+ * seatinglab/anneal.py (same objective, same moves, about a hundred times the steps per second), loaded
+ * by seatinglab/native.py with ctypes. Offline only: the generator never runs it.
  *
  * A schedule is `rounds` hanchan of `n / 4` tables of four players `0..n-1`, table `t` of hanchan `h`
  * at `sched[(h * tables + t) * 4 ..]`. The cost is `hard_weight` per unit beyond a hard limit (excess meetings

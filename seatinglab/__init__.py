@@ -1,0 +1,14 @@
+"""The seating laboratory: the offline search for the schedules the generator ships as data
+(``tournament/seating/data/cyclic.json``, ``tables.json``, ``exact.json``).
+
+Not part of the product: ``tournament.seating`` only reads the shipped data
+(:mod:`tournament.seating.cyclic`) and nothing a request runs imports this package
+(``tests/project/test_architecture.py``). The dependency goes one way, laboratory -> generator:
+
+* :mod:`.cli`: the command line ``python -m seatinglab``, which searches and, with ``--write``, stores
+  the data files;
+* :mod:`.satfind`: the SAT methods (the only module that uses ``python-sat``, a development dependency);
+* :mod:`.transversal`: transversal hanchan added to a cyclic schedule;
+* :mod:`.anneal`, :mod:`.native` (``anneal.c``), :mod:`.develop` (``develop.c``): the annealing, in
+  Python and compiled.
+"""

@@ -1,8 +1,0 @@
-"""``python -m tournament.seating.finder --players 44 --rounds 14 --write`` (see :func:`.cli.main`)."""
-
-import sys
-
-from .cli import main
-
-if __name__ == "__main__":
-    sys.exit(main())
