@@ -284,12 +284,8 @@ LONG_MODULES = {
     "scoring/rules/replay.py",
     "scoring/rules/tenhou.py",
     "tournament/services/seating.py",
-    "tournament/seating/cyclic.py",
-    "tournament/seating/search.py",
-    "tournament/seating/reseat.py",
-    "tournament/seating/tables.py",
-    "tournament/seating/finder/satfind.py",
-    "tournament/seating/finder/cli.py",
+    "seatinglab/cli.py",
+    "seatinglab/satfind.py",
 }
 
 
