@@ -7,7 +7,6 @@ whatever the number of tables."""
 from __future__ import annotations
 
 import json
-import time
 from datetime import timedelta
 from typing import Any
 
@@ -279,7 +278,7 @@ def test_the_head_referee_sees_the_slow_tables_and_why(
     assert "flags" not in payload_of(Client(), f"/t/{slug}/tables.json")["tables"][2]
 
 
-def test_the_payload_of_a_hundred_tables_takes_three_queries_and_milliseconds(
+def test_the_payload_of_a_hundred_tables_takes_a_fixed_number_of_queries(
     tournament: Tournament, referee: Any
 ) -> None:
     round_ = Round.objects.create(tournament=tournament, number=1, status=Round.Status.STARTED)
@@ -302,12 +301,10 @@ def test_the_payload_of_a_hundred_tables_takes_three_queries_and_milliseconds(
     with CaptureQueriesContext(connection) as queries:
         tables_payload(tournament, staff=True)
     assert len(queries) <= 5, [q["sql"] for q in queries]  # the current hanchan, seats, sheets, tables
-    started = time.perf_counter()
+    # Its time is a benchmark's figure (benchmarks/bench_live_tables.py), not this test's.
     payload = tables_payload(tournament, staff=True)
-    elapsed = time.perf_counter() - started
     assert len(payload["tables"]) == 100 and payload["tables"][99]["hands_played"] == 8
     assert payload["round"] == current.number
-    assert elapsed < 0.25, elapsed  # measured 20-40 ms on the 2-core machine under the suite's load
     # The whole replays read (SQLite's way) give the same tables as PostgreSQL's compact reading; a table
     # handed in and one without a sheet too.
     whole = hands_entry(len(OUTCOMES), names[0])
