@@ -114,6 +114,7 @@
         const response = await fetch(url, { cache: "no-cache", headers: { Accept: "application/json" } });
         if (response.ok) {
           const text = await response.text();
+          if (text !== last && last !== null) Riichi.beat();
           if (text !== last) paint(JSON.parse(text));
           last = text;
         }
@@ -127,6 +128,7 @@
       const { kind: eventKind, payload } = event.detail;
       if (eventKind === kind && payload) {
         paint(payload);
+        Riichi.beat();
         last = null;
       } else if (eventKind === kind || refetchOn.includes(eventKind)) {
         tick();
@@ -142,6 +144,22 @@
     });
     if (waitFirst) timer = setTimeout(tick, Riichi.live && Riichi.live.connected ? liveMs : everyMs);
     else tick();
+  };
+
+  /* ``node``'s text set to ``text`` only when it differs: an unchanged write still costs a layout. */
+  Riichi.setText = function (node, text) {
+    const value = String(text);
+    if (node.textContent !== value) node.textContent = value;
+  };
+
+  /* The live dot of the page beats once: new data has just been painted. (A dot pulsing for ever kept
+     the phone drawing sixty frames a second while nothing changed.) */
+  Riichi.beat = function () {
+    for (const dot of document.querySelectorAll(".live-dot")) {
+      if (dot.classList.contains("beat")) continue;
+      dot.addEventListener("animationend", () => dot.classList.remove("beat"), { once: true });
+      dot.classList.add("beat");
+    }
   };
 
   Riichi.el = function (tag, attrs, children) {
@@ -321,17 +339,20 @@
       const seconds = left();
       let shownState = state.state === "running" && seconds <= 0 ? "over" : state.state;
       if (shownState === "stopped" && state.roundStatus === "started") shownState = "unclocked";
+      /* Four times a second, but the page is touched only where what it shows changes (once a second
+         while the clock runs, never while it waits): each write costs the phone a style, a layout and a
+         paint, and its battery. */
       for (const widget of widgets) {
-        widget.dataset.state = shownState;
+        if (widget.dataset.state !== shownState) widget.dataset.state = shownState;
         widget.classList.toggle("ending", shownState === "running" && seconds <= 300);
         for (const node of widget.querySelectorAll("[data-clock-time]")) {
-          node.textContent = shownState === "unclocked" ? "" : Riichi.formatSeconds(seconds);
+          Riichi.setText(node, shownState === "unclocked" ? "" : Riichi.formatSeconds(seconds));
         }
         for (const node of widget.querySelectorAll("[data-clock-state]")) {
-          node.textContent = STATE_WORDS[shownState] || "";
+          Riichi.setText(node, STATE_WORDS[shownState] || "");
         }
         for (const node of widget.querySelectorAll("[data-clock-round]")) {
-          node.textContent = state.round || "";
+          Riichi.setText(node, state.round || "");
         }
       }
       /* The gong sounds when this page sees the time run out, once per hanchan. */

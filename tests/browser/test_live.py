@@ -16,6 +16,16 @@ from tests.browser.test_content_security import watch
 from tests.own_redis import free_port
 from tournament.models import Series
 
+# The animations running on the page and the changes to its document over a second.
+IDLE_FOR_A_SECOND = """() => new Promise((done) => {
+    const seen = [];
+    const observer = new MutationObserver((records) => seen.push(...records));
+    observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    setTimeout(() => {
+        observer.disconnect();
+        done({ animations: document.getAnimations().length, mutations: seen.length });
+    }, 1000);
+})"""
 FINAL = {"Ana": 41000, "Ben": 31000, "Cho": 26000, "Dai": 22000}  # Ana: +11 and 15 uma
 
 
@@ -37,10 +47,17 @@ def test_the_standings_are_pushed_to_the_page(new_context: Any, live_cup: dict[s
         # With the stream open the next poll is 30 s away: any request from now on is a poll it caused.
         polls: list[str] = []
         page.on("request", lambda r: polls.append(r.url) if "standings.json" in r.url else None)
+        # While nothing changes the page draws nothing: no animation runs (the live dot pulsed for ever,
+        # 0.1 CPU-s a second in Chromium) and nothing in the document is written (the clock's four
+        # paints a second wrote the same text again).
+        assert page.evaluate(IDLE_FOR_A_SECOND) == {"animations": 0, "mutations": 0}
 
         sign(live_cup)
 
         expect(page.locator('tr[data-name="Ana"] .total')).to_have_text("26.0", timeout=3000)
+        # The new figures make the dot beat, twice, and then it is still again.
+        expect(page.locator(".live-dot.beat")).to_have_count(1)
+        expect(page.locator(".live-dot.beat")).to_have_count(0, timeout=5000)
         expect(page.locator("[data-summary]")).to_have_text("After hanchan 1")  # its last table: it is over
         assert polls == []  # pushed, not fetched
         assert page.evaluate("window.Riichi.live.connected") is True
