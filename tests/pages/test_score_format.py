@@ -62,3 +62,25 @@ def test_whole_totals_show_one_decimal_on_the_pages(
     assert f"<b>{whole}</b>" in page
     data = client.get(f"/t/{slug}/standings.json").json()
     assert {row["name"]: row["total"] for row in data["rows"]}["Ana"] == "78"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("language", "shown"), [("en", "−38.2"), ("de", "−38,2")])
+def test_a_penalty_shows_in_the_same_format_as_the_scores(
+    whole_scores: Tournament, seated_table: Any, head_referee: Any, language: str, shown: str
+) -> None:
+    """A penalty of 38.20 (stored with two decimals) reads "−38.2" on the player's page (its summary and
+    its list of penalties) and in the standings' phone line, as a score does: never "38.20"."""
+    from penalties import services as penalties
+
+    ana = whole_scores.players.get(name="Ana")
+    penalties.give_penalty(
+        ana, "other", head_referee, round=seated_table.round, points="38.20", reason="Phone rang twice"
+    )
+    client = Client(headers={"Accept-Language": language})
+    client.cookies["django_language"] = language
+    page = client.get(f"/t/{whole_scores.slug}/players/{ana.pk}/").content.decode()
+    assert page.count(shown) >= 3, page  # the summary, the hanchan's row, the list
+    assert "38.20" not in page and "38,20" not in page
+    standings = client.get(f"/t/{whole_scores.slug}/standings/").content.decode()
+    assert shown in standings and "38.20" not in standings and "38,20" not in standings
