@@ -366,6 +366,17 @@ LAYOUT_PROBLEMS = """() => {
       }
     }
   }
+  // On a phone the clock bar is one row: the hanchan, the time, the state and the sound side by side (a
+  // second row took 30 px of every page's height in French and Russian).
+  if (screen <= 420) {
+    for (const bar of document.querySelectorAll(".clock-bar")) {
+      const parts = [...bar.children].filter(shown).map((el) => el.getBoundingClientRect());
+      const row = bar.getBoundingClientRect();
+      if (parts.some((box) => box.top >= parts[0].bottom || box.bottom <= parts[0].top)) {
+        problems.push(`the clock bar takes two rows (${Math.round(row.height)} px) on a ${screen} px screen`);
+      }
+    }
+  }
   return problems;
 }"""
 
