@@ -27,7 +27,6 @@ import os
 import random
 import resource
 import signal
-import subprocess
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -282,9 +281,6 @@ def main() -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 4 * args.viewers + 1024)), hard))
     slug, to_sign = prepare()
-    subprocess.run(
-        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"], cwd=ROOT, check=True
-    )
     port = free_port()
     servers = [serve(ROOT, port, args.workers, env=SERVER_ENV)]
     stream_port = port
