@@ -4,26 +4,16 @@ Drawn with reportlab's canvas directly (no layout engine): the parts every page 
 form (a PDF XObject) and placed on each page, so that thousands of pages render in seconds. Written with
 ``invariant=1``: the same data gives the same bytes.
 
-Fonts, chosen per run of text (docs/languages.md): Helvetica for text that Windows-1252 can write (most
-European names); for anything else DejaVu Sans (Debian's fonts-dejavu-core: accented Latin, Cyrillic,
-Greek) and, for the characters DejaVu lacks, one CJK font for the whole text: Nanum Gothic (Debian's
-fonts-nanum, Korean glyph forms) for a text with Hangul in it; otherwise IPA Gothic (Debian's
-fonts-ipafont-gothic, Japanese glyph forms, kanji and kana) when it has every CJK character of the text,
-else WenQuanYi Micro Hei (fonts-wqy-microhei, simplified Chinese), else Nanum Gothic. All three are
-TrueType outlines, which reportlab embeds (subset); Noto Sans CJK (fonts-noto-cjk) is CFF-flavoured
-OpenType, which reportlab's TTFont cannot read. scripts/ensure-packages.sh installs the four; a font that
-is missing leaves its
-characters as boxes and the rest prints. The same fonts print the sheets' and cards' own words in the
-reader's language (the language active when they render: the request's, or the export job's).
+Text, fonts and the fitting of names to their cells: ``pdf_text`` (one font family a document, a name
+never below 8 points). The sheets' and cards' own words print in the reader's language (the language
+active when they render: the request's, or the export job's).
 """
 
 from __future__ import annotations
 
 import io
 from collections.abc import Iterator, Mapping
-from functools import cache
 from operator import itemgetter
-from pathlib import Path
 
 from django.urls import reverse
 from django.utils import formats
@@ -31,14 +21,22 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
 from django_countries import countries
 from reportlab.lib.pagesizes import A4
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
 from exports.exporters.base import PDF, Exporter, ExportFile, Progress, no_progress, register, site_address
+from exports.exporters.pdf_text import (
+    CAP_HEIGHT,
+    LEADING,
+    block_height,
+    draw,
+    draw_lines,
+    fit_name,
+    one_family,
+    two_lines,
+    wrap_address,
+)
 from tournament.core import qr
 from tournament.core.collation import by_name
-from tournament.core.names import HANGUL, scripts_of
 from tournament.models import Player, Round, Seat, StaffRole, Tournament
 from tournament.queries import access
 from tournament.services.player_login import LINK_HOURS, Credentials
@@ -47,139 +45,6 @@ WINDS = Seat.Wind.labels  # East to North, translated when drawn
 PAGE_WIDTH, PAGE_HEIGHT = A4
 MARGIN = 36.0
 GREY = 0.45
-# (name registered with reportlab, the candidate files, the subfont of a TrueType collection)
-UNICODE_FONTS = (
-    (
-        "DejaVuSans",
-        (
-            "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-            "/usr/share/fonts/TTF/DejaVuSans.ttf",
-            "/usr/local/share/fonts/DejaVuSans.ttf",
-        ),
-        0,
-    ),
-    (
-        "DejaVuSans-Bold",
-        (
-            "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
-            "/usr/share/fonts/TTF/DejaVuSans-Bold.ttf",
-            "/usr/local/share/fonts/DejaVuSans-Bold.ttf",
-        ),
-        0,
-    ),
-    ("IPAGothic", ("/usr/share/fonts/opentype/ipafont-gothic/ipag.ttf",), 0),
-    ("WenQuanYiMicroHei", ("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",), 0),
-    ("NanumGothic", ("/usr/share/fonts/truetype/nanum/NanumGothic.ttf",), 0),
-)
-CJK_FONTS = ("IPAGothic", "WenQuanYiMicroHei", "NanumGothic")  # in the order tried (the module's docstring)
-KOREAN_FONT = (
-    "NanumGothic"  # tried first for a text with Hangul in it (WenQuanYi has Hangul, in Chinese style)
-)
-
-
-@cache
-def registered_font(name: str) -> frozenset[int] | None:
-    """Register the font ``name`` (of UNICODE_FONTS) with reportlab once; the code points it has, or
-    None when it is not installed."""
-    for font, paths, subfont in UNICODE_FONTS:
-        if font != name:
-            continue
-        for path in paths:
-            if Path(path).is_file():
-                ttf = TTFont(font, path, subfontIndex=subfont)
-                pdfmetrics.registerFont(ttf)
-                return frozenset(ttf.face.charToGlyph)
-    return None
-
-
-def unicode_font(bold: bool = False) -> str | None:
-    """The name of the registered font for text beyond Windows-1252, or None when none is installed."""
-    name = "DejaVuSans-Bold" if bold else "DejaVuSans"
-    if registered_font(name) is not None:
-        return name
-    return "DejaVuSans" if bold and registered_font("DejaVuSans") is not None else None
-
-
-def cjk_font(text: str) -> str | None:
-    """The CJK font for the characters of ``text`` that DejaVu Sans lacks: the first installed one of
-    CJK_FONTS (KOREAN_FONT first when the text has Hangul) that has all of them (else the first installed
-    one)."""
-    latin = registered_font("DejaVuSans") or frozenset()
-    wanted = {ord(c) for c in text if ord(c) not in latin and not c.isspace()}
-    order = CJK_FONTS
-    if HANGUL in scripts_of(text):
-        order = (KOREAN_FONT, *(font for font in CJK_FONTS if font != KOREAN_FONT))
-    installed = [(font, registered_font(font)) for font in order]
-    installed = [(font, points) for font, points in installed if points is not None]
-    for font, points in installed:
-        if points is not None and wanted <= points:
-            return font
-    return installed[0][0] if installed else None
-
-
-def font_runs(text: str, bold: bool = False) -> list[tuple[str, str]]:
-    """``text`` as (font, part) runs, each part printable in its font, in one font whenever one has
-    every character (a name never changes font mid-word: "Satō", "Sato 佐藤"): Helvetica for what
-    Windows-1252 writes, else DejaVu Sans, else the text's CJK font (which has Latin and Cyrillic
-    letters too); only a text no single font covers is split, DejaVu Sans where it has the character
-    and the CJK font where it does not (spaces stay with the run they are in)."""
-    try:
-        text.encode("cp1252")
-    except UnicodeEncodeError:
-        pass
-    else:
-        return [("Helvetica-Bold" if bold else "Helvetica", text)]
-    base = unicode_font(bold)
-    if base is None:
-        return [("Helvetica-Bold" if bold else "Helvetica", text)]
-    has = registered_font(base) or frozenset()
-    wanted = {ord(c) for c in text if not c.isspace()}
-    if wanted <= has:
-        return [(base, text)]
-    cjk = cjk_font(text)
-    if cjk is not None and wanted <= (registered_font(cjk) or frozenset()):
-        return [(cjk, text)]
-    runs: list[tuple[str, str]] = []
-    for character in text:
-        font = base if ord(character) in has or cjk is None or character.isspace() else cjk
-        if runs and (runs[-1][0] == font or character.isspace()):
-            runs[-1] = (runs[-1][0], runs[-1][1] + character)
-        else:
-            runs.append((font, character))
-    return runs
-
-
-def font_for(text: str, bold: bool = False) -> str:
-    """The font of the first run of ``text`` (font_runs)."""
-    return font_runs(text, bold)[0][0] if text else ("Helvetica-Bold" if bold else "Helvetica")
-
-
-def draw(
-    canvas: Canvas,
-    x: float,
-    y: float,
-    text: str,
-    size: float = 10,
-    *,
-    bold: bool = False,
-    align: str = "left",
-    max_width: float | None = None,
-) -> None:
-    """Text at (x, y), each run in a font that has its characters (font_runs), shrunk to ``max_width``
-    when it is too long. ``text`` may be a lazy translation: it is read in the active language."""
-    runs = font_runs(str(text), bold)
-    width = sum(pdfmetrics.stringWidth(part, font, size) for font, part in runs)
-    if max_width is not None and width > max_width:
-        size = max(5.0, size * max_width / width)
-        width = sum(pdfmetrics.stringWidth(part, font, size) for font, part in runs)
-    if align == "center":
-        x -= width / 2
-    elif align == "right":
-        x -= width
-    for font, part in runs:
-        canvas.setFont(font, size)
-        canvas.drawString(x, y, part)
-        x += pdfmetrics.stringWidth(part, font, size)
 
 
 def seating_of(
@@ -225,18 +90,23 @@ def draw_qr(canvas: Canvas, x: float, y: float, size: float, text: str) -> None:
 # ---------------------------------------------------------------------------------------------------
 # Score sheets
 
-SEAT_TOP = 770.0
+SEAT_TOP = 764.0  # the wind headings' baseline, clear of the date and venue line above them
 GRID_TOP = 700.0
 HAND_ROWS = 18
 ROW = 20.0
-# Columns of the hand grid: number, round, result, the four seats, riichi.
+# Columns of the hand grid: number, round, result, the four seats, riichi. A seat column holds two lines
+# of a long name at 8 points (docs/exports.md): 90 points, its width taken from the round (48 to 36), the
+# result (113 to 73) and the riichi (40 to 32) columns.
 GRID_COLUMNS = (
     ("#", 22.0),
-    (pgettext_lazy("hand of a hanchan", "Round"), 48.0),
-    (gettext_lazy("Result (han / fu)"), 113.0),
+    (pgettext_lazy("hand of a hanchan", "Round"), 36.0),
+    (gettext_lazy("Result (han / fu)"), 73.0),
 )
-SEAT_COLUMN = 75.0
-RIICHI_COLUMN = 40.0
+SEAT_COLUMN = 90.0
+RIICHI_COLUMN = 32.0
+SEAT_NAME_SIZE = 10.0
+SIGNATURE_NAME_SIZE = 8.0
+CELL_PADDING = 4.0
 TOTAL_ROWS = (
     gettext_lazy("Riichi sticks"),
     gettext_lazy("Final points"),
@@ -255,6 +125,46 @@ def grid_x() -> list[float]:
         xs.append(xs[-1] + SEAT_COLUMN)
     xs.append(xs[-1] + RIICHI_COLUMN)
     return xs
+
+
+Box = tuple[float, float, float, float]  # left, bottom, right, top
+
+
+def seat_cell(index: int) -> Box:
+    """The box of the seat ``index`` (East 0 to North 3) at the top of a sheet, where its name prints."""
+    left = grid_x()[3 + index]
+    return (left, SEAT_TOP - 44, left + SEAT_COLUMN, SEAT_TOP - 6)
+
+
+def grid_bottom() -> float:
+    return GRID_TOP - (1 + HAND_ROWS + len(TOTAL_ROWS)) * ROW
+
+
+def signature_cell(index: int) -> Box:
+    """The box under the signature line of the seat ``index``, where its name prints again."""
+    left = grid_x()[3 + index]
+    sign_y = grid_bottom() - 46
+    return (left, sign_y - 34, left + SEAT_COLUMN, sign_y - 2)
+
+
+def draw_name_in(canvas: Canvas, box: Box, name: str, size: float, *, bold: bool, middle: bool) -> None:
+    """``name`` fitted to ``box`` (pdf_text.fit_name: two lines, then smaller, never below 8 points), in
+    the middle of its height (``middle``) or at its top."""
+    left, bottom, right, top = box
+    fitted, lines = fit_name(name, size, right - left - 2 * CELL_PADDING, bold=bold)
+    height = block_height(fitted, len(lines))
+    first = (top + bottom + height) / 2 if middle else top - CELL_PADDING
+    draw_lines(canvas, left + CELL_PADDING, first, fitted, lines, bold=bold)
+
+
+def draw_column_title(canvas: Canvas, left: float, right: float, title: str) -> None:
+    """A column's title in the grid's header row: bold, at 8 points, centred; a long one (a translation)
+    on two lines, then smaller down to 6 points (pdf_text.fit_name)."""
+    size, lines = fit_name(title, 8, right - left - 4, bold=True, smallest=6)
+    first = GRID_TOP - ROW / 2 + block_height(size, len(lines)) / 2
+    for line, text in enumerate(lines):
+        y = first - CAP_HEIGHT * size - line * LEADING * size
+        draw(canvas, (left + right) / 2, y, text, size, bold=True, align="center")
 
 
 def draw_sheet_form(canvas: Canvas) -> None:
@@ -286,29 +196,9 @@ def draw_sheet_form(canvas: Canvas) -> None:
     for index, x in enumerate(xs[1:-1], 1):
         # The total rows' titles span the number, round and result columns.
         canvas.line(x, hands_bottom if index < 3 else bottom, x, GRID_TOP)
-    header_y = GRID_TOP - ROW + 6
-    for (title, _width), x, right in zip(GRID_COLUMNS, xs, xs[1:], strict=False):
-        draw(canvas, (x + right) / 2, header_y, title, 8, bold=True, align="center", max_width=right - x - 4)
-    for index, wind in enumerate(winds):
-        draw(
-            canvas,
-            (seat_x[index] + seat_x[index] + SEAT_COLUMN) / 2,
-            header_y,
-            wind,
-            8,
-            bold=True,
-            align="center",
-        )
-    draw(
-        canvas,
-        (xs[-2] + xs[-1]) / 2,
-        header_y,
-        _("Riichi"),
-        8,
-        bold=True,
-        align="center",
-        max_width=RIICHI_COLUMN - 4,
-    )
+    titles = [*(title for title, _width in GRID_COLUMNS), *winds, _("Riichi")]
+    for title, x, right in zip(titles, xs[:-1], xs[1:], strict=True):
+        draw_column_title(canvas, x, right, str(title))
     for index in range(HAND_ROWS):
         y = GRID_TOP - (index + 2) * ROW + 6
         draw(canvas, (xs[0] + xs[1]) / 2, y, str(index + 1), 8, align="center")
@@ -336,21 +226,6 @@ def draw_sheet_form(canvas: Canvas) -> None:
     canvas.setFillGray(0)
 
 
-def text_width(text: str, size: float, bold: bool = False) -> float:
-    return sum(pdfmetrics.stringWidth(part, font, size) for font, part in font_runs(text, bold))
-
-
-def two_lines(text: str, size: float, width: float) -> list[str]:
-    """``text`` on one line if it fits in ``width``, else broken in two at the space nearest its middle
-    (a translation may be longer than the English)."""
-    if text_width(text, size) <= width or " " not in text.strip():
-        return [text]
-    middle = len(text) // 2
-    spaces = [index for index, character in enumerate(text) if character == " "]
-    cut = min(spaces, key=lambda index: abs(index - middle))
-    return [text[:cut], text[cut + 1 :]]
-
-
 def draw_sheet_page(
     canvas: Canvas,
     tournament: Tournament,
@@ -361,8 +236,6 @@ def draw_sheet_page(
 ) -> None:
     """One table's sheet; with ``base_url`` (the site's address), a QR code of the table's entry page
     in the bottom right corner, for the referee's phone."""
-    xs = grid_x()
-    seat_x = xs[3:7]
     draw(canvas, MARGIN, PAGE_HEIGHT - MARGIN - 12, tournament.name, 14, bold=True, max_width=330)
     draw(
         canvas,
@@ -374,12 +247,11 @@ def draw_sheet_page(
         align="right",
     )
     when = formats.date_format(tournament.starts_on, "DATE_FORMAT")
-    draw(canvas, MARGIN, PAGE_HEIGHT - MARGIN - 28, f"{when}  {tournament.venue}".strip(), 8)
+    line = f"{when}  {tournament.venue}".strip()
+    draw(canvas, MARGIN, PAGE_HEIGHT - MARGIN - 28, line, 8, max_width=PAGE_WIDTH - 2 * MARGIN)
     for index, name in enumerate(names):
-        draw(canvas, seat_x[index] + 4, SEAT_TOP - 28, name, 10, bold=True, max_width=SEAT_COLUMN - 8)
-    bottom = GRID_TOP - (1 + HAND_ROWS + len(TOTAL_ROWS)) * ROW
-    for index, name in enumerate(names):
-        draw(canvas, seat_x[index] + 4, bottom - 58, name, 7, max_width=SEAT_COLUMN - 8)
+        draw_name_in(canvas, seat_cell(index), name, SEAT_NAME_SIZE, bold=True, middle=True)
+        draw_name_in(canvas, signature_cell(index), name, SIGNATURE_NAME_SIZE, bold=False, middle=False)
     if base_url:
         address = base_url.rstrip("/") + reverse("scoring:sheet", args=[tournament.slug, round_number, table])
         left = PAGE_WIDTH - MARGIN - SHEET_QR_SIZE
@@ -415,6 +287,29 @@ def score_sheets_pdf(
     ``base_url`` (the site's address, from the request that asks for them), each sheet carries a QR code
     of its table's entry page."""
     tables = seating_of(tournament, hanchan=hanchan, table=table)
+    texts = [
+        tournament.name,
+        tournament.venue,
+        *document_words(),
+        *(n for _r, _t, names in tables for n in names),
+    ]
+    data = one_family(lambda: draw_score_sheets(tournament, tables, progress, base_url), texts)
+    suffix = "" if hanchan is None else f"-hanchan-{hanchan}" + ("" if table is None else f"-table-{table}")
+    return ExportFile(f"{tournament.slug}-score-sheets{suffix}.pdf", PDF, data)
+
+
+def document_words() -> list[str]:
+    """Words every sheet and card prints, in the active language: whether they need DejaVu tells
+    beforehand the font family of a document (pdf_text.one_family)."""
+    return [*(str(wind) for wind in WINDS), _("Players"), _("Hanchan"), _("Table"), _("Seat")]
+
+
+def draw_score_sheets(
+    tournament: Tournament,
+    tables: list[tuple[int, int, list[str]]],
+    progress: Progress,
+    base_url: str | None,
+) -> bytes:
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, _("{tournament}: score sheets").format(tournament=tournament.name))
     canvas.beginForm("sheet")
@@ -431,8 +326,7 @@ def score_sheets_pdf(
         draw(canvas, MARGIN, PAGE_HEIGHT / 2, text, 12)
         canvas.showPage()
     canvas.save()
-    suffix = "" if hanchan is None else f"-hanchan-{hanchan}" + ("" if table is None else f"-table-{table}")
-    return ExportFile(f"{tournament.slug}-score-sheets{suffix}.pdf", PDF, buffer.getvalue())
+    return buffer.getvalue()
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -442,6 +336,7 @@ CARD_WIDTH, CARD_HEIGHT = PAGE_WIDTH / 2, PAGE_HEIGHT / 2
 CARD_PADDING = 22.0
 CARD_ORIGINS = ((0.0, CARD_HEIGHT), (CARD_WIDTH, CARD_HEIGHT), (0.0, 0.0), (CARD_WIDTH, 0.0))
 CARD_TABLE_TOP = CARD_HEIGHT - 96
+CARD_NAME_SIZE = 16.0
 
 
 def card_row_height(rounds: list[int], signed: bool) -> float:
@@ -486,9 +381,12 @@ def draw_card(
     row = card_row_height(rounds, signed)
     left = CARD_PADDING
     draw(canvas, left, CARD_HEIGHT - CARD_PADDING - 10, tournament.name, 9, max_width=CARD_WIDTH - 2 * left)
-    draw(canvas, left, CARD_HEIGHT - CARD_PADDING - 36, name, 16, bold=True, max_width=CARD_WIDTH - 2 * left)
+    size, lines = fit_name(name, CARD_NAME_SIZE, CARD_WIDTH - 2 * left, bold=True)
+    # One line: its capitals 24 points below the card's top padding; two: 16, clear of the tournament.
+    top = CARD_HEIGHT - CARD_PADDING - (24 if len(lines) == 1 else 16)
+    baseline = draw_lines(canvas, left, top, size, lines, bold=True)
     if country:
-        draw(canvas, left, CARD_HEIGHT - CARD_PADDING - 52, country, 9)
+        draw(canvas, left, baseline - 15, country, 9, max_width=CARD_WIDTH - 2 * left)
     columns = (left + 90, left + 160)
     size = min(11, row - 3)
     for line, number in enumerate(rounds, 1):
@@ -516,42 +414,6 @@ class SeatingCardsPDFExporter(Exporter):
 
 
 CARD_QR_SIZE = 118.0  # points: about 4 cm, quiet zone included
-
-
-ADDRESS_SIZES = (8.0, 7.5, 7.0)  # points: the sign-in address prints at 8, shrinks to 7 at the least
-
-
-def address_breaks(address: str) -> list[str]:
-    """``address`` in the pieces a printed line may break between, as the Chicago Manual of Style breaks
-    a URL: before a slash, a dot or a hyphen (which then starts the next line and cannot be read as the
-    sentence's punctuation or a hyphenation), never inside "://" nor before the closing slash."""
-    pieces = [""]
-    for index, character in enumerate(address):
-        before = address[index - 1] if index else ""
-        last = index == len(address) - 1
-        if pieces[-1] and character in "/.-" and before not in "/:" and not last:
-            pieces.append("")
-        pieces[-1] += character
-    return pieces
-
-
-def wrap_address(address: str, width: float, fits: int) -> tuple[float, list[str]]:
-    """The font size and lines that print ``address`` within ``width`` points: the largest of
-    ADDRESS_SIZES that needs no more than ``fits`` lines, else the smallest in as many lines as it takes;
-    lines break where ``address_breaks`` allows, a piece too long for a line by itself between characters.
-    Never wider than ``width``: the address is typed from the card, so it wraps rather than shrinks away."""
-    font = font_for(address)
-    lines: list[str] = []
-    for size in ADDRESS_SIZES:
-        lines = [""]
-        for piece in address_breaks(address):
-            for character in piece if pdfmetrics.stringWidth(piece, font, size) > width else [piece]:
-                if lines[-1] and pdfmetrics.stringWidth(lines[-1] + character, font, size) > width:
-                    lines.append("")
-                lines[-1] += character
-        if len(lines) <= fits:
-            return size, lines
-    return ADDRESS_SIZES[-1], lines
 
 
 def draw_card_sign_in(
@@ -649,6 +511,22 @@ def seating_cards_pdf(
             itemgetter(1),
         )
     ]
+    texts = [tournament.name, *document_words(), *(text for player in players for text in player[1:3])]
+    data = one_family(
+        lambda: draw_seating_cards(tournament, players, rounds, progress, base_url, credentials), texts
+    )
+    suffix = "" if hanchan is None else f"-hanchan-{hanchan}"
+    return ExportFile(f"{tournament.slug}-seating-cards{suffix}.pdf", PDF, data)
+
+
+def draw_seating_cards(
+    tournament: Tournament,
+    players: list[Card],
+    rounds: list[int],
+    progress: Progress,
+    base_url: str,
+    credentials: Mapping[int, Credentials] | None,
+) -> bytes:
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, _("{tournament}: seating cards").format(tournament=tournament.name))
     canvas.beginForm("card")
@@ -671,8 +549,7 @@ def seating_cards_pdf(
         draw(canvas, MARGIN, PAGE_HEIGHT / 2, text, 12)
         canvas.showPage()
     canvas.save()
-    suffix = "" if hanchan is None else f"-hanchan-{hanchan}"
-    return ExportFile(f"{tournament.slug}-seating-cards{suffix}.pdf", PDF, buffer.getvalue())
+    return buffer.getvalue()
 
 
 Card = tuple[int, str, str, dict[int, tuple[int, int]]]

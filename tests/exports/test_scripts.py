@@ -12,7 +12,7 @@ import pytest
 from pypdf import PdfReader
 
 from exports.exporters import get_exporter
-from exports.exporters.printable import CJK_FONTS, font_runs, registered_font
+from exports.exporters.pdf_text import CJK_FONTS, font_runs, registered_font
 from tests.conftest import seat_table
 from tests.exports.helpers import csv_rows, rows, workbook, zip_members
 from tournament.models import Player, Round, Tournament
