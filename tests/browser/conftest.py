@@ -366,16 +366,19 @@ LAYOUT_PROBLEMS = """() => {
       }
     }
   }
-  // On a phone the clock bar is one row: the hanchan, the time, the state and the sound side by side (a
-  // second row took 30 px of every page's height in French and Russian).
-  if (screen <= 420) {
-    for (const bar of document.querySelectorAll(".clock-bar")) {
-      const parts = [...bar.children].filter(shown).map((el) => el.getBoundingClientRect());
-      const row = bar.getBoundingClientRect();
-      if (parts.some((box) => box.top >= parts[0].bottom || box.bottom <= parts[0].top)) {
-        problems.push(`the clock bar takes two rows (${Math.round(row.height)} px) on a ${screen} px screen`);
+  // The clock bar's parts (the hanchan, the time, the state, the sound) never run one under the next nor
+  // past the bar's edge, on one row or two.
+  for (const bar of document.querySelectorAll(".clock-bar")) {
+    const row = bar.getBoundingClientRect();
+    const across = [...bar.children].filter(shown);
+    across.forEach((el, k) => {
+      const box = el.getBoundingClientRect();
+      const next = across[k + 1] && across[k + 1].getBoundingClientRect();
+      const sameRow = next && next.top < box.bottom && next.bottom > box.top;
+      if ((sameRow && box.right > next.left + 0.5) || box.right > row.right + 0.5 || box.left < row.left - 0.5) {
+        problems.push(`"${label(el)}" runs into the clock bar's next part on a ${screen} px screen`);
       }
-    }
+    });
   }
   return problems;
 }"""
