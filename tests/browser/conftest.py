@@ -375,7 +375,8 @@ LAYOUT_PROBLEMS = """() => {
       const box = el.getBoundingClientRect();
       const next = across[k + 1] && across[k + 1].getBoundingClientRect();
       const sameRow = next && next.top < box.bottom && next.bottom > box.top;
-      if ((sameRow && box.right > next.left + 0.5) || box.right > row.right + 0.5 || box.left < row.left - 0.5) {
+      const past = box.right > row.right + 0.5 || box.left < row.left - 0.5;
+      if ((sameRow && box.right > next.left + 0.5) || past) {
         problems.push(`"${label(el)}" runs into the clock bar's next part on a ${screen} px screen`);
       }
     });

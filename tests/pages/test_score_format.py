@@ -65,12 +65,13 @@ def test_whole_totals_show_one_decimal_on_the_pages(
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize(("language", "shown"), [("en", "−38.2"), ("de", "−38,2")])
+@pytest.mark.parametrize(("language", "shown"), [("en", "\N{MINUS SIGN}38.2"), ("de", "\N{MINUS SIGN}38,2")])
 def test_a_penalty_shows_in_the_same_format_as_the_scores(
     whole_scores: Tournament, seated_table: Any, head_referee: Any, language: str, shown: str
 ) -> None:
-    """A penalty of 38.20 (stored with two decimals) reads "−38.2" on the player's page (its summary and
-    its list of penalties) and in the standings' phone line, as a score does: never "38.20"."""
+    """A penalty of 38.20 (stored with two decimals) reads "-38.2" (with a minus sign) on the player's page
+    (its summary and its list of penalties) and in the standings' phone line, as a score does: never
+    "38.20"."""
     from penalties import services as penalties
 
     ana = whole_scores.players.get(name="Ana")
