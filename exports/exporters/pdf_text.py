@@ -288,6 +288,21 @@ def fit_name(
     return smallest, [first, cut_to(rest, smallest, width, bold)]
 
 
+def fit_name_weighted(text: str, size: float, width: float, *, bold: bool) -> tuple[float, list[str], bool]:
+    """``fit_name``, and where a bold name would still be cut at the smallest size, the name in the
+    regular weight when that prints more of it (a long single word: "Константинопольская"); the size,
+    the lines and whether they are bold."""
+    fitted, lines = fit_name(text, size, width, bold=bold)
+    if not bold or not any(line.endswith(ELLIPSIS) for line in lines):
+        return fitted, lines, bold
+    regular_size, regular = fit_name(text, size, width, bold=False)
+    if sum(len(line.rstrip(ELLIPSIS)) for line in regular) > sum(
+        len(line.rstrip(ELLIPSIS)) for line in lines
+    ):
+        return regular_size, regular, False
+    return fitted, lines, bold
+
+
 def draw_lines(
     canvas: Canvas, x: float, top: float, size: float, lines: list[str], *, bold: bool = False
 ) -> float:

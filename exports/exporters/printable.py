@@ -31,6 +31,7 @@ from exports.exporters.pdf_text import (
     draw,
     draw_lines,
     fit_name,
+    fit_name_weighted,
     one_family,
     two_lines,
     wrap_address,
@@ -151,7 +152,7 @@ def draw_name_in(canvas: Canvas, box: Box, name: str, size: float, *, bold: bool
     """``name`` fitted to ``box`` (pdf_text.fit_name: two lines, then smaller, never below 8 points), in
     the middle of its height (``middle``) or at its top."""
     left, bottom, right, top = box
-    fitted, lines = fit_name(name, size, right - left - 2 * CELL_PADDING, bold=bold)
+    fitted, lines, bold = fit_name_weighted(name, size, right - left - 2 * CELL_PADDING, bold=bold)
     height = block_height(fitted, len(lines))
     first = (top + bottom + height) / 2 if middle else top - CELL_PADDING
     draw_lines(canvas, left + CELL_PADDING, first, fitted, lines, bold=bold)
@@ -381,10 +382,10 @@ def draw_card(
     row = card_row_height(rounds, signed)
     left = CARD_PADDING
     draw(canvas, left, CARD_HEIGHT - CARD_PADDING - 10, tournament.name, 9, max_width=CARD_WIDTH - 2 * left)
-    size, lines = fit_name(name, CARD_NAME_SIZE, CARD_WIDTH - 2 * left, bold=True)
+    size, lines, bold = fit_name_weighted(name, CARD_NAME_SIZE, CARD_WIDTH - 2 * left, bold=True)
     # One line: its capitals 24 points below the card's top padding; two: 16, clear of the tournament.
     top = CARD_HEIGHT - CARD_PADDING - (24 if len(lines) == 1 else 16)
-    baseline = draw_lines(canvas, left, top, size, lines, bold=True)
+    baseline = draw_lines(canvas, left, top, size, lines, bold=bold)
     if country:
         draw(canvas, left, baseline - 15, country, 9, max_width=CARD_WIDTH - 2 * left)
     columns = (left + 90, left + 160)

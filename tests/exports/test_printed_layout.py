@@ -253,3 +253,19 @@ def test_a_latin_sheet_in_english_keeps_helvetica_and_a_cyrillic_one_is_all_deja
     world = page_chars(score_sheets_pdf(long_names, hanchan=1, table=2).data)
     fonts = {char.font for chars in world for char in chars}
     assert "Helvetica" not in fonts and "DejaVuSans" in fonts, fonts
+
+
+def test_a_bold_name_cut_at_eight_points_prints_whole_in_the_regular_weight() -> None:
+    """In a document drawn in DejaVu, a single long word too wide in bold at 8 points for a seat cell
+    prints in the regular weight when that holds more of it; a name that fits keeps the bold."""
+    from exports.exporters.pdf_text import document_fonts, fit_name, fit_name_weighted, unicode_font
+
+    assert unicode_font() is not None, "DejaVu is installed with the suite's packages"
+    width = SEAT_COLUMN - 8
+    with document_fonts(True):
+        for word in ("Konstantinopolsky", "Mhaoldhomhnaigh"):
+            assert fit_name(word, 11, width, bold=True) == (8, [word[:-2] + "\N{HORIZONTAL ELLIPSIS}"])
+            assert fit_name_weighted(word, 11, width, bold=True) == (8.5, [word], False)
+        _size, lines, bold = fit_name_weighted("Константинопольская", 11, width, bold=True)
+        assert not bold and lines == ["Константинопол\N{HORIZONTAL ELLIPSIS}"]  # one letter more than bold
+        assert fit_name_weighted("Ana Lee", 11, width, bold=True) == (11, ["Ana Lee"], True)
