@@ -216,3 +216,44 @@ def test_the_organiser_opens_registration_in_the_venues_time_and_added_places_pr
     assert SignUp.objects.get(first_name="Ben").state == "registered"
     assert "ben@example.org" in mail.outbox[-1].to
     assert AuditEntry.objects.filter(action="registration.settings").count() == 2
+
+
+def test_the_organisers_list_shows_the_field_first_and_those_gone_last(
+    tournament: Tournament, client: Client
+) -> None:
+    """Registered, to approve, offered, the waiting list in its order, unconfirmed, then cancelled and
+    rejected: not the states' names in alphabetical order (which put the cancelled second)."""
+    organiser = make_user("organiser", tournament, "organiser")
+    RegistrationSettings.objects.create(tournament=tournament, opens_at=timezone.now() - timedelta(hours=1))
+    start = timezone.now() - timedelta(hours=1)
+    states = ["cancelled", "waiting_list", "rejected", "registered", "unconfirmed", "waiting_list"]
+    states += ["awaiting_approval", "offered", "registered"]
+    for number, state in enumerate(states):
+        SignUp.objects.create(
+            tournament=tournament,
+            last_name=f"Player{number}",
+            first_name="Test",
+            email=f"p{number}@example.org",
+            state=state,
+            confirmed_at=None if state == "unconfirmed" else start + timedelta(minutes=number),
+            token_seed=f"{number:032x}",
+            confirm_token_hash=f"c{number}",
+            manage_token_hash=f"m{number}",
+            consent_at=start,
+            manage_expires_at=start + timedelta(days=30),
+        )
+    client.force_login(organiser)
+    page = client.get("/t/test-open/manage/signups/").text
+    shown = sorted(range(len(states)), key=lambda number: page.index(f"p{number}@example.org"))
+    assert [states[number] for number in shown] == [
+        "registered",
+        "registered",
+        "awaiting_approval",
+        "offered",
+        "waiting_list",
+        "waiting_list",
+        "unconfirmed",
+        "cancelled",
+        "rejected",
+    ]
+    assert shown[:2] == [3, 8] and shown[4:6] == [1, 5]  # each state by the time of its confirmation

@@ -38,6 +38,10 @@ STATES = (UNCONFIRMED, REGISTERED, AWAITING_APPROVAL, OFFERED, WAITING_LIST, CAN
 LIVE = (UNCONFIRMED, REGISTERED, AWAITING_APPROVAL, OFFERED, WAITING_LIST)
 # The states that hold a place.
 HOLDING = (REGISTERED, AWAITING_APPROVAL, OFFERED)
+# The order of the organiser's list: those holding a place, those to approve and those offered one, the
+# waiting list in its order, the unconfirmed, then those gone (each state by the time of its
+# confirmation).
+STAFF_ORDER = (REGISTERED, AWAITING_APPROVAL, OFFERED, WAITING_LIST, UNCONFIRMED, CANCELLED, REJECTED)
 # The longest time to accept a promotion the settings take, in hours (30 days).
 ACCEPT_HOURS_MAX = 720
 

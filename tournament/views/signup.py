@@ -12,7 +12,7 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_GET, require_http_methods
 
 from tournament.core.refusal import Refusal
-from tournament.core.signups import EDITABLE, LIVE
+from tournament.core.signups import EDITABLE, LIVE, STAFF_ORDER
 from tournament.forms.signup import AnnouncementForm, RegistrationSettingsForm, SignUpEditForm, SignUpForm
 from tournament.models import RegistrationSettings, SignUp, StaffRole
 from tournament.queries import access
@@ -189,7 +189,10 @@ def staff_signups(request: HttpRequest, slug: str) -> HttpResponse:
                 status = error.status
             else:
                 refusal = error
-    rows = list(SignUp.objects.filter(tournament=tournament).order_by("state", "confirmed_at", "pk"))
+    rows = sorted(
+        SignUp.objects.filter(tournament=tournament).order_by("confirmed_at", "pk"),
+        key=lambda row: STAFF_ORDER.index(row.state),
+    )
     by_country = Counter(str(row.country.name) if row.country else "" for row in rows if row.state in LIVE)
     context = {
         "rows": rows,
