@@ -269,8 +269,11 @@
     let seating = { round: null, tables: [] };
     let screens = [];
     let index = 0;
-    // The number of hanchan played, dropped from the standings when it would cost them a page.
+    // The number of hanchan played and the phase beside each name, dropped from the standings when they
+    // would cost them a page; a phase every ranked player shares is said once, in the heading.
     let showPlayed = true;
+    let showPhases = true;
+    let sharedPhase = "";
 
     function fontSize() {
       return parseFloat(getComputedStyle(board).fontSize) || 16;
@@ -307,7 +310,7 @@
               R.el("td", { className: "num rank", text: row.rank }),
               R.el("td", { className: "name" }, [
                 R.shownName(row),
-                row.phase_name ? R.el("span", { className: "phase-tag", text: row.phase_name }) : null,
+                showPhases && !sharedPhase && row.phase_name ? R.el("span", { className: "phase-tag", text: row.phase_name }) : null,
               ]),
               R.el("td", { className: "num total" + (isNegative(row.total) ? " negative" : ""), text: R.score(row.total) }),
               withPlayed ? R.el("td", { className: "num played", text: row.played }) : null,
@@ -436,14 +439,20 @@
       const capacity = (rows) => rows.columns * rows.perColumn;
       let low = Math.max(10, screenHeight * MIN_FONT);
       const pagesAt = () => Math.max(1, Math.ceil(ranked.length / capacity(standingsAt(low, probeRow, sample, minRow))));
-      showPlayed = false;
-      const without = pagesAt();
-      showPlayed = true;
-      let pages = pagesAt();
-      if (pages > without) {
-        showPlayed = false;
-        pages = without;
+      // The first of these that needs no more pages than the bare standings: the played column goes
+      // before the phases (the order of the rows already says who reached the final).
+      let pages = Infinity;
+      let choice = null;
+      for (const [phases, played] of [[true, true], [true, false], [false, true], [false, false]]) {
+        showPhases = phases;
+        showPlayed = played;
+        const count = pagesAt();
+        if (count < pages) {
+          pages = count;
+          choice = [phases, played];
+        }
       }
+      [showPhases, showPlayed] = choice;
       let rows;
       const perPage = Math.ceil(ranked.length / pages);
       let high = Math.max(low, screenHeight * MAX_FONT);
@@ -530,7 +539,9 @@
     function paint(data) {
       ranked = data.rows.filter((row) => row.ranked);
       teams = data.teams || [];
-      root.querySelector("[data-summary]").textContent = summary(data);
+      const first = ranked.length ? ranked[0].phase_name || "" : "";
+      sharedPhase = first && ranked.every((row) => row.phase_name === first) ? first : "";
+      root.querySelector("[data-summary]").textContent = (sharedPhase ? sharedPhase + " · " : "") + summary(data);
       layout();
     }
 

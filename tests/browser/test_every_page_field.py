@@ -254,6 +254,26 @@ def visit(page: Any, base: str, item: Page, field: Field, language: str, found: 
             shoot_page(page, language, width, item.name, whole=not item.projector, folder=SHOTS)
 
 
+# The projector's rows: their heights, and whether any lies outside the screen.
+PROJECTOR_ROWS = """() => [...document.querySelectorAll("[data-columns] tr[data-name]")].map((row) => {
+  const box = row.getBoundingClientRect();
+  return { height: box.height, inside: box.top >= 0 && box.bottom <= innerHeight && box.right <= innerWidth };
+})"""
+
+
+def one_page_of_readable_rows(page: Any, language: str) -> None:
+    """Up to 120 players on one page at 1080 px, in rows of at least 36 px (readable from the back of the
+    hall), every row inside the screen; the phase all of them share said once, in the heading, not
+    beside each name (a tag on each row cost the field a second page)."""
+    rows = page.evaluate(PROJECTOR_ROWS)
+    label = page.locator("[data-page-label]").inner_text()
+    assert label == "" and len(rows) == 120, (language, label, len(rows))
+    assert min(row["height"] for row in rows) >= 35.5, (language, min(row["height"] for row in rows))
+    assert all(row["inside"] for row in rows), language
+    assert page.locator("[data-columns] .phase-tag").count() == 0, language
+    assert page.locator("[data-summary]").inner_text().startswith("Qualifying · "), language
+
+
 def opened(context: Any, live_server: Any, language: str) -> Any:
     context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
     return context.new_page()
@@ -275,6 +295,8 @@ def test_every_page_of_a_phased_120_player_field_fits_the_phone_and_the_projecto
             visit(page, base, item, field, language, found)
             if item.name == "standings":  # the field as it is meant: a tag beside each of 120 names
                 assert page.locator("[data-rows] tr .phase-tag").count() == 120
+            if item.name == "projector":  # left at 1920 x 1080: the whole field on one page (issue 52)
+                one_page_of_readable_rows(page, language)
         page.context.close()
 
         page = opened(new_context(has_touch=True), live_server, language)
