@@ -872,7 +872,9 @@ def _abortive(
     and the replay goes on as the online game did: no payment, the dealer keeps the deal."""
     kind = hand.get("kind")
     ruleset = sheet.ruleset
-    if kind not in ABORTIVE_DRAWS:
+    # A kind that is no text (a list, an object) is refused like any unknown kind: looking it up among the
+    # kinds would fail on it.
+    if not isinstance(kind, str) or kind not in ABORTIVE_DRAWS:
         text = _("an abortive draw names its kind: {kinds}").format(kinds=", ".join(ABORTIVE_DRAWS))
         errors.append(hand_error(number, state, RULE_FORMAT, text))
     elif not ruleset.abortive_draws:

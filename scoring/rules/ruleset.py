@@ -190,8 +190,10 @@ class Ruleset:
         start and return are both 30,000, no oka."""
         return 4 * (self.return_points - self.starting_points)
 
-    def allows_abortive(self, kind: str) -> bool:
-        return kind in self.abortive_draws
+    def allows_abortive(self, kind: object) -> bool:
+        """Whether the ruleset allows the abortive draw ``kind``; anything but one of its kinds' names (a
+        list or an object read from a sheet among them) is not allowed."""
+        return isinstance(kind, str) and kind in self.abortive_draws
 
 
 def _uma(value: Any) -> tuple[int, int, int, int]:

@@ -104,6 +104,34 @@ def test_abortive_draws_are_checked_against_the_rulesets_kinds() -> None:
     assert [error.rule for error in unnamed.errors] == ["sheet-format"]
 
 
+@pytest.mark.parametrize("preset", ["TENHOU", "MAHJONGSOUL", "WRC2015"])
+@pytest.mark.parametrize("kind", [["four-winds"], [], {"kind": "four-winds"}, {}, 4, None])
+def test_an_abortive_draws_kind_that_is_no_text_is_refused_like_an_unknown_kind(
+    preset: str, kind: Any
+) -> None:
+    """A kind given as a list or an object (a broken editor, a hand-written sheet) is refused by the sheet
+    check, naming the field, as an unknown kind is; the hand is replayed as an abortive draw of no kind."""
+    verdict = play(preset, {"result": "abortive", "kind": kind, "riichi": ["Ana"]}, ended_by_time=True)
+    assert [(error.hand, error.rule) for error in verdict.errors] == [(1, "sheet-format")]
+    assert verdict.errors[0].message == (
+        "hand 1 (East 1, 0 honba): an abortive draw names its kind: nine-terminals, four-winds, four-riichi, "
+        "four-kongs, triple-ron"
+    )
+    unknown = play(
+        preset, {"result": "abortive", "kind": "five-winds", "riichi": ["Ana"]}, ended_by_time=True
+    )
+    assert unknown.errors == verdict.errors
+    (record,) = verdict.hands
+    assert record.result == "abortive" and "kind" not in record.as_json()
+    assert record.deltas == {"Ana": -1000, "Ben": 0, "Cho": 0, "Dai": 0}
+
+
+@pytest.mark.parametrize("kind", [["four-winds"], {"kind": "four-winds"}, 4, None])
+def test_a_ruleset_allows_no_abortive_draw_of_a_kind_that_is_no_text(kind: Any) -> None:
+    assert not TENHOU.allows_abortive(kind)
+    assert TENHOU.allows_abortive("four-winds")
+
+
 @pytest.mark.parametrize("preset", ["WRC2015", "EMA2016", "EMA2025"])
 def test_wrcr_and_ema_refuse_an_abortive_draw_naming_the_hand_and_the_rule(preset: str) -> None:
     verdict = play(
