@@ -55,14 +55,20 @@ def basic_points(han: int, fu: int, ruleset: Ruleset, yakuman: int = 0) -> int:
     return base
 
 
+# The name of each limit's base value. A yakuman's (8,000) is also that of 13 han or more where the ruleset
+# counts them as a yakuman (``counted_yakuman``, kazoe yakuman: Tenhou, Mahjong Soul).
+LIMITS = {MANGAN: "mangan", HANEMAN: "haneman", BAIMAN: "baiman", SANBAIMAN: "sanbaiman", YAKUMAN: "yakuman"}
+
+
 def limit_name(han: int, fu: int, ruleset: Ruleset, yakuman: int = 0) -> str:
-    """ "" below mangan, else "mangan", "haneman", "baiman", "sanbaiman" or "yakuman"."""
+    """ "" below mangan, else "mangan", "haneman", "baiman", "sanbaiman" or "yakuman" (a yakuman, or 13 han
+    or more under a ruleset with counted yakuman; without it they are sanbaiman)."""
     if yakuman:
         return "yakuman"
     base = basic_points(han, fu, ruleset)
     if base < MANGAN:
         return ""
-    return {MANGAN: "mangan", HANEMAN: "haneman", BAIMAN: "baiman", SANBAIMAN: "sanbaiman"}[base]
+    return LIMITS[base]
 
 
 def ron_value(basic: int, dealer: bool) -> int:

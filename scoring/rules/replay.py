@@ -745,7 +745,9 @@ def _evaluate_tiles(
         errors.append(_win_error(who, number, state, RULE_TILES, text))
         return None
     basic = int(result.get("basic_points") or 0)
-    if result.get("limit") == "yakuman":
+    # A yakuman has no han; 13 han or more named a yakuman (counted yakuman, where the ruleset has them)
+    # stay a value of han and fu, as the sheet writes them.
+    if result.get("limit") == "yakuman" and result.get("han") is None:
         evaluated, text = Value(0, None, max(1, basic // YAKUMAN)), _("a yakuman")
     elif result.get("han") is None:
         evaluated, text = Value(5, None), str(result.get("limit") or _("a limit hand"))

@@ -263,6 +263,53 @@ def test_thirteen_han_is_a_counted_yakuman_online_and_sanbaiman_under_wrcr() -> 
     assert play("WRC2015", ron).hands[0].deltas["Ben"] == 24000
 
 
+# Riichi, Ippatsu, Fully Concealed Hand and Full Flush with 8 dora: 17 han 30 fu, no yakuman among them.
+COUNTED = {
+    "concealed": "22234455667899p",
+    "win_tile": "9p",
+    "melds": [],
+    "dora_indicators": ["1p", "1p", "4p"],
+    "flags": {"ippatsu": True},
+}
+
+
+@pytest.mark.parametrize("preset", ["TENHOU", "MAHJONGSOUL"])
+def test_tiles_of_thirteen_han_or_more_are_named_a_yakuman_online(preset: str) -> None:
+    """The online presets count 13 han or more as a yakuman (``counted_yakuman``): the hand evaluator
+    names it "yakuman" and pays it as one; WRCR 2015 §6.1 and EMA 2016 keep it a sanbaiman."""
+    hand = {
+        **COUNTED,
+        "win": "tsumo",
+        "seat_wind": "S",
+        "round_wind": "E",
+        "flags": {"riichi": True, "ippatsu": True},
+    }
+    result = evaluate_hand(hand, get_ruleset(preset))
+    assert (result["han"], result["fu"], result["limit"], result["basic_points"]) == (17, 30, "yakuman", 8000)
+    assert result["payments"] == {"tsumo_dealer": 16000, "tsumo_non_dealer": 8000}
+    for other in ("WRC2015", "EMA2016"):
+        assert evaluate_hand(hand, get_ruleset(other))["limit"] == "sanbaiman"
+
+
+@pytest.mark.parametrize("preset", ["TENHOU", "MAHJONGSOUL"])
+def test_a_sheet_with_the_tiles_of_a_counted_yakuman_is_paid_a_yakuman_and_keeps_its_han(preset: str) -> None:
+    """On a sheet the tiles of a counted yakuman give the yakuman's payment, whether the sheet writes the
+    han, a yakuman or no value; the win is recorded with its han and fu, its yaku no yakuman."""
+    for value in ({}, {"han": 17, "fu": 30}, {"yakuman": 1}):
+        entry = {"result": "tsumo", "winner": "Ben", "tiles": COUNTED, "riichi": ["Ben"], **value}
+        verdict = play(preset, entry, ended_by_time=True)
+        assert verdict.errors == (), value
+        (record,) = verdict.hands
+        assert record.deltas == {"Ana": -16000, "Ben": 32000, "Cho": -8000, "Dai": -8000}
+        assert record.yaku is not None
+        win = record.yaku["Ben"]
+        assert (win.han, win.fu, win.yakuman) == (17, 30, 0)
+    # A sheet writing fewer han than the tiles give is told the tiles' value.
+    short = play(preset, {"result": "tsumo", "winner": "Ben", "tiles": COUNTED, "riichi": ["Ben"], "han": 12})
+    assert [error.rule for error in short.errors] == [RULE_TILES]
+    assert "the tiles score 17 han 30 fu (Riichi, Ippatsu" in short.errors[0].message
+
+
 def test_first_place_takes_the_oka() -> None:
     verdict = play(
         "TENHOU",

@@ -191,6 +191,22 @@ def test_basic_points_and_limits() -> None:
         basic_points(0, 30, WRC)
 
 
+@pytest.mark.parametrize("preset", ["TENHOU", "MAHJONGSOUL"])
+def test_thirteen_han_or_more_are_named_a_yakuman_where_the_ruleset_counts_them(preset: str) -> None:
+    """Counted yakuman (kazoe, the online presets' ``counted_yakuman``): 13 han or more are paid and named
+    a yakuman; 11 and 12 han stay sanbaiman. Without counted yakuman (WRCR 2015 §6.1) 13 han are sanbaiman."""
+    online = get_ruleset(preset)
+    assert online.counted_yakuman
+    names = [limit_name(han, 30, online) for han in (11, 12, 13, 14, 26)]
+    assert names == ["sanbaiman", "sanbaiman", "yakuman", "yakuman", "yakuman"]
+    assert basic_points(13, 30, online) == 8000
+    assert limit_name(0, 0, online, yakuman=2) == "yakuman"
+    without = online.custom(preset, counted_yakuman=False)
+    assert limit_name(13, 30, without) == "sanbaiman" and basic_points(13, 30, without) == 6000
+    assert limit_name(13, 30, WRC.custom(counted_yakuman=True)) == "yakuman"
+    assert limit_name(13, 30, WRC) == "sanbaiman"
+
+
 def test_honba_is_added_to_every_payment() -> None:
     # WRCR 2015 §5.7.7: 300 per counter on a ron, 100 per counter from each payer on a self-draw.
     assert _pay(2, 30, dealer=False, tsumo=False, honba=2) == {"ron": 2600}
