@@ -727,10 +727,14 @@ def _evaluate_tiles(
     situation["round_wind"] = WIND_LETTERS[(state.round_index // 4) % 4]
     situation["honba"] = state.honba
     situation["riichi_sticks"] = state.sticks + len(riichi)
-    flags = dict(situation.get("flags") or {})
-    if winner in riichi and not flags.get("double_riichi"):
-        flags["riichi"] = True
-    situation["flags"] = flags
+    flags = situation.get("flags") or {}
+    # Flags that are no object (a list, a number) are left as written: the hand evaluator refuses them,
+    # naming the field, as it refuses them in a hand given alone.
+    if isinstance(flags, Mapping):
+        flags = dict(flags)
+        if winner in riichi and not flags.get("double_riichi"):
+            flags["riichi"] = True
+        situation["flags"] = flags
     try:
         result = evaluate_hand(situation, sheet.ruleset)
     except ValueError as problem:

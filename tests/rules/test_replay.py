@@ -474,6 +474,24 @@ def test_tiles_are_scored_and_checked_against_the_sheet() -> None:
     assert result["hands"][2]["deltas"] == {"Ana": -3900, "Ben": 0, "Cho": 0, "Dai": 3900}  # from the tiles
 
 
+@pytest.mark.parametrize("flags", [["riichi"], [["riichi", True]], "riichi", 1, True])
+def test_tiles_whose_flags_are_no_object_are_refused_naming_the_field(flags: Any) -> None:
+    """The tiles' flags are an object of true/false flags; a list, a text or a number is refused as the
+    hand evaluator refuses it in a hand given alone, naming the field, and the win is not paid."""
+    tiles = {"concealed": "23444m234567p678s", "win_tile": "4m", "dora_indicators": ["1z"], "flags": flags}
+    result = replay(sheet([ron("Ben", "Cho", 3, 30, riichi=("Ben",), tiles=tiles)], ended_by_time=True))
+    assert [(error.hand, error.rule) for error in result.errors] == [(1, "sheet-format")]
+    assert result.errors[0].message == (
+        "hand 1 (East 1, 0 honba): the tiles do not describe a hand: flags: expected an object of "
+        f"true/false flags, got {flags!r}"
+    )
+    # Flags left empty are no flags, as before.
+    for empty in ({}, [], None):
+        assert replay(
+            sheet([ron("Ben", "Cho", 3, 30, riichi=("Ben",), tiles=tiles | {"flags": empty})])
+        ).valid
+
+
 def test_naming_the_tenpai_players_makes_the_hand_a_draw_not_a_multiple_ron() -> None:
     # Under EMA2016 (several winners on one discard) +1,000 / +1,000 / -3,000 / +1,000 is also three
     # 1 han 30 fu rons on Cho; the tenpai list says it was a draw, so the counter goes up.
