@@ -8,6 +8,7 @@ import re
 import pytest
 from django import forms
 from django.test.html import parse_html
+from django.utils import translation
 
 from tournament.forms.signup import SignUpForm
 from tournament.forms.widgets import QuickSelect
@@ -38,3 +39,21 @@ def test_the_sign_up_forms_countries_are_the_quick_select() -> None:
     html = str(form["country"])
     assert isinstance(form.fields["country"].widget, QuickSelect)
     assert '<option value="JP" selected>' in html and html.count("<option") > 200
+
+
+def test_the_options_kept_are_those_of_the_same_values_and_labels() -> None:
+    """The markup kept for a list of options is found again only for the same values with the same labels:
+    the countries in another language, or a label changed, are written anew."""
+    with translation.override("en"):
+        english = str(SignUpForm()["country"])
+    with translation.override("de"):
+        german = str(SignUpForm(initial={"country": "DE"})["country"])
+    assert ">Germany</option>" in english and ">Deutschland</option>" not in english
+    assert '<option value="DE" selected>Deutschland</option>' in german and ">Germany</option>" not in german
+    first = QuickSelect(choices=[("a", "One")]).render("x", "a")
+    second = QuickSelect(choices=[("a", "Uno")]).render("x", "a")
+    assert first == '<select name="x"><option value="a" selected>One</option></select>'
+    assert second == '<select name="x"><option value="a" selected>Uno</option></select>'
+    assert QuickSelect(choices=[("a", "One")]).render("x", None) == (
+        '<select name="x"><option value="a">One</option></select>'
+    )
