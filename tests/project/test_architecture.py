@@ -280,7 +280,6 @@ LONG_MODULES = {
     "scoring/services.py",
     "scoring/rules/replay.py",
     "scoring/rules/tenhou.py",
-    "tournament/services/seating.py",
     "seatinglab/cli.py",
     "seatinglab/satfind.py",
 }
