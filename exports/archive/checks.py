@@ -26,7 +26,7 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import models
 
 from scoring.rules.ruleset import Ruleset
-from scoring.services import check_entry_of
+from scoring.services.checks import check_entry_of
 from tournament.core.inputs import RULE_PRINTABLE, control_problem
 from tournament.core.refusal import Refusal
 from tournament.models import TOURNAMENT_FIELDS as TOURNAMENT_SETTINGS

@@ -33,15 +33,8 @@ from exports.archive.fields import (
     SERIES_FORMAT,
     SERIES_VERSION,
 )
-from exports.archive.load import (
-    MALFORMED,
-    find_users,
-    import_archive,
-    loaded,
-    malformed,
-    parse,
-    timestamps_as_given,
-)
+from exports.archive.load import MALFORMED, find_users, import_archive, malformed, parse
+from exports.archive.rows import loaded, timestamps_as_given
 from exports.progress import Progress, no_progress
 from tournament.core.refusal import Refusal
 from tournament.models import SERIES_FIELDS, Person, Player, Series, Tournament

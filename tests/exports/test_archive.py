@@ -13,7 +13,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from exports.archive import load as archive_module
+from exports.archive import rows as archive_rows
 from exports.archive.dump import export_archive
 from exports.archive.fields import FORMAT
 from exports.archive.load import import_archive
@@ -159,7 +159,7 @@ def test_the_archive_holds_everything_in_the_documented_format(played: Tournamen
 def test_export_flush_import_export_gives_the_same_bytes(
     played: Tournament, copy: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(archive_module, "COPY_ON_POSTGRESQL", copy)
+    monkeypatch.setattr(archive_rows, "COPY_ON_POSTGRESQL", copy)
     read_a_log(played)
     data = export_archive(played)
     archive = json.loads(data)

@@ -15,7 +15,7 @@ from django.test import Client
 from django.utils import timezone
 
 from scoring.models import ScoreSheet, SheetVersion, SubmissionKey
-from scoring.services import SUBMISSION_KEY_DAYS, forget_old_submission_keys
+from scoring.services.idempotency import SUBMISSION_KEY_DAYS, forget_old_submission_keys
 from tests.scoring import hanchan
 from tournament.models import Tournament
 from tournament.queries.access import PLAYER_SESSION_KEY

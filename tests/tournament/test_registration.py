@@ -163,7 +163,7 @@ def test_the_check_in_plan_counts_only_who_can_be_seated_as_the_seating_does(
     """A disqualified player (WRCR 2015 §7.1), checked in or not, is neither in the plan's field nor among
     its substitutes: the plan says substitutes are short exactly when the seating refuses the field."""
     from penalties import services as penalties
-    from tournament.services.seating import seating_field
+    from tournament.services.field import seating_field
 
     players = make_players(tournament, 8 if disqualified == "player" else 7)
     for player in players:

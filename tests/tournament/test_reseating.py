@@ -312,7 +312,7 @@ def proposal(moves: int, most: int, excess: int, tables: int) -> dict[str, Any]:
 
 
 def test_a_proposal_beaten_or_equalled_on_every_figure_is_not_offered() -> None:
-    from tournament.services.seating import offered
+    from tournament.services.reseating import offered
 
     fewest = proposal(0, 1, 0, 54)
     worse = proposal(230, 2, 6, 76)  # the generated schedule worse on every figure (issue 51)

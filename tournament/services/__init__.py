@@ -6,7 +6,9 @@ The verbs live in small modules by concern and are all importable from here:
 - ``tournaments``: create a tournament, change its settings;
 - ``registration``: register players by hand or from a file, check them in, the check-in plan;
 - ``absences``: a substitute for one hanchan, a withdrawal;
-- ``seating``: the seated field, generation in a Celery task, Swiss hanchan;
+- ``field``: who is seated in a hanchan (substitutes or sit-outs, a phase's players);
+- ``seating``: generation in a Celery task, a re-seating's confirmation (its proposals: ``reseating``),
+  Swiss hanchan;
 - ``rounds``: the current hanchan, the clock, a table's extra minutes, finishing a hanchan;
 - ``staff``: granting and removing staff roles, organisers' accounts and their invitation;
 - ``club``: a club session's tables, formed at the venue from four players present, or taken back;
@@ -16,6 +18,7 @@ The verbs live in small modules by concern and are all importable from here:
 
 from tournament.services.absences import plan_withdrawal, replace_with_substitute, withdraw_player
 from tournament.services.club import form_table, open_tables, take_back_table
+from tournament.services.field import seating_field
 from tournament.services.phases import (
     call_up,
     incomplete_before,
@@ -60,7 +63,6 @@ from tournament.services.seating import (
     requeue_stalled_seating_jobs,
     run_seating_job,
     seat_swiss_round,
-    seating_field,
 )
 from tournament.services.staff import (
     account_exists,

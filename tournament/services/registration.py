@@ -299,7 +299,7 @@ def check_in_plan(tournament: Tournament, *, prefer: str = "substitutes") -> Che
     if prefer not in PREFERENCES:
         message = _("prefer: {value} is neither 'substitutes' nor 'sit_out'").format(value=repr(prefer))
         raise Refusal("prefer", "check-in-plan", message)
-    # Only who the seating accepts (``tournament.services.seating.seating_field``): a disqualified player
+    # Only who the seating accepts (``tournament.services.field.seating_field``): a disqualified player
     # plays no more (WRCR 2015 §7.1), checked in or not.
     players = list(
         tournament.players.filter(

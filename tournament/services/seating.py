@@ -1,4 +1,5 @@
-"""Seating: who is seated, the generation of a schedule in a Celery task, and Swiss hanchan.
+"""Seating: the generation of a schedule in a Celery task, its confirmation, and Swiss hanchan. Who is
+seated is ``field``; what a re-seating proposes, ``reseating``.
 
 ``request_seating`` queues a ``SeatingJob``; the task ``generate_seating`` beside it runs
 ``run_seating_job``, which calls the pure generator (``tournament.seating``) and stores its schedule.
@@ -17,15 +18,15 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from tournament import seating
-from tournament.core import player_files
 from tournament.core.refusal import Refusal
 from tournament.models import Absence, Player, Round, Seat, SeatingJob, StaffRole, Table, Tournament
 from tournament.queries import access, live, phases_db
 from tournament.queries.standings_db import forget_live, load_standings
 from tournament.services import audit, club, jobs
+from tournament.services.field import reseat_field, seated_here, seating_field, sitting_out
+from tournament.services.reseating import alternative, offered
 
 logger = logging.getLogger(__name__)
 STARTED = [Round.Status.STARTED, Round.Status.FINISHED]
@@ -38,140 +39,6 @@ CHOICES = SeatingJob.PROPOSALS
 #: fresh schedule needs less.
 RESEAT_SECONDS = 4.0
 ROTATION_SECONDS = 1.0
-
-
-def seating_field(tournament: Tournament, prefer: str = "substitutes", hanchan: int = 1) -> list[Player]:
-    """Who is seated in ``hanchan``: the checked-in players (everyone registered while nobody has checked
-    in), with as many substitutes as complete the last table (WRCR 2015 §7.2: substitutes are never
-    ranked). Once check-in is in use, a substitute must have checked in too: only those present are
-    seated. With ``prefer`` "sit_out", no substitute: the last players to check in sit out
-    (``sitting_out``). In a phase after a cut (``tournament.core.phases``), the players the cut kept."""
-    span = phases_db.span_of(tournament.pk, tournament.hanchan_count, hanchan)
-    if span.members is not None:
-        return phase_field(tournament, span)
-    field = _players_present(tournament)
-    if prefer == "sit_out":
-        out = {player.pk for player in sitting_out(tournament)}
-        return [player for player in field if player.pk not in out]
-    checking_in = tournament.players.filter(
-        status=Player.Status.CHECKED_IN, is_substitute=False, disqualified=False
-    ).exists()
-    needed = player_files.substitutes_needed(len(field))
-    pool = tournament.players.filter(is_substitute=True, disqualified=False).exclude(
-        status=Player.Status.WITHDRAWN
-    )
-    if checking_in:
-        pool = pool.filter(status=Player.Status.CHECKED_IN)
-    substitutes = list(pool.order_by("checked_in_at", "pk")[:needed])
-    if len(substitutes) < needed:
-        if checking_in:
-            message = ngettext(
-                "{players} players need {needed} substitute to fill {tables}; only {available} "
-                "checked in available. Check substitutes in, register more, or let players sit out.",
-                "{players} players need {needed} substitutes to fill {tables}; only {available} "
-                "checked in available. Check substitutes in, register more, or let players sit out.",
-                needed,
-            )
-        else:
-            message = ngettext(
-                "{players} players need {needed} substitute to fill {tables}; only {available} "
-                "available. Check substitutes in, register more, or let players sit out.",
-                "{players} players need {needed} substitutes to fill {tables}; only {available} "
-                "available. Check substitutes in, register more, or let players sit out.",
-                needed,
-            )
-        raise Refusal(
-            "players",
-            "full-tables",
-            message.format(
-                players=len(field),
-                needed=needed,
-                tables=_tables((len(field) + needed) // 4),
-                available=len(substitutes),
-            ),
-        )
-    return field + substitutes
-
-
-def _tables(count: int) -> str:
-    """A number of tables in words, in the plural form its count takes ("1 table", "4 tables")."""
-    return ngettext("{count} table", "{count} tables", count).format(count=count)
-
-
-def seated_here(tournament: Tournament, number: int, field: str) -> phases_db.Span:
-    """The phase of hanchan ``number``, refused when the phase is seated by rank (the phases page does
-    that), not by the optimised schedule or Swiss."""
-    span = phases_db.span_of(tournament.pk, tournament.hanchan_count, number)
-    if span.seating == "by_rank":
-        raise Refusal(
-            field,
-            "phase-seating",
-            _("{field}: hanchan {number} is in {phase}, seated by rank (the phases page)").format(
-                field=field, number=number, phase=span.name
-            ),
-        )
-    return span
-
-
-def phase_field(tournament: Tournament, span: phases_db.Span) -> list[Player]:
-    """The players of a phase after its cut who still play (neither withdrawn nor disqualified): whole
-    tables only, since no substitute is ranked in a phase's place (call up the next in line instead)."""
-    if not span.members:
-        raise Refusal(
-            "from_round",
-            "phase-cut",
-            _("{phase}: make the cut into it first (the phases page)").format(phase=span.name),
-            status=409,
-        )
-    players = list(
-        tournament.players.filter(pk__in=span.members, disqualified=False)
-        .exclude(status=Player.Status.WITHDRAWN)
-        .order_by("pk")
-    )
-    if len(players) % 4:
-        raise Refusal(
-            "players",
-            "phase-field",
-            _(
-                "{phase}: {count} players still play it, not whole tables; call up the next in line in "
-                "place of each player who left (the phases page)"
-            ).format(phase=span.name, count=len(players)),
-            status=409,
-        )
-    return players
-
-
-def _players_present(tournament: Tournament) -> list[Player]:
-    """The players to seat: checked in (or registered, while nobody has checked in), neither withdrawn
-    nor disqualified (WRCR 2015 §7.1: a disqualified player plays no more)."""
-    players = tournament.players.filter(is_substitute=False, disqualified=False).exclude(
-        status=Player.Status.WITHDRAWN
-    )
-    if players.filter(status=Player.Status.CHECKED_IN).exists():
-        players = players.filter(status=Player.Status.CHECKED_IN)
-    return list(players.order_by("pk"))
-
-
-def sitting_out(tournament: Tournament) -> list[Player]:
-    """The players who sit out when the organiser prefers that to substitutes: the last to check in,
-    as many as the field is beyond a multiple of four."""
-    field = sorted(
-        _players_present(tournament), key=lambda p: (p.checked_in_at is None, p.checked_in_at, p.pk)
-    )
-    out = player_files.sitting_out(len(field))
-    return field[len(field) - out :] if out else []
-
-
-def reseat_field(tournament: Tournament, prefer: str, hanchan: int) -> list[Player]:
-    """Everyone who plays or sits out hanchan ``hanchan`` on: the seated field, and with ``prefer``
-    "sit_out" the players present in the order of check-in (the last to check in sit out first among
-    those who have sat out as often: ``tournament.seating.reseat.choose_sit_outs``)."""
-    span = phases_db.span_of(tournament.pk, tournament.hanchan_count, hanchan)
-    if prefer != "sit_out" or span.members is not None:
-        return seating_field(tournament, prefer, hanchan)
-    return sorted(
-        _players_present(tournament), key=lambda p: (p.checked_in_at is None, p.checked_in_at, p.pk)
-    )
 
 
 def _sat_out(tournament: Tournament, first: int, before: int) -> dict[int, int]:
@@ -204,69 +71,6 @@ def _player_infos(players: Sequence[Player]) -> list[seating.PlayerInfo]:
         seating.PlayerInfo(p.pk, team=p.team or None, club=p.club or None, country=p.country.code or None)
         for p in players
     ]
-
-
-def _alternative(
-    rounds: Sequence[Sequence[Sequence[int]]],
-    published: Sequence[Sequence[Sequence[int]]] | None,
-    fixed: Sequence[Sequence[Sequence[int]]],
-    field: Sequence[int],
-    out: Sequence[Sequence[int]],
-    name_of: Any,
-    field_changes: bool,
-) -> dict[str, Any]:
-    """One proposal as the job stores it: tables, quality report, and per hanchan who moves (from the
-    ``published`` seating), who joins without a published seat, who sits out."""
-    lists = [[list(table) for table in hanchan] for hanchan in rounds]
-    seated = sum(len(table) for table in lists[0]) if lists else len(field)
-    report = seating.quality_report(
-        [*fixed, *lists], n_players=seated, name_of=name_of, field_changes=field_changes
-    )
-    moved: list[list[int]] = []
-    joined: list[list[int]] = []
-    for h, hanchan in enumerate(lists):
-        before = published[h] if published is not None else []
-        moved.append(list(seating.moved_players(before, hanchan, field)))
-        had = {p for table in before for p in table}
-        joined.append([p for p in field if p not in had and any(p in table for table in hanchan)])
-    return {
-        "rounds": lists,
-        "report": report,
-        "moved": moved,
-        "joined": joined,
-        "sitting_out": [list(o) for o in out],
-        "moves": sum(len(m) for m in moved),
-    }
-
-
-def schedule_quality(proposal: dict[str, Any]) -> tuple[int, int, int]:
-    """What makes one schedule better than another, in order: the most meetings of a pair, the repeat
-    meetings, the table repeats (a table again, and again in a row)."""
-    report = proposal["report"]
-    return (
-        report["max_pair_meetings"],
-        report["excess_meetings"],
-        report["table_repeats"] + report["consecutive_table_repeats"],
-    )
-
-
-def offered(fewest: dict[str, Any], generated: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """The proposals of a re-seating: the fewest moves, and the best schedule, which is the better of the
-    generated schedule and the fewest moves on the schedule's quality (then on moves). A proposal that the
-    other beats or equals on every figure (moves and quality) is not offered: the one left is then
-    stored as the fewest moves, the default."""
-    best = min((generated, fewest), key=lambda p: (schedule_quality(p), p["moves"]))
-
-    def at_most(a: dict[str, Any], b: dict[str, Any]) -> bool:
-        return a["moves"] <= b["moves"] and all(
-            x <= y for x, y in zip(schedule_quality(a), schedule_quality(b), strict=True)
-        )
-
-    if best is fewest or at_most(fewest, best):
-        return {"fewest_moves": fewest}
-    if at_most(best, fewest):
-        return {"fewest_moves": best}
-    return {"fewest_moves": fewest, "best_schedule": best}
 
 
 @transaction.atomic
@@ -400,7 +204,7 @@ def run_seating_job(job_id: int, task_id: str | None = None) -> SeatingJob:
                 # A hanchan not seated yet takes the best schedule's tables as its published ones.
                 published = [stored.get(job.from_round + h, hanchan) for h, hanchan in enumerate(later)]
                 # The generated schedule with its tables numbered to keep the most published seats.
-                best = _alternative(
+                best = alternative(
                     seating.renumbered(later, published), published, fixed, ids, out, name_of, field_changes
                 )
                 cap = max(best["report"]["excess_meetings"], before.get("excess_meetings", 0))
@@ -415,7 +219,7 @@ def run_seating_job(job_id: int, task_id: str | None = None) -> SeatingJob:
                     seed=job.seed,
                     time_limit=RESEAT_SECONDS,
                 )
-                fewest = _alternative(
+                fewest = alternative(
                     kept.as_lists(), published, fixed, ids, kept.sitting_out, name_of, field_changes
                 )
                 in_field = set(ids)
