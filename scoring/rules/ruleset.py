@@ -428,7 +428,7 @@ TENHOU = dataclasses.replace(
     # -0.6 / 71.1 / -45.4 / -25.1 for the points 19,400 / 61,100 / 4,600 / 14,900, where points rounded
     # to thousands ("rounded to the closest thousand, '4 down, 5 up'", the manual's transcriptions) give
     # -1 / 71 / -45 / -25, as Tenhou's older logs write them. A log of that time (its `sc` scores whole
-    # numbers) is still read without a finding (``tenhou._scored_as_older_tenhou``).
+    # numbers) is still read without a finding (``tenhou.findings._scored_as_older_tenhou``).
     round_to_thousand=False,
 )
 
