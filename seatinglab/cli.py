@@ -2,9 +2,9 @@
 (see :func:`main`).
 
 Methods: ``search`` (the tabu and depth-first searches of :mod:`tournament.seating.cyclic`, on one shape with
-``--shape`` and transversal hanchan), ``sat`` (:func:`.satfind.sat_rounds` on each cyclic shape, or
-:func:`.satfind.sat_group_rounds` over an abelian group with ``--group``) and ``tables``
-(:func:`.satfind.sat_tables`, whole schedules with their table numbers) and ``anneal``
+``--shape`` and transversal hanchan), ``sat`` (:func:`.sat_cyclic.sat_rounds` on each cyclic shape, or
+:func:`.sat_group.sat_group_rounds` over an abelian group with ``--group``) and ``tables``
+(:func:`.sat_tables.sat_tables`, whole schedules with their table numbers) and ``anneal``
 (:func:`.anneal.anneal_tables`, a whole schedule from the generator's, table repeats and common opponents
 in one objective). ``--write`` stores what it found in ``data/cyclic.json``, ``data/tables.json`` or
 (used as found) ``data/exact.json``, which the generator reads at run time.

@@ -1,5 +1,5 @@
 """The command line's methods on one cyclic shape or each in turn (see :mod:`.cli`): ``search``, the
-generator's tabu search on ``--shape`` with transversal hanchan, and ``sat``, :func:`.satfind.sat_rounds`
+generator's tabu search on ``--shape`` with transversal hanchan, and ``sat``, :func:`.sat_cyclic.sat_rounds`
 on each candidate shape.
 """
 
@@ -12,7 +12,8 @@ import time
 from tournament.seating.cyclic import BaseSearch, Classes, CyclicShape, Groups, candidate_shapes, develop
 from tournament.seating.search import Budget
 
-from .satfind import Unsatisfiable, sat_rounds
+from .sat_cyclic import sat_rounds
+from .satfind import Unsatisfiable
 from .transversal import transversal_classes, transversal_hanchan, transversal_vectors
 
 

@@ -1,5 +1,5 @@
 """The command line's SAT method over an abelian group (``--group``, see :mod:`.cli`):
-:func:`.satfind.sat_group_rounds`, with ``--apart`` read as pairs of players or chosen by the leave
+:func:`.sat_group.sat_group_rounds`, with ``--apart`` read as pairs of players or chosen by the leave
 search (``--apart search``), and the parsing of group elements and players.
 """
 
@@ -15,11 +15,12 @@ from tournament.seating.cyclic import Groups
 from .cli_entries import _short_of_goal
 from .group import GroupAction, PlayerRef
 from .leave import apart_pairs, leave_candidates, leave_text
-from .satfind import Unsatisfiable, coverable_classes, sat_group_rounds
+from .sat_group import coverable_classes, sat_group_rounds
+from .satfind import Unsatisfiable
 
 
 def _sat_group(args: argparse.Namespace, rng: random.Random) -> tuple[str, list[Groups]] | None:
-    """The SAT method over a non-cyclic abelian group (``satfind.sat_group_rounds``)."""
+    """The SAT method over a non-cyclic abelian group (``sat_group.sat_group_rounds``)."""
     orders = tuple(int(o) for o in args.group.split(","))
     stabilisers = [None if text == "*" else _generators(text) for text in args.stabilisers.split(";")]
     short = [_generators(text) for text in args.short.split(";") if text]

@@ -1,5 +1,5 @@
 """The command line's whole schedules with their table numbers for small fields (see :mod:`.cli`):
-``--method tables`` (:func:`.satfind.sat_tables`) and ``--method matrix`` (a transversal design from a
+``--method tables`` (:func:`.sat_tables.sat_tables`) and ``--method matrix`` (a transversal design from a
 difference matrix, :mod:`.matrix`).
 """
 
@@ -14,11 +14,12 @@ from tournament.seating.shipped import load_data
 
 from .cli_entries import _at_fewest_text, _command, _figures, _rank, _write_data, _write_exact
 from .matrix import difference_matrix, matrix_schedule
-from .satfind import Unsatisfiable, sat_tables
+from .sat_tables import sat_tables
+from .satfind import Unsatisfiable
 
 
 def _find_tables(args: argparse.Namespace, argv: list[str] | None) -> int:
-    """The whole-schedule SAT method (``satfind.sat_tables``); ``--write`` keeps the entry with the
+    """The whole-schedule SAT method (``sat_tables.sat_tables``); ``--write`` keeps the entry with the
     fewest (excess meetings, table repeats) for the size."""
     start = time.monotonic()
     rng = random.Random(args.seed)

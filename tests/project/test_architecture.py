@@ -279,7 +279,6 @@ def test_the_tournament_apps_top_holds_only_djangos_own_modules_and_its_folders(
 LONG_MODULES = {
     "scoring/rules/replay.py",
     "scoring/rules/tenhou.py",
-    "seatinglab/satfind.py",
 }
 
 

@@ -1,5 +1,5 @@
 """Designs the offline finder builds whole: transversal designs from difference matrices (seatinglab.matrix)
-and repeat-free schedules with a prescribed leave (seatinglab.satfind.sat_group_rounds with ``apart``), or
+and repeat-free schedules with a prescribed leave (seatinglab.sat_group.sat_group_rounds with ``apart``), or
 with strangers who share strangers (``shared``, the leave chosen by the solver or by seatinglab.leave), and
 one base hanchan developed over Z_m whose leave is annealed for shared strangers (seatinglab.develop)."""
 
@@ -17,7 +17,8 @@ from seatinglab.cli_anneal import best_kept, generator_start
 from seatinglab.group import GroupAction, PlayerRef
 from seatinglab.leave import leave_candidates
 from seatinglab.matrix import difference_matrix, is_difference_matrix, matrix_schedule
-from seatinglab.satfind import Unsatisfiable, coverable_classes, sat_group_rounds
+from seatinglab.sat_group import coverable_classes, sat_group_rounds
+from seatinglab.satfind import Unsatisfiable
 from tests.seating.helpers import pair_counts
 from tournament.seating.constructions import common_opponent_figures
 from tournament.seating.cyclic import CyclicShape
