@@ -7,7 +7,7 @@ nobody meets twice, and the classes left unused are the *leave*: who never meets
 opponents everyone but their own strangers (:mod:`.leave`), so the worst strangers' common opponents are
 decided by the leave alone, the same for every pair of a class.
 
-The SAT method (:func:`.satfind.sat_group_rounds` with ``--shared``) asks for both at once and gave no
+The SAT method (:func:`.sat_group.sat_group_rounds` with ``--shared``) asks for both at once and gave no
 answer for 44 x 12 over Z_11 x 4 in 1,200 s, nor for the two best leaves prescribed (60 s each). A
 repeat-free base hanchan is within reach of a local search; one whose leave is good is rare: in four runs of
 44 x 12 (every two strangers sharing a stranger) one of 403 arrivals at a repeat-free state had it.

@@ -5,7 +5,7 @@ on *short orbits* (one player per coset of a subgroup K, moved through G / K) an
 Player numbers: type ``i`` holds ``i |G| .. (i + 1) |G| - 1`` in the order of ``elements``, then the
 short orbits' players, then the fixed ones. A *class* is an orbit of pairs of players under G, named by
 its least pair; a schedule that G maps to itself seats every pair of a class alike, which is what
-:func:`.satfind.sat_group_rounds` and :mod:`.leave` count on.
+:func:`.sat_group.sat_group_rounds` and :mod:`.leave` count on.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ Under a group G (:class:`.group.GroupAction`) a leave that G maps to itself is a
 pairs, ``c`` is the same for every pair of a class, and every player of one orbit has the same number of
 strangers. :func:`leave_candidates` searches such unions: each player ``s`` strangers, the classes no
 hanchan of the stabilisers can seat always in, ranked by the fewest shared strangers, then by how few
-pairs have that few. :func:`.satfind.sat_group_rounds` then looks for the hanchan (``apart``).
+pairs have that few. :func:`.sat_group.sat_group_rounds` then looks for the hanchan (``apart``).
 """
 
 from __future__ import annotations
@@ -159,7 +159,7 @@ def leave_candidates(
 
 
 def apart_pairs(action: GroupAction, leave: Leave) -> list[tuple[PlayerRef, PlayerRef]]:
-    """One pair of each class of ``leave``, as :func:`.satfind.sat_group_rounds` takes them."""
+    """One pair of each class of ``leave``, as :func:`.sat_group.sat_group_rounds` takes them."""
     return [(action.ref(p), action.ref(q)) for p, q in leave.classes]
 
 

@@ -94,7 +94,7 @@ def test_joint_search_never_worsens_the_groups() -> None:
 
 
 def test_24_players_5_hanchan_come_from_the_shipped_whole_schedule() -> None:
-    # The searches stop at 16 table repeats; the shipped schedule (seatinglab.satfind.sat_tables) has
+    # The searches stop at 16 table repeats; the shipped schedule (seatinglab.sat_tables.sat_tables) has
     # none, and the published World Riichi schedule 12.
     schedule = generate(24, 5, seed=4)
     report = quality_report(schedule)

@@ -1,5 +1,5 @@
 """Designs the offline finder builds whole: transversal designs from difference matrices (seatinglab.matrix)
-and repeat-free schedules with a prescribed leave (seatinglab.satfind.sat_group_rounds with ``apart``), or
+and repeat-free schedules with a prescribed leave (seatinglab.sat_group.sat_group_rounds with ``apart``), or
 with strangers who share strangers (``shared``, the leave chosen by the solver or by seatinglab.leave), and
 one base hanchan developed over Z_m whose leave is annealed for shared strangers (seatinglab.develop)."""
 
@@ -13,10 +13,12 @@ from types import ModuleType
 import pytest
 
 from seatinglab import cli
+from seatinglab.cli_anneal import best_kept, generator_start
 from seatinglab.group import GroupAction, PlayerRef
 from seatinglab.leave import leave_candidates
 from seatinglab.matrix import difference_matrix, is_difference_matrix, matrix_schedule
-from seatinglab.satfind import Unsatisfiable, coverable_classes, sat_group_rounds
+from seatinglab.sat_group import coverable_classes, sat_group_rounds
+from seatinglab.satfind import Unsatisfiable
 from tests.seating.helpers import pair_counts
 from tournament.seating.constructions import common_opponent_figures
 from tournament.seating.cyclic import CyclicShape
@@ -210,8 +212,8 @@ def test_a_chosen_leave_gives_every_player_its_strangers_and_its_shares() -> Non
 def test_dropping_hanchan_keeps_those_whose_table_mates_share_strangers() -> None:
     # 40 x 13 seats everyone with everyone once; three hanchan fewer leave their table-mates strangers,
     # who share the two others of their table and, for the best three, often more.
-    design = cli.generator_start(40, 13, 0)
-    keep = cli.best_kept(design, 40, 10)
+    design = generator_start(40, 13, 0)
+    keep = best_kept(design, 40, 10)
     assert len(keep) == 10 and len(set(keep)) == 10
     assert common_opponent_figures([design[i] for i in keep], 40)[:2] == (24, 57)
     assert common_opponent_figures(design[:10], 40)[:2] == (24, 108)

@@ -1,5 +1,6 @@
-"""The seating laboratory's SAT methods (seatinglab.satfind): base hanchan of cyclic shapes, schedules over
-abelian groups and whole schedules with their table numbers, and the proofs that none exists."""
+"""The seating laboratory's SAT methods (seatinglab.satfind and the sat_* modules): base hanchan of cyclic
+shapes, schedules over abelian groups and whole schedules with their table numbers, and the proofs that
+none exists."""
 
 from __future__ import annotations
 
@@ -7,7 +8,10 @@ import random
 
 import pytest
 
-from seatinglab.satfind import Unsatisfiable, sat_group_rounds, sat_rounds, sat_tables
+from seatinglab.sat_cyclic import sat_rounds
+from seatinglab.sat_group import sat_group_rounds
+from seatinglab.sat_tables import sat_tables
+from seatinglab.satfind import Unsatisfiable
 from tests.seating.helpers import check_no_repeat, fewest_common_opponents, pair_counts, table_visits
 from tournament.seating.cyclic import CyclicShape
 

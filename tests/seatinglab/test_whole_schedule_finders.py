@@ -13,7 +13,7 @@ from seatinglab.affine import affine_start
 from seatinglab.allowance import raise_opponents
 from seatinglab.anneal import WholeSchedule, anneal_tables
 from seatinglab.binary import best_spread, binary_start, spread_figures
-from seatinglab.cli import generator_start
+from seatinglab.cli_anneal import generator_start
 from tests.seating.helpers import history, pair_counts
 from tournament.seating import generate
 from tournament.seating.constructions import common_opponent_figures

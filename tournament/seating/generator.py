@@ -253,7 +253,7 @@ def _initial_groups(
         return None
     shipped = shipped_tables(n, rounds)
     if shipped is not None:
-        # Found offline with its table numbers (seatinglab.satfind.sat_tables): small fields where the
+        # Found offline with its table numbers (seatinglab.sat_tables.sat_tables): small fields where the
         # searches stop short of the table bound (24 x 5: no table repeat, 16 from the searches).
         return "shipped", _relabel(shipped, rng, n)
     if constructions.power_of_four(n) == 3 and AFFINE_DIRECTIONS[0] <= rounds <= AFFINE_DIRECTIONS[1]:
