@@ -1403,11 +1403,11 @@
         show(version ? savedText() : gettext("Nothing entered yet"), "ok");
       }
 
+      /* The record written on this phone (IndexedDB); resolves once it is stored. */
       function persist() {
-        if (record) {
-          record.updated = Date.now();
-          local.put(record);
-        }
+        if (!record) return Promise.resolve(null);
+        record.updated = Date.now();
+        return local.put(record);
       }
 
       function edited(json) {
@@ -1515,12 +1515,13 @@
         }
       }
 
-      function save(action) {
+      async function save(action) {
         const json = entryInput.value;
         if (!record) record = { id, entry: json, base: version, updated: 0, pending: null };
         const same = record.pending && record.pending.action === action;
         record.pending = same ? record.pending : { action, key: newKey() };
-        persist();
+        /* "Saved on this phone" once it is: a page closed or reloaded at once still finds the save to send. */
+        await persist();
         if (!navigator.onLine) {
           show(gettext("Saved on this phone, not sent (no network; it is sent when the network is back)"), "wait");
           retryLater();
