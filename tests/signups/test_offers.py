@@ -21,6 +21,7 @@ from tests.signups.test_services import BASE, link, open_registration, signed_up
 from tests.tournament.test_club_sessions import race
 from tournament.core.refusal import Refusal
 from tournament.models import AuditEntry, RegistrationSettings, SignUp, SignUpMessage, Tournament
+from tournament.queries import signups_db
 from tournament.services import signups
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -65,7 +66,7 @@ def test_a_freed_place_is_offered_until_the_deadline_and_accepted_from_the_playe
     signups.cancel_by_player(tournament, link(inbox, "ana@example.org", "me"), base_url=BASE)
     ben = offered(tournament, inbox, "ben")
     assert before + timedelta(hours=24) <= ben.offer_expires_at <= timezone.now() + timedelta(hours=24)
-    assert signups.counts(tournament)["places_left"] == 0  # the offer holds the place
+    assert signups_db.counts(tournament)["places_left"] == 0  # the offer holds the place
     [message] = [m for m in inbox.to("ben@example.org") if "angeboten" in m["Subject"]]
     deadline = timezone.localtime(ben.offer_expires_at, tournament.zone())
     with translation.override("de"):
@@ -131,7 +132,7 @@ def test_after_the_closing_moment_an_expired_offer_frees_the_place_for_the_organ
     past_deadline(ben)
     RegistrationSettings.objects.filter(tournament=tournament).update(closes_at=timezone.now())
     assert signups.expire_offers() == [ben.pk]
-    assert state(full["cho"]) == "waiting_list" and signups.counts(tournament)["places_left"] == 1
+    assert state(full["cho"]) == "waiting_list" and signups_db.counts(tournament)["places_left"] == 1
 
 
 def test_without_a_time_to_accept_the_place_is_given_at_once(tournament: Tournament, inbox: Inbox) -> None:

@@ -134,3 +134,46 @@ def test_two_confirmations_for_the_last_place_give_it_once(tournament: Tournamen
         refused = [o for o in outcomes if isinstance(o, Refusal)]
         assert len(refused) == 1 and refused[0].rule == "registration-full", outcomes
         assert SignUp.objects.filter(state="registered").count() == 1
+
+
+def test_a_sign_up_does_not_wait_for_a_confirmation_holding_the_places(tournament: Tournament) -> None:
+    """While a confirmation holds the tournament's row (``locked_tournament``), a sign-up goes through:
+    its rows refer to the tournament (``FOR KEY SHARE``), which the lock must not block, or every sign-up
+    of an opening rush queues behind every confirmation. Under ``FOR UPDATE`` the insert waits for the
+    lock and ends at the lock timeout."""
+    from django.db import close_old_connections, transaction
+
+    assert connection.vendor == "postgresql", "this test needs real row locks"
+    RegistrationSettings.objects.create(
+        tournament=tournament, opens_at=timezone.now() - timedelta(days=1), capacity=10, waiting_list=True
+    )
+    locked, release = threading.Event(), threading.Event()
+
+    def confirmation_in_progress() -> None:
+        try:
+            with transaction.atomic():
+                signups.locked_tournament(tournament)
+                locked.set()
+                release.wait(30)
+        finally:
+            close_old_connections()
+            connection.close()
+
+    holder = threading.Thread(target=confirmation_in_progress)
+    holder.start()
+    try:
+        assert locked.wait(30)
+        with connection.cursor() as cursor:
+            cursor.execute("SET lock_timeout = '3s'")  # a wait for the lock fails instead of hanging
+        signup = signups.sign_up(
+            tournament,
+            {"last_name": "Alves", "first_name": "Ana", "email": "ana@example.org", "consent": "on"},
+            address="10.2.0.1",
+            language="en",
+        )
+    finally:
+        release.set()
+        holder.join(30)
+        with connection.cursor() as cursor:
+            cursor.execute("SET lock_timeout = 0")
+    assert signup is not None and SignUp.objects.filter(pk=signup.pk, state="unconfirmed").exists()

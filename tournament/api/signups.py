@@ -42,7 +42,7 @@ from tournament.api.signup_serializers import (
     StaffSignUpSerializer,
 )
 from tournament.models import RegistrationSettings, SignUp, StaffRole
-from tournament.queries import access
+from tournament.queries import access, signups_db
 from tournament.services import announcements, signups
 
 Role = StaffRole.Role
@@ -67,7 +67,7 @@ class RegistrationViewSet(TournamentScopedViewSet):
     serializer_class: type[serializers.Serializer[Any]] = RegistrationSerializer
 
     def own(self, signup: SignUp) -> Response:
-        positions = {signup.pk: signups.waiting_position(signup)}
+        positions = {signup.pk: signups_db.waiting_position(signup)}
         return Response(OwnSignUpSerializer(signup, context={"positions": positions}).data)
 
     @extend_schema(
@@ -77,9 +77,9 @@ class RegistrationViewSet(TournamentScopedViewSet):
     )
     def state(self, request: Request, tournament_pk: int) -> Response:
         row = RegistrationSettings.objects.filter(tournament=self.tournament).first()
-        rules = signups.settings_of(self.tournament)
+        rules = signups_db.settings_from_row(row)
         now = timezone.now()
-        counts = signups.counts(self.tournament)
+        counts = signups_db.counts(self.tournament, rules)
         data = {
             "opens_at": rules.opens_at,
             "closes_at": rules.closes_at,
@@ -255,7 +255,7 @@ class SignUpViewSet(TournamentScopedViewSet):
 
     def answer(self, signup: SignUp) -> Response:
         signup.refresh_from_db()
-        positions = signups.waiting_positions(self.tournament)
+        positions = signups_db.waiting_positions(self.tournament)
         return Response(StaffSignUpSerializer(signup, context={"positions": positions}).data)
 
     @extend_schema(
@@ -265,7 +265,7 @@ class SignUpViewSet(TournamentScopedViewSet):
     def list(self, request: Request, tournament_pk: int) -> Response:
         self.require(Role.ORGANISER)
         page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
-        context = {"positions": signups.waiting_positions(self.tournament)}
+        context = {"positions": signups_db.waiting_positions(self.tournament)}
         return self.get_paginated_response(StaffSignUpSerializer(page, many=True, context=context).data)
 
     @extend_schema(summary="A sign-up (organiser)", responses=StaffSignUpSerializer)
@@ -279,9 +279,9 @@ class SignUpViewSet(TournamentScopedViewSet):
     @action(detail=False, methods=["get"], pagination_class=None, filter_backends=[])
     def counts(self, request: Request, tournament_pk: int) -> Response:
         self.require(Role.ORGANISER)
-        by_country = signups.country_counts(self.tournament)
+        by_country = signups_db.country_counts(self.tournament)
         data = {
-            **signups.counts(self.tournament),
+            **signups_db.counts(self.tournament),
             "by_country": [{"country": code, "count": count} for code, count in by_country],
         }
         return Response(StaffCountsSerializer(data).data)

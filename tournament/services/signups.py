@@ -3,7 +3,7 @@ approval, rejection, payment, moves and "turn the registered into players" (``to
 the rules). One transaction each; every change of state is audited; the messages go by email in the
 background once the change commits (``tournament.services.signup_mail``).
 
-Places are counted with the tournament's row locked (``select_for_update``), so two confirmations or
+Places are counted with the tournament's row locked (``locked_tournament``), so two confirmations or
 two cancellations at once are served one after the other: two cancellations promote two people, never
 the same place twice, and the last place is given once. A sign-up's own row is locked alone
 (``of=("self",)``): a lock taken through a join would lock the tournament's row too, a second guard by
@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections import Counter
 from collections.abc import Mapping
 from datetime import datetime, time, timedelta
 from typing import Any
@@ -42,7 +41,8 @@ from tournament.models import (
     StaffRole,
     Tournament,
 )
-from tournament.queries import access
+from tournament.queries import access, signups_db
+from tournament.queries.signups_db import settings_of
 from tournament.services import audit, signup_mail
 from tournament.services.registration import country_lookup, register_player
 
@@ -59,15 +59,6 @@ RULE_STATE = "signup-state"
 HONEYPOT = "website"  # a field the page hides: people leave it empty, form-filling robots do not
 
 
-def settings_of(tournament: Tournament) -> signups.Settings:
-    row = RegistrationSettings.objects.filter(tournament=tournament).first()
-    if row is None:
-        return signups.Settings(None, None, None, needs_approval=False, waiting_list=False)
-    return signups.Settings(
-        row.opens_at, row.closes_at, row.capacity, row.needs_approval, row.waiting_list, row.accept_hours
-    )
-
-
 def confirm_token(signup: SignUp) -> str:
     return signup_mail.token(signup, "confirm")
 
@@ -80,40 +71,12 @@ def _hash(token: str) -> str:
     return signup_mail.token_hash(token)
 
 
-def _queued(tournament: Tournament) -> list[signups.Queued]:
-    rows = SignUp.objects.filter(tournament=tournament, state__in=signups.LIVE).values_list(
-        "pk", "state", "confirmed_at"
-    )
-    return [signups.Queued(pk, state, confirmed_at) for pk, state, confirmed_at in rows]
-
-
-def waiting_position(signup: SignUp) -> int | None:
-    return signups.waiting_position(_queued(signup.tournament), signup.pk)
-
-
-def waiting_positions(tournament: Tournament) -> dict[int, int]:
-    """Each sign-up on the waiting list's place on it, from 1, by the sign-up's id."""
-    order = signups.waiting_order(_queued(tournament))
-    return {queued.id: position for position, queued in enumerate(order, start=1)}
-
-
-def counts(tournament: Tournament) -> dict[str, int | None]:
-    """Registered, awaiting approval, on the waiting list and places left (None: no limit)."""
-    by_state = dict.fromkeys(signups.STATES, 0)
-    for state in SignUp.objects.filter(tournament=tournament).values_list("state", flat=True):
-        by_state[state] += 1
-    holding = sum(by_state[state] for state in signups.HOLDING)
-    return {**by_state, "places_left": signups.places_left(settings_of(tournament), holding)}
-
-
-def country_counts(tournament: Tournament) -> list[tuple[str, int]]:
-    """The sign-ups still in the event (``LIVE``) by country code (empty: none given), by code."""
-    live = SignUp.objects.filter(tournament=tournament, state__in=signups.LIVE)
-    return sorted(Counter(str(code) for code in live.values_list("country", flat=True)).items())
-
-
 def locked_tournament(tournament: Tournament) -> Tournament:
-    return Tournament.objects.select_for_update().get(pk=tournament.pk)
+    """The tournament's row, locked until the transaction ends: the changes that count places wait for
+    each other. ``FOR NO KEY UPDATE``, not ``FOR UPDATE``: a row inserted that refers to the tournament
+    (a sign-up, an audit entry, a message) takes ``FOR KEY SHARE`` on it, which ``FOR UPDATE`` blocks, so
+    under ``FOR UPDATE`` every sign-up at an opening rush queued behind every confirmation."""
+    return Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
 
 
 def _counted(key: str, limit: int) -> bool:
@@ -241,10 +204,13 @@ def find_by_manage_token(tournament: Tournament, token: str) -> SignUp:
         return _by_token(tournament, token, "manage")
 
 
-def _move(signup: SignUp, state: str, user: AbstractBaseUser | None, action: str) -> None:
+def _move(
+    signup: SignUp, state: str, user: AbstractBaseUser | None, action: str, also: tuple[str, ...] = ()
+) -> None:
+    """The sign-up in ``state`` (with the fields ``also`` set by the caller, in the same write), audited."""
     before = signup.state
     signup.state = state
-    signup.save(update_fields=["state"])
+    signup.save(update_fields=["state", *also])
     audit.record(signup.tournament, user, action, f"sign-up {signup.name}", {"state": [before, state]})
 
 
@@ -263,14 +229,16 @@ def confirm(tournament: Tournament, token: str, *, base_url: str = "") -> SignUp
     signup.confirmed_at = now
     signup.confirm_token_hash = None
     signup.confirm_expires_at = None
-    signup.save(update_fields=["confirmed_at", "confirm_token_hash", "confirm_expires_at"])
-    _move(signup, outcome, None, "signup.confirm")
+    # One write while the tournament's row is locked: every confirmation waits for this one to commit.
+    _move(
+        signup, outcome, None, "signup.confirm", ("confirmed_at", "confirm_token_hash", "confirm_expires_at")
+    )
     _notify(signup, outcome, base_url)
     return signup
 
 
 def _first_waiting(tournament: Tournament) -> int | None:
-    order = signups.waiting_order(_queued(tournament))
+    order = signups.waiting_order(signups_db.queued(tournament))
     return order[0].id if order else None
 
 
@@ -283,7 +251,7 @@ def _promote(
     one waiting their new place would send a list of 700 a message for each of 100 cancellations."""
     settings_ = settings_of(tournament)
     now = timezone.now()
-    chosen = signups.to_promote(settings_, _queued(tournament), now)
+    chosen = signups.to_promote(settings_, signups_db.queued(tournament), now)
     promoted = []
     for queued in chosen:
         signup = SignUp.objects.select_for_update(of=("self",)).get(pk=queued.id)
