@@ -204,6 +204,9 @@ SESSION_ENGINE = "django.contrib.sessions.backends.db"
 # The last good copy of each public page (tournament.middleware.LastGoodCopyMiddleware) is kept this
 # long, and served while the database cannot be reached.
 PAGE_COPY_SECONDS = int(os.environ.get("PAGE_COPY_SECONDS", str(7 * 24 * 3600)))
+# The sign-up page and the list of the registered, for visitors without a session, are rendered once per
+# this many seconds and shared (tournament.views.shared); 0 renders each one anew.
+SHARED_PAGE_SECONDS = float(os.environ.get("SHARED_PAGE_SECONDS", "2"))
 # GET /healthz/ready (config.health): the detailed checks, for staff or for a caller that sends this
 # token in the X-Healthz-Token header (empty: staff only); each process reruns them at most this often.
 HEALTHZ_TOKEN = os.environ.get("HEALTHZ_TOKEN", "")

@@ -34,6 +34,11 @@ PAGE_FOR = {
     Role.ORGANISER: gettext_lazy("This page is for the organisers of {tournament}."),
 }
 
+# While a page is rendered as the copy every visitor shares (tournament.views.shared), the request carries
+# SHARED_ATTRIBUTE and the form's CSRF token is this placeholder, each answer writing the visitor's own.
+SHARED_ATTRIBUTE = "shared_copy"
+CSRF_PLACEHOLDER = "shared-page-csrf-token"
+
 
 def access_tournament(request: HttpRequest, slug: str, minimum: str | None = None) -> Tournament:
     """The tournament of the URL, if this user may see it (404 otherwise: a private tournament does not
@@ -107,6 +112,8 @@ def render_page(
             clock=clock_payload(None if tournament.is_club_session else current),
         )
     page.update(context or {})
+    if getattr(request, SHARED_ATTRIBUTE, False):
+        page["csrf_token"] = CSRF_PLACEHOLDER
     return render(request, template, page, status=status)
 
 

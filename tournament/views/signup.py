@@ -15,9 +15,10 @@ from tournament.core.refusal import Refusal
 from tournament.core.signups import EDITABLE, LIVE, STAFF_ORDER
 from tournament.forms.signup import AnnouncementForm, RegistrationSettingsForm, SignUpEditForm, SignUpForm
 from tournament.models import RegistrationSettings, SignUp, StaffRole
-from tournament.queries import access
+from tournament.queries import access, signups_db
 from tournament.services import announcements, signups
 from tournament.views.base import access_tournament, add_refusal, render_page
+from tournament.views.shared import saw_change, share_until, shared_by_visitors
 
 
 def _base_url(request: HttpRequest) -> str:
@@ -27,16 +28,21 @@ def _base_url(request: HttpRequest) -> str:
 def _context(tournament: object) -> dict[str, object]:
     row = RegistrationSettings.objects.filter(tournament=tournament).first()
     now = timezone.now()
-    rules = signups.settings_of(tournament)  # type: ignore[arg-type]
+    rules = signups_db.settings_from_row(row)
     return {
         "registration": row,
+        # When the page turns by itself (the registration opening or closing): a shared copy ends then.
+        "turns_at": min(
+            (moment for moment in (rules.opens_at, rules.closes_at) if moment and moment > now), default=None
+        ),
         "is_open": rules.is_open(now),
         "is_closed": rules.is_closed(now),
-        "counts": signups.counts(tournament),  # type: ignore[arg-type]
+        "counts": signups_db.counts(tournament, rules),  # type: ignore[arg-type]
     }
 
 
 @require_http_methods(["GET", "POST"])
+@shared_by_visitors
 def signup_page(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = access_tournament(request, slug)
     form = SignUpForm(request.POST or None)
@@ -54,9 +60,10 @@ def signup_page(request: HttpRequest, slug: str) -> HttpResponse:
         except Refusal as refusal:
             add_refusal(form, refusal)
     context = {"form": form, "sent": sent, **_context(tournament)}
-    return render_page(
+    response = render_page(
         request, "tournament/signup.html", tournament, context, status=400 if form.errors else 200
     )
+    return share_until(response, context["turns_at"])  # type: ignore[arg-type]
 
 
 @require_http_methods(["GET", "POST"])
@@ -72,13 +79,14 @@ def confirm(request: HttpRequest, slug: str, token: str) -> HttpResponse:
         except Refusal as error:
             refusal = error
     context = {"signup": signup, "refusal": refusal, "token": token}
-    return render_page(
+    response = render_page(
         request,
         "tournament/signup_confirm.html",
         tournament,
         context,
         status=refusal.status if refusal else 200,
     )
+    return saw_change(response) if signup is not None else response
 
 
 @require_http_methods(["GET", "POST"])
@@ -98,13 +106,15 @@ def manage(request: HttpRequest, slug: str, token: str) -> HttpResponse:
         )
     context = {
         "signup": signup,
-        "position": signups.waiting_position(signup),
+        "position": signups_db.waiting_position(signup),
         "can_cancel": signup.state in LIVE,
     }
-    return render_page(request, "tournament/signup_manage.html", tournament, context)
+    response = render_page(request, "tournament/signup_manage.html", tournament, context)
+    return saw_change(response) if request.method == "POST" else response
 
 
 @require_GET
+@shared_by_visitors
 def registered_list(request: HttpRequest, slug: str) -> HttpResponse:
     """The registered players (every sign-up consented to its name being published), and the counts."""
     tournament = access_tournament(request, slug)
@@ -112,7 +122,8 @@ def registered_list(request: HttpRequest, slug: str) -> HttpResponse:
         "last_name", "first_name"
     )
     context = {"registered": registered, **_context(tournament)}
-    return render_page(request, "tournament/signup_list.html", tournament, context)
+    response = render_page(request, "tournament/signup_list.html", tournament, context)
+    return share_until(response, context["turns_at"])  # type: ignore[arg-type]
 
 
 STAFF_ACTIONS = ("approve", "reject", "cancel", "paid", "unpaid", "registered", "waiting_list", "players")
