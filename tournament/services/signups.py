@@ -142,8 +142,9 @@ def sign_up(
         _notify(known, signup_mail.KNOWN, base_url)
         return None
     try:
-        with transaction.atomic():
+        with transaction.atomic():  # the sign-up, its audit and its message: all or none
             signup = _create(tournament, fields, language, now)
+            _notify(signup, signup_mail.CONFIRM, base_url)
     except IntegrityError:  # the same email at the same moment: the one stored gets the reminder
         known = SignUp.objects.filter(
             tournament=tournament, email=fields.email, state__in=signups.LIVE
@@ -151,11 +152,9 @@ def sign_up(
         if known is not None:
             _notify(known, signup_mail.KNOWN, base_url)
         return None
-    _notify(signup, signup_mail.CONFIRM, base_url)
     return signup
 
 
-@transaction.atomic
 def _create(tournament: Tournament, fields: signups.Fields, language: str, now: datetime) -> SignUp:
     signup = SignUp.objects.create(
         tournament=tournament,
@@ -193,6 +192,7 @@ def _by_token(tournament: Tournament, token: str, purpose: str) -> SignUp:
         raise Refusal(
             "token", RULE_TOKEN, _("This link is not valid (or was already used)."), status=NOT_FOUND
         )
+    signup.tournament = tournament  # the row the caller has (locked): not read again for the audit
     expires = signup.confirm_expires_at if purpose == "confirm" else signup.manage_expires_at
     if expires is not None and expires <= timezone.now():
         raise Refusal("token", RULE_TOKEN, _("This link has expired."), status=GONE)
@@ -219,11 +219,14 @@ def confirm(tournament: Tournament, token: str, *, base_url: str = "") -> SignUp
     """Follow the one-time link: the sign-up counts from now, registered (or awaiting approval) while
     places are left, else on the waiting list; refused when closed, or full without a waiting list."""
     base_url = base_url or settings.SITE_URL
+    # Read before the lock: the organiser's settings are not guarded by the tournament's row
+    # (``configure`` locks their own), and every query less under it is a wait less for the next one.
+    rules = settings_of(tournament)
     tournament = locked_tournament(tournament)
     signup = _by_token(tournament, token, "confirm")
     now = timezone.now()
     holding = SignUp.objects.filter(tournament=tournament, state__in=signups.HOLDING).count()
-    outcome = signups.on_confirmation(settings_of(tournament), holding, now)
+    outcome = signups.on_confirmation(rules, holding, now)
     if isinstance(outcome, Problem):
         raise Refusal.of([outcome], status=CONFLICT)
     signup.confirmed_at = now
