@@ -3,14 +3,14 @@
 with uvicorn (the ``web`` line of the ``Procfile``).
 
 Django runs each request's synchronous code (the middleware, the views) on a thread of the request's own.
-Left to itself, asgiref starts a new thread for every request and joins it at the end, in the event loop's
-process: under a registration opening's rush (py-spy, four web processes) about an eighth of a web
+Left to itself, asgiref starts a new thread for every request and joins it at the end, in the event
+loop's process: under a registration opening's rush (py-spy, four web processes) about an eighth of a web
 process's samples were spent starting threads and handing them their work, with every other request of
 that process waiting meanwhile, and about a fourteenth more building again, on each new thread, what
-Celery and Redis keep per thread (the result backend, its connections, package version look-ups). ``RequestThreads`` lends
-each request a thread kept from an earlier one instead, as a WSGI server's thread pool does; Django
-already leaves a thread clean for the next request (its connections are given back, its language and time
-zone set anew by each request's middleware).
+Celery and Redis keep per thread (the result backend, its connections, package version look-ups).
+``RequestThreads`` lends each request a thread kept from an earlier one instead, as a WSGI server's
+thread pool does; Django already leaves a thread clean for the next request (its connections are given
+back, its language and time zone set anew by each request's middleware).
 """
 
 from __future__ import annotations
