@@ -43,6 +43,16 @@ async def ignore(message: Any) -> None:
     return None
 
 
+async def three_at_once(app: ThreadsSeen, served: RequestThreads) -> None:
+    """Three requests held open together until all three have started."""
+    app.hold = asyncio.Event()
+    tasks = [asyncio.create_task(served(HTTP, nothing, ignore)) for _ in range(3)]
+    while app.entered < 3:
+        await asyncio.sleep(0.01)
+    app.hold.set()
+    await asyncio.gather(*tasks)
+
+
 def test_requests_one_after_another_share_one_kept_thread() -> None:
     app = ThreadsSeen()
     served = RequestThreads(app, kept=4)
@@ -63,15 +73,7 @@ def test_requests_at_once_each_have_their_own_thread() -> None:
     app = ThreadsSeen()
     served = RequestThreads(app, kept=4)
 
-    async def at_once() -> None:
-        app.hold = asyncio.Event()
-        tasks = [asyncio.create_task(served(HTTP, nothing, ignore)) for _ in range(3)]
-        while app.entered < 3:
-            await asyncio.sleep(0.01)
-        app.hold.set()
-        await asyncio.gather(*tasks)
-
-    asyncio.run(at_once())
+    asyncio.run(three_at_once(app, served))
     # Within a request, one thread throughout; between requests held open together, three threads.
     assert all(first == second for first, second in app.threads)
     assert len({first for first, _ in app.threads}) == 3
@@ -82,15 +84,7 @@ def test_threads_beyond_those_kept_end_with_their_request() -> None:
     app = ThreadsSeen()
     served = RequestThreads(app, kept=1)
 
-    async def burst() -> None:
-        app.hold = asyncio.Event()
-        tasks = [asyncio.create_task(served(HTTP, nothing, ignore)) for _ in range(3)]
-        while app.entered < 3:
-            await asyncio.sleep(0.01)
-        app.hold.set()
-        await asyncio.gather(*tasks)
-
-    asyncio.run(burst())
+    asyncio.run(three_at_once(app, served))
     assert len(served.idle) == 1
     used = {first for first, _ in app.threads}
     assert len(used) == 3
