@@ -6,9 +6,10 @@ four *deltas* written on a paper sheet (riichi stakes paid and sticks collected 
 hand's riichi declarers. See docs/rules-engine.md for the full format.
 
 This module holds the sheet model: the rule names errors cite, the typed ``Error``, the table before a
-hand (``HandState``), the sheet's players and ruleset (``Sheet``), and the readers of a sheet's fields
-(players, seats, han/fu values, deltas) with their format checks. The replay (``scoring.rules.replay``)
-walks the hands; the longer explanations of illegal hands are in ``scoring.rules.explain``.
+hand (``HandState``), the sheet's players and ruleset (``Sheet``, read by ``read_sheet``) and a win's
+value (``Value``). ``scoring.rules.entry`` reads the hands once into typed hands; the replay
+(``scoring.rules.replay``) walks them; the longer explanations of illegal hands are in
+``scoring.rules.explain``.
 """
 
 from __future__ import annotations
@@ -220,47 +221,6 @@ def unreadable() -> HandOutcome:
     return HandOutcome(UNREADABLE, (0, 0, 0, 0))
 
 
-def seat_of(sheet: Sheet, name: object) -> int | None:
-    """The seat of a player named on the sheet; None for anything that is not a name at this table."""
-    return sheet.seats.get(name) if isinstance(name, str) else None
-
-
-def player_seat(
-    sheet: Sheet, number: int, state: HandState, name: object, role: str, errors: list[Error]
-) -> int | None:
-    seat = seat_of(sheet, name)
-    if seat is None:
-        if name is None:
-            errors.append(
-                hand_error(number, state, RULE_FORMAT, _("the {role} is missing").format(role=role))
-            )
-        else:
-            text = _("the {role} {name} is not a player of this table").format(role=role, name=repr(name))
-            errors.append(hand_error(number, state, RULE_PLAYER, text))
-    return seat
-
-
-def seat_set(
-    sheet: Sheet, number: int, state: HandState, names: object, role: str
-) -> tuple[frozenset[int], list[Error]]:
-    errors: list[Error] = []
-    if not names:
-        return _NOBODY, errors
-    if isinstance(names, list):
-        try:
-            return frozenset([sheet.seats[name] for name in names]), errors
-        except (KeyError, TypeError):
-            pass
-    if not isinstance(names, list):
-        errors.append(
-            hand_error(number, state, RULE_FORMAT, _("{role} is a list of players").format(role=role))
-        )
-        return frozenset(), errors
-    role_player = _("{role} player").format(role=role)
-    seats = [player_seat(sheet, number, state, name, role_player, errors) for name in names]
-    return frozenset(seat for seat in seats if seat is not None), errors
-
-
 def as_changes(values: Sequence[int]) -> tuple[int, int, int, int]:
     return values[0], values[1], values[2], values[3]
 
@@ -279,53 +239,3 @@ class Value(NamedTuple):
         if self.han < 1 or (self.han < 5 and (self.fu is None or self.fu < 20)):
             return 0
         return basic_points(self.han, self.fu or 0, ruleset)
-
-
-def read_value(hand: dict[str, Any]) -> Value | None:
-    han, fu, yakuman = hand.get("han"), hand.get("fu"), hand.get("yakuman", 0)
-    if not is_int(yakuman) or yakuman < 0:
-        return None
-    if yakuman:
-        return Value(0, None, yakuman)
-    if not is_int(han) or not (fu is None or is_int(fu)):
-        return None
-    return Value(han, fu)
-
-
-def read_deltas(
-    sheet: Sheet, number: int, deltas: object, state: HandState, errors: list[Error]
-) -> tuple[int, int, int, int] | None:
-    if isinstance(deltas, dict) and len(deltas) == 4:
-        east, south, west, north = sheet.players
-        a, b, c, d = deltas.get(east), deltas.get(south), deltas.get(west), deltas.get(north)
-        if (
-            type(a) is int
-            and type(b) is int
-            and type(c) is int
-            and type(d) is int
-            and not (a % 100 or b % 100 or c % 100 or d % 100)
-        ):
-            return a, b, c, d
-    return _read_bad_deltas(sheet, number, deltas, state, errors)
-
-
-def _read_bad_deltas(
-    sheet: Sheet, number: int, deltas: object, state: HandState, errors: list[Error]
-) -> tuple[int, int, int, int] | None:
-    """The errors of deltas that are not four multiples of 100; the deltas when they can still be used."""
-    if not isinstance(deltas, dict) or set(deltas) != set(sheet.players):
-        unknown = sorted(set(deltas) - set(sheet.players)) if isinstance(deltas, dict) else []
-        text = _("unknown player(s) {names} in deltas").format(names=", ".join(map(repr, unknown)))
-        rule = RULE_PLAYER if unknown else RULE_FORMAT
-        if not unknown:
-            text = _("deltas give the change of each of the 4 players")
-        errors.append(hand_error(number, state, rule, text))
-        return None
-    values = [deltas[player] for player in sheet.players]
-    if not all(is_int(value) for value in values):
-        errors.append(hand_error(number, state, RULE_FORMAT, _("deltas are whole numbers of points")))
-        return None
-    odd = [player for player, value in zip(sheet.players, values, strict=True) if value % 100]
-    text = _("the change of {players} is not a multiple of 100").format(players=join(odd))
-    errors.append(hand_error(number, state, RULE_MULTIPLE, text))
-    return as_changes(values)

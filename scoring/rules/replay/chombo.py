@@ -6,9 +6,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from scoring.rules import legal
-from scoring.rules.i18n import _
+from scoring.rules.entry import Seats, add_problems
 from scoring.rules.legal import CHOMBO, HandOutcome
-from scoring.rules.sheet import RULE_CHOMBO, Error, HandState, Sheet, as_changes, hand_error, seat_set
+from scoring.rules.sheet import Error, HandState, Sheet, as_changes
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,13 +25,12 @@ class Chombo:
 
 
 def chombo_outcome(
-    sheet: Sheet, number: int, names: object, state: HandState, errors: list[Error]
+    sheet: Sheet, number: int, named: Seats, state: HandState, errors: list[Error]
 ) -> HandOutcome:
     """WRCR 2015 §7.1: no payment (unless the ruleset has a table payment), stakes returned."""
-    offenders, more = seat_set(sheet, number, state, [names] if isinstance(names, str) else names, "offender")
-    errors.extend(more)
-    if not offenders and not more:
-        errors.append(hand_error(number, state, RULE_CHOMBO, _("a chombo names its offender")))
+    if named.problems:
+        add_problems(errors, number, state, named.problems)
+    offenders = named.seats
     changes = [0, 0, 0, 0]
     for offender in sorted(offenders):
         for seat, amount in enumerate(legal.chombo_payments(offender, state.dealer, sheet.ruleset)):

@@ -3,9 +3,8 @@ each legal outcome of the moment they can be (``legal.readings``)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from scoring.rules import legal
+from scoring.rules.entry import Deltas, Written, add_problems
 from scoring.rules.explain import changes_text, chombo_mismatch, explain_change
 from scoring.rules.i18n import _
 from scoring.rules.legal import CHOMBO, DRAW, NAGASHI, RON, HandOutcome, Moment
@@ -19,17 +18,17 @@ from scoring.rules.sheet import (
     HandState,
     Sheet,
     hand_error,
-    read_deltas,
-    seat_set,
     unreadable,
 )
 
 
 def check_written_deltas(
-    sheet: Sheet, number: int, deltas: object, state: HandState, outcome: HandOutcome, errors: list[Error]
+    sheet: Sheet, number: int, deltas: Written, state: HandState, outcome: HandOutcome, errors: list[Error]
 ) -> None:
     """An outcome that also gives the deltas written on the sheet: both must agree."""
-    written = read_deltas(sheet, number, deltas, state, errors)
+    if deltas.problems:
+        add_problems(errors, number, state, deltas.problems)
+    written = deltas.changes
     if written is not None and outcome.kind != UNREADABLE and written != outcome.changes:
         errors.append(
             hand_error(
@@ -48,26 +47,31 @@ def check_written_deltas(
 def deltas_outcomes(
     sheet: Sheet,
     number: int,
-    hand: dict[str, Any],
+    hand: Deltas,
     state: HandState,
     riichi: frozenset[int],
     errors: list[Error],
 ) -> list[tuple[HandOutcome, list[Error], frozenset[int]]]:
     """Each reading of a deltas hand with its errors (``errors``: those found so far in the hand) and its
     riichi declarers."""
-    changes = read_deltas(sheet, number, hand["deltas"], state, errors)
+    written = hand.deltas
+    assert written is not None
+    if written.problems:
+        add_problems(errors, number, state, written.problems)
+    changes = written.changes
     if changes is None:
         return [(unreadable(), errors, riichi)]
-    if "chombo" in hand:
-        outcome = chombo_outcome(sheet, number, hand["chombo"], state, errors)
+    if hand.chombo is not None:
+        outcome = chombo_outcome(sheet, number, hand.chombo, state, errors)
         if outcome.changes != changes:
             errors.append(hand_error(number, state, RULE_CHOMBO, chombo_mismatch(sheet, outcome, changes)))
         return [(HandOutcome(CHOMBO, changes, offenders=outcome.offenders), errors, riichi)]
     moment = Moment(state.round_index % 4, state.honba, state.sticks, riichi)
     found = legal.readings(moment, changes, sheet.ruleset)
-    if "tenpai" in hand:
-        tenpai, more = seat_set(sheet, number, state, hand["tenpai"], "tenpai")
-        errors.extend(more)
+    if hand.tenpai is not None:
+        if hand.tenpai.problems:
+            add_problems(errors, number, state, hand.tenpai.problems)
+        tenpai = hand.tenpai.seats
         # Naming the tenpai players says the hand was an exhaustive draw (or a nagashi mangan).
         found = [
             reading for reading in found if reading.kind in (DRAW, NAGASHI) and set(reading.tenpai) == tenpai

@@ -3,9 +3,8 @@ outcome under the ruleset."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from scoring.rules import legal
+from scoring.rules.entry import Abortive, Nagashi, Seats, add_problems
 from scoring.rules.explain import noten_riichi_error
 from scoring.rules.i18n import _
 from scoring.rules.legal import ABORTIVE, DRAW, NAGASHI, HandOutcome
@@ -13,27 +12,27 @@ from scoring.rules.replay.state import stakes
 from scoring.rules.ruleset import ABORTIVE_DRAWS, FOUR_RIICHI
 from scoring.rules.sheet import (
     RULE_ABORTIVE,
-    RULE_FORMAT,
     RULE_NAGASHI,
     Error,
     HandState,
     Sheet,
     as_changes,
     hand_error,
-    seat_set,
 )
 
 
 def draw_outcome(
     sheet: Sheet,
     number: int,
-    hand: dict[str, Any],
+    named: Seats,
     state: HandState,
     riichi: frozenset[int],
     errors: list[Error],
 ) -> HandOutcome:
-    tenpai, more = seat_set(sheet, number, state, hand.get("tenpai", []), "tenpai")
-    errors.extend(more)
+    """An exhaustive draw with the tenpai players ``named``."""
+    if named.problems:
+        add_problems(errors, number, state, named.problems)
+    tenpai = named.seats
     noten_riichi = sorted(riichi - tenpai)
     if noten_riichi and sheet.ruleset.noten_riichi_chombo:
         errors.append(noten_riichi_error(sheet, number, state, noten_riichi))
@@ -45,7 +44,7 @@ def draw_outcome(
 def abortive_outcome(
     sheet: Sheet,
     number: int,
-    hand: dict[str, Any],
+    hand: Abortive,
     state: HandState,
     riichi: frozenset[int],
     errors: list[Error],
@@ -54,13 +53,10 @@ def abortive_outcome(
     payment, the riichi stakes of the hand go onto the table. Under a ruleset without it (WRCR 2015
     §5.7.3: "The World Riichi Championship Rules do not recognize any abortive draw cases") an error,
     and the replay goes on as the online game did: no payment, the dealer keeps the deal."""
-    kind = hand.get("kind")
+    kind = hand.kind
     ruleset = sheet.ruleset
-    # A kind that is no text (a list, an object) is refused like any unknown kind: looking it up among the
-    # kinds would fail on it.
-    if not isinstance(kind, str) or kind not in ABORTIVE_DRAWS:
-        text = _("an abortive draw names its kind: {kinds}").format(kinds=", ".join(ABORTIVE_DRAWS))
-        errors.append(hand_error(number, state, RULE_FORMAT, text))
+    if hand.problem is not None:
+        add_problems(errors, number, state, (hand.problem,))
     elif not ruleset.abortive_draws:
         text = _("{ruleset} has no abortive draws ({kind}): a hand ends by a win or an exhaustive draw")
         errors.append(
@@ -81,15 +77,13 @@ def abortive_outcome(
         text = _("four riichi is an abortive draw only when all four players declared riichi in the hand")
         errors.append(hand_error(number, state, RULE_ABORTIVE, text))
     changes = as_changes(stakes(sheet, riichi))
-    return HandOutcome(
-        ABORTIVE, changes, value=kind if isinstance(kind, str) and kind in ABORTIVE_DRAWS else ""
-    )
+    return HandOutcome(ABORTIVE, changes, value=kind)
 
 
 def nagashi_outcome(
     sheet: Sheet,
     number: int,
-    hand: dict[str, Any],
+    hand: Nagashi,
     state: HandState,
     riichi: frozenset[int],
     errors: list[Error],
@@ -101,19 +95,21 @@ def nagashi_outcome(
     the exhaustive draw with the tenpai players given, unless the hand says ``"played_online": true``: the
     nagashi mangan an online game played, which the tournament takes as the result played at the table
     (a game log's import marks it so, and reports it: ``scoring.rules.tenhou``)."""
-    nagashi, more = seat_set(sheet, number, state, hand.get("nagashi", []), "nagashi")
-    errors.extend(more)
-    if not sheet.ruleset.nagashi_mangan and hand.get("played_online") is not True:
+    if hand.nagashi.problems:
+        add_problems(errors, number, state, hand.nagashi.problems)
+    nagashi = hand.nagashi.seats
+    if not sheet.ruleset.nagashi_mangan and not hand.played_online:
         text = _(
             "{ruleset} has no nagashi mangan: an exhaustive draw pays only the noten payments (enter it as "
             "an exhaustive draw with its tenpai players)"
         ).format(ruleset=sheet.ruleset.name)
         errors.append(hand_error(number, state, RULE_NAGASHI, text))
-        return draw_outcome(sheet, number, hand, state, riichi, errors)
-    if not nagashi and not more:
+        return draw_outcome(sheet, number, hand.tenpai, state, riichi, errors)
+    if not nagashi and not hand.nagashi.problems:
         errors.append(hand_error(number, state, RULE_NAGASHI, _("a nagashi mangan names its player(s)")))
-    tenpai, more = seat_set(sheet, number, state, hand.get("tenpai", []), "tenpai")
-    errors.extend(more)
+    if hand.tenpai.problems:
+        add_problems(errors, number, state, hand.tenpai.problems)
+    tenpai = hand.tenpai.seats
     noten_riichi = sorted(riichi - tenpai)
     if noten_riichi and sheet.ruleset.noten_riichi_chombo:
         errors.append(noten_riichi_error(sheet, number, state, noten_riichi))

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from decimal import Decimal
-from typing import Any
 
+from scoring.rules.entry import Ending
 from scoring.rules.i18n import _
 from scoring.rules.legal import ABORTIVE, DRAW, NAGASHI
 from scoring.rules.payments import format_points
@@ -43,7 +43,7 @@ def _path(node: Node) -> list[Node]:
     return nodes
 
 
-def final_verdict(sheet: Sheet, raw: Mapping[str, Any], node: Node, errors: list[Error]) -> Verdict:
+def final_verdict(sheet: Sheet, ending: Ending, node: Node, errors: list[Error]) -> Verdict:
     players = sheet.players
     hands: list[HandRecord] = []
     chombo: list[Chombo] = []
@@ -58,7 +58,7 @@ def final_verdict(sheet: Sheet, raw: Mapping[str, Any], node: Node, errors: list
             )
     state = _collect_sticks_left(node.state, sheet.ruleset)
     final = dict(zip(players, state.points, strict=True))
-    errors.extend(_end_errors(sheet, raw, state, final))
+    errors.extend(_end_errors(sheet, ending, state, final))
     ranks: dict[str, int] | None = None
     uma: dict[str, Decimal] | None = None
     scores: dict[str, Decimal] | None = None
@@ -136,10 +136,9 @@ def _names(players: tuple[str, str, str, str], seats: tuple[int, ...]) -> tuple[
     return tuple([players[seat] for seat in seats])
 
 
-def _end_errors(sheet: Sheet, raw: Mapping[str, Any], state: HandState, final: dict[str, int]) -> list[Error]:
+def _end_errors(sheet: Sheet, ending: Ending, state: HandState, final: dict[str, int]) -> list[Error]:
     errors: list[Error] = []
-    ended_by_time = raw.get("ended_by_time")
-    if ended_by_time is False and not state.may_end:
+    if ending.ended_by_time is False and not state.may_end:
         errors.append(
             sheet_error(
                 RULE_NOT_FINISHED,
@@ -149,7 +148,7 @@ def _end_errors(sheet: Sheet, raw: Mapping[str, Any], state: HandState, final: d
                 ).format(round=state.round_name(), honba=state.honba),
             )
         )
-    sticks_left = raw.get("riichi_sticks_left")
+    sticks_left = ending.sticks_left
     if sticks_left is not None and sticks_left != state.sticks:
         errors.append(
             sheet_error(
@@ -159,7 +158,7 @@ def _end_errors(sheet: Sheet, raw: Mapping[str, Any], state: HandState, final: d
                 ),
             )
         )
-    written = raw.get("final_points")
+    written = ending.final_points
     if written is None:
         limit = final_points_limit(sheet.ruleset)
         beyond = [(player, points) for player, points in final.items() if abs(points) > limit]

@@ -3,12 +3,29 @@ followed side by side), the table after it, and the reading of the whole sheet t
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
+from scoring.rules.entry import (
+    Abortive,
+    AnyHand,
+    ChomboHand,
+    Deltas,
+    Draw,
+    Ending,
+    Entry,
+    MultipleRon,
+    Nagashi,
+    NoResult,
+    NotAnObject,
+    UnknownResult,
+    Win,
+    add_problems,
+    read_entry,
+)
 from scoring.rules.explain import after_end_error
 from scoring.rules.i18n import _, gettext_noop
-from scoring.rules.legal import ABORTIVE, CHOMBO, DRAW, NAGASHI, RON, TSUMO, HandOutcome
+from scoring.rules.legal import ABORTIVE, CHOMBO, HandOutcome
 from scoring.rules.replay.chombo import chombo_outcome
 from scoring.rules.replay.deltas import check_written_deltas, deltas_outcomes
 from scoring.rules.replay.draws import abortive_outcome, draw_outcome, nagashi_outcome
@@ -28,11 +45,10 @@ from scoring.rules.sheet import (
     extension_end,
     game_end,
     hand_error,
-    read_sheet,
-    seat_set,
-    sheet_error,
     unreadable,
 )
+
+Outcomes = list[tuple[HandOutcome, list[Error], frozenset[int]]]
 
 
 def replay(sheet: Mapping[str, Any], ruleset: Ruleset | None = None) -> Verdict:
@@ -43,23 +59,21 @@ def replay(sheet: Mapping[str, Any], ruleset: Ruleset | None = None) -> Verdict:
     ``riichi_sticks_left``, ``finished``, ``ranks``, ``uma``, ``scores`` (exact ``Decimal``) and ``chombo``
     penalties.
     """
-    parsed, errors = read_sheet(sheet, ruleset)
-    if parsed is None:
+    read, errors = read_entry(sheet, ruleset)
+    if read is None:
         return Verdict.refused(errors)
-    hands = sheet.get("hands")
-    if not isinstance(hands, list):
-        return Verdict.refused([*errors, sheet_error(RULE_FORMAT, _("the sheet needs a list of hands"))])
+    parsed = read.sheet
     start = parsed.ruleset.starting_points
     state = HandState(0, 0, 0, (start, start, start, start), last=game_end(parsed.ruleset))
     root = Node(state, None, None, None, frozenset(), (), 0)
     paths = [root]
-    for number, hand in enumerate(hands, 1):
+    for number, hand in enumerate(read.hands, 1):
         paths = _step(parsed, number, hand, paths)
-    node = _choose(paths, sheet)
-    return final_verdict(parsed, sheet, node, errors)
+    node = _choose(paths, read.ending)
+    return final_verdict(parsed, read.ending, node, errors)
 
 
-def _step(sheet: Sheet, number: int, hand: object, paths: list[Node]) -> list[Node]:
+def _step(sheet: Sheet, number: int, hand: Entry, paths: list[Node]) -> list[Node]:
     """Every path extended by every reading of ``hand``; one path per resulting game state."""
     if len(paths) == 1:
         node = paths[0]
@@ -120,9 +134,9 @@ def _after(ruleset: Ruleset, state: HandState, outcome: HandOutcome, declarers: 
     return after
 
 
-def _choose(paths: list[Node], sheet: Mapping[str, Any]) -> Node:
+def _choose(paths: list[Node], ending: Ending) -> Node:
     """The path with the fewest errors, preferring one whose end agrees with the sheet."""
-    by_time = sheet.get("ended_by_time") is True
+    by_time = ending.ended_by_time is True
 
     def cost(node: Node) -> tuple[int, int]:
         return node.error_count, 0 if node.state.may_end or by_time else 1
@@ -130,53 +144,64 @@ def _choose(paths: list[Node], sheet: Mapping[str, Any]) -> Node:
     return min(paths, key=cost)
 
 
-def _hand_outcomes(
-    sheet: Sheet, number: int, hand: object, state: HandState
-) -> list[tuple[HandOutcome, list[Error], frozenset[int]]]:
-    if not isinstance(hand, dict):
+def _hand_outcomes(sheet: Sheet, number: int, hand: Entry, state: HandState) -> Outcomes:
+    if isinstance(hand, NotAnObject):
         error = hand_error(number, state, RULE_FORMAT, _("a hand is a JSON object"))
         return [(unreadable(), [error], frozenset())]
-    riichi, errors = seat_set(sheet, number, state, hand.get("riichi", []), "riichi")
-    if "result" in hand:
-        outcome = _outcome(sheet, number, hand, state, riichi, errors)
-        if "deltas" in hand:
-            check_written_deltas(sheet, number, hand["deltas"], state, outcome, errors)
-        return [(outcome, errors, riichi)]
-    if "deltas" in hand:
+    errors: list[Error] = []
+    if hand.riichi.problems:
+        add_problems(errors, number, state, hand.riichi.problems)
+    riichi = hand.riichi.seats
+    if isinstance(hand, Deltas):
         return deltas_outcomes(sheet, number, hand, state, riichi, errors)
-    errors.append(hand_error(number, state, RULE_FORMAT, _("a hand needs a result or the four deltas")))
-    return [(unreadable(), errors, riichi)]
+    outcome = _OUTCOMES[type(hand)](sheet, number, hand, state, riichi, errors)
+    if hand.deltas is not None:
+        check_written_deltas(sheet, number, hand.deltas, state, outcome, errors)
+    return [(outcome, errors, riichi)]
 
 
-def _outcome(
+def _chombo(
+    sheet: Sheet, number: int, hand: ChomboHand, state: HandState, riichi: frozenset[int], errors: list[Error]
+) -> HandOutcome:
+    return chombo_outcome(sheet, number, hand.offenders, state, errors)
+
+
+def _draw(
+    sheet: Sheet, number: int, hand: Draw, state: HandState, riichi: frozenset[int], errors: list[Error]
+) -> HandOutcome:
+    return draw_outcome(sheet, number, hand.tenpai, state, riichi, errors)
+
+
+def _unknown(
     sheet: Sheet,
     number: int,
-    hand: dict[str, Any],
+    hand: UnknownResult,
     state: HandState,
     riichi: frozenset[int],
     errors: list[Error],
 ) -> HandOutcome:
-    result = hand["result"]
-    if result == RON:
-        if "wins" in hand:
-            return multiple_ron_outcome(sheet, number, hand, state, riichi, errors)
-        return win_outcome(sheet, number, hand, state, riichi, errors, tsumo=False)
-    if result == TSUMO:
-        return win_outcome(sheet, number, hand, state, riichi, errors, tsumo=True)
-    if result == DRAW:
-        return draw_outcome(sheet, number, hand, state, riichi, errors)
-    if result == CHOMBO:
-        offenders = hand.get("offender", hand.get("offenders"))
-        return chombo_outcome(sheet, number, offenders, state, errors)
-    if result == ABORTIVE:
-        return abortive_outcome(sheet, number, hand, state, riichi, errors)
-    if result == NAGASHI:
-        return nagashi_outcome(sheet, number, hand, state, riichi, errors)
-    text = _("unknown result {result} (ron, tsumo, draw, chombo, abortive or nagashi)").format(
-        result=repr(result)
-    )
-    errors.append(hand_error(number, state, RULE_FORMAT, text))
+    add_problems(errors, number, state, (hand.problem,))
     return unreadable()
+
+
+def _no_result(
+    sheet: Sheet, number: int, hand: NoResult, state: HandState, riichi: frozenset[int], errors: list[Error]
+) -> HandOutcome:
+    errors.append(hand_error(number, state, RULE_FORMAT, _("a hand needs a result or the four deltas")))
+    return unreadable()
+
+
+# Each kind of hand read as its outcome (a paper sheet's deltas apart: they may have several readings).
+_OUTCOMES: dict[type[AnyHand], Callable[..., HandOutcome]] = {
+    Win: win_outcome,
+    MultipleRon: multiple_ron_outcome,
+    Draw: _draw,
+    ChomboHand: _chombo,
+    Abortive: abortive_outcome,
+    Nagashi: nagashi_outcome,
+    UnknownResult: _unknown,
+    NoResult: _no_result,
+}
 
 
 # The results as messages name them ("this ron gives ..."), translated when shown.

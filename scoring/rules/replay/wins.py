@@ -4,9 +4,9 @@ tiles (checked against each other), its payments with pao liability, and a multi
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from scoring.rules import legal
+from scoring.rules.entry import Liable, MultipleRon, Win, WinValue, add_problems
 from scoring.rules.hands import evaluate_hand
 from scoring.rules.i18n import _
 from scoring.rules.legal import ABORTIVE, MULTIPLE_RON, RON, TSUMO, HandOutcome, Moment
@@ -27,9 +27,6 @@ from scoring.rules.sheet import (
     Value,
     as_changes,
     hand_error,
-    player_seat,
-    read_value,
-    seat_of,
     unreadable,
 )
 from scoring.rules.yaku import RULE_YAKU_VALUE, WinYaku, read_win_yaku, tiles_yaku, yaku_name
@@ -38,21 +35,22 @@ from scoring.rules.yaku import RULE_YAKU_VALUE, WinYaku, read_win_yaku, tiles_ya
 def win_outcome(
     sheet: Sheet,
     number: int,
-    hand: dict[str, Any],
+    hand: Win,
     state: HandState,
     riichi: frozenset[int],
     errors: list[Error],
-    *,
-    tsumo: bool,
 ) -> HandOutcome:
-    winner = seat_of(sheet, hand.get("winner"))
-    loser = None if tsumo else seat_of(sheet, hand.get("loser"))
+    tsumo, winner, loser = hand.tsumo, hand.winner, hand.loser
     if winner is None or (loser is None and not tsumo) or winner == loser:
-        return _bad_win(sheet, number, hand, state, tsumo, errors)
-    basic = _known_value(sheet, hand, tsumo)
+        add_problems(errors, number, state, hand.players_problems)
+        return unreadable()
+    plain = hand.value.plain
+    basic = None if plain is None else sheet.tables.bases.get((plain[0], plain[1], tsumo))
     if basic is None:
-        basic = _win_value(sheet, number, hand, state, riichi, winner, tsumo, errors)
-    liable = _liable(sheet, number, hand, state, winner, loser, basic, errors) if "liable" in hand else None
+        basic = _win_value(sheet, number, hand.value, state, riichi, winner, tsumo, errors)
+    liable = None
+    if hand.liable is not None:
+        liable = _liable(sheet, number, hand.liable, state, winner, loser, basic, errors)
     ruleset = sheet.ruleset
     changes = [0, 0, 0, 0]
     for seat in riichi:
@@ -77,37 +75,6 @@ def win_outcome(
         changes[winner] += amount
     changes[winner] += ruleset.riichi_stick * (state.sticks + len(riichi))
     return HandOutcome(TSUMO if tsumo else RON, (changes[0], changes[1], changes[2], changes[3]), (winner,))
-
-
-def _bad_win(
-    sheet: Sheet, number: int, hand: dict[str, Any], state: HandState, tsumo: bool, errors: list[Error]
-) -> HandOutcome:
-    """The errors of a win whose winner or discarder is missing or unknown."""
-    winner = player_seat(sheet, number, state, hand.get("winner"), _("winner"), errors)
-    loser = (
-        None
-        if tsumo
-        else player_seat(sheet, number, state, hand.get("loser"), _("discarder (loser)"), errors)
-    )
-    if winner is not None and winner == loser:
-        text = _("{player} cannot win on their own discard").format(player=sheet.name(winner))
-        errors.append(hand_error(number, state, RULE_FORMAT, text))
-    return unreadable()
-
-
-def _known_value(sheet: Sheet, hand: dict[str, Any], tsumo: bool) -> int | None:
-    """The base value of a plain legal han/fu, from the ruleset's tables; None for anything else
-    (tiles, yakuman, illegal or unreadable values), which ``_win_value`` checks and reports."""
-    han, fu = hand.get("han"), hand.get("fu")
-    if (
-        type(han) is not int
-        or "tiles" in hand
-        or "yaku" in hand
-        or "yakuman" in hand
-        or (fu is not None and type(fu) is not int)
-    ):
-        return None
-    return sheet.tables.bases.get((han, fu, tsumo))
 
 
 def _pay(
@@ -139,7 +106,7 @@ def _pay(
 def _win_value(
     sheet: Sheet,
     number: int,
-    hand: dict[str, Any],
+    win: WinValue,
     state: HandState,
     riichi: frozenset[int],
     winner: int,
@@ -150,25 +117,22 @@ def _win_value(
     """The base value of a win from its han/fu/yakuman, or from its yaku (checked against its tiles when
     given), or 0 when the sheet does not give a readable value. ``who``: the winner's name, which begins
     each of the win's errors when the hand has several winners (a multiple ron)."""
-    value = read_value(hand)
-    entered = (
-        _entered_yaku(sheet, number, hand, state, riichi, winner, tsumo, errors, who)
-        if "yaku" in hand
-        else None
-    )
-    if "yaku" in hand:
+    value = win.value
+    entered = None
+    if win.yaku is not None:
+        entered = _entered_yaku(sheet, number, win.yaku, state, riichi, winner, tsumo, errors, who)
         if entered is None:
             return 0
-        value = _yaku_value(sheet, number, hand, state, entered, value, errors, who)
+        value = _yaku_value(sheet, number, win, state, entered, value, errors, who)
         if value is None:
             return 0
-    if "tiles" in hand:
-        evaluated = _evaluate_tiles(sheet, number, hand, state, riichi, winner, tsumo, value, errors, who)
+    if win.has_tiles:
+        evaluated = _evaluate_tiles(sheet, number, win, state, riichi, winner, tsumo, value, errors, who)
         if evaluated is None:
             return 0
         if entered is not None:
             _compare_yaku(sheet, number, state, winner, entered, errors, who)
-        if hand.get("han") is None and not hand.get("yakuman") and entered is None:
+        if win.unwritten and entered is None:
             value = evaluated
     if value is None:
         text = _("a win needs han and fu as whole numbers, or a count of yakuman")
@@ -202,7 +166,7 @@ def _win_error(who: str | None, number: int, state: HandState, rule: str, text: 
 def _entered_yaku(
     sheet: Sheet,
     number: int,
-    hand: dict[str, Any],
+    entered: Mapping[str, object],
     state: HandState,
     riichi: frozenset[int],
     winner: int,
@@ -213,7 +177,7 @@ def _entered_yaku(
     """The win's yaku as entered (``scoring.rules.yaku``), kept for the record; None, with every problem
     as an error of the hand, when the rules refuse them."""
     found, problems = read_win_yaku(
-        hand,
+        entered,
         tsumo=tsumo,
         dealer=winner == state.dealer,
         declared_riichi=winner in riichi,
@@ -230,7 +194,7 @@ def _entered_yaku(
 def _yaku_value(
     sheet: Sheet,
     number: int,
-    hand: dict[str, Any],
+    win: WinValue,
     state: HandState,
     entered: WinYaku,
     written: Value | None,
@@ -244,7 +208,7 @@ def _yaku_value(
         value = Value(5, None)  # Blessing of Man, the WRCR mangan (§6.5.4)
     else:
         value = Value(entered.han, entered.fu)
-    if "han" not in hand and "yakuman" not in hand:
+    if not win.written:
         return value
     if (
         written is not None
@@ -252,11 +216,7 @@ def _yaku_value(
         and (value.yakuman or written.han == value.han)
     ):
         return value
-    given = (
-        _("{count} yakuman").format(count=written.yakuman)
-        if written is not None and written.yakuman
-        else _("{han} han").format(han=hand.get("han"))
-    )
+    given = win.given
     counted = (
         _("a yakuman")
         if value.yakuman
@@ -294,7 +254,7 @@ def _compare_yaku(
 def _liable(
     sheet: Sheet,
     number: int,
-    hand: dict[str, Any],
+    entered: Liable,
     state: HandState,
     winner: int,
     loser: int | None,
@@ -302,9 +262,9 @@ def _liable(
     errors: list[Error],
 ) -> int | None:
     """The seat paying under liability (WRCR 2015 §6.2), or None."""
-    if hand.get("liable") is None:
-        return None
-    liable = player_seat(sheet, number, state, hand["liable"], _("liable player"), errors)
+    if entered.problems:
+        add_problems(errors, number, state, entered.problems)
+    liable = entered.seat
     if liable is None:
         return None
     if not sheet.ruleset.liability:
@@ -333,7 +293,7 @@ def _liable(
 def _evaluate_tiles(
     sheet: Sheet,
     number: int,
-    hand: dict[str, Any],
+    win: WinValue,
     state: HandState,
     riichi: frozenset[int],
     winner: int,
@@ -346,9 +306,11 @@ def _evaluate_tiles(
 
     Returns the value the tiles give (5 han for a fixed mangan such as Blessing of Man under WRCR), or
     None when the tiles are not a winning hand."""
-    tiles = hand["tiles"]
-    if not isinstance(tiles, dict):
-        errors.append(_win_error(who, number, state, RULE_FORMAT, _("tiles is a hand object")))
+    tiles = win.tiles
+    if tiles is None:
+        problem = win.tiles_problem
+        if problem is not None:
+            errors.append(_win_error(who, number, state, problem.rule, problem.text))
         return None
     situation = dict(tiles)
     situation["win"] = TSUMO if tsumo else RON
@@ -402,37 +364,27 @@ def _evaluate_tiles(
 def multiple_ron_outcome(
     sheet: Sheet,
     number: int,
-    hand: dict[str, Any],
+    hand: MultipleRon,
     state: HandState,
     riichi: frozenset[int],
     errors: list[Error],
 ) -> HandOutcome:
     """Several winners on one discard:
     ``{"result": "ron", "loser": ..., "wins": [{"winner": ..., "han": ..., "fu": ...}, ...]}``."""
-    loser = player_seat(sheet, number, state, hand.get("loser"), _("discarder (loser)"), errors)
-    wins = hand["wins"]
-    if (
-        loser is None
-        or not isinstance(wins, list)
-        or not wins
-        or not all(isinstance(win, dict) for win in wins)
-    ):
-        if loser is not None:
-            errors.append(
-                hand_error(number, state, RULE_FORMAT, _("wins is a list of {winner, han, fu} objects"))
-            )
+    if hand.problems:
+        add_problems(errors, number, state, hand.problems)
+    loser = hand.loser
+    if loser is None or hand.wins is None:
         return unreadable()
     values: dict[int, int] = {}
-    for win in wins:
-        winner = player_seat(sheet, number, state, win.get("winner"), _("winner"), errors)
-        if winner is None:
+    for win in hand.wins:
+        if win.problems:
+            add_problems(errors, number, state, win.problems)
+        if win.winner is None or win.value is None:
             continue
-        if winner == loser or winner in values:
-            text = _("{player} cannot win twice or on their own discard").format(player=sheet.name(winner))
-            errors.append(hand_error(number, state, RULE_FORMAT, text))
-            continue
-        who = sheet.name(winner) if len(wins) > 1 else None
-        values[winner] = _win_value(sheet, number, win, state, riichi, winner, False, errors, who)
+        values[win.winner] = _win_value(
+            sheet, number, win.value, state, riichi, win.winner, False, errors, win.who
+        )
     if not values:
         return unreadable()
     if len(values) == 3 and sheet.ruleset.multiple_ron and sheet.ruleset.allows_abortive(TRIPLE_RON):
