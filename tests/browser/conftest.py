@@ -8,6 +8,7 @@ or ``1``: ``shots_wanted``); the everyday run takes none.
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import threading
 import time
@@ -15,6 +16,7 @@ from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from django.db import connection
@@ -218,7 +220,14 @@ def log_in(page: Any, live_server: Any, username: str, password: str, next_path:
     page.fill("#id_username", username)
     page.fill("#id_password", password)
     page.click("button[type=submit].primary")
-    page.wait_for_url(f"**{next_path}")
+    wait_for_path(page, next_path)
+
+
+def wait_for_path(page: Any, pattern: str) -> None:
+    """Until the page's path (its query left out) matches ``pattern`` (fnmatch). A URL glob such as
+    ``**/admin/`` would also match the sign-in page itself, ``/admin/login/?next=/admin/``, and return before
+    the sign-in has been answered."""
+    page.wait_for_url(lambda url: fnmatch.fnmatchcase(urlsplit(url).path, pattern))
 
 
 def wait_until(page: Any, expression: str, timeout: float = 5.0) -> None:

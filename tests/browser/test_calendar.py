@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from tests.browser.conftest import layout_problems
+from tests.browser.conftest import layout_problems, wait_for_path
 from tournament.models import RegistrationSettings, Tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -56,5 +56,5 @@ def test_the_coming_events_on_a_phone(
     assert layout_problems(page) == []
     assert calendar.locator('a[href="/calendar.ics"]').count() == 1
     card.get_by_role("link", name=button).click()
-    page.wait_for_url("**/t/spring-open/signup/")
+    wait_for_path(page, "*/t/spring-open/signup/")
     assert page.locator("#id_last_name").count() == 1

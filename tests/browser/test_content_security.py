@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import DESKTOP, log_in
+from tests.browser.conftest import DESKTOP, log_in, wait_for_path
 from tests.conftest import make_players, make_user
 from tournament.models import Tournament
 
@@ -75,7 +75,7 @@ def test_pages_docs_and_admin_work_under_the_policy(
     page.fill("#id_username", "admin")
     page.fill("#id_password", PASSWORD)
     page.click("input[type=submit]")
-    page.wait_for_url("**/admin/")
+    wait_for_path(page, "/admin/")
     page.goto(live_server.url + "/admin/tournament/tournament/")
     expect(page.locator("#result_list")).to_contain_text("Winter Cup")
     assert violations == [], "\n".join(violations)

@@ -24,7 +24,7 @@ from playwright.sync_api import expect
 from exports.archive.load import import_archive
 from scoring import services as sheets
 from scoring.models import ScoreSheet
-from tests.browser.conftest import PHONE, log_in
+from tests.browser.conftest import PHONE, log_in, wait_for_path
 from tests.conftest import make_user
 from tests.exports.helpers import csv_rows, pdf, rows, workbook, zip_members
 from tournament import services
@@ -186,7 +186,7 @@ def test_the_lyon_event_from_the_players_file_to_the_ema_file_on_phones(
     # Ten hanchan seated for the forty present.
     organiser.goto(f"{base}/manage/seating/")
     organiser.get_by_role("button", name="Generate the seating").click()
-    organiser.wait_for_url("**/manage/seating/jobs/*/")
+    wait_for_path(organiser, "*/manage/seating/jobs/*/")
     expect(organiser.locator("[data-report]")).to_contain_text("40 players, 10 hanchan, 10 tables")
     assert Seat.objects.filter(round__tournament=lyon).count() == 40 * HANCHAN
 

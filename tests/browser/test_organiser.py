@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import DESKTOP, PHONE, log_in
+from tests.browser.conftest import DESKTOP, PHONE, log_in, wait_for_path
 from tests.conftest import make_user
 from tournament.models import Player, Tournament
 
@@ -82,7 +82,7 @@ def test_organiser_imports_players_generates_the_seating_and_reads_the_report(
 
     page.goto(f"{live_server.url}/t/autumn-cup/manage/seating/")
     page.get_by_role("button", name="Generate the seating").click()
-    page.wait_for_url("**/manage/seating/jobs/*/")
+    wait_for_path(page, "*/manage/seating/jobs/*/")
     report = page.locator("[data-report]")
     expect(report).to_contain_text("16 players, 5 hanchan, 4 tables")
     expect(report).to_contain_text("Opponents: as good as possible.")

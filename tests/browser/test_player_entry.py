@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring.models import ScoreSheet
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import PHONE, wait_for_path
 from tests.browser.test_content_security import watch
 from tests.conftest import make_user, seat_table
 from tournament.models import Player, Round, Tournament
@@ -53,7 +53,7 @@ def test_the_table_enters_and_confirms_on_four_phones(
         expect(page.locator("h1")).to_have_text(name)  # landed on the player's own page
         expect(page.locator(".messages")).to_contain_text(f"Signed in as {name}")
         page.get_by_role("link", name="My table's score sheet").click()
-        page.wait_for_url("**/sheet/1/1/")
+        wait_for_path(page, "*/sheet/1/1/")
         phones[name] = (page, violations_of_page)
 
     # Ana enters the final points and submits: she agrees with what she submitted.

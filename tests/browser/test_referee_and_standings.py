@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from scoring import services as sheets
 from scoring.rules.ruleset import get_ruleset
 from scoring.rules.scores import format_score, table_scores
-from tests.browser.conftest import DESKTOP, PHONE, log_in
+from tests.browser.conftest import DESKTOP, PHONE, log_in, wait_for_path
 from tests.conftest import make_user, seat_table
 from tournament.models import Player, Round, Tournament
 from tournament.templatetags.scores import score
@@ -72,7 +72,7 @@ def test_referee_enters_fixes_submits_and_signs_while_standings_update_live(
     page = phone.new_page()
     log_in(page, live_server, "referee", PASSWORD, "/t/harbour-open/referee/")
     page.get_by_role("link", name="Enter the sheet").click()
-    page.wait_for_url("**/sheet/1/1/")
+    wait_for_path(page, "*/sheet/1/1/")
 
     hand = page.locator('[data-hand="1"]')
     hand.get_by_label("Ben wins from Cho").check()
