@@ -10,12 +10,15 @@ the order of its hands and, within a hand, of its fields.
 
 Two parts of a win go on as entered, each to its own reader, because their meaning depends on the moment
 of the hand: the yaku (``yaku.read_win_yaku``, which needs the dealer and the riichi declarers) and the
-tiles (``hands.evaluate_hand``, which needs the seat and round winds, honba and sticks).
+tiles (``hands.evaluate_hand``, which needs the seat and round winds, honba and sticks); of the tiles, this
+module reads what the replay adds to them (the flags, whether a meld opens the hand).
+
+``read_final`` reads the other form of a sheet, the final points only (``replay.final``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -43,6 +46,10 @@ from scoring.rules.sheet import (
 _NOBODY: frozenset[int] = frozenset()
 # The fields of a win entered by its yaku that ``yaku.read_win_yaku`` reads.
 YAKU_FIELDS = ("yaku", "open", "dora", "ura_dora", "aka_dora", "fu")
+# The rules of a final-points sheet's fields: one that is no map, number or list; one that names no
+# player of the table, or misses one.
+RULE_FINAL_FORMAT = "format"
+RULE_FINAL_PLAYERS = "players"
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,20 +77,33 @@ NOBODY = Seats(_NOBODY)
 
 
 @dataclass(frozen=True, slots=True)
+class Tiles:
+    """A win's tiles: ``situation``, the hand object as entered, for the hand evaluator to read; what the
+    replay adds to it: ``flags`` as entered (an empty object when none; None when they are something else,
+    left for the evaluator to refuse, naming the field), whether they declare a double riichi, and whether
+    a meld other than a closed kan opens the hand."""
+
+    situation: Mapping[str, Any]
+    flags: Mapping[str, Any] | None
+    double_riichi: bool
+    is_open: bool
+
+
+@dataclass(frozen=True, slots=True)
 class WinValue:
     """What a sheet gives of one win's value. ``plain``: han and fu as whole numbers with nothing else (no
     yaku, tiles or yakuman), looked up in the ruleset's tables; ``value``: han/fu or yakuman as written, or
     None when unreadable. ``yaku``: the fields of a win entered by its yaku, None without; ``written``: the
-    sheet also writes han or yakuman, shown as ``given`` when the yaku disagree. ``tiles``: the hand object
-    given, None without (``tiles_problem`` when it is no object); ``unwritten``: no han and no yakuman, so
-    the tiles give the value."""
+    sheet also writes han or yakuman, shown as ``given`` when the yaku disagree. ``tiles``: the hand's
+    tiles, None without (``tiles_problem`` when they are no object); ``unwritten``: no han and no yakuman,
+    so the tiles give the value."""
 
     plain: tuple[int, int | None] | None
     value: Value | None
     yaku: Mapping[str, Any] | None = None
     written: bool = False
     given: str = ""
-    tiles: Mapping[str, Any] | None = None
+    tiles: Tiles | None = None
     tiles_problem: Problem | None = None
     unwritten: bool = True
 
@@ -236,6 +256,18 @@ class ReadSheet:
     ending: Ending
 
 
+@dataclass(frozen=True, slots=True)
+class FinalEntry:
+    """A sheet of the final points only, read: its players (``sheet``), the points of each in seat order,
+    as written (``scores.check_final_points`` checks them), the riichi sticks left and the players named
+    for a chombo, once per chombo."""
+
+    sheet: Sheet
+    points: Mapping[str, Any]
+    sticks_left: int
+    chombo: tuple[str, ...]
+
+
 def read_entry(raw: Mapping[str, Any], ruleset: Ruleset | None) -> tuple[ReadSheet | None, list[Error]]:
     """The sheet read, or None with the errors that stop its replay (no four players, no ruleset, no list
     of hands)."""
@@ -250,6 +282,42 @@ def read_entry(raw: Mapping[str, Any], ruleset: Ruleset | None) -> tuple[ReadShe
         by_time if isinstance(by_time, bool) else None, raw.get("riichi_sticks_left"), raw.get("final_points")
     )
     return ReadSheet(sheet, tuple([read_hand(sheet, hand) for hand in hands]), ending), errors
+
+
+def read_final(raw: Mapping[str, Any], ruleset: Ruleset) -> tuple[FinalEntry | None, list[Error]]:
+    """A sheet of the final points only (``replay.final``), or None with the errors of its fields:
+    ``{"players": [4 names], "final_points": {name: points}, "riichi_sticks_left": n, "chombo": [name]}``.
+    """
+    sheet, errors = read_sheet(raw, ruleset)
+    if sheet is None:
+        return None, errors
+    names = sheet.players
+    points = raw.get("final_points")
+    sticks = raw.get("riichi_sticks_left", 0)
+    chombo = raw.get("chombo", [])
+    errors = []
+    if not isinstance(points, dict):
+        text = _("final_points must map each player's name to points")
+        errors.append(Error(None, RULE_FINAL_FORMAT, text, "final_points"))
+    else:
+        unknown = sorted(set(points) - set(names))
+        missing = [name for name in names if name not in points]
+        for name in unknown:
+            text = _("{player} is not at this table").format(player=name)
+            errors.append(Error(None, RULE_FINAL_PLAYERS, text, "final_points"))
+        for name in missing:
+            text = _("final points of {player} are missing").format(player=name)
+            errors.append(Error(None, RULE_FINAL_PLAYERS, text, "final_points"))
+    if not is_int(sticks) or sticks < 0:
+        text = _("riichi_sticks_left must be a whole number, 0 or more")
+        errors.append(Error(None, RULE_FINAL_FORMAT, text, "riichi_sticks_left"))
+    if not isinstance(chombo, list) or any(name not in names for name in chombo):
+        errors.append(Error(None, RULE_FINAL_PLAYERS, _("chombo must list players of this table"), "chombo"))
+    if errors:
+        return None, errors
+    assert isinstance(points, dict) and is_int(sticks) and isinstance(chombo, list)
+    ordered = MappingProxyType({name: points[name] for name in names})
+    return FinalEntry(sheet, ordered, sticks, tuple(chombo)), []
 
 
 def read_hand(sheet: Sheet, hand: object) -> Entry:
@@ -386,11 +454,24 @@ def read_win_value(hand: Mapping[str, Any]) -> WinValue:
     if has_tiles:
         entered = hand["tiles"]
         if isinstance(entered, dict):
-            tiles = MappingProxyType(dict(entered))
+            tiles = read_tiles(entered)
         else:
             problem = Problem(RULE_FORMAT, _("tiles is a hand object"))
     unwritten = han is None and not hand.get("yakuman")
     return WinValue(None, value, yaku, written, given, tiles, problem, unwritten)
+
+
+def read_tiles(entered: Mapping[str, Any]) -> Tiles:
+    """A win's tiles object (``Tiles``)."""
+    flags = entered.get("flags") or {}
+    read_flags = MappingProxyType(dict(flags)) if isinstance(flags, Mapping) else None
+    melds = entered.get("melds")
+    # Melds that are no list go on to the evaluator, which refuses them.
+    is_open = isinstance(melds, Sequence) and any(
+        isinstance(meld, dict) and meld.get("type") != "kan_closed" for meld in melds
+    )
+    double_riichi = read_flags is not None and bool(read_flags.get("double_riichi"))
+    return Tiles(MappingProxyType(dict(entered)), read_flags, double_riichi, is_open)
 
 
 def add_problems(errors: list[Error], number: int, state: HandState, problems: Problems) -> None:

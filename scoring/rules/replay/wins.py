@@ -312,18 +312,17 @@ def _evaluate_tiles(
         if problem is not None:
             errors.append(_win_error(who, number, state, problem.rule, problem.text))
         return None
-    situation = dict(tiles)
+    situation = dict(tiles.situation)
     situation["win"] = TSUMO if tsumo else RON
     situation["seat_wind"] = WIND_LETTERS[(winner - state.dealer) % 4]
     situation["round_wind"] = WIND_LETTERS[(state.round_index // 4) % 4]
     situation["honba"] = state.honba
     situation["riichi_sticks"] = state.sticks + len(riichi)
-    flags = situation.get("flags") or {}
     # Flags that are no object (a list, a number) are left as written: the hand evaluator refuses them,
     # naming the field, as it refuses them in a hand given alone.
-    if isinstance(flags, Mapping):
-        flags = dict(flags)
-        if winner in riichi and not flags.get("double_riichi"):
+    if tiles.flags is not None:
+        flags = dict(tiles.flags)
+        if winner in riichi and not tiles.double_riichi:
             flags["riichi"] = True
         situation["flags"] = flags
     try:
@@ -351,9 +350,7 @@ def _evaluate_tiles(
             Value(int(result["han"]), int(result["fu"])),
             _("{han} han {fu} fu").format(han=result["han"], fu=result["fu"]),
         )
-    melds = situation.get("melds") or []
-    is_open = any(isinstance(meld, dict) and meld.get("type") != "kan_closed" for meld in melds)
-    sheet.yaku[(number, winner)] = tiles_yaku(result, is_open=is_open, yakuman=evaluated.yakuman)
+    sheet.yaku[(number, winner)] = tiles_yaku(result, is_open=tiles.is_open, yakuman=evaluated.yakuman)
     if claimed is not None and claimed.basic(sheet.ruleset) != basic:
         yaku = ", ".join(str(name) for name, _han in result.get("yaku", []))
         text = _("the tiles score {value} ({yaku}), not the value on the sheet").format(value=text, yaku=yaku)
