@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
@@ -438,7 +439,7 @@ def read_win_value(hand: Mapping[str, Any]) -> WinValue:
     has_yaku, has_tiles, has_yakuman = "yaku" in hand, "tiles" in hand, "yakuman" in hand
     plain_fu = fu is None or type(fu) is int
     if type(han) is int and plain_fu and not (has_yaku or has_tiles or has_yakuman):
-        return WinValue((han, fu), Value(han, fu))
+        return _plain_value(han, fu)
     value = read_value(hand)
     yaku = None
     written, given = False, ""
@@ -459,6 +460,13 @@ def read_win_value(hand: Mapping[str, Any]) -> WinValue:
             problem = Problem(RULE_FORMAT, _("tiles is a hand object"))
     unwritten = han is None and not hand.get("yakuman")
     return WinValue(None, value, yaku, written, given, tiles, problem, unwritten)
+
+
+@lru_cache(maxsize=512)
+def _plain_value(han: int, fu: int | None) -> WinValue:
+    """The value of a win written as han and fu alone: one frozen object for each of the few values a
+    sheet writes."""
+    return WinValue((han, fu), Value(han, fu))
 
 
 def read_tiles(entered: Mapping[str, Any]) -> Tiles:
