@@ -126,6 +126,10 @@ def test_an_announcement_rolled_back_sends_nothing_and_a_cancelled_player_is_lef
         SignUp.objects.filter(pk=field["ana"].pk).update(state="cancelled")
     assert announced(inbox, "ana@example.org") == [] and len(announced(inbox, "ben@example.org")) == 1
     assert not SignUpMessage.objects.filter(announcement=row, sent_at=None).exists()
+    # Marked sent without being sent, and counted neither among the recipients nor the sent.
+    stale = {message.signup_id: message.stale for message in row.messages.all()}
+    assert stale == {field["ana"].pk: True, field["ben"].pk: False}
+    assert announcements.counts(row) == {"recipients": 1, "sent": 1}
 
 
 @pytest.mark.parametrize(

@@ -420,10 +420,7 @@ class SignUpViewSet(TournamentScopedViewSet):
 
 def _announcement(row: Any, counts: dict[str, Any] | None = None) -> Any:
     if counts is None:
-        counts = {
-            "recipients": row.messages.count(),
-            "sent": row.messages.exclude(sent_at=None).count(),
-        }
+        counts = announcements.counts(row)
     data = {
         "id": row.pk,
         "subject": row.subject,

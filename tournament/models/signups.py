@@ -177,6 +177,10 @@ class SignUpMessage(models.Model):
     base_url = models.CharField(max_length=200, blank=True)
     queued_at = models.DateTimeField(auto_now_add=True)
     sent_at = models.DateTimeField(null=True, blank=True)
+    # Marked sent without being sent: by its turn it said what was no longer so (a confirmation link to
+    # someone confirmed meanwhile, a place offered to someone no longer offered it, an announcement to
+    # someone who cancelled since). Counted neither among an announcement's recipients nor its sent.
+    stale = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["queued_at", "pk"]

@@ -88,8 +88,11 @@ def announce(
 def announcements(tournament: Tournament, limit: int = 10) -> list[dict[str, Any]]:
     """The latest announcements with how many messages each has and how many are sent."""
     rows = SignUpAnnouncement.objects.filter(tournament=tournament).order_by("-created_at", "-pk")[:limit]
-    result = []
-    for row in rows:
-        sent = row.messages.exclude(sent_at=None).count()
-        result.append({"announcement": row, "recipients": row.messages.count(), "sent": sent})
-    return result
+    return [{"announcement": row, **counts(row)} for row in rows]
+
+
+def counts(row: SignUpAnnouncement) -> dict[str, int]:
+    """An announcement's recipients and how many of them it is sent to: those it was written for, less
+    those it no longer concerned by its turn (cancelled or rejected since: ``SignUpMessage.stale``)."""
+    due = row.messages.filter(stale=False)
+    return {"recipients": due.count(), "sent": due.exclude(sent_at=None).count()}

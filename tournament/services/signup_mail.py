@@ -153,7 +153,8 @@ def send(message_id: int) -> bool:
         if not stale:
             message(signup, kind, row.base_url, row.announcement).send()
         row.sent_at = timezone.now()
-        row.save(update_fields=["sent_at"])
+        row.stale = stale
+        row.save(update_fields=["sent_at", "stale"])
         return not stale
 
 
