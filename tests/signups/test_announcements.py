@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
+from django.db import connection, transaction
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from tests.conftest import make_user
 from tests.signups.smtp import Inbox, smtp_server
@@ -130,6 +131,24 @@ def test_an_announcement_rolled_back_sends_nothing_and_a_cancelled_player_is_lef
     stale = {message.signup_id: message.stale for message in row.messages.all()}
     assert stale == {field["ana"].pk: True, field["ben"].pk: False}
     assert announcements.counts(row) == {"recipients": 1, "sent": 1}
+
+
+def test_the_list_of_announcements_is_counted_in_one_query(
+    tournament: Tournament, inbox: Inbox, field: dict[str, SignUp]
+) -> None:
+    organiser = make_user("organiser", tournament, "organiser")
+    both = {"subject": SUBJECT, "text": TEXT, "waiting_list": True}
+    rows = [announcements.announce(tournament, organiser, data, base_url=BASE) for data in (both, both)]
+    waiting = announcements.announce(tournament, organiser, both, base_url=BASE)
+    SignUpMessage.objects.filter(announcement=waiting).update(sent_at=None)  # as if not sent yet
+    with CaptureQueriesContext(connection) as queries:
+        listed = announcements.announcements(tournament)
+    assert len(queries) == 1
+    assert [(item["announcement"], item["recipients"], item["sent"]) for item in listed] == [
+        (waiting, 3, 0),
+        (rows[1], 3, 3),
+        (rows[0], 3, 3),
+    ]
 
 
 @pytest.mark.parametrize(

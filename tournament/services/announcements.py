@@ -10,6 +10,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import Count, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from tournament.core import signups
@@ -86,13 +87,25 @@ def announce(
 
 
 def announcements(tournament: Tournament, limit: int = 10) -> list[dict[str, Any]]:
-    """The latest announcements with how many messages each has and how many are sent."""
-    rows = SignUpAnnouncement.objects.filter(tournament=tournament).order_by("-created_at", "-pk")[:limit]
-    return [{"announcement": row, **counts(row)} for row in rows]
+    """The latest announcements with how many messages each has and how many are sent, in one query."""
+    rows = _counted(SignUpAnnouncement.objects.filter(tournament=tournament))
+    return [
+        {"announcement": row, "recipients": row.recipients, "sent": row.sent}
+        for row in rows.order_by("-created_at", "-pk")[:limit]
+    ]
 
 
 def counts(row: SignUpAnnouncement) -> dict[str, int]:
-    """An announcement's recipients and how many of them it is sent to: those it was written for, less
-    those it no longer concerned by its turn (cancelled or rejected since: ``SignUpMessage.stale``)."""
-    due = row.messages.filter(stale=False)
-    return {"recipients": due.count(), "sent": due.exclude(sent_at=None).count()}
+    """One announcement's recipients and how many of them it is sent to (``_counted``)."""
+    counted = _counted(SignUpAnnouncement.objects.filter(pk=row.pk)).get()
+    return {"recipients": counted.recipients, "sent": counted.sent}
+
+
+def _counted(rows: QuerySet[SignUpAnnouncement]) -> QuerySet[SignUpAnnouncement]:
+    """``rows`` with their recipients and sent counted: the sign-ups each was written for, less those it
+    no longer concerned by its turn (cancelled or rejected since: ``SignUpMessage.stale``)."""
+    due = Q(messages__stale=False)
+    return rows.annotate(
+        recipients=Count("messages", filter=due),
+        sent=Count("messages", filter=due & Q(messages__sent_at__isnull=False)),
+    )
